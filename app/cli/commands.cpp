@@ -1,0 +1,225 @@
+#include "commands.hpp"
+
+#include <charconv>
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "core/base/json_text.hpp"
+#include "core/decode/decoder.hpp"
+#include "core/storage/source.hpp"
+#include "core/storage/summary.hpp"
+
+namespace bagscope::cli {
+namespace {
+
+void printError(const Error& e) {
+  std::fprintf(stderr, "bagscope-cli: %s\n", e.describe().c_str());
+}
+
+int usage(const std::string& why) {
+  std::fprintf(stderr, "bagscope-cli: %s (see bagscope-cli --help)\n", why.c_str());
+  return kUsage;
+}
+
+// "1700000000.25" -> ns, exactly (no floating point); false when malformed.
+bool parseSeconds(std::string_view s, std::int64_t& ns) {
+  bool negative = !s.empty() && s.front() == '-';
+  if (negative) s.remove_prefix(1);
+  auto dot = s.find('.');
+  std::string_view whole = s.substr(0, dot);
+  std::string_view frac = dot == std::string_view::npos ? std::string_view{} : s.substr(dot + 1);
+  if (whole.empty() && frac.empty()) return false;
+  std::int64_t sec = 0;
+  if (!whole.empty()) {
+    auto r = std::from_chars(whole.data(), whole.data() + whole.size(), sec);
+    if (r.ec != std::errc() || r.ptr != whole.data() + whole.size() || sec > 9'000'000'000) return false;
+  }
+  std::int64_t sub = 0;
+  for (std::size_t i = 0; i < 9; ++i) {
+    char c = i < frac.size() ? frac[i] : '0';
+    if (c < '0' || c > '9') return false;
+    sub = sub * 10 + (c - '0');
+  }
+  for (std::size_t i = 9; i < frac.size(); ++i)
+    if (frac[i] < '0' || frac[i] > '9') return false;
+  ns = sec * 1'000'000'000 + sub;
+  if (negative) ns = -ns;
+  return true;
+}
+
+std::unique_ptr<storage::Source> openOrReport(const std::string& path) {
+  auto source = storage::openSource(path);
+  if (!source) {
+    printError(source.error());
+    return nullptr;
+  }
+  for (const auto& p : (*source)->info().problems)
+    std::fprintf(stderr, "bagscope-cli: '%s': %s\n", path.c_str(), p.c_str());
+  return std::move(source).value();
+}
+
+}  // namespace
+
+int runInfo(const std::vector<std::string>& args) {
+  std::optional<std::string> path;
+  bool json = false;
+  for (const auto& a : args) {
+    if (a == "--json") json = true;
+    else if (a.starts_with("-")) return usage("info: unknown option '" + a + "'");
+    else if (path) return usage("info takes one file");
+    else path = a;
+  }
+  if (!path) return usage("info: no file given");
+  auto source = storage::openSource(*path);
+  if (!source) {
+    printError(source.error());
+    return kFailed;
+  }
+  auto summary = storage::summarize(**source);
+  if (!summary) {
+    printError(summary.error());
+    return kFailed;
+  }
+  std::string text = json ? storage::formatSummaryJson(*summary) + "\n" : storage::formatSummaryText(*summary);
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  return kOk;
+}
+
+int runCat(const std::vector<std::string>& args) {
+  std::optional<std::string> path;
+  std::vector<std::string> topics;
+  std::optional<std::string> startArg, endArg;
+  decode::BytesMode bytesMode = decode::BytesMode::Digest;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](std::string& out) {
+      if (i + 1 >= args.size()) return false;
+      out = args[++i];
+      return true;
+    };
+    std::string v;
+    if (a == "--topic") {
+      if (!value(v)) return usage("cat: --topic needs a topic");
+      topics.push_back(v);
+    } else if (a == "--start" || a == "--end") {
+      if (!value(v)) return usage("cat: " + a + " needs a time in seconds");
+      (a == "--start" ? startArg : endArg) = v;
+    } else if (a == "--bytes") {
+      if (!value(v)) return usage("cat: --bytes needs digest or base64");
+      if (v == "digest") bytesMode = decode::BytesMode::Digest;
+      else if (v == "base64") bytesMode = decode::BytesMode::Base64;
+      else return usage("cat: --bytes takes digest or base64, not '" + v + "'");
+    } else if (a.starts_with("-")) {
+      return usage("cat: unknown option '" + a + "'");
+    } else if (path) {
+      return usage("cat takes one file");
+    } else {
+      path = a;
+    }
+  }
+  if (!path) return usage("cat: no file given");
+  auto source = openOrReport(*path);
+  if (!source) return kFailed;
+
+  storage::ReadFilter filter;
+  const auto& info = source->info();
+  for (const auto* arg : {&startArg, &endArg}) {
+    if (!*arg) continue;
+    std::string_view s = **arg;
+    bool relative = s.starts_with('+');
+    if (relative) s.remove_prefix(1);
+    std::int64_t ns = 0;
+    if (!parseSeconds(s, ns)) return usage("cat: '" + **arg + "' is not a time in seconds");
+    if (relative) ns += info.startNs;
+    (arg == &startArg ? filter.startNs : filter.endNs) = ns;
+  }
+  for (const auto& t : topics) {
+    bool found = false;
+    for (const auto& c : source->connections()) {
+      if (c.topic == t) {
+        filter.connections.push_back(c.id);
+        found = true;
+      }
+    }
+    if (!found) return usage("cat: '" + *path + "' has no topic '" + t + "'");
+  }
+
+  // One decoder per connection, compiled on its first message.
+  struct ConnDecoder {
+    std::shared_ptr<const decode::Decoder> decoder;
+    bool failed = false;
+  };
+  std::map<const storage::Connection*, ConnDecoder> decoders;
+  std::uint64_t lost = 0;
+  std::string line;
+  std::string out;
+  out.reserve(1 << 20);
+  auto flush = [&] {
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    out.clear();
+  };
+  auto result = source->readMessages(
+      filter,
+      [&](const storage::MessageView& m) {
+        auto& d = decoders[m.connection];
+        if (!d.decoder && !d.failed) {
+          auto schema = schema::parseDefinition(m.connection->type, m.connection->definition,
+                                                schema::Dialect::Ros1);
+          Result<std::shared_ptr<const decode::Decoder>> compiled =
+              schema ? decode::Decoder::compile(*schema, decode::WireFormat::Ros1)
+                     : Result<std::shared_ptr<const decode::Decoder>>(schema.error());
+          if (compiled) {
+            d.decoder = *compiled;
+          } else {
+            d.failed = true;
+            Error e = compiled.error();
+            e.file = *path;
+            e.topic = m.connection->topic;
+            std::fprintf(stderr, "bagscope-cli: %s; its messages are skipped\n", e.describe().c_str());
+          }
+        }
+        if (d.failed) {
+          ++lost;
+          return true;
+        }
+        auto value = d.decoder->decode(m.bytes);
+        if (!value) {
+          Error e = value.error();
+          e.file = *path;
+          e.topic = m.connection->topic;
+          e.logTimeNs = m.logTimeNs;
+          printError(e);
+          ++lost;
+          return true;
+        }
+        out += "{\"topic\":";
+        appendJsonString(m.connection->topic, out);
+        out += ",\"type\":";
+        appendJsonString(m.connection->type, out);
+        out += ",\"log_time_ns\":";
+        out += std::to_string(m.logTimeNs);
+        out += ",\"msg\":";
+        decode::appendJson(*value, out, bytesMode);
+        out += "}\n";
+        if (out.size() > (1 << 20)) flush();
+        return true;
+      },
+      [&](const Error& e) {
+        printError(e);
+        ++lost;
+      });
+  flush();
+  if (!result) {
+    printError(result.error());
+    return kFailed;
+  }
+  if (lost > 0) {
+    std::fprintf(stderr, "bagscope-cli: %llu messages or chunks could not be read\n",
+                 static_cast<unsigned long long>(lost));
+    return kPartial;
+  }
+  return kOk;
+}
+
+}  // namespace bagscope::cli

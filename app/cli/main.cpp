@@ -1,0 +1,50 @@
+// bagscope-cli: the headless entry point. Parses the subcommand and hands over.
+
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: bagscope-cli <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  info FILE [--json]     summary of a recording: time range, topics, types, counts\n"
+    "  cat FILE [--topic T]... [--start S] [--end S] [--bytes digest|base64]\n"
+    "                         every message as one JSON object per line, in log-time order\n"
+    "\n"
+    "  --version, --help\n"
+    "\n"
+    "times S are seconds since the Unix epoch (1700000000.5) or, with a leading '+',\n"
+    "seconds after the recording's start (+1.5).\n"
+    "exit codes: 0 ok, 1 file could not be read, 2 usage error, 3 some messages were lost\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+      std::fputs(kUsage, args.empty() ? stderr : stdout);
+      return args.empty() ? bagscope::cli::kUsage : bagscope::cli::kOk;
+    }
+    if (args[0] == "--version") {
+      std::printf("bagscope-cli %s\n", BAGSCOPE_VERSION);
+      return bagscope::cli::kOk;
+    }
+    std::string command = args[0];
+    args.erase(args.begin());
+    if (command == "info") return bagscope::cli::runInfo(args);
+    if (command == "cat") return bagscope::cli::runCat(args);
+    std::fprintf(stderr, "bagscope-cli: unknown command '%s'\n\n%s", command.c_str(), kUsage);
+    return bagscope::cli::kUsage;
+  } catch (const std::exception& e) {
+    // The core throws nothing for bad input; this is for std::bad_alloc and the like.
+    std::fprintf(stderr, "bagscope-cli: internal error: %s\n", e.what());
+    return bagscope::cli::kFailed;
+  }
+}

@@ -1,0 +1,37 @@
+# Warnings for Bagscope's own targets: link bagscope::warnings PRIVATE.
+add_library(bagscope_warnings INTERFACE)
+add_library(bagscope::warnings ALIAS bagscope_warnings)
+if(MSVC)
+  target_compile_options(bagscope_warnings INTERFACE /W4 /permissive- /utf-8)
+  if(BAGSCOPE_WERROR)
+    target_compile_options(bagscope_warnings INTERFACE /WX)
+  endif()
+else()
+  target_compile_options(bagscope_warnings INTERFACE -Wall -Wextra -Wpedantic -Wshadow -Wconversion
+                                                     -Wno-sign-conversion)
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    # GCC 12 reports std::string concatenation as overlapping memcpy (GCC bug 105651).
+    target_compile_options(bagscope_warnings INTERFACE -Wno-restrict)
+  endif()
+  if(BAGSCOPE_WERROR)
+    target_compile_options(bagscope_warnings INTERFACE -Werror)
+  endif()
+endif()
+
+# bagscope_add_test(NAME storage_ros1 SOURCES ... LIBS ... LABELS core [TIMEOUT 120])
+# One QtTest executable per module, registered with CTest. Tests find their fixtures through
+# BAGSCOPE_TEST_DATA (tests/data in the source tree).
+function(bagscope_add_test)
+  cmake_parse_arguments(T "" "NAME;TIMEOUT" "SOURCES;LIBS;LABELS;ENV" ${ARGN})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 120)
+  endif()
+  set(target tst_${T_NAME})
+  add_executable(${target} ${T_SOURCES})
+  target_link_libraries(${target} PRIVATE ${T_LIBS} Qt6::Test bagscope::warnings)
+  target_compile_definitions(${target} PRIVATE
+    BAGSCOPE_TEST_DATA="${PROJECT_SOURCE_DIR}/tests/data")
+  add_test(NAME ${T_NAME} COMMAND ${target})
+  set_tests_properties(${T_NAME} PROPERTIES LABELS "${T_LABELS}" TIMEOUT ${T_TIMEOUT}
+                                            ENVIRONMENT "${T_ENV}")
+endfunction()

@@ -1,0 +1,35 @@
+#pragma once
+// ByteSource: random-access, read-only bytes of an input (a file, or memory for tests and
+// fuzzing). Readers ask for exact ranges; nothing is mapped, so behaviour is the same on
+// Linux, Windows and macOS.
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "result.hpp"
+
+namespace bagscope {
+
+class ByteSource {
+public:
+  virtual ~ByteSource() = default;
+  /// Size in bytes at open time.
+  virtual std::uint64_t size() const = 0;
+  /// Fills all of `out` from `offset`; a range past the end is a Truncated error.
+  /// Thread-safe.
+  virtual Result<void> readAt(std::uint64_t offset, std::span<std::byte> out) const = 0;
+  /// The name errors use: the path as the user gave it.
+  virtual const std::string& name() const = 0;
+};
+
+/// Opens a file read-only (the file is never modified, locked or created).
+Result<std::unique_ptr<ByteSource>> openFile(const std::filesystem::path& path);
+
+/// Bytes held in memory, named `name` in errors.
+std::unique_ptr<ByteSource> memorySource(std::vector<std::byte> bytes, std::string name);
+
+}  // namespace bagscope

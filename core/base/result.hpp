@@ -1,0 +1,87 @@
+#pragma once
+// Result<T> and Error: how the core reports failure. The core throws nothing for bad input;
+// every fallible call returns a Result, and its Error names the file, the offset and, for
+// decoding, the topic and log time.
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace bagscope {
+
+enum class ErrorCode : std::uint8_t {
+  Io,               ///< the operating system refused a read (missing file, permission, EIO)
+  Format,           ///< bytes that do not follow the format's rules
+  Truncated,        ///< the data ends before a record or field it announces
+  Unsupported,      ///< a valid feature Bagscope does not read (yet)
+  Decode,           ///< a message whose bytes do not match its definition
+  Schema,           ///< a message definition that cannot be parsed or resolved
+  InvalidArgument,  ///< the caller asked for something impossible (unknown topic, bad path)
+  Cancelled,        ///< the job was stopped on request
+};
+
+const char* errorCodeName(ErrorCode code);
+
+/// One failure, with where it happened. Unknown places stay empty / negative.
+struct Error {
+  ErrorCode code = ErrorCode::Format;
+  std::string message;  ///< lowercase, exact numbers, e.g. "chunk at offset 4117 has ..."
+  std::string file;     ///< the input file, as the user named it
+  std::int64_t offset = -1;  ///< byte offset in the file, when known
+  std::string topic;         ///< for decode errors
+  std::int64_t logTimeNs = -1;
+
+  /// "'file': topic @ time: message (offset N)" with the parts that are known.
+  std::string describe() const;
+};
+
+/// A value or an Error; the subset of std::expected that Bagscope uses.
+template <typename T>
+class [[nodiscard]] Result {
+public:
+  Result(T value) : v_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  Result(Error error) : v_(std::move(error)) {}  // NOLINT(google-explicit-constructor)
+
+  bool has_value() const noexcept { return v_.index() == 0; }
+  explicit operator bool() const noexcept { return has_value(); }
+  T& value() & { return std::get<0>(v_); }
+  const T& value() const& { return std::get<0>(v_); }
+  T&& value() && { return std::get<0>(std::move(v_)); }
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+  const Error& error() const& { return std::get<1>(v_); }
+  Error&& error() && { return std::get<1>(std::move(v_)); }
+
+private:
+  std::variant<T, Error> v_;
+};
+
+template <>
+class [[nodiscard]] Result<void> {
+public:
+  Result() = default;
+  Result(Error error) : error_(std::move(error)), ok_(false) {}  // NOLINT
+
+  bool has_value() const noexcept { return ok_; }
+  explicit operator bool() const noexcept { return ok_; }
+  const Error& error() const& { return error_; }
+  Error&& error() && { return std::move(error_); }
+
+private:
+  Error error_;
+  bool ok_ = true;
+};
+
+/// Builds an Error; `offset` and `file` may be filled in later by the caller that knows them.
+inline Error makeError(ErrorCode code, std::string message, std::int64_t offset = -1) {
+  Error e;
+  e.code = code;
+  e.message = std::move(message);
+  e.offset = offset;
+  return e;
+}
+
+}  // namespace bagscope

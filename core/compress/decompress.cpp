@@ -1,0 +1,198 @@
+#include "decompress.hpp"
+
+#include <bzlib.h>
+#include <lz4frame.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <string>
+
+namespace bagscope::compress {
+namespace {
+
+// The first allocation for an output of claimed size N: N itself when the input could
+// plausibly expand to it, else a multiple of the input; the buffer grows as output arrives.
+std::size_t initialCapacity(std::size_t inSize, std::size_t claimed) {
+  constexpr std::size_t kPlausibleRatio = 64;
+  std::size_t plausible = inSize * kPlausibleRatio + 4096;
+  return std::min(claimed, plausible);
+}
+
+struct Lz4Deleter {
+  void operator()(LZ4F_dctx* ctx) const noexcept { LZ4F_freeDecompressionContext(ctx); }
+};
+struct ZstdDeleter {
+  void operator()(ZSTD_DCtx* ctx) const noexcept { ZSTD_freeDCtx(ctx); }
+};
+
+// Streams `in` through a decoder `step(in, inLen, out, outLen) -> (consumed, produced, done)`.
+// Returns produced size; `error` set for a corrupt stream.
+struct StepResult {
+  std::size_t consumed = 0;
+  std::size_t produced = 0;
+  bool done = false;
+  const char* error = nullptr;
+};
+
+template <typename Step>
+std::size_t streamDecode(std::span<const std::byte> in, std::size_t maxSize, ByteBuffer& out,
+                         Step&& step, const char*& error, bool& done) {
+  std::size_t inPos = 0;
+  std::size_t outPos = 0;
+  out.resize(initialCapacity(in.size(), maxSize));
+  done = false;
+  error = nullptr;
+  while (true) {
+    if (outPos == out.size() && out.size() < maxSize) {
+      out.resize(std::min(maxSize, std::max<std::size_t>(out.size() * 2, 4096)));
+    }
+    // With the output full this still runs once more, with no room, so that the decoder
+    // can read the stream's end marker.
+    StepResult r = step(in.data() + inPos, in.size() - inPos, out.data() + outPos,
+                        out.size() - outPos);
+    inPos += r.consumed;
+    outPos += r.produced;
+    if (r.error) {
+      error = r.error;
+      break;
+    }
+    if (r.done) {
+      done = true;
+      break;
+    }
+    if (r.consumed == 0 && r.produced == 0) break;  // input exhausted, or output full
+  }
+  out.resize(outPos);
+  return outPos;
+}
+
+Result<void> run(Codec codec, std::span<const std::byte> in, std::size_t maxSize, ByteBuffer& out,
+                 bool& done, const char*& error) {
+  switch (codec) {
+    case Codec::None: {
+      std::size_t n = std::min(in.size(), maxSize);
+      out.resize(n);
+      if (n > 0) std::memcpy(out.data(), in.data(), n);
+      done = n == in.size();
+      error = nullptr;
+      return {};
+    }
+    case Codec::Lz4Frame: {
+      LZ4F_dctx* raw = nullptr;
+      if (LZ4F_isError(LZ4F_createDecompressionContext(&raw, LZ4F_VERSION)))
+        return makeError(ErrorCode::Io, "cannot create an lz4 decompression context");
+      std::unique_ptr<LZ4F_dctx, Lz4Deleter> ctx(raw);
+      streamDecode(in, maxSize, out,
+                   [&](const std::byte* src, std::size_t srcLen, std::byte* dst,
+                       std::size_t dstLen) {
+                     StepResult r;
+                     std::size_t dstSize = dstLen, srcSize = srcLen;
+                     std::size_t hint = LZ4F_decompress(ctx.get(), dst, &dstSize, src, &srcSize, nullptr);
+                     r.consumed = srcSize;
+                     r.produced = dstSize;
+                     if (LZ4F_isError(hint)) r.error = LZ4F_getErrorName(hint);
+                     else if (hint == 0) r.done = true;
+                     return r;
+                   },
+                   error, done);
+      return {};
+    }
+    case Codec::Zstd: {
+      std::unique_ptr<ZSTD_DCtx, ZstdDeleter> ctx(ZSTD_createDCtx());
+      if (!ctx) return makeError(ErrorCode::Io, "cannot create a zstd decompression context");
+      streamDecode(in, maxSize, out,
+                   [&](const std::byte* src, std::size_t srcLen, std::byte* dst,
+                       std::size_t dstLen) {
+                     StepResult r;
+                     ZSTD_inBuffer ib{src, srcLen, 0};
+                     ZSTD_outBuffer ob{dst, dstLen, 0};
+                     std::size_t rc = ZSTD_decompressStream(ctx.get(), &ob, &ib);
+                     r.consumed = ib.pos;
+                     r.produced = ob.pos;
+                     if (ZSTD_isError(rc)) r.error = ZSTD_getErrorName(rc);
+                     else if (rc == 0) r.done = true;
+                     return r;
+                   },
+                   error, done);
+      return {};
+    }
+    case Codec::Bz2: {
+      bz_stream s{};
+      if (BZ2_bzDecompressInit(&s, 0, 0) != BZ_OK)
+        return makeError(ErrorCode::Io, "cannot create a bz2 decompression context");
+      streamDecode(in, maxSize, out,
+                   [&](const std::byte* src, std::size_t srcLen, std::byte* dst,
+                       std::size_t dstLen) {
+                     StepResult r;
+                     // bzlib counts in unsigned int: feed at most 1 GiB per step.
+                     constexpr std::size_t kStep = std::size_t{1} << 30;
+                     s.next_in = const_cast<char*>(reinterpret_cast<const char*>(src));
+                     s.avail_in = static_cast<unsigned>(std::min(srcLen, kStep));
+                     s.next_out = reinterpret_cast<char*>(dst);
+                     s.avail_out = static_cast<unsigned>(std::min(dstLen, kStep));
+                     unsigned inBefore = s.avail_in, outBefore = s.avail_out;
+                     int rc = BZ2_bzDecompress(&s);
+                     r.consumed = inBefore - s.avail_in;
+                     r.produced = outBefore - s.avail_out;
+                     if (rc == BZ_STREAM_END) r.done = true;
+                     else if (rc != BZ_OK) r.error = rc == BZ_DATA_ERROR_MAGIC ? "not bz2 data" : "corrupt bz2 data";
+                     return r;
+                   },
+                   error, done);
+      BZ2_bzDecompressEnd(&s);
+      return {};
+    }
+  }
+  return makeError(ErrorCode::Unsupported, "unknown codec");
+}
+
+}  // namespace
+
+bool codecFromName(std::string_view name, Codec& out) {
+  if (name == "none" || name.empty()) out = Codec::None;
+  else if (name == "bz2") out = Codec::Bz2;
+  else if (name == "lz4") out = Codec::Lz4Frame;
+  else if (name == "zstd") out = Codec::Zstd;
+  else return false;
+  return true;
+}
+
+const char* codecName(Codec codec) {
+  switch (codec) {
+    case Codec::None: return "none";
+    case Codec::Bz2: return "bz2";
+    case Codec::Lz4Frame: return "lz4";
+    case Codec::Zstd: return "zstd";
+  }
+  return "?";
+}
+
+Result<void> decompress(Codec codec, std::span<const std::byte> in, std::size_t expectedSize,
+                        ByteBuffer& out) {
+  bool done = false;
+  const char* error = nullptr;
+  if (auto r = run(codec, in, expectedSize, out, done, error); !r) return r;
+  std::string what = codecName(codec);
+  if (error) return makeError(ErrorCode::Format, what + " data is corrupt: " + error);
+  if (out.size() != expectedSize)
+    return makeError(out.size() < expectedSize ? ErrorCode::Truncated : ErrorCode::Format,
+                     what + " data decompressed to " + std::to_string(out.size()) +
+                         " bytes, expected " + std::to_string(expectedSize));
+  if (!done && codec != Codec::None) {
+    // Full output but the stream did not say it ended: accept only if no input is left over
+    // beyond the frame's end marker (lz4/zstd report completion once the end mark is read).
+    return makeError(ErrorCode::Truncated, what + " stream ends without its end marker");
+  }
+  return {};
+}
+
+void decompressPrefix(Codec codec, std::span<const std::byte> in, std::size_t maxSize,
+                      ByteBuffer& out) {
+  bool done = false;
+  const char* error = nullptr;
+  if (!run(codec, in, maxSize, out, done, error)) out.clear();
+}
+
+}  // namespace bagscope::compress

@@ -1,0 +1,216 @@
+// ROS 1 serialization (http://wiki.ros.org/msg#Serialization): little-endian, no padding,
+// strings and dynamic arrays prefixed by a uint32 count, time/duration as two 32-bit ints.
+
+#include "decoder.hpp"
+
+#include <map>
+
+#include "core/base/byte_cursor.hpp"
+#include "detail/program.hpp"
+
+namespace bagscope::decode {
+
+using detail::Op;
+using detail::Program;
+using schema::ArrayKind;
+using schema::Primitive;
+
+Decoder::~Decoder() = default;
+
+namespace {
+
+class Compiler {
+public:
+  explicit Compiler(std::vector<std::unique_ptr<Program>>& out) : out_(out) {}
+
+  const Program* compile(const schema::MessageType& type) {
+    if (auto it = done_.find(&type); it != done_.end()) return it->second;
+    out_.push_back(std::make_unique<Program>());
+    Program* p = out_.back().get();
+    done_[&type] = p;
+    p->type = &type;
+    for (const auto& f : type.fields) {
+      Op op;
+      op.field = &f;
+      op.type = f.type;
+      op.array = f.array;
+      op.fixedLength = f.array == ArrayKind::Fixed ? f.arrayLength : 0;
+      if (f.type == Primitive::Message) {
+        op.nested = compile(*f.message);  // no cycles: the schema parser rejects them
+        op.elementFixed = op.nested->fixed;
+        op.elementBytes = static_cast<std::uint32_t>(op.nested->fixedBytes);
+        op.elementMinBytes = static_cast<std::uint32_t>(op.nested->minBytes);
+      } else if (f.type == Primitive::String) {
+        op.elementFixed = false;
+        op.elementMinBytes = 4;
+      } else {
+        op.elementFixed = true;
+        op.elementBytes = op.elementMinBytes = schema::primitiveSize(f.type);
+      }
+      switch (f.array) {
+        case ArrayKind::None:
+          op.fixed = op.elementFixed;
+          op.fixedBytes = op.elementBytes;
+          p->minBytes += op.elementMinBytes;
+          break;
+        case ArrayKind::Fixed:
+          op.fixed = op.elementFixed;
+          op.fixedBytes = std::uint64_t{op.elementBytes} * op.fixedLength;
+          p->minBytes += std::uint64_t{op.elementMinBytes} * op.fixedLength;
+          break;
+        case ArrayKind::Dynamic:
+        case ArrayKind::Bounded:  // ROS 1 has no bounded arrays; read as dynamic
+          op.fixed = false;
+          p->minBytes += 4;
+          break;
+      }
+      p->fixed = p->fixed && op.fixed;
+      if (op.fixed) p->fixedBytes += op.fixedBytes;
+      p->ops.push_back(op);
+    }
+    if (!p->fixed) p->fixedBytes = 0;
+    return p;
+  }
+
+private:
+  std::vector<std::unique_ptr<Program>>& out_;
+  std::map<const schema::MessageType*, const Program*> done_;
+};
+
+// Decodes into Values; on failure records what and where, and the path is built on unwinding.
+class ValueDecoder {
+public:
+  explicit ValueDecoder(std::span<const std::byte> bytes) : c_(bytes) {}
+
+  bool message(const Program& p, Value& out, int depth) {
+    out.kind = Value::Kind::Struct;
+    out.type = p.type;
+    out.items.resize(p.ops.size());
+    for (std::size_t i = 0; i < p.ops.size(); ++i) {
+      if (!field(p.ops[i], out.items[i], depth)) {
+        path_ = p.ops[i].field->name + (path_.empty() || path_.front() == '[' ? "" : ".") + path_;
+        return false;
+      }
+    }
+    return true;
+  }
+
+  std::string error_;
+  std::string path_;
+  std::size_t errorOffset_ = 0;
+
+private:
+  bool fail(std::string what) {
+    error_ = std::move(what);
+    errorOffset_ = c_.pos();
+    return false;
+  }
+
+  bool field(const Op& op, Value& v, int depth) {
+    if (op.array == ArrayKind::None) return element(op, v, depth);
+    std::uint32_t n = op.fixedLength;
+    if (op.array != ArrayKind::Fixed) {
+      if (!c_.read(n)) return fail("array length needs 4 bytes, " + std::to_string(c_.remaining()) + " remain");
+    }
+    // Check the length against what is left before allocating anything for it.
+    std::uint64_t least = std::uint64_t{n} * op.elementMinBytes;
+    if (least > c_.remaining() || (op.elementMinBytes == 0 && n > (1u << 20))) {
+      return fail("array length " + std::to_string(n) + " needs at least " +
+                  std::to_string(least) + " bytes, " + std::to_string(c_.remaining()) +
+                  " remain");
+    }
+    if (op.field->isByteArray()) {
+      v.kind = Value::Kind::Bytes;
+      c_.take(n, v.bytes);  // cannot fail: checked above
+      return true;
+    }
+    v.kind = Value::Kind::Array;
+    v.items.resize(n);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if (!element(op, v.items[i], depth)) {
+        path_ = "[" + std::to_string(i) + "]" + (path_.empty() || path_.front() == '[' ? "" : ".") + path_;
+        return false;
+      }
+    }
+    return true;
+  }
+
+  template <typename T>
+  bool scalar(T& out) {
+    if (!c_.read(out)) [[unlikely]]
+      return fail("needs " + std::to_string(sizeof(T)) + " bytes, " + std::to_string(c_.remaining()) + " remain");
+    return true;
+  }
+
+  bool element(const Op& op, Value& v, int depth) {
+    switch (op.type) {
+      case Primitive::Bool: { std::uint8_t x; if (!scalar(x)) return false; v.kind = Value::Kind::Bool; v.b = x != 0; return true; }
+      case Primitive::Int8: { std::int8_t x; if (!scalar(x)) return false; v.kind = Value::Kind::Int; v.i = x; return true; }
+      case Primitive::UInt8: { std::uint8_t x; if (!scalar(x)) return false; v.kind = Value::Kind::UInt; v.u = x; return true; }
+      case Primitive::Int16: { std::int16_t x; if (!scalar(x)) return false; v.kind = Value::Kind::Int; v.i = x; return true; }
+      case Primitive::UInt16: { std::uint16_t x; if (!scalar(x)) return false; v.kind = Value::Kind::UInt; v.u = x; return true; }
+      case Primitive::Int32: { std::int32_t x; if (!scalar(x)) return false; v.kind = Value::Kind::Int; v.i = x; return true; }
+      case Primitive::UInt32: { std::uint32_t x; if (!scalar(x)) return false; v.kind = Value::Kind::UInt; v.u = x; return true; }
+      case Primitive::Int64: { std::int64_t x; if (!scalar(x)) return false; v.kind = Value::Kind::Int; v.i = x; return true; }
+      case Primitive::UInt64: { std::uint64_t x; if (!scalar(x)) return false; v.kind = Value::Kind::UInt; v.u = x; return true; }
+      case Primitive::Float32: { float x; if (!scalar(x)) return false; v.kind = Value::Kind::Float; v.f = x; return true; }
+      case Primitive::Float64: { double x; if (!scalar(x)) return false; v.kind = Value::Kind::Float; v.f = x; return true; }
+      case Primitive::Time: {
+        std::uint32_t s, ns;
+        if (!scalar(s) || !scalar(ns)) return false;
+        v.kind = Value::Kind::Time;
+        v.t = {s, ns};
+        return true;
+      }
+      case Primitive::Duration: {
+        std::int32_t s, ns;
+        if (!scalar(s) || !scalar(ns)) return false;
+        v.kind = Value::Kind::Duration;
+        v.t = {s, ns};
+        return true;
+      }
+      case Primitive::String: {
+        std::uint32_t n;
+        if (!scalar(n)) return false;
+        std::span<const std::byte> s;
+        if (!c_.take(n, s))
+          return fail("string length " + std::to_string(n) + " exceeds " + std::to_string(c_.remaining()) + " remaining bytes");
+        v.kind = Value::Kind::String;
+        v.text.assign(asText(s));
+        return true;
+      }
+      case Primitive::Message:
+        if (depth >= detail::kMaxDepth) return fail("nesting deeper than " + std::to_string(detail::kMaxDepth));
+        return message(*op.nested, v, depth + 1);
+    }
+    return fail("unknown field type");
+  }
+
+  ByteCursor c_;
+};
+
+}  // namespace
+
+Result<std::shared_ptr<const Decoder>> Decoder::compile(
+    std::shared_ptr<const schema::MessageSchema> schema, WireFormat format) {
+  if (!schema || !schema->root)
+    return makeError(ErrorCode::InvalidArgument, "no message definition to compile");
+  std::shared_ptr<Decoder> d(new Decoder());
+  d->schema_ = std::move(schema);
+  d->format_ = format;
+  Compiler(d->programs_).compile(*d->schema_->root);
+  return std::shared_ptr<const Decoder>(std::move(d));
+}
+
+Result<Value> Decoder::decode(std::span<const std::byte> bytes) const {
+  ValueDecoder vd(bytes);
+  Value root;
+  if (!vd.message(rootProgram(), root, 0)) [[unlikely]] {
+    return makeError(ErrorCode::Decode, "field '" + vd.path_ + "': " + vd.error_ + " at offset " +
+                                            std::to_string(vd.errorOffset_) + " of " +
+                                            std::to_string(bytes.size()) + "-byte message");
+  }
+  return root;
+}
+
+}  // namespace bagscope::decode

@@ -1,0 +1,116 @@
+#pragma once
+// Decoding message bytes with a definition. A Decoder is compiled once per (type, wire
+// format) into a flat program; it then turns bytes into a Value tree, and a FieldReader
+// built from it pulls chosen numeric fields out without building a tree. Every read is
+// bounds-checked; an error names the field and the byte offset.
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/base/result.hpp"
+#include "core/schema/schema.hpp"
+
+namespace bagscope::decode {
+
+enum class WireFormat : std::uint8_t {
+  Ros1,  ///< ROS 1 serialization: little-endian, packed, uint32 lengths
+};
+
+/// A decoded value. Struct items follow the definition's field order (names in `type`).
+/// Lifetime: `bytes` (uint8[]/char[] contents) points into the decoded buffer; keep that
+/// buffer alive while the Value is used. Everything else is owned.
+struct Value {
+  enum class Kind : std::uint8_t { Bool, Int, UInt, Float, String, Time, Duration, Bytes, Array, Struct };
+  struct TimeValue {
+    std::int64_t sec;
+    std::int64_t nsec;
+  };
+
+  Kind kind = Kind::Struct;
+  union {
+    bool b;
+    std::int64_t i;
+    std::uint64_t u;
+    double f;  ///< float32 values are widened exactly
+    TimeValue t;
+  };
+  std::string text;                   ///< Kind::String
+  std::span<const std::byte> bytes;   ///< Kind::Bytes
+  std::vector<Value> items;           ///< Kind::Array elements / Kind::Struct fields
+  const schema::MessageType* type = nullptr;  ///< Kind::Struct
+
+  Value() : t{0, 0} {}
+};
+
+namespace detail {
+struct Program;
+}
+
+class Decoder {
+public:
+  /// Compiles `schema` for `format`. Thread-safe to use once built (it is immutable).
+  static Result<std::shared_ptr<const Decoder>> compile(
+      std::shared_ptr<const schema::MessageSchema> schema, WireFormat format);
+
+  ~Decoder();
+  Decoder(const Decoder&) = delete;
+  Decoder& operator=(const Decoder&) = delete;
+
+  /// Decodes one message. Errors (Decode) name the field path and the offset in `bytes`.
+  /// Bytes left over after the last field are not an error (ROS 1 tools ignore them too).
+  Result<Value> decode(std::span<const std::byte> bytes) const;
+
+  const schema::MessageSchema& schema() const { return *schema_; }
+  const detail::Program& rootProgram() const { return *programs_.front(); }
+  WireFormat format() const { return format_; }
+
+private:
+  Decoder() = default;
+  std::shared_ptr<const schema::MessageSchema> schema_;
+  std::vector<std::unique_ptr<detail::Program>> programs_;
+  WireFormat format_ = WireFormat::Ros1;
+};
+
+/// Reads chosen numeric leaves of every message into doubles, skipping all else.
+/// Paths: "pose.pose.position.x", "ranges[10]", "header.stamp" (time/duration as seconds).
+/// Bools and integers are converted to double; an array index past the end gives NaN.
+class FieldReader {
+public:
+  /// Errors (InvalidArgument) name the path and the part that does not exist or is not
+  /// numeric.
+  static Result<FieldReader> compile(std::shared_ptr<const Decoder> decoder,
+                                     const std::vector<std::string>& paths);
+
+  FieldReader(FieldReader&&) noexcept;
+  FieldReader& operator=(FieldReader&&) noexcept;
+  ~FieldReader();
+
+  std::size_t columnCount() const { return columns_; }
+  /// Fills `out` (columnCount() values) from one message. Thread-safe (no scratch state).
+  Result<void> read(std::span<const std::byte> bytes, std::span<double> out) const;
+
+  struct Plan;
+
+private:
+  FieldReader() = default;
+  std::shared_ptr<const Decoder> decoder_;
+  std::unique_ptr<Plan> plan_;
+  std::size_t columns_ = 0;
+};
+
+/// How uint8[]/char[] arrays are written as JSON.
+enum class BytesMode : std::uint8_t {
+  Digest,  ///< up to 64 bytes as a list of ints, longer as {"len":N,"sha256":"<hex>"}
+  Base64,  ///< a base64 string, any length
+};
+
+/// Appends `value` as JSON: fields in definition order, time as {"sec","nsec"}, floats in
+/// their shortest round-trip form, NaN/Inf as "nan"/"inf"/"-inf".
+void appendJson(const Value& value, std::string& out, BytesMode bytes = BytesMode::Digest);
+
+}  // namespace bagscope::decode

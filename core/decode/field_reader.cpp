@@ -1,0 +1,371 @@
+// FieldReader: a plan per message type that reads only the requested leaves and skips the
+// rest — fixed-size runs of unrequested fields in one step, and nothing at all after the last
+// requested field.
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <optional>
+
+#include "core/base/byte_cursor.hpp"
+#include "decoder.hpp"
+#include "detail/program.hpp"
+
+namespace bagscope::decode {
+
+using detail::Op;
+using detail::Program;
+using schema::ArrayKind;
+using schema::Primitive;
+
+struct FieldReader::Plan {
+  struct Pick;
+  struct Step {
+    enum class Kind : std::uint8_t { SkipBytes, SkipField, Leaf, Descend, Pick };
+    Kind kind = Kind::SkipBytes;
+    std::uint64_t bytes = 0;  // SkipBytes
+    const Op* op = nullptr;
+    std::uint32_t column = 0;  // Leaf
+    std::unique_ptr<Plan> sub;  // Descend
+    std::vector<Pick> picks;    // Pick: sorted by index
+  };
+  struct Pick {
+    std::uint32_t index = 0;
+    std::uint32_t column = 0;   // when sub is null
+    std::unique_ptr<Plan> sub;  // for message elements
+  };
+
+  const Program* program = nullptr;
+  std::vector<Step> steps;
+  std::size_t nextOp = 0;            // first op the steps do not cover
+  std::vector<std::uint32_t> columns;  // every column this plan fills, for NaN on absence
+};
+
+namespace {
+
+using Plan = FieldReader::Plan;
+
+// What is asked of one message type: per field, a whole leaf, nested fields, or elements.
+struct Request {
+  struct Element {
+    std::int64_t column = -1;
+    std::unique_ptr<Request> sub;
+  };
+  struct FieldAsk {
+    std::int64_t column = -1;
+    std::unique_ptr<Request> sub;
+    std::map<std::uint32_t, Element> elements;
+  };
+  std::map<std::size_t, FieldAsk> fields;  // by op index
+};
+
+bool isNumericLeaf(Primitive p) {
+  return p != Primitive::String && p != Primitive::Message;
+}
+
+Result<void> addPath(const Program& root, Request& req, std::string_view path, std::uint32_t column) {
+  auto bad = [&](std::string why) {
+    return makeError(ErrorCode::InvalidArgument, "field path '" + std::string(path) + "': " + why);
+  };
+  const Program* prog = &root;
+  Request* cur = &req;
+  std::string_view rest = path;
+  while (true) {
+    auto dot = rest.find('.');
+    std::string_view seg = rest.substr(0, dot);
+    rest = dot == std::string_view::npos ? std::string_view{} : rest.substr(dot + 1);
+    std::string_view name = seg.substr(0, seg.find('['));
+    std::optional<std::uint32_t> index;
+    if (name.size() < seg.size()) {
+      std::string_view inside = seg.substr(name.size() + 1);
+      std::uint32_t idx = 0;
+      auto r = std::from_chars(inside.data(), inside.data() + inside.size(), idx);
+      if (r.ec != std::errc() || r.ptr == inside.data() || *r.ptr != ']' ||
+          r.ptr + 1 != inside.data() + inside.size())
+        return bad("bad index in '" + std::string(seg) + "'");
+      index = idx;
+    }
+    std::size_t opIndex = prog->ops.size();
+    for (std::size_t i = 0; i < prog->ops.size(); ++i)
+      if (prog->ops[i].field->name == name) opIndex = i;
+    if (opIndex == prog->ops.size())
+      return bad("'" + prog->type->name + "' has no field '" + std::string(name) + "'");
+    const Op& op = prog->ops[opIndex];
+    if (index && op.array == ArrayKind::None) return bad("'" + std::string(name) + "' is not an array");
+    if (!index && op.array != ArrayKind::None)
+      return bad("'" + std::string(name) + "' is an array: pick an element, e.g. " + std::string(name) + "[0]");
+    auto& ask = cur->fields[opIndex];
+    bool last = rest.empty();
+    if (op.type == Primitive::Message) {
+      if (last) return bad("'" + std::string(name) + "' is a message, not a number");
+      std::unique_ptr<Request>& sub = index ? ask.elements[*index].sub : ask.sub;
+      if (!sub) sub = std::make_unique<Request>();
+      cur = sub.get();
+      prog = op.nested;
+      continue;
+    }
+    if (!last) return bad("'" + std::string(name) + "' has no fields");
+    if (!isNumericLeaf(op.type)) return bad("'" + std::string(name) + "' is a string, not a number");
+    if (index) ask.elements[*index].column = column;
+    else ask.column = column;
+    return {};
+  }
+}
+
+std::unique_ptr<Plan> buildPlan(const Program& prog, const Request& req) {
+  auto plan = std::make_unique<Plan>();
+  plan->program = &prog;
+  std::size_t end = req.fields.empty() ? 0 : req.fields.rbegin()->first + 1;
+  auto pushSkip = [&](const Op& op) {
+    if (op.fixed) {
+      if (!plan->steps.empty() && plan->steps.back().kind == Plan::Step::Kind::SkipBytes) {
+        plan->steps.back().bytes += op.fixedBytes;
+      } else {
+        Plan::Step s;
+        s.kind = Plan::Step::Kind::SkipBytes;
+        s.bytes = op.fixedBytes;
+        plan->steps.push_back(std::move(s));
+      }
+    } else {
+      Plan::Step s;
+      s.kind = Plan::Step::Kind::SkipField;
+      s.op = &op;
+      plan->steps.push_back(std::move(s));
+    }
+  };
+  for (std::size_t i = 0; i < end; ++i) {
+    const Op& op = prog.ops[i];
+    auto it = req.fields.find(i);
+    if (it == req.fields.end()) {
+      pushSkip(op);
+      continue;
+    }
+    const auto& ask = it->second;
+    Plan::Step s;
+    s.op = &op;
+    if (op.array == ArrayKind::None) {
+      if (ask.sub) {
+        s.kind = Plan::Step::Kind::Descend;
+        s.sub = buildPlan(*op.nested, *ask.sub);
+        plan->columns.insert(plan->columns.end(), s.sub->columns.begin(), s.sub->columns.end());
+      } else {
+        s.kind = Plan::Step::Kind::Leaf;
+        s.column = static_cast<std::uint32_t>(ask.column);
+        plan->columns.push_back(s.column);
+      }
+    } else {
+      s.kind = Plan::Step::Kind::Pick;
+      for (const auto& [index, el] : ask.elements) {
+        Plan::Pick pick;
+        pick.index = index;
+        if (el.sub) {
+          pick.sub = buildPlan(*op.nested, *el.sub);
+          plan->columns.insert(plan->columns.end(), pick.sub->columns.begin(), pick.sub->columns.end());
+        } else {
+          pick.column = static_cast<std::uint32_t>(el.column);
+          plan->columns.push_back(pick.column);
+        }
+        s.picks.push_back(std::move(pick));
+      }
+    }
+    plan->steps.push_back(std::move(s));
+  }
+  plan->nextOp = end;
+  return plan;
+}
+
+class Runner {
+public:
+  Runner(std::span<const std::byte> bytes, std::span<double> out) : c_(bytes), out_(out) {}
+
+  bool fail(const char* what) {
+    error_ = what;
+    return false;
+  }
+
+  // Runs `plan`; with `toEnd`, leaves the cursor after the whole message.
+  bool run(const Plan& plan, bool toEnd, int depth) {
+    if (depth > detail::kMaxDepth) return fail("nesting too deep");
+    std::size_t start = c_.pos();
+    for (const auto& s : plan.steps) {
+      switch (s.kind) {
+        case Plan::Step::Kind::SkipBytes:
+          if (!c_.skip(static_cast<std::size_t>(s.bytes))) return fail("message too short");
+          break;
+        case Plan::Step::Kind::SkipField:
+          if (!skipField(*s.op, depth)) return false;
+          break;
+        case Plan::Step::Kind::Leaf:
+          if (!leaf(s.op->type, out_[s.column])) return false;
+          break;
+        case Plan::Step::Kind::Descend:
+          if (!run(*s.sub, true, depth + 1)) return false;
+          break;
+        case Plan::Step::Kind::Pick:
+          if (!pick(s, depth)) return false;
+          break;
+      }
+    }
+    if (!toEnd) return true;
+    const Program& prog = *plan.program;
+    if (prog.fixed) {
+      std::size_t used = c_.pos() - start;
+      return c_.skip(static_cast<std::size_t>(prog.fixedBytes) - used) || fail("message too short");
+    }
+    for (std::size_t i = plan.nextOp; i < prog.ops.size(); ++i)
+      if (!skipField(prog.ops[i], depth)) return false;
+    return true;
+  }
+
+  const char* error_ = nullptr;
+  ByteCursor c_;
+
+private:
+  bool leaf(Primitive p, double& out) {
+    switch (p) {
+      case Primitive::Bool: case Primitive::UInt8: return num<std::uint8_t>(out);
+      case Primitive::Int8: return num<std::int8_t>(out);
+      case Primitive::Int16: return num<std::int16_t>(out);
+      case Primitive::UInt16: return num<std::uint16_t>(out);
+      case Primitive::Int32: return num<std::int32_t>(out);
+      case Primitive::UInt32: return num<std::uint32_t>(out);
+      case Primitive::Int64: return num<std::int64_t>(out);
+      case Primitive::UInt64: return num<std::uint64_t>(out);
+      case Primitive::Float32: return num<float>(out);
+      case Primitive::Float64: return num<double>(out);
+      case Primitive::Time: {
+        std::uint32_t s = 0, ns = 0;
+        if (!c_.read(s) || !c_.read(ns)) return fail("message too short");
+        out = static_cast<double>(s) + static_cast<double>(ns) * 1e-9;
+        return true;
+      }
+      case Primitive::Duration: {
+        std::int32_t s = 0, ns = 0;
+        if (!c_.read(s) || !c_.read(ns)) return fail("message too short");
+        out = static_cast<double>(s) + static_cast<double>(ns) * 1e-9;
+        return true;
+      }
+      case Primitive::String: case Primitive::Message: break;
+    }
+    return fail("not a number");
+  }
+
+  template <typename T>
+  bool num(double& out) {
+    T v;
+    if (!c_.read(v)) [[unlikely]] return fail("message too short");
+    out = static_cast<double>(v);
+    return true;
+  }
+
+  bool arrayLength(const Op& op, std::uint32_t& n) {
+    n = op.fixedLength;
+    if (op.array != ArrayKind::Fixed && !c_.read(n)) return fail("message too short");
+    if (std::uint64_t{n} * op.elementMinBytes > c_.remaining()) return fail("array longer than message");
+    return true;
+  }
+
+  bool skipElement(const Op& op, int depth) {
+    if (op.elementFixed) return c_.skip(op.elementBytes) || fail("message too short");
+    if (op.type == Primitive::String) {
+      std::uint32_t n = 0;
+      return (c_.read(n) && c_.skip(n)) || fail("string longer than message");
+    }
+    if (depth > detail::kMaxDepth) return fail("nesting too deep");
+    for (const auto& o : op.nested->ops)
+      if (!skipField(o, depth + 1)) return false;
+    return true;
+  }
+
+  bool skipField(const Op& op, int depth) {
+    if (op.fixed) return c_.skip(static_cast<std::size_t>(op.fixedBytes)) || fail("message too short");
+    if (op.array == ArrayKind::None) return skipElement(op, depth);
+    std::uint32_t n = 0;
+    if (!arrayLength(op, n)) return false;
+    if (op.elementFixed) return c_.skip(std::size_t{n} * op.elementBytes) || fail("message too short");
+    for (std::uint32_t i = 0; i < n; ++i)
+      if (!skipElement(op, depth)) return false;
+    return true;
+  }
+
+  void fillNaN(const Plan::Pick& p) {
+    constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+    if (!p.sub) {
+      out_[p.column] = kNaN;
+      return;
+    }
+    for (auto col : p.sub->columns) out_[col] = kNaN;
+  }
+
+  bool readElement(const Op& op, const Plan::Pick& p, int depth) {
+    if (p.sub) return run(*p.sub, true, depth + 1);
+    return leaf(op.type, out_[p.column]);
+  }
+
+  bool pick(const Plan::Step& s, int depth) {
+    const Op& op = *s.op;
+    std::uint32_t n = 0;
+    if (!arrayLength(op, n)) return false;
+    if (op.elementFixed) {
+      std::size_t base = c_.pos();
+      for (const auto& p : s.picks) {
+        if (p.index >= n) {
+          fillNaN(p);
+          continue;
+        }
+        c_ = ByteCursor(c_.bytes(), base + std::size_t{p.index} * op.elementBytes);
+        if (!readElement(op, p, depth)) return false;
+      }
+      c_ = ByteCursor(c_.bytes(), base);
+      return c_.skip(std::size_t{n} * op.elementBytes) || fail("message too short");
+    }
+    auto next = s.picks.begin();
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if (next != s.picks.end() && next->index == i) {
+        if (!readElement(op, *next, depth)) return false;
+        ++next;
+      } else if (!skipElement(op, depth)) {
+        return false;
+      }
+    }
+    for (; next != s.picks.end(); ++next) fillNaN(*next);
+    return true;
+  }
+
+  std::span<double> out_;
+};
+
+}  // namespace
+
+FieldReader::FieldReader(FieldReader&&) noexcept = default;
+FieldReader& FieldReader::operator=(FieldReader&&) noexcept = default;
+FieldReader::~FieldReader() = default;
+
+Result<FieldReader> FieldReader::compile(std::shared_ptr<const Decoder> decoder,
+                                         const std::vector<std::string>& paths) {
+  if (!decoder) return makeError(ErrorCode::InvalidArgument, "no decoder");
+  Request req;
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    if (auto r = addPath(decoder->rootProgram(), req, paths[i], static_cast<std::uint32_t>(i)); !r)
+      return std::move(r).error();
+  }
+  FieldReader reader;
+  reader.plan_ = buildPlan(decoder->rootProgram(), req);
+  reader.decoder_ = std::move(decoder);
+  reader.columns_ = paths.size();
+  return reader;
+}
+
+Result<void> FieldReader::read(std::span<const std::byte> bytes, std::span<double> out) const {
+  if (out.size() < columns_) return makeError(ErrorCode::InvalidArgument, "output has too few columns");
+  Runner r(bytes, out);
+  if (!r.run(*plan_, false, 0)) [[unlikely]] {
+    return makeError(ErrorCode::Decode, std::string(r.error_) + " at offset " +
+                                            std::to_string(r.c_.pos()) + " of " +
+                                            std::to_string(bytes.size()) + "-byte message");
+  }
+  return {};
+}
+
+}  // namespace bagscope::decode

@@ -1,0 +1,72 @@
+#pragma once
+// Message definitions: the .msg language of ROS 1 (and, with the Ros2 dialect, of ROS 2),
+// parsed into resolved types. A definition as stored in a bag is the root type's text
+// followed by each dependency after a line of '=' and a "MSG: pkg/Type" line.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/base/result.hpp"
+
+namespace bagscope::schema {
+
+enum class Dialect : std::uint8_t { Ros1, Ros2 };
+
+enum class Primitive : std::uint8_t {
+  Bool, Int8, UInt8, Int16, UInt16, Int32, UInt32, Int64, UInt64, Float32, Float64,
+  String,    ///< UTF-8 text (ROS 2 bounded strings keep their bound in Field::stringBound)
+  Time,      ///< ROS 1 time: uint32 sec, uint32 nsec
+  Duration,  ///< ROS 1 duration: int32 sec, int32 nsec
+  Message,   ///< a nested message type (Field::message)
+};
+
+/// Size in bytes on the wire of a fixed-size primitive; 0 for String and Message.
+std::uint32_t primitiveSize(Primitive p);
+const char* primitiveName(Primitive p);
+
+enum class ArrayKind : std::uint8_t { None, Fixed, Dynamic, Bounded };
+
+struct MessageType;
+
+struct Field {
+  std::string name;
+  Primitive type = Primitive::Int32;
+  const MessageType* message = nullptr;  ///< for Primitive::Message
+  ArrayKind array = ArrayKind::None;
+  std::uint32_t arrayLength = 0;  ///< Fixed: the length; Bounded: the upper bound
+  std::uint32_t stringBound = 0;  ///< string<=N; 0 = unbounded
+  std::string typeText;           ///< as written ("float64[3]"), for display
+  /// ROS 1 uint8[]/char[] (and ROS 2 uint8[]/byte[]): raw bytes, shown as a blob.
+  bool isByteArray() const { return array != ArrayKind::None && (type == Primitive::UInt8); }
+};
+
+struct Constant {
+  std::string name;
+  Primitive type = Primitive::Int32;
+  std::string value;  ///< the literal as written (strings verbatim)
+};
+
+struct MessageType {
+  std::string name;  ///< "pkg/Type"
+  std::vector<Field> fields;
+  std::vector<Constant> constants;
+};
+
+/// A root type and every type it uses, owned together. Pointers between types stay valid
+/// for the schema's lifetime.
+struct MessageSchema {
+  const MessageType* root = nullptr;
+  std::vector<std::unique_ptr<MessageType>> types;
+  Dialect dialect = Dialect::Ros1;
+};
+
+/// Parses a full definition (root text + "MSG:" sections) of type `typeName`.
+/// Errors (Schema) name the type and the line.
+Result<std::shared_ptr<const MessageSchema>> parseDefinition(std::string_view typeName,
+                                                             std::string_view text,
+                                                             Dialect dialect);
+
+}  // namespace bagscope::schema

@@ -1,0 +1,810 @@
+// ROS 1 bag format 2.0 (http://wiki.ros.org/Bags/Format/2.0). A record is
+//   uint32 header_len, header (fields: uint32 len, "name=value"), uint32 data_len, data.
+// Ops: 0x02 message data, 0x03 bag header, 0x04 index data, 0x05 chunk, 0x06 chunk info,
+// 0x07 connection. Chunks hold connection and message data records, possibly compressed.
+
+#include "ros1_source.hpp"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <queue>
+
+#include "core/base/byte_cursor.hpp"
+#include "core/compress/decompress.hpp"
+
+namespace bagscope::storage {
+namespace {
+
+using compress::Codec;
+
+constexpr std::string_view kMagic = "#ROSBAG V2.0\n";
+constexpr std::uint8_t kOpMessageData = 0x02;
+constexpr std::uint8_t kOpBagHeader = 0x03;
+constexpr std::uint8_t kOpIndexData = 0x04;
+constexpr std::uint8_t kOpChunk = 0x05;
+constexpr std::uint8_t kOpChunkInfo = 0x06;
+constexpr std::uint8_t kOpConnection = 0x07;
+// Record headers are a handful of short fields; anything larger is not a record.
+constexpr std::uint32_t kMaxHeaderBytes = 1u << 20;
+
+std::int64_t toNs(std::uint64_t packed) {
+  // ROS time on the wire: uint32 sec, then uint32 nsec.
+  auto sec = static_cast<std::uint32_t>(packed);
+  auto nsec = static_cast<std::uint32_t>(packed >> 32);
+  return static_cast<std::int64_t>(sec) * 1'000'000'000 + nsec;
+}
+
+// The header fields Bagscope uses, from one pass over a record header.
+struct Fields {
+  int op = -1;
+  std::optional<std::uint32_t> conn, size, count, connCount, chunkCount, ver;
+  std::optional<std::uint64_t> indexPos, chunkPos;
+  std::optional<std::int64_t> time, startTime, endTime;
+  std::optional<std::string_view> compression, topic;
+};
+
+template <typename T>
+bool fieldValue(std::span<const std::byte> v, std::optional<T>& out) {
+  if (v.size() != sizeof(T)) return false;
+  out = loadLE<T>(v.data());
+  return true;
+}
+
+// Parses "len name=value" fields; false (with `why`) on a malformed header.
+bool parseFields(std::span<const std::byte> header, Fields& f, std::string& why) {
+  ByteCursor c(header);
+  while (!c.atEnd()) {
+    std::uint32_t len = 0;
+    std::span<const std::byte> field;
+    if (!c.read(len) || !c.take(len, field)) {
+      why = "header field at byte " + std::to_string(c.pos()) + " runs past the header";
+      return false;
+    }
+    std::string_view text = asText(field);
+    auto eq = text.find('=');
+    if (eq == std::string_view::npos) {
+      why = "header field without '='";
+      return false;
+    }
+    std::string_view name = text.substr(0, eq);
+    auto value = field.subspan(eq + 1);
+    bool ok = true;
+    std::optional<std::uint64_t> t;
+    if (name == "op") {
+      ok = value.size() == 1;
+      if (ok) f.op = static_cast<int>(value[0]);
+    } else if (name == "conn") ok = fieldValue(value, f.conn);
+    else if (name == "time") { ok = fieldValue(value, t); if (ok) f.time = toNs(*t); }
+    else if (name == "size") ok = fieldValue(value, f.size);
+    else if (name == "count") ok = fieldValue(value, f.count);
+    else if (name == "conn_count") ok = fieldValue(value, f.connCount);
+    else if (name == "chunk_count") ok = fieldValue(value, f.chunkCount);
+    else if (name == "ver") ok = fieldValue(value, f.ver);
+    else if (name == "index_pos") ok = fieldValue(value, f.indexPos);
+    else if (name == "chunk_pos") ok = fieldValue(value, f.chunkPos);
+    else if (name == "start_time") { ok = fieldValue(value, t); if (ok) f.startTime = toNs(*t); }
+    else if (name == "end_time") { ok = fieldValue(value, t); if (ok) f.endTime = toNs(*t); }
+    else if (name == "compression") f.compression = asText(value);
+    else if (name == "topic") f.topic = asText(value);
+    if (!ok) {
+      why = "header field '" + std::string(name) + "' has " + std::to_string(value.size()) +
+            " bytes, which is the wrong size";
+      return false;
+    }
+  }
+  return true;
+}
+
+// One record inside a byte span (a chunk's data, or the index section).
+struct Record {
+  Fields fields;
+  std::span<const std::byte> data;
+  std::size_t offset = 0;  // of the record's first byte within the span
+  std::uint64_t claimedSize = 0;  // data length the record announces (data may be cut)
+};
+
+// Walks records back to back; stops at the end or at the first malformed/cut record,
+// reporting why through `why` (empty when the span ended cleanly).
+template <typename Fn>
+std::size_t forEachRecord(std::span<const std::byte> bytes, std::string& why, Fn&& fn) {
+  ByteCursor c(bytes);
+  while (!c.atEnd()) {
+    Record r;
+    r.offset = c.pos();
+    std::uint32_t headerLen = 0, dataLen = 0;
+    std::span<const std::byte> header;
+    if (!c.read(headerLen) || headerLen > kMaxHeaderBytes || !c.take(headerLen, header)) {
+      why = "record header is cut short or implausibly long";
+      return r.offset;
+    }
+    if (!parseFields(header, r.fields, why)) return r.offset;
+    if (!c.read(dataLen) || !c.take(dataLen, r.data)) {
+      why = "record data (" + std::to_string(dataLen) + " bytes) is cut short";
+      return r.offset;
+    }
+    if (!fn(r)) return c.pos();
+  }
+  return c.pos();
+}
+
+Result<Connection> parseConnection(const Record& r) {
+  Connection conn;
+  if (!r.fields.conn) return makeError(ErrorCode::Format, "connection record has no 'conn' field");
+  conn.id = *r.fields.conn;
+  if (r.fields.topic) conn.topic = std::string(*r.fields.topic);
+  conn.messageEncoding = "ros1";
+  conn.schemaEncoding = "ros1msg";
+  // The data is a second header: the publisher's connection header.
+  ByteCursor c(r.data);
+  while (!c.atEnd()) {
+    std::uint32_t len = 0;
+    std::span<const std::byte> field;
+    if (!c.read(len) || !c.take(len, field))
+      return makeError(ErrorCode::Format, "connection header of connection " + std::to_string(conn.id) + " is cut short");
+    std::string_view text = asText(field);
+    auto eq = text.find('=');
+    if (eq == std::string_view::npos) continue;
+    std::string_view name = text.substr(0, eq), value = text.substr(eq + 1);
+    if (name == "type") conn.type = value;
+    else if (name == "md5sum") conn.md5sum = value;
+    else if (name == "message_definition") conn.definition = value;
+    else if (name == "callerid") conn.callerid = value;
+    else if (name == "latching") conn.latching = value == "1";
+    else if (name == "topic" && conn.topic.empty()) conn.topic = value;
+  }
+  return conn;
+}
+
+// A message inside a loaded chunk.
+struct ChunkMessage {
+  std::int64_t logTimeNs;
+  std::uint32_t offset;  // of the message data within the chunk data
+  std::uint32_t size;
+  std::uint32_t connIndex;
+  std::uint32_t recordOffset;  // of its record, the offset index records give
+};
+
+struct Chunk {
+  std::uint64_t recordPos = 0;  // chunk record (or first loose record) in the file
+  bool loose = false;           // message records outside any chunk: a raw file span
+  bool headerRead = false;
+  Codec codec = Codec::None;
+  std::uint64_t dataPos = 0;
+  std::uint64_t storedSize = 0;        // bytes of data present in the file
+  std::uint64_t uncompressedSize = 0;  // as the chunk header says
+  bool cut = false;                    // the file ends inside this chunk's data
+  std::int64_t startNs = 0, endNs = 0;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> counts;  // connIndex, count
+};
+
+struct LoadedChunk {
+  ByteBuffer data;
+  std::vector<ChunkMessage> messages;  // sorted by (log time, file order)
+};
+
+class Ros1Source final : public Source {
+public:
+  explicit Ros1Source(std::unique_ptr<ByteSource> bytes) : bytes_(std::move(bytes)) {
+    info_.path = bytes_->name();
+    info_.format = "ROS 1 bag";
+    info_.version = "2.0";
+    info_.sizeBytes = bytes_->size();
+  }
+
+  Result<void> open();
+
+  const SourceInfo& info() const override { return info_; }
+  std::span<const Connection> connections() const override { return connections_; }
+  Result<void> readMessages(const ReadFilter& filter, const MessageFn& onMessage,
+                            const ProblemFn& onProblem) override;
+  Result<const MessageIndex*> messageIndex() override;
+  Result<MessageView> read(const IndexEntry& entry) override;
+  Result<ChunkStats> chunkStats() override;
+
+private:
+  Error error(ErrorCode code, std::string message, std::uint64_t offset) const {
+    Error e = makeError(code, std::move(message), static_cast<std::int64_t>(offset));
+    e.file = bytes_->name();
+    return e;
+  }
+  Result<void> readExact(std::uint64_t offset, std::size_t n, ByteBuffer& out) const {
+    out.resize(n);
+    return bytes_->readAt(offset, out.span());
+  }
+  // Reads the record at `pos`: its header and data (data capped at what the file holds).
+  Result<Record> readRecordAt(std::uint64_t pos, ByteBuffer& buf, bool& cut) const;
+  Result<void> readIndexSection(std::uint64_t indexPos, std::uint32_t claimedChunks);
+  Result<void> scan(std::uint64_t from);
+  Result<void> readChunkHeader(Chunk& c) const;
+  Result<void> loadChunk(std::uint32_t index, LoadedChunk& out, ByteBuffer& scratch) const;
+  std::uint32_t addConnection(Connection conn);
+  void finishCounts();
+
+  std::unique_ptr<ByteSource> bytes_;
+  SourceInfo info_;
+  std::vector<Connection> connections_;
+  std::map<std::uint32_t, std::uint32_t> connIndexById_;
+  std::vector<Chunk> chunks_;
+  std::optional<MessageIndex> index_;
+  std::shared_ptr<LoadedChunk> lastRead_;  // read() cache: the chunk of the last message
+  std::uint32_t lastReadChunk_ = 0;
+};
+
+std::uint32_t Ros1Source::addConnection(Connection conn) {
+  if (auto it = connIndexById_.find(conn.id); it != connIndexById_.end()) return it->second;
+  auto index = static_cast<std::uint32_t>(connections_.size());
+  connIndexById_[conn.id] = index;
+  connections_.push_back(std::move(conn));
+  return index;
+}
+
+Result<Record> Ros1Source::readRecordAt(std::uint64_t pos, ByteBuffer& buf, bool& cut) const {
+  const std::uint64_t size = bytes_->size();
+  cut = false;
+  if (pos > size || size - pos < 8) return error(ErrorCode::Truncated, "record header is cut short", pos);
+  std::byte lenBytes[4];
+  if (auto r = bytes_->readAt(pos, lenBytes); !r) return std::move(r).error();
+  std::uint32_t headerLen = loadLE<std::uint32_t>(lenBytes);
+  if (headerLen > kMaxHeaderBytes || headerLen + 8ull > size - pos)
+    return error(ErrorCode::Format, "record header length " + std::to_string(headerLen) +
+                                        " does not fit in the file", pos);
+  // Header, data length, and (optimistically) the first part of the data in one read.
+  std::uint64_t want = std::min<std::uint64_t>(4ull + headerLen + 4 + 4096, size - pos);
+  if (auto r = readExact(pos, static_cast<std::size_t>(want), buf); !r) return std::move(r).error();
+  Record rec;
+  std::uint32_t dataLen = loadLE<std::uint32_t>(buf.data() + 4 + headerLen);
+  std::uint64_t dataPos = pos + 4 + headerLen + 4;
+  std::uint64_t present = std::min<std::uint64_t>(dataLen, size - dataPos);
+  cut = present < dataLen;
+  rec.claimedSize = dataLen;
+  std::size_t have = buf.size() - (4 + headerLen + 4);
+  if (present > have) {
+    buf.resize(static_cast<std::size_t>(4 + headerLen + 4 + present));
+    if (auto r = bytes_->readAt(dataPos + have, buf.span().subspan(4 + headerLen + 4 + have)); !r)
+      return std::move(r).error();
+  }
+  rec.data = buf.span().subspan(4 + headerLen + 4, static_cast<std::size_t>(present));
+  // Parsed last: the fields are views into `buf`, which the data read may have moved.
+  std::string why;
+  if (!parseFields(buf.span().subspan(4, headerLen), rec.fields, why))
+    return error(ErrorCode::Format, "record header: " + why, pos);
+  return rec;
+}
+
+Result<void> Ros1Source::open() {
+  const std::uint64_t size = bytes_->size();
+  if (size == 0) return error(ErrorCode::Format, "the file is empty (0 bytes), not a ROS bag", 0);
+  std::byte magic[13] = {};
+  std::size_t magicLen = static_cast<std::size_t>(std::min<std::uint64_t>(size, sizeof magic));
+  if (auto r = bytes_->readAt(0, std::span(magic, magicLen)); !r) return r;
+  std::string_view m = asText(std::span<const std::byte>(magic, magicLen));
+  if (m != kMagic) {
+    if (m.starts_with("#ROSBAG V"))
+      return error(ErrorCode::Unsupported, "ROS bag version '" + std::string(m.substr(9, m.find('\n') - 9)) +
+                                               "' is not supported (only 2.0)", 0);
+    return error(ErrorCode::Format, "not a ROS 1 bag: it does not start with '#ROSBAG V2.0'", 0);
+  }
+  ByteBuffer buf;
+  bool cut = false;
+  auto header = readRecordAt(kMagic.size(), buf, cut);
+  if (!header) return std::move(header).error();
+  const Fields& f = header->fields;
+  if (f.op != kOpBagHeader || cut)
+    return error(ErrorCode::Format, "the bag header record is missing or cut short", kMagic.size());
+  std::uint64_t headerEnd = kMagic.size() + static_cast<std::uint64_t>(header->data.data() - buf.data()) +
+              header->data.size();
+  std::uint64_t indexPos = f.indexPos.value_or(0);
+  std::uint32_t claimedChunks = f.chunkCount.value_or(0);
+
+  std::uint32_t claimedConnections = f.connCount.value_or(0);
+  // An index position equal to the size is a closed bag with an empty index (no messages).
+  bool emptyIndex = indexPos == size && claimedChunks == 0 && claimedConnections == 0;
+  if (indexPos == 0 || indexPos < headerEnd || (indexPos >= size && !emptyIndex)) {
+    info_.indexed = false;
+    if (indexPos == 0)
+      info_.problems.push_back("the bag has no index (index position 0): it was not closed "
+                               "by its writer; the file was scanned to rebuild the index");
+    else
+      info_.problems.push_back("the index position " + std::to_string(indexPos) +
+                               " is outside the file (" + std::to_string(size) +
+                               " bytes): the file is cut short or was not closed; the file "
+                               "was scanned to rebuild the index");
+    return scan(headerEnd);
+  }
+  if (auto r = readIndexSection(indexPos, claimedChunks); !r) {
+    info_.indexed = false;
+    info_.problems.push_back("the index at offset " + std::to_string(indexPos) +
+                             " is unreadable (" + r.error().message +
+                             "); the file was scanned to rebuild it");
+    connections_.clear();
+    connIndexById_.clear();
+    chunks_.clear();
+    return scan(headerEnd);
+  }
+  if (claimedChunks != chunks_.size())
+    info_.problems.push_back("the bag header says " + std::to_string(claimedChunks) +
+                             " chunks but the index lists " + std::to_string(chunks_.size()));
+  finishCounts();
+  return {};
+}
+
+Result<void> Ros1Source::readIndexSection(std::uint64_t indexPos, std::uint32_t claimedChunks) {
+  const std::uint64_t size = bytes_->size();
+  ByteBuffer buf;
+  if (auto r = readExact(indexPos, static_cast<std::size_t>(size - indexPos), buf); !r) return r;
+  std::string why;
+  std::vector<Record> chunkInfos;
+  std::size_t end = forEachRecord(buf.span(), why, [&](const Record& r) {
+    if (r.fields.op == kOpConnection) {
+      auto conn = parseConnection(r);
+      if (!conn) {
+        why = conn.error().message;
+        return false;
+      }
+      addConnection(std::move(conn).value());
+    } else if (r.fields.op == kOpChunkInfo) {
+      chunkInfos.push_back(r);
+    }
+    return true;
+  });
+  if (!why.empty()) return error(ErrorCode::Format, why, indexPos + end);
+  for (const Record& r : chunkInfos) {
+    std::uint64_t at = indexPos + r.offset;
+    if (!r.fields.chunkPos || !r.fields.startTime || !r.fields.endTime)
+      return error(ErrorCode::Format, "chunk info lacks chunk_pos, start_time or end_time", at);
+    Chunk c;
+    c.recordPos = *r.fields.chunkPos;
+    c.startNs = *r.fields.startTime;
+    c.endNs = *r.fields.endTime;
+    if (c.recordPos >= indexPos) {
+      info_.problems.push_back("chunk info at offset " + std::to_string(at) +
+                               " points to offset " + std::to_string(c.recordPos) +
+                               ", past the last chunk; its messages are skipped");
+      continue;
+    }
+    ByteCursor data(r.data);
+    std::uint32_t n = r.fields.count.value_or(0);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      std::uint32_t connId = 0, count = 0;
+      if (!data.read(connId) || !data.read(count))
+        return error(ErrorCode::Format, "chunk info data is cut short", at);
+      auto it = connIndexById_.find(connId);
+      if (it == connIndexById_.end())
+        return error(ErrorCode::Format, "chunk info names connection " + std::to_string(connId) +
+                                            ", which has no connection record", at);
+      c.counts.emplace_back(it->second, count);
+    }
+    chunks_.push_back(std::move(c));
+  }
+  if (chunks_.empty() && !connections_.empty())
+    return error(ErrorCode::Format, "the index lists connections but no chunks", indexPos);
+  if (chunks_.empty() && claimedChunks > 0)
+    return error(ErrorCode::Format, "the bag header says " + std::to_string(claimedChunks) +
+                                        " chunks but the index lists none", indexPos);
+  return {};
+}
+
+void Ros1Source::finishCounts() {
+  for (auto& conn : connections_) conn.messageCount = 0;
+  info_.messageCount = 0;
+  bool first = true;
+  for (const auto& c : chunks_) {
+    std::uint64_t n = 0;
+    for (auto [conn, count] : c.counts) {
+      connections_[conn].messageCount += count;
+      n += count;
+    }
+    if (n == 0) continue;
+    info_.messageCount += n;
+    info_.startNs = first ? c.startNs : std::min(info_.startNs, c.startNs);
+    info_.endNs = first ? c.endNs : std::max(info_.endNs, c.endNs);
+    first = false;
+  }
+}
+
+Result<void> Ros1Source::scan(std::uint64_t from) {
+  const std::uint64_t size = bytes_->size();
+  index_.emplace();
+  ByteBuffer recordBuf, chunkBuf;
+  std::uint64_t pos = from;
+  std::uint64_t recovered = 0;
+  constexpr std::uint32_t kNoChunk = ~0u;
+  std::uint32_t looseChunk = kNoChunk;  // the chunk collecting top-level message records
+
+  auto addMessage = [&](std::uint32_t chunkIndex, std::uint32_t connIndex, std::int64_t t,
+                        std::uint32_t recordOffset) {
+    Chunk& c = chunks_[chunkIndex];
+    bool firstInChunk = c.counts.empty();
+    c.startNs = firstInChunk ? t : std::min(c.startNs, t);
+    c.endNs = firstInChunk ? t : std::max(c.endNs, t);
+    auto it = std::find_if(c.counts.begin(), c.counts.end(), [&](auto& p) { return p.first == connIndex; });
+    if (it == c.counts.end()) c.counts.emplace_back(connIndex, 1);
+    else ++it->second;
+    if (index_->size() <= connIndex) index_->resize(connIndex + 1);
+    (*index_)[connIndex].push_back({t, {chunkIndex, recordOffset}});
+    ++recovered;
+  };
+
+  while (pos < size) {
+    bool cut = false;
+    auto rec = readRecordAt(pos, recordBuf, cut);
+    if (!rec) {
+      info_.problems.push_back("bytes " + std::to_string(pos) + " to " + std::to_string(size) +
+                               " are not a readable record (" + rec.error().message +
+                               ") and were skipped");
+      break;
+    }
+    const Fields& f = rec->fields;
+    std::uint64_t dataPos = pos + static_cast<std::uint64_t>(rec->data.data() - recordBuf.data());
+    std::uint64_t next = dataPos + rec->data.size();
+    // Connection records sit between message records inside a chunk; anything else ends
+    // a run of loose messages.
+    if (f.op != kOpMessageData && f.op != kOpConnection) looseChunk = kNoChunk;
+
+    if (f.op == kOpChunk) {
+      Chunk c;
+      c.recordPos = pos;
+      c.headerRead = true;
+      if (!compress::codecFromName(f.compression.value_or("none"), c.codec)) {
+        info_.problems.push_back("chunk at offset " + std::to_string(pos) + " uses unknown compression '" +
+                                 std::string(f.compression.value_or("")) + "'; skipped");
+        if (cut) break;
+        pos = next;
+        continue;
+      }
+      if (rec->data.empty() && !cut) {
+        // A chunk whose header was never finalised (the writer died): its records follow
+        // at top level and are collected as loose messages.
+        pos = next;
+        continue;
+      }
+      c.dataPos = dataPos;
+      c.storedSize = rec->data.size();
+      c.uncompressedSize = f.size.value_or(0);
+      c.cut = cut;
+      auto chunkIndex = static_cast<std::uint32_t>(chunks_.size());
+      chunks_.push_back(c);
+      if (c.codec == Codec::None) {
+        chunkBuf.resize(rec->data.size());
+        std::copy(rec->data.begin(), rec->data.end(), chunkBuf.data());
+      } else if (cut) {
+        compress::decompressPrefix(c.codec, rec->data, c.uncompressedSize, chunkBuf);
+      } else if (auto r = compress::decompress(c.codec, rec->data, c.uncompressedSize, chunkBuf); !r) {
+        info_.problems.push_back("chunk at offset " + std::to_string(pos) + ": " + r.error().message +
+                                 "; its messages are lost");
+        pos = next;
+        continue;
+      }
+      std::string why;
+      std::uint64_t before = recovered;
+      std::size_t stop = forEachRecord(chunkBuf.span(), why, [&](const Record& r) {
+        if (r.fields.op == kOpConnection) {
+          if (auto conn = parseConnection(r)) addConnection(std::move(conn).value());
+        } else if (r.fields.op == kOpMessageData && r.fields.conn && r.fields.time) {
+          auto it = connIndexById_.find(*r.fields.conn);
+          if (it != connIndexById_.end())
+            addMessage(chunkIndex, it->second, *r.fields.time, static_cast<std::uint32_t>(r.offset));
+        }
+        return true;
+      });
+      if (!why.empty() || cut) {
+        info_.problems.push_back(
+            std::string(cut ? "the file ends inside the chunk" : "the chunk") + " at offset " +
+            std::to_string(pos) + " (" + compress::codecName(c.codec) + ", " +
+            std::to_string(rec->data.size()) + " of " + std::to_string(rec->claimedSize) +
+            " bytes present): recovered " + std::to_string(recovered - before) +
+            " complete messages; " + std::to_string(chunkBuf.size() - stop) +
+            " bytes after them are unreadable" + (why.empty() ? "" : " (" + why + ")"));
+      }
+      if (cut) break;
+    } else if (f.op == kOpConnection && !cut) {
+      if (auto conn = parseConnection(*rec)) addConnection(std::move(conn).value());
+    } else if (f.op == kOpMessageData && !cut && f.conn && f.time) {
+      auto it = connIndexById_.find(*f.conn);
+      if (it != connIndexById_.end()) {
+        if (looseChunk == kNoChunk) {
+          Chunk c;
+          c.recordPos = c.dataPos = pos;
+          c.loose = true;
+          c.headerRead = true;
+          looseChunk = static_cast<std::uint32_t>(chunks_.size());
+          chunks_.push_back(c);
+        }
+        Chunk& c = chunks_[looseChunk];
+        c.storedSize = c.uncompressedSize = next - c.dataPos;
+        addMessage(looseChunk, it->second, *f.time, static_cast<std::uint32_t>(pos - c.dataPos));
+      }
+    }
+    if (cut) {
+      info_.problems.push_back("the file ends inside a record at offset " + std::to_string(pos) +
+                               " (" + std::to_string(size - pos) + " bytes lost)");
+      break;
+    }
+    pos = next;
+  }
+  for (auto& entries : *index_)
+    std::stable_sort(entries.begin(), entries.end(),
+                     [](const IndexEntry& a, const IndexEntry& b) { return a.logTimeNs < b.logTimeNs; });
+  index_->resize(connections_.size());
+  info_.problems.push_back("recovered " + std::to_string(recovered) + " messages by scanning");
+  finishCounts();
+  return {};
+}
+
+Result<void> Ros1Source::readChunkHeader(Chunk& c) const {
+  if (c.headerRead) return {};
+  ByteBuffer buf;
+  // Only the header is wanted: read the record but not its (possibly large) data.
+  const std::uint64_t size = bytes_->size();
+  if (c.recordPos > size || size - c.recordPos < 8)
+    return error(ErrorCode::Truncated, "chunk record is cut short", c.recordPos);
+  std::byte lenBytes[4];
+  if (auto r = bytes_->readAt(c.recordPos, lenBytes); !r) return r;
+  std::uint32_t headerLen = loadLE<std::uint32_t>(lenBytes);
+  if (headerLen > kMaxHeaderBytes || headerLen + 8ull > size - c.recordPos)
+    return error(ErrorCode::Format, "chunk record header length " + std::to_string(headerLen) +
+                                        " does not fit in the file", c.recordPos);
+  if (auto r = readExact(c.recordPos, 4 + headerLen + 4, buf); !r) return r;
+  Fields f;
+  std::string why;
+  if (!parseFields(buf.span().subspan(4, headerLen), f, why))
+    return error(ErrorCode::Format, "chunk record header: " + why, c.recordPos);
+  if (f.op != kOpChunk)
+    return error(ErrorCode::Format, "expected a chunk record (op 5), found op " + std::to_string(f.op),
+                 c.recordPos);
+  if (!compress::codecFromName(f.compression.value_or("none"), c.codec))
+    return error(ErrorCode::Unsupported, "unknown chunk compression '" +
+                                             std::string(f.compression.value_or("")) + "'", c.recordPos);
+  std::uint32_t dataLen = loadLE<std::uint32_t>(buf.data() + 4 + headerLen);
+  c.dataPos = c.recordPos + 4 + headerLen + 4;
+  c.storedSize = std::min<std::uint64_t>(dataLen, size - c.dataPos);
+  c.cut = c.storedSize < dataLen;
+  c.uncompressedSize = f.size.value_or(0);
+  c.headerRead = true;
+  return {};
+}
+
+Result<void> Ros1Source::loadChunk(std::uint32_t index, LoadedChunk& out, ByteBuffer& scratch) const {
+  const Chunk& c = chunks_[index];
+  out.messages.clear();
+  if (c.codec == Codec::None) {
+    if (auto r = readExact(c.dataPos, static_cast<std::size_t>(c.storedSize), out.data); !r) return r;
+  } else {
+    if (auto r = readExact(c.dataPos, static_cast<std::size_t>(c.storedSize), scratch); !r) return r;
+    if (c.cut) {
+      compress::decompressPrefix(c.codec, scratch.span(), c.uncompressedSize, out.data);
+    } else if (auto r = compress::decompress(c.codec, scratch.span(), c.uncompressedSize, out.data); !r) {
+      Error e = std::move(r).error();
+      e.message = "chunk at offset " + std::to_string(c.recordPos) + ": " + e.message;
+      e.offset = static_cast<std::int64_t>(c.dataPos);
+      e.file = bytes_->name();
+      return e;
+    }
+  }
+  std::string why;
+  forEachRecord(out.data.span(), why, [&](const Record& r) {
+    if (r.fields.op != kOpMessageData || !r.fields.conn || !r.fields.time) return true;
+    auto it = connIndexById_.find(*r.fields.conn);
+    if (it == connIndexById_.end()) return true;
+    out.messages.push_back({*r.fields.time,
+                            static_cast<std::uint32_t>(r.data.data() - out.data.data()),
+                            static_cast<std::uint32_t>(r.data.size()), it->second,
+                            static_cast<std::uint32_t>(r.offset)});
+    return true;
+  });
+  std::stable_sort(out.messages.begin(), out.messages.end(),
+                   [](const ChunkMessage& a, const ChunkMessage& b) { return a.logTimeNs < b.logTimeNs; });
+  if (!why.empty() && !c.cut) {
+    // What was readable is kept; the caller reports the rest.
+    return error(ErrorCode::Format, "chunk at offset " + std::to_string(c.recordPos) +
+                                        " holds a malformed record: " + why + " (" +
+                                        std::to_string(out.messages.size()) + " messages before it are kept)",
+                 c.dataPos);
+  }
+  return {};
+}
+
+Result<void> Ros1Source::readMessages(const ReadFilter& filter, const MessageFn& onMessage,
+                                      const ProblemFn& onProblem) {
+  std::vector<bool> wanted(connections_.size(), filter.connections.empty());
+  for (auto id : filter.connections)
+    if (auto it = connIndexById_.find(id); it != connIndexById_.end()) wanted[it->second] = true;
+
+  // Chunks that can hold a wanted message, in order of their first message.
+  std::vector<std::uint32_t> order;
+  for (std::uint32_t i = 0; i < chunks_.size(); ++i) {
+    const Chunk& c = chunks_[i];
+    if (c.endNs < filter.startNs || c.startNs > filter.endNs) continue;
+    bool any = std::any_of(c.counts.begin(), c.counts.end(),
+                           [&](auto& p) { return wanted[p.first] && p.second > 0; });
+    if (any) order.push_back(i);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return chunks_[a].startNs < chunks_[b].startNs;
+  });
+
+  // k-way merge over the chunks open at once (usually one; more where chunks overlap in time).
+  struct Open {
+    std::unique_ptr<LoadedChunk> chunk;
+    std::size_t next = 0;
+    std::uint32_t order = 0;
+  };
+  std::vector<Open> open;
+  std::vector<std::unique_ptr<LoadedChunk>> spare;  // recycled buffers: no allocation per chunk
+  ByteBuffer scratch;
+  auto later = [&](std::size_t a, std::size_t b) {
+    const auto& ma = open[a].chunk->messages[open[a].next];
+    const auto& mb = open[b].chunk->messages[open[b].next];
+    if (ma.logTimeNs != mb.logTimeNs) return ma.logTimeNs > mb.logTimeNs;
+    return open[a].order > open[b].order;
+  };
+  std::vector<std::size_t> heap;  // indexes into `open`
+  std::vector<std::size_t> freeSlots;
+  std::size_t nextChunk = 0;
+  MessageView view;
+
+  auto skipUnwanted = [&](Open& o) {
+    auto& msgs = o.chunk->messages;
+    while (o.next < msgs.size() && (!wanted[msgs[o.next].connIndex] || msgs[o.next].logTimeNs < filter.startNs ||
+                                    msgs[o.next].logTimeNs > filter.endNs))
+      ++o.next;
+    return o.next < msgs.size();
+  };
+
+  while (true) {
+    // Open every chunk that may start before the earliest message now pending.
+    while (nextChunk < order.size() &&
+           (heap.empty() || chunks_[order[nextChunk]].startNs <=
+                                open[heap.front()].chunk->messages[open[heap.front()].next].logTimeNs)) {
+      std::uint32_t ci = order[nextChunk];
+      auto chunk = spare.empty() ? std::make_unique<LoadedChunk>() : std::move(spare.back());
+      if (!spare.empty()) spare.pop_back();
+      if (auto r = readChunkHeader(chunks_[ci]); !r) {
+        if (onProblem) onProblem(r.error());
+        ++nextChunk;
+        spare.push_back(std::move(chunk));
+        continue;
+      }
+      if (auto r = loadChunk(ci, *chunk, scratch); !r && onProblem) onProblem(r.error());
+      Open o{std::move(chunk), 0, static_cast<std::uint32_t>(nextChunk)};
+      ++nextChunk;
+      if (!skipUnwanted(o)) {
+        spare.push_back(std::move(o.chunk));
+        continue;
+      }
+      std::size_t slot;
+      if (freeSlots.empty()) {
+        slot = open.size();
+        open.push_back(std::move(o));
+      } else {
+        slot = freeSlots.back();
+        freeSlots.pop_back();
+        open[slot] = std::move(o);
+      }
+      heap.push_back(slot);
+      std::push_heap(heap.begin(), heap.end(), later);
+    }
+    if (heap.empty()) break;
+    std::pop_heap(heap.begin(), heap.end(), later);
+    std::size_t slot = heap.back();
+    Open& o = open[slot];
+    const ChunkMessage& m = o.chunk->messages[o.next];
+    view.connection = &connections_[m.connIndex];
+    view.logTimeNs = m.logTimeNs;
+    view.bytes = o.chunk->data.span().subspan(m.offset, m.size);
+    if (!onMessage(view)) return {};
+    ++o.next;
+    if (skipUnwanted(o)) {
+      std::push_heap(heap.begin(), heap.end(), later);
+    } else {
+      heap.pop_back();
+      spare.push_back(std::move(o.chunk));
+      freeSlots.push_back(slot);
+    }
+  }
+  return {};
+}
+
+Result<const MessageIndex*> Ros1Source::messageIndex() {
+  if (index_) return &*index_;
+  MessageIndex index(connections_.size());
+  ByteBuffer buf, scratch;
+  for (std::uint32_t ci = 0; ci < chunks_.size(); ++ci) {
+    Chunk& c = chunks_[ci];
+    if (auto r = readChunkHeader(c); !r) {
+      info_.problems.push_back(r.error().describe() + "; its messages are not indexed");
+      continue;
+    }
+    // The chunk's index data records follow its data: one per connection in the chunk.
+    std::uint64_t pos = c.dataPos + c.storedSize;
+    bool ok = !c.cut;
+    for (std::size_t k = 0; ok && k < c.counts.size(); ++k) {
+      bool cut = false;
+      auto rec = readRecordAt(pos, buf, cut);
+      if (!rec || cut || rec->fields.op != kOpIndexData || !rec->fields.conn || rec->fields.ver.value_or(0) != 1) {
+        ok = false;
+        break;
+      }
+      auto it = connIndexById_.find(*rec->fields.conn);
+      std::uint32_t count = rec->fields.count.value_or(0);
+      if (it == connIndexById_.end() || rec->data.size() < std::uint64_t{count} * 12) {
+        ok = false;
+        break;
+      }
+      ByteCursor d(rec->data);
+      for (std::uint32_t i = 0; i < count; ++i) {
+        std::uint64_t t = 0;
+        std::uint32_t offset = 0;
+        d.read(t);
+        d.read(offset);
+        index[it->second].push_back({toNs(t), {ci, offset}});
+      }
+      pos += static_cast<std::uint64_t>(rec->data.data() - buf.data()) + rec->data.size();
+    }
+    if (!ok) {
+      // No usable index records: take the chunk's own records instead.
+      for (auto& entries : index)
+        std::erase_if(entries, [&](const IndexEntry& e) { return e.location.chunk == ci; });
+      LoadedChunk loaded;
+      if (auto r = loadChunk(ci, loaded, scratch); !r) info_.problems.push_back(r.error().describe());
+      for (const auto& m : loaded.messages) index[m.connIndex].push_back({m.logTimeNs, {ci, m.recordOffset}});
+    }
+  }
+  for (auto& entries : index)
+    std::stable_sort(entries.begin(), entries.end(),
+                     [](const IndexEntry& a, const IndexEntry& b) { return a.logTimeNs < b.logTimeNs; });
+  index_ = std::move(index);
+  return &*index_;
+}
+
+Result<MessageView> Ros1Source::read(const IndexEntry& entry) {
+  std::uint32_t ci = entry.location.chunk;
+  if (ci >= chunks_.size()) return error(ErrorCode::InvalidArgument, "no chunk " + std::to_string(ci), 0);
+  if (!lastRead_ || lastReadChunk_ != ci) {
+    if (auto r = readChunkHeader(chunks_[ci]); !r) return std::move(r).error();
+    auto loaded = std::make_shared<LoadedChunk>();
+    ByteBuffer scratch;
+    if (auto r = loadChunk(ci, *loaded, scratch); !r && loaded->messages.empty()) return std::move(r).error();
+    lastRead_ = std::move(loaded);
+    lastReadChunk_ = ci;
+  }
+  const auto& msgs = lastRead_->messages;
+  auto it = std::find_if(msgs.begin(), msgs.end(),
+                         [&](const ChunkMessage& m) { return m.recordOffset == entry.location.offset; });
+  if (it == msgs.end())
+    return error(ErrorCode::Format, "no message record at offset " + std::to_string(entry.location.offset) +
+                                        " of chunk at offset " + std::to_string(chunks_[ci].recordPos),
+                 chunks_[ci].dataPos);
+  MessageView v;
+  v.connection = &connections_[it->connIndex];
+  v.logTimeNs = it->logTimeNs;
+  v.bytes = lastRead_->data.span().subspan(it->offset, it->size);
+  v.pin = lastRead_;
+  return v;
+}
+
+Result<ChunkStats> Ros1Source::chunkStats() {
+  ChunkStats stats;
+  std::map<std::string, std::uint64_t> byCodec;
+  for (auto& c : chunks_) {
+    if (c.loose) continue;
+    if (auto r = readChunkHeader(c); !r) return std::move(r).error();
+    ++stats.chunkCount;
+    ++byCodec[compress::codecName(c.codec)];
+    stats.storedBytes += c.storedSize;
+    stats.uncompressedBytes += c.codec == Codec::None ? c.storedSize : c.uncompressedSize;
+  }
+  stats.chunksByCompression.assign(byCodec.begin(), byCodec.end());
+  return stats;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Source>> openRos1(std::unique_ptr<ByteSource> bytes) {
+  auto source = std::make_unique<Ros1Source>(std::move(bytes));
+  if (auto r = source->open(); !r) return std::move(r).error();
+  return std::unique_ptr<Source>(std::move(source));
+}
+
+}  // namespace bagscope::storage

@@ -1,0 +1,123 @@
+#pragma once
+// Source: one recording file as connections, a time range and time-ordered messages.
+// Every container (ROS 1 bag, rosbag2 SQLite, MCAP) has a reader behind this contract;
+// nothing above core/storage knows which one it talks to.
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/base/byte_source.hpp"
+#include "core/base/result.hpp"
+
+namespace bagscope::storage {
+
+/// One publisher's stream: a topic with one type (a topic may have several connections,
+/// even of different types).
+struct Connection {
+  std::uint32_t id = 0;             ///< the file's own id for it
+  std::string topic;
+  std::string type;                 ///< "sensor_msgs/Imu"
+  std::string messageEncoding;      ///< "ros1", "cdr"
+  std::string schemaEncoding;       ///< "ros1msg", "ros2msg", "" when the file has none
+  std::string definition;           ///< full definition text with dependencies
+  std::string md5sum;               ///< ROS 1 only
+  std::string callerid;             ///< ROS 1 publisher node
+  bool latching = false;
+  std::uint64_t messageCount = 0;   ///< from the file's index (or from the recovery scan)
+};
+
+/// What opening a file established, without reading messages.
+struct SourceInfo {
+  std::string path;
+  std::string format;   ///< "ROS 1 bag"
+  std::string version;  ///< "2.0"
+  std::uint64_t sizeBytes = 0;
+  std::int64_t startNs = 0;  ///< earliest log time (0 when there are no messages)
+  std::int64_t endNs = 0;    ///< latest log time
+  std::uint64_t messageCount = 0;
+  /// False when the file had no usable index and was scanned to rebuild one.
+  bool indexed = true;
+  /// What could not be read or did not add up: lost bytes, a cut chunk, a header that
+  /// disagrees with the index. Empty for a healthy file.
+  std::vector<std::string> problems;
+};
+
+/// Storage statistics that need a look at every chunk header (not needed to open).
+struct ChunkStats {
+  std::uint64_t chunkCount = 0;
+  std::vector<std::pair<std::string, std::uint64_t>> chunksByCompression;  ///< "lz4" -> 26
+  std::uint64_t storedBytes = 0;        ///< chunk payloads as stored
+  std::uint64_t uncompressedBytes = 0;  ///< chunk payloads decompressed
+};
+
+/// One message's bytes. Lifetime: `bytes` is valid only during the callback that receives
+/// it (or, from Source::read, as long as `pin` is held).
+struct MessageView {
+  const Connection* connection = nullptr;
+  std::int64_t logTimeNs = 0;
+  std::span<const std::byte> bytes;
+  std::shared_ptr<const void> pin;  ///< keeps `bytes` alive when set
+};
+
+struct ReadFilter {
+  std::vector<std::uint32_t> connections;  ///< connection ids; empty = all
+  std::int64_t startNs = std::numeric_limits<std::int64_t>::min();  ///< inclusive
+  std::int64_t endNs = std::numeric_limits<std::int64_t>::max();    ///< inclusive
+};
+
+/// Where a message is, in the reader's own terms.
+struct MessageLocation {
+  std::uint32_t chunk = 0;
+  std::uint32_t offset = 0;
+};
+
+struct IndexEntry {
+  std::int64_t logTimeNs = 0;
+  MessageLocation location;
+};
+
+/// Per connection (in connections() order): its messages sorted by log time.
+using MessageIndex = std::vector<std::vector<IndexEntry>>;
+
+/// Called per message in log-time order; return false to stop early.
+using MessageFn = std::function<bool(const MessageView&)>;
+/// Called for recoverable problems met while reading (a corrupt chunk is skipped).
+using ProblemFn = std::function<void(const Error&)>;
+
+class Source {
+public:
+  virtual ~Source() = default;
+
+  virtual const SourceInfo& info() const = 0;
+  virtual std::span<const Connection> connections() const = 0;
+
+  /// Calls `onMessage` for every message that passes `filter`, in log-time order (ties in
+  /// file order). Chunks that cannot be read are reported to `onProblem` and skipped.
+  /// One thread at a time.
+  virtual Result<void> readMessages(const ReadFilter& filter, const MessageFn& onMessage,
+                                    const ProblemFn& onProblem) = 0;
+
+  /// The per-connection message index, built on first call (reads index records or, for a
+  /// recovered file, reuses the scan). One thread at a time.
+  virtual Result<const MessageIndex*> messageIndex() = 0;
+
+  /// The message at `location` (from messageIndex()). One thread at a time.
+  virtual Result<MessageView> read(const IndexEntry& entry) = 0;
+
+  /// Reads every chunk header for storage statistics. One thread at a time.
+  virtual Result<ChunkStats> chunkStats() = 0;
+};
+
+/// Opens a recording, choosing the reader from the file's first bytes.
+/// Errors name the file; an unknown format says what the first bytes were.
+Result<std::unique_ptr<Source>> openSource(const std::filesystem::path& path);
+/// The same, from bytes already open (tests, fuzzing).
+Result<std::unique_ptr<Source>> openSource(std::unique_ptr<ByteSource> bytes);
+
+}  // namespace bagscope::storage

@@ -1,0 +1,44 @@
+#pragma once
+// The overview of a recording that `bagscope-cli info` prints and the app shows: like
+// `rosbag info`, as text or as a JSON object with the same content.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/storage/source.hpp"
+
+namespace bagscope::storage {
+
+struct TopicSummary {
+  std::string topic;
+  std::vector<std::string> types;  ///< usually one; more when connections disagree
+  std::uint64_t messageCount = 0;
+  std::uint32_t connectionCount = 0;
+  double frequencyHz = 0;  ///< 1 / median interval of log times; 0 with fewer than 2 messages
+};
+
+struct TypeSummary {
+  std::string type;
+  std::string md5sum;
+};
+
+struct RecordingSummary {
+  SourceInfo info;
+  ChunkStats chunks;
+  std::vector<TypeSummary> types;    ///< sorted by name (and md5)
+  std::vector<TopicSummary> topics;  ///< sorted by topic
+};
+
+/// Gathers the summary; reads chunk headers and the message index (for frequencies).
+Result<RecordingSummary> summarize(Source& source);
+
+std::string formatSummaryText(const RecordingSummary& summary);
+std::string formatSummaryJson(const RecordingSummary& summary);
+
+/// "2023-11-14 22:13:20.000 UTC" for a time in ns since the Unix epoch.
+std::string formatUtc(std::int64_t ns);
+/// "2.1 MB" (powers of 1024, as rosbag prints sizes).
+std::string formatBytes(std::uint64_t bytes);
+
+}  // namespace bagscope::storage

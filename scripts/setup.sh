@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Installs every Debian/Ubuntu package that building and testing Bagscope needs.
+# Idempotent; runs as root or through sudo.
+#   scripts/setup.sh          build + test dependencies
+#   scripts/setup.sh --bench  also the peers the benchmarks compare against
+#   scripts/setup.sh --fuzz   also clang and its libFuzzer runtime
+set -euo pipefail
+
+packages=(
+  # toolchain
+  build-essential cmake ninja-build pkg-config git
+  # core: decompression
+  libbz2-dev liblz4-dev libzstd-dev
+  # app and tests: Qt 6 (Widgets, Test, LinguistTools)
+  qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+  libgl-dev libglx-dev
+  # GUI tests and screenshots under a virtual display
+  xvfb xauth
+)
+for arg in "$@"; do
+  case "$arg" in
+    --bench)
+      packages+=(python3-rosbag python3-genpy python3-numpy hyperfine)
+      # Node.js may already come from elsewhere (with its own npm); only add Debian's if absent.
+      command -v npm >/dev/null 2>&1 || packages+=(nodejs npm) ;;
+    --fuzz) packages+=(clang libclang-rt-dev) ;;
+    *) echo "setup.sh: unknown option '$arg'" >&2; exit 2 ;;
+  esac
+done
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup.sh: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+echo "setup.sh: installing ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
