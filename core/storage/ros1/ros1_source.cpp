@@ -216,6 +216,14 @@ private:
   Result<Record> readRecordAt(std::uint64_t pos, ByteBuffer& buf, bool& cut) const;
   Result<void> readIndexSection(std::uint64_t indexPos, std::uint32_t claimedChunks);
   Result<void> scan(std::uint64_t from);
+  /// Forgets what the index said and scans instead.
+  Result<void> rescan(std::uint64_t from) {
+    info_.indexed = false;
+    connections_.clear();
+    connIndexById_.clear();
+    chunks_.clear();
+    return scan(from);
+  }
   Result<void> readChunkHeader(Chunk& c) const;
   Result<void> loadChunk(std::uint32_t index, LoadedChunk& out, ByteBuffer& scratch) const;
   std::uint32_t addConnection(Connection conn);
@@ -313,16 +321,19 @@ Result<void> Ros1Source::open() {
     return scan(headerEnd);
   }
   if (auto r = readIndexSection(indexPos, claimedChunks); !r) {
-    info_.indexed = false;
     info_.problems.push_back("the index at offset " + std::to_string(indexPos) +
                              " is unreadable (" + r.error().message +
                              "); the file was scanned to rebuild it");
-    connections_.clear();
-    connIndexById_.clear();
-    chunks_.clear();
-    return scan(headerEnd);
+    return rescan(headerEnd);
   }
-  if (claimedChunks != chunks_.size())
+  if (claimedChunks > chunks_.size()) {
+    // Chunks the index does not list may still be in the file: find them by scanning.
+    info_.problems.push_back("the bag header says " + std::to_string(claimedChunks) +
+                             " chunks but the index lists " + std::to_string(chunks_.size()) +
+                             "; the file was scanned to find every chunk");
+    return rescan(headerEnd);
+  }
+  if (claimedChunks < chunks_.size())
     info_.problems.push_back("the bag header says " + std::to_string(claimedChunks) +
                              " chunks but the index lists " + std::to_string(chunks_.size()));
   finishCounts();

@@ -1,0 +1,169 @@
+// bagscope-cli as a user runs it: `cat --bytes digest` reproduces every ROS 1 fixture's
+// expectation; info, filters, base64 bytes and exit codes.
+
+#include <QtTest>
+
+#include <QCryptographicHash>
+#include <QProcess>
+
+#include "common/test_support.hpp"
+
+using namespace bagscope;
+
+namespace {
+
+struct Run {
+  int exitCode = -1;
+  QByteArray out, err;
+};
+
+Run runCli(const QStringList& args) {
+  QProcess p;
+  p.start(QStringLiteral(BAGSCOPE_CLI), args);
+  if (!p.waitForFinished(120000)) qFatal("bagscope-cli %s did not finish", qPrintable(args.join(' ')));
+  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+          p.readAllStandardError()};
+}
+
+std::vector<QJsonObject> parseLines(const QByteArray& out) {
+  std::vector<QJsonObject> v;
+  for (const QByteArray& line : out.split('\n')) {
+    if (line.isEmpty()) continue;
+    QJsonParseError e;
+    auto doc = QJsonDocument::fromJson(line, &e);
+    if (!doc.isObject()) qFatal("not a JSON object: %s (%s)", line.left(200).constData(), qPrintable(e.errorString()));
+    v.push_back(doc.object());
+  }
+  return v;
+}
+
+}  // namespace
+
+class TestCli : public QObject {
+  Q_OBJECT
+
+private slots:
+  void catReproducesTheReferenceDecoding_data() {
+    QTest::addColumn<QString>("bag");
+    QTest::addColumn<int>("count");
+    QTest::addColumn<int>("exitCode");
+    QTest::newRow("uncompressed") << "ros1/demo_uncompressed.bag" << 717 << 0;
+    QTest::newRow("bz2") << "ros1/demo_bz2.bag" << 717 << 0;
+    QTest::newRow("lz4") << "ros1/demo_lz4.bag" << 717 << 0;
+    QTest::newRow("truncated") << "ros1/demo_truncated.bag" << 668 << 0;
+    QTest::newRow("crashed") << "ros1/demo_crashed.bag" << 500 << 0;
+    QTest::newRow("empty") << "ros1/empty.bag" << 0 << 0;
+  }
+  void catReproducesTheReferenceDecoding() {
+    QFETCH(QString, bag);
+    QFETCH(int, count);
+    QFETCH(int, exitCode);
+    Run r = runCli({"cat", test::dataPath(bag), "--bytes", "digest"});
+    QCOMPARE(r.exitCode, exitCode);
+    auto ours = parseLines(r.out);
+    QCOMPARE(static_cast<int>(ours.size()), count);
+    QString err;
+    auto expected = test::readJsonLines(test::dataPath("ros1/demo.expected.jsonl"), &err);
+    QVERIFY2(err.isEmpty(), qPrintable(err));
+    for (std::size_t i = 0; i < ours.size(); ++i) {
+      QString d = test::jsonDifference(ours[i], expected[i]);
+      QVERIFY2(d.isEmpty(), qPrintable(QStringLiteral("line %1: %2").arg(i + 1).arg(d)));
+    }
+  }
+
+  void damagedBagsSayWhatWasLostOnStderr() {
+    Run r = runCli({"cat", test::dataPath("ros1/demo_truncated.bag")});
+    QVERIFY2(r.err.contains("demo_truncated.bag") && r.err.contains("offset 1983162"), r.err.constData());
+  }
+
+  void base64BytesHashLikeTheDigests() {
+    Run r = runCli({"cat", test::dataPath("ros1/demo_bz2.bag"), "--topic", "/points", "--bytes", "base64"});
+    QCOMPARE(r.exitCode, 0);
+    auto ours = parseLines(r.out);
+    QCOMPARE(ours.size(), std::size_t{20});
+    QString err;
+    auto expected = test::readJsonLines(test::dataPath("ros1/demo.expected.jsonl"), &err);
+    std::size_t k = 0;
+    for (const auto& e : expected) {
+      if (e["topic"].toString() != "/points") continue;
+      QByteArray data = QByteArray::fromBase64(ours[k++]["msg"].toObject()["data"].toString().toLatin1());
+      QJsonObject digest = e["msg"].toObject()["data"].toObject();
+      QCOMPARE(data.size(), digest["len"].toInt());
+      QCOMPARE(QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex(), digest["sha256"].toString().toLatin1());
+    }
+    QCOMPARE(k, std::size_t{20});
+  }
+
+  void topicAndTimeFiltersSelect() {
+    Run r = runCli({"cat", test::dataPath("ros1/demo_lz4.bag"), "--topic", "/gps", "--topic", "/chatter",
+                    "--start", "+0.5", "--end", "1700000001.5"});
+    QCOMPARE(r.exitCode, 0);
+    auto ours = parseLines(r.out);
+    QString err;
+    std::vector<QJsonObject> expected;
+    for (const auto& e : test::readJsonLines(test::dataPath("ros1/demo.expected.jsonl"), &err)) {
+      auto t = e["log_time_ns"].toInteger();
+      QString topic = e["topic"].toString();
+      if ((topic == "/gps" || topic == "/chatter") && t >= 1700000000500000000 && t <= 1700000001500000000)
+        expected.push_back(e);
+    }
+    QVERIFY(expected.size() >= 8);
+    QCOMPARE(ours.size(), expected.size());
+    for (std::size_t i = 0; i < ours.size(); ++i) QVERIFY(test::jsonDifference(ours[i], expected[i]).isEmpty());
+  }
+
+  void infoJsonAgreesWithTheFixture() {
+    Run r = runCli({"info", test::dataPath("ros1/demo_bz2.bag"), "--json"});
+    QCOMPARE(r.exitCode, 0);
+    QJsonObject info = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(info["message_count"].toInteger(), 717);
+    QCOMPARE(info["version"].toString(), QString("2.0"));
+    QCOMPARE(info["start_ns"].toInteger(), 1700000000000000000);
+    QCOMPARE(info["compression"].toObject()["chunks_by_compression"].toObject()["bz2"].toInt(), 26);
+    QCOMPARE(info["size_bytes"].toInteger(), QFileInfo(test::dataPath("ros1/demo_bz2.bag")).size());
+    // Counts and rates against the fixture's table (README of shared/fixtures/ros1).
+    std::map<QString, std::pair<int, double>> table = {
+        {"/imu", {400, 200.0}}, {"/tf", {100, 50.0}}, {"/points", {20, 10.0}}, {"/markers", {2, 1.0}}};
+    int topics = 0;
+    for (const auto& t : info["topics"].toArray()) {
+      ++topics;
+      QString name = t.toObject()["topic"].toString();
+      if (!table.count(name)) continue;
+      QCOMPARE(t.toObject()["message_count"].toInt(), table[name].first);
+      QVERIFY(std::abs(t.toObject()["frequency_hz"].toDouble() - table[name].second) < 0.01);
+    }
+    QCOMPARE(topics, 21);
+    QCOMPARE(info["types"].toArray().size(), 14);
+  }
+
+  void infoTextLooksLikeRosbagInfo() {
+    Run r = runCli({"info", test::dataPath("ros1/demo_lz4.bag")});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.contains("messages:     717"));
+    QVERIFY(r.out.contains("sensor_msgs/Imu                 [6a62c6daae103f4ff57a132d6f95cec2]"));
+    QVERIFY(r.out.contains("/imu"));
+    QVERIFY(r.out.contains("lz4 [26/26 chunks]"));
+  }
+
+  void errorsNameTheFileAndExitCodesAreDocumented() {
+    QTemporaryDir dir;
+    QString zero = dir.filePath("zero.bag");
+    QFile(zero).open(QIODevice::WriteOnly);
+    Run r = runCli({"info", zero});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains("zero.bag") && r.err.contains("empty"), r.err.constData());
+    QCOMPARE(r.err.count('\n'), 1);  // one clear line
+    QCOMPARE(runCli({"cat", dir.filePath("missing.bag")}).exitCode, 1);
+    QCOMPARE(runCli({"cat"}).exitCode, 2);
+    QCOMPARE(runCli({"frobnicate"}).exitCode, 2);
+    QCOMPARE(runCli({"cat", test::dataPath("ros1/demo_lz4.bag"), "--bytes", "hex"}).exitCode, 2);
+    QCOMPARE(runCli({"cat", test::dataPath("ros1/demo_lz4.bag"), "--topic", "/nope"}).exitCode, 2);
+    QCOMPARE(runCli({"cat", test::dataPath("ros1/demo_lz4.bag"), "--start", "1.2.3"}).exitCode, 2);
+    Run v = runCli({"--version"});
+    QCOMPARE(v.exitCode, 0);
+    QVERIFY(v.out.startsWith("bagscope-cli "));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

@@ -1,0 +1,91 @@
+#pragma once
+// Helpers shared by the test suites: fixture paths and JSON comparison by value.
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QString>
+#include <QVariant>
+
+#include <string>
+#include <vector>
+
+namespace bagscope::test {
+
+inline QString dataPath(const QString& relative) {
+  return QStringLiteral(BAGSCOPE_TEST_DATA "/") + relative;
+}
+
+/// Reads a .jsonl file into objects; an unreadable file or line fails the calling test.
+inline std::vector<QJsonObject> readJsonLines(const QString& path, QString* error) {
+  std::vector<QJsonObject> out;
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly)) {
+    *error = "cannot open " + path;
+    return out;
+  }
+  int line = 0;
+  while (!f.atEnd()) {
+    QByteArray text = f.readLine();
+    ++line;
+    if (text.trimmed().isEmpty()) continue;
+    QJsonParseError pe;
+    QJsonDocument doc = QJsonDocument::fromJson(text, &pe);
+    if (!doc.isObject()) {
+      *error = QStringLiteral("%1:%2: %3").arg(path).arg(line).arg(pe.errorString());
+      return {};
+    }
+    out.push_back(doc.object());
+  }
+  return out;
+}
+
+/// The first difference between two JSON values as "path: a != b", or empty when equal.
+/// Numbers must agree in kind (integer vs float) and value, exactly.
+inline QString jsonDifference(const QJsonValue& a, const QJsonValue& b, const QString& path = "$") {
+  auto show = [](const QJsonValue& v) {
+    QJsonArray wrap{v};
+    QByteArray text = QJsonDocument(wrap).toJson(QJsonDocument::Compact);
+    return QString::fromUtf8(text.mid(1, text.size() - 2)).left(120);
+  };
+  if (a.type() != b.type()) return path + ": " + show(a) + " != " + show(b);
+  switch (a.type()) {
+    case QJsonValue::Double: {
+      QVariant va = a.toVariant(), vb = b.toVariant();
+      bool aInt = va.typeId() == QMetaType::LongLong, bInt = vb.typeId() == QMetaType::LongLong;
+      if (aInt != bInt) return path + ": " + show(a) + " != " + show(b) + " (integer vs float)";
+      bool same = aInt ? a.toInteger() == b.toInteger() : a.toDouble() == b.toDouble();
+      return same ? QString() : path + ": " + show(a) + " != " + show(b);
+    }
+    case QJsonValue::Array: {
+      QJsonArray x = a.toArray(), y = b.toArray();
+      if (x.size() != y.size())
+        return path + QStringLiteral(": %1 items != %2 items").arg(x.size()).arg(y.size());
+      for (qsizetype i = 0; i < x.size(); ++i) {
+        QString d = jsonDifference(x[i], y[i], path + "[" + QString::number(i) + "]");
+        if (!d.isEmpty()) return d;
+      }
+      return {};
+    }
+    case QJsonValue::Object: {
+      QJsonObject x = a.toObject(), y = b.toObject();
+      if (x.keys() != y.keys())
+        return path + ": keys " + x.keys().join(",") + " != " + y.keys().join(",");
+      for (auto it = x.begin(); it != x.end(); ++it) {
+        QString d = jsonDifference(it.value(), y.value(it.key()), path + "." + it.key());
+        if (!d.isEmpty()) return d;
+      }
+      return {};
+    }
+    default:
+      return a == b ? QString() : path + ": " + show(a) + " != " + show(b);
+  }
+}
+
+inline QJsonObject parseObject(const std::string& text) {
+  return QJsonDocument::fromJson(QByteArray::fromStdString(text)).object();
+}
+
+}  // namespace bagscope::test

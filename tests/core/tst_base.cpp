@@ -1,0 +1,108 @@
+// core/base: digests, JSON text pieces, bounds-checked reads, byte sources.
+
+#include <QtTest>
+
+#include "core/base/byte_cursor.hpp"
+#include "core/base/byte_source.hpp"
+#include "core/base/digest.hpp"
+#include "core/base/json_text.hpp"
+
+using namespace bagscope;
+
+namespace {
+std::span<const std::byte> bytesOf(std::string_view s) {
+  return {reinterpret_cast<const std::byte*>(s.data()), s.size()};
+}
+}  // namespace
+
+class TestBase : public QObject {
+  Q_OBJECT
+
+private slots:
+  void sha256MatchesFipsVectors() {
+    // FIPS 180-4 examples and the empty string.
+    QCOMPARE(sha256Hex(bytesOf("")), std::string("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"));
+    QCOMPARE(sha256Hex(bytesOf("abc")), std::string("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
+    QCOMPARE(sha256Hex(bytesOf("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")),
+             std::string("248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"));
+  }
+
+  void sha256AgreesWithQtOnEveryTailLength() {
+    // Lengths around the 55/56/64-byte padding boundaries, checked against Qt's SHA-256.
+    for (int n = 0; n < 200; ++n) {
+      QByteArray data(n, '\0');
+      for (int i = 0; i < n; ++i) data[i] = static_cast<char>(i * 7 + n);
+      std::span<const std::byte> s(reinterpret_cast<const std::byte*>(data.constData()), data.size());
+      QCOMPARE(QByteArray::fromStdString(sha256Hex(s)),
+               QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex());
+    }
+  }
+
+  void base64MatchesRfc4648Vectors() {
+    const char* in[] = {"", "f", "fo", "foo", "foob", "fooba", "foobar"};
+    const char* out[] = {"", "Zg==", "Zm8=", "Zm9v", "Zm9vYg==", "Zm9vYmE=", "Zm9vYmFy"};
+    for (int i = 0; i < 7; ++i) QCOMPARE(base64(bytesOf(in[i])), std::string(out[i]));
+  }
+
+  void jsonStringsEscapeControlsAndReplaceInvalidUtf8() {
+    std::string out;
+    appendJsonString("a\"b\\c\n\t\x01 こんにちは", out);
+    QCOMPARE(out, std::string("\"a\\\"b\\\\c\\n\\t\\u0001 こんにちは\""));
+    out.clear();
+    appendJsonString("x\xff" "y\xc3", out);  // a stray byte and a cut 2-byte sequence
+    QCOMPARE(out, std::string("\"x\xEF\xBF\xBDy\xEF\xBF\xBD\""));
+  }
+
+  void jsonDoublesRoundTripAndStayFloats() {
+    auto text = [](double v) {
+      std::string s;
+      appendJsonDouble(v, s);
+      return s;
+    };
+    QCOMPARE(text(1.0), std::string("1.0"));
+    QCOMPARE(text(0.0), std::string("0.0"));
+    QCOMPARE(text(-2.5), std::string("-2.5"));
+    QCOMPARE(text(static_cast<double>(0.1f)), std::string("0.10000000149011612"));
+    QCOMPARE(text(std::numeric_limits<double>::quiet_NaN()), std::string("\"nan\""));
+    QCOMPARE(text(-std::numeric_limits<double>::infinity()), std::string("\"-inf\""));
+    QCOMPARE(std::stod(text(1e-06)), 1e-06);
+    QCOMPARE(std::stod(text(1.2345678901234568e+17)), 1.2345678901234568e+17);
+  }
+
+  void cursorNeverReadsPastTheEnd() {
+    const std::byte data[6] = {std::byte{1}, std::byte{0}, std::byte{0}, std::byte{0}, std::byte{7}, std::byte{8}};
+    ByteCursor c(data);
+    std::uint32_t v = 0;
+    QVERIFY(c.read(v));
+    QCOMPARE(v, 1u);
+    QVERIFY(!c.read(v));  // only 2 bytes left
+    QCOMPARE(c.pos(), std::size_t{4});
+    std::span<const std::byte> s;
+    QVERIFY(!c.take(3, s));
+    QVERIFY(c.take(2, s));
+    QVERIFY(c.atEnd());
+    QVERIFY(!c.skip(1));
+  }
+
+  void memorySourceRejectsRangesPastTheEnd() {
+    auto src = memorySource(std::vector<std::byte>(10), "mem.bag");
+    std::byte buf[4];
+    QVERIFY(src->readAt(6, buf).has_value());
+    auto r = src->readAt(7, buf);
+    QVERIFY(!r);
+    QCOMPARE(r.error().code, ErrorCode::Truncated);
+    QCOMPARE(r.error().file, std::string("mem.bag"));
+    QCOMPARE(r.error().offset, std::int64_t{7});
+    QVERIFY(!src->readAt(std::numeric_limits<std::uint64_t>::max() - 1, buf));
+  }
+
+  void openingAMissingFileNamesIt() {
+    auto r = openFile("/nonexistent/dir/x.bag");
+    QVERIFY(!r);
+    QCOMPARE(r.error().code, ErrorCode::Io);
+    QVERIFY(QString::fromStdString(r.error().describe()).contains("/nonexistent/dir/x.bag"));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestBase)
+#include "tst_base.moc"
