@@ -68,7 +68,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   topics_->sortByColumn(kTopic, Qt::AscendingOrder);
   topics_->setAlternatingRowColors(true);
   topics_->header()->setSectionResizeMode(kTopic, QHeaderView::ResizeToContents);
-  topics_->header()->setSectionResizeMode(kType, QHeaderView::ResizeToContents);
+  topics_->header()->setSectionResizeMode(kType, QHeaderView::Stretch);
+  topics_->header()->setStretchLastSection(false);
   layout->addWidget(topics_, 1);
   setCentralWidget(central);
 
