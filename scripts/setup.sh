@@ -20,7 +20,10 @@ packages=(
 for arg in "$@"; do
   case "$arg" in
     --bench)
-      packages+=(python3-rosbag python3-genpy python3-numpy hyperfine)
+      # python3-rosbag is the peer; the rest lets shared/fixtures-gen write the large bags.
+      packages+=(python3-rosbag python3-genpy python3-genmsg python3-roslz4 python3-std-msgs
+                 python3-geometry-msgs python3-sensor-msgs python3-nav-msgs python3-tf2-msgs
+                 python3-diagnostic-msgs python3-visualization-msgs python3-numpy python3-opencv)
       # Node.js may already come from elsewhere (with its own npm); only add Debian's if absent.
       command -v npm >/dev/null 2>&1 || packages+=(nodejs npm) ;;
     --fuzz) packages+=(clang libclang-rt-dev) ;;

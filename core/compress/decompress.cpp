@@ -68,8 +68,17 @@ std::size_t streamDecode(std::span<const std::byte> in, std::size_t maxSize, Byt
   return outPos;
 }
 
-Result<void> run(Codec codec, std::span<const std::byte> in, std::size_t maxSize, ByteBuffer& out,
-                 bool& done, const char*& error) {
+}  // namespace
+
+struct Decompressor::Contexts {
+  std::unique_ptr<LZ4F_dctx, Lz4Deleter> lz4;
+  std::unique_ptr<ZSTD_DCtx, ZstdDeleter> zstd;
+};
+
+namespace {
+
+Result<void> run(Decompressor::Contexts& ctx, Codec codec, std::span<const std::byte> in,
+                 std::size_t maxSize, ByteBuffer& out, bool& done, const char*& error) {
   switch (codec) {
     case Codec::None: {
       std::size_t n = std::min(in.size(), maxSize);
@@ -80,16 +89,24 @@ Result<void> run(Codec codec, std::span<const std::byte> in, std::size_t maxSize
       return {};
     }
     case Codec::Lz4Frame: {
-      LZ4F_dctx* raw = nullptr;
-      if (LZ4F_isError(LZ4F_createDecompressionContext(&raw, LZ4F_VERSION)))
-        return makeError(ErrorCode::Io, "cannot create an lz4 decompression context");
-      std::unique_ptr<LZ4F_dctx, Lz4Deleter> ctx(raw);
+      if (!ctx.lz4) {
+        LZ4F_dctx* raw = nullptr;
+        if (LZ4F_isError(LZ4F_createDecompressionContext(&raw, LZ4F_VERSION)))
+          return makeError(ErrorCode::Io, "cannot create an lz4 decompression context");
+        ctx.lz4.reset(raw);
+      }
+      LZ4F_resetDecompressionContext(ctx.lz4.get());
+      LZ4F_decompressOptions_t options{};
+      options.skipChecksums = 1;
+      // When the whole output fits the first allocation it never moves, and LZ4F may
+      // decode straight into it instead of through its own buffers.
+      options.stableDst = initialCapacity(in.size(), maxSize) == maxSize ? 1 : 0;
       streamDecode(in, maxSize, out,
                    [&](const std::byte* src, std::size_t srcLen, std::byte* dst,
                        std::size_t dstLen) {
                      StepResult r;
                      std::size_t dstSize = dstLen, srcSize = srcLen;
-                     std::size_t hint = LZ4F_decompress(ctx.get(), dst, &dstSize, src, &srcSize, nullptr);
+                     std::size_t hint = LZ4F_decompress(ctx.lz4.get(), dst, &dstSize, src, &srcSize, &options);
                      r.consumed = srcSize;
                      r.produced = dstSize;
                      if (LZ4F_isError(hint)) r.error = LZ4F_getErrorName(hint);
@@ -100,15 +117,18 @@ Result<void> run(Codec codec, std::span<const std::byte> in, std::size_t maxSize
       return {};
     }
     case Codec::Zstd: {
-      std::unique_ptr<ZSTD_DCtx, ZstdDeleter> ctx(ZSTD_createDCtx());
-      if (!ctx) return makeError(ErrorCode::Io, "cannot create a zstd decompression context");
+      if (!ctx.zstd) {
+        ctx.zstd.reset(ZSTD_createDCtx());
+        if (!ctx.zstd) return makeError(ErrorCode::Io, "cannot create a zstd decompression context");
+      }
+      ZSTD_DCtx_reset(ctx.zstd.get(), ZSTD_reset_session_only);
       streamDecode(in, maxSize, out,
                    [&](const std::byte* src, std::size_t srcLen, std::byte* dst,
                        std::size_t dstLen) {
                      StepResult r;
                      ZSTD_inBuffer ib{src, srcLen, 0};
                      ZSTD_outBuffer ob{dst, dstLen, 0};
-                     std::size_t rc = ZSTD_decompressStream(ctx.get(), &ob, &ib);
+                     std::size_t rc = ZSTD_decompressStream(ctx.zstd.get(), &ob, &ib);
                      r.consumed = ib.pos;
                      r.produced = ob.pos;
                      if (ZSTD_isError(rc)) r.error = ZSTD_getErrorName(rc);
@@ -169,30 +189,30 @@ const char* codecName(Codec codec) {
   return "?";
 }
 
-Result<void> decompress(Codec codec, std::span<const std::byte> in, std::size_t expectedSize,
-                        ByteBuffer& out) {
+Decompressor::Decompressor() : contexts_(std::make_unique<Contexts>()) {}
+Decompressor::~Decompressor() = default;
+
+Result<void> Decompressor::decompress(Codec codec, std::span<const std::byte> in,
+                                      std::size_t expectedSize, ByteBuffer& out) {
   bool done = false;
   const char* error = nullptr;
-  if (auto r = run(codec, in, expectedSize, out, done, error); !r) return r;
+  if (auto r = run(*contexts_, codec, in, expectedSize, out, done, error); !r) return r;
   std::string what = codecName(codec);
   if (error) return makeError(ErrorCode::Format, what + " data is corrupt: " + error);
   if (out.size() != expectedSize)
     return makeError(out.size() < expectedSize ? ErrorCode::Truncated : ErrorCode::Format,
                      what + " data decompressed to " + std::to_string(out.size()) +
                          " bytes, expected " + std::to_string(expectedSize));
-  if (!done && codec != Codec::None) {
-    // Full output but the stream did not say it ended: accept only if no input is left over
-    // beyond the frame's end marker (lz4/zstd report completion once the end mark is read).
+  if (!done && codec != Codec::None)
     return makeError(ErrorCode::Truncated, what + " stream ends without its end marker");
-  }
   return {};
 }
 
-void decompressPrefix(Codec codec, std::span<const std::byte> in, std::size_t maxSize,
-                      ByteBuffer& out) {
+void Decompressor::decompressPrefix(Codec codec, std::span<const std::byte> in, std::size_t maxSize,
+                                    ByteBuffer& out) {
   bool done = false;
   const char* error = nullptr;
-  if (!run(codec, in, maxSize, out, done, error)) out.clear();
+  if (!run(*contexts_, codec, in, maxSize, out, done, error)) out.clear();
 }
 
 }  // namespace bagscope::compress

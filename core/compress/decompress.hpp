@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string_view>
 
@@ -20,15 +21,32 @@ enum class Codec : std::uint8_t { None, Bz2, Lz4Frame, Zstd };
 bool codecFromName(std::string_view name, Codec& out);
 const char* codecName(Codec codec);
 
-/// Decompresses all of `in` into `out` (resized), which must come to exactly
-/// `expectedSize` bytes. Errors: Format for corrupt data, Truncated when the input ends early.
-/// Offsets in errors are relative to `in`.
-Result<void> decompress(Codec codec, std::span<const std::byte> in, std::size_t expectedSize,
+/// Decompresses chunk payloads, reusing its codec contexts from one call to the next.
+/// One thread at a time: give each reader or worker its own.
+class Decompressor {
+public:
+  Decompressor();
+  ~Decompressor();
+  Decompressor(const Decompressor&) = delete;
+  Decompressor& operator=(const Decompressor&) = delete;
+
+  /// Decompresses all of `in` into `out` (resized), which must come to exactly
+  /// `expectedSize` bytes. Errors: Format for corrupt data, Truncated when the input ends
+  /// early. LZ4 content checksums are not verified (it would cost 5x the decompression
+  /// time); corrupt LZ4 data is still caught by the block decoder and by the record and
+  /// message bounds checks that follow.
+  Result<void> decompress(Codec codec, std::span<const std::byte> in, std::size_t expectedSize,
+                          ByteBuffer& out);
+
+  /// For recovering a cut chunk: decompresses as much of `in` as decodes cleanly, up to
+  /// `maxSize` bytes, into `out`. Never fails; `out` holds what could be decoded.
+  void decompressPrefix(Codec codec, std::span<const std::byte> in, std::size_t maxSize,
                         ByteBuffer& out);
 
-/// For recovering a cut chunk: decompresses as much of `in` as decodes cleanly, up to
-/// `maxSize` bytes, into `out`. Never fails; returns what could be decoded (maybe nothing).
-void decompressPrefix(Codec codec, std::span<const std::byte> in, std::size_t maxSize,
-                      ByteBuffer& out);
+  struct Contexts;  ///< the codecs' own state (opaque)
+
+private:
+  std::unique_ptr<Contexts> contexts_;
+};
 
 }  // namespace bagscope::compress

@@ -235,6 +235,7 @@ private:
   std::map<std::uint32_t, std::uint32_t> connIndexById_;
   std::vector<Chunk> chunks_;
   std::optional<MessageIndex> index_;
+  mutable compress::Decompressor decompressor_;  // "one thread at a time", as the Source
   std::shared_ptr<LoadedChunk> lastRead_;  // read() cache: the chunk of the last message
   std::uint32_t lastReadChunk_ = 0;
 };
@@ -480,8 +481,8 @@ Result<void> Ros1Source::scan(std::uint64_t from) {
         chunkBuf.resize(rec->data.size());
         std::copy(rec->data.begin(), rec->data.end(), chunkBuf.data());
       } else if (cut) {
-        compress::decompressPrefix(c.codec, rec->data, c.uncompressedSize, chunkBuf);
-      } else if (auto r = compress::decompress(c.codec, rec->data, c.uncompressedSize, chunkBuf); !r) {
+        decompressor_.decompressPrefix(c.codec, rec->data, c.uncompressedSize, chunkBuf);
+      } else if (auto r = decompressor_.decompress(c.codec, rec->data, c.uncompressedSize, chunkBuf); !r) {
         info_.problems.push_back("chunk at offset " + std::to_string(pos) + ": " + r.error().message +
                                  "; its messages are lost");
         pos = next;
@@ -584,8 +585,8 @@ Result<void> Ros1Source::loadChunk(std::uint32_t index, LoadedChunk& out, ByteBu
   } else {
     if (auto r = readExact(c.dataPos, static_cast<std::size_t>(c.storedSize), scratch); !r) return r;
     if (c.cut) {
-      compress::decompressPrefix(c.codec, scratch.span(), c.uncompressedSize, out.data);
-    } else if (auto r = compress::decompress(c.codec, scratch.span(), c.uncompressedSize, out.data); !r) {
+      decompressor_.decompressPrefix(c.codec, scratch.span(), c.uncompressedSize, out.data);
+    } else if (auto r = decompressor_.decompress(c.codec, scratch.span(), c.uncompressedSize, out.data); !r) {
       Error e = std::move(r).error();
       e.message = "chunk at offset " + std::to_string(c.recordPos) + ": " + e.message;
       e.offset = static_cast<std::int64_t>(c.dataPos);
