@@ -121,7 +121,8 @@ private:
 }  // namespace
 
 Result<std::unique_ptr<ByteSource>> openFile(const std::filesystem::path& path) {
-  std::string name = path.u8string().empty() ? std::string() : reinterpret_cast<const char*>(path.u8string().c_str());
+  const std::u8string u8 = path.u8string();
+  const std::string name(u8.begin(), u8.end());  // UTF-8 on every platform, for messages
   auto fail = [&](ErrorCode code, std::string why) {
     Error e = makeError(code, std::move(why));
     e.file = name;

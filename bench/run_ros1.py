@@ -1,0 +1,124 @@
+#!/usr/bin/python3
+"""Times Bagscope's ROS 1 reading against its peers on the same bags, in the same run.
+
+    /usr/bin/python3 bench/run_ros1.py [--runs 5] [--work /tmp/bagscope-bench]
+
+Needs `scripts/setup.sh --bench` (python3-rosbag and the generators' modules), Node.js with
+npm for Foxglove's reader, and a release build (`cmake --build --preset release`). Bags are
+generated into --work on first use (about 2.4 GB): the signals bag with
+shared/bench-peers/gen_signals.py (1800 s: 630,000 messages) and the sensor bag with
+shared/fixtures-gen/ros1/generate_large.py --seconds 20 (1.2 GB, plus an lz4 copy).
+
+Every tool times itself inside its process (start-up excluded). Each case runs once to
+warm the page cache, then --runs times; the table gives medians and the ratio
+peer time / Bagscope time. The machine is noisy: read the medians, not one run.
+"""
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run(cmd, cwd=None):
+    out = subprocess.run(cmd, cwd=cwd, check=True, capture_output=True, text=True).stdout
+    fields = out.strip().splitlines()[-1].split()
+    # "<tool> <task> <seconds> <count> [<bytes> ...]"
+    return float(fields[2]), int(fields[3]), int(fields[4]) if len(fields) > 4 else 0
+
+
+def ensure_bags(work, shared):
+    bags = {
+        'signals.bag': [sys.executable, os.path.join(shared, 'bench-peers/gen_signals.py'), None, '1800'],
+        'sensor.bag': [sys.executable, os.path.join(shared, 'fixtures-gen/ros1/generate_large.py'), None,
+                       '--seconds', '20'],
+        'sensor_lz4.bag': [sys.executable, os.path.join(shared, 'fixtures-gen/ros1/generate_large.py'), None,
+                           '--seconds', '20', '--compression', 'lz4'],
+    }
+    for name, cmd in bags.items():
+        path = os.path.join(work, name)
+        if not os.path.exists(path):
+            print('generating', path, flush=True)
+            cmd[2] = path
+            subprocess.run(cmd, check=True)
+
+
+def ensure_peers(work, shared):
+    peers = os.path.join(work, 'peers')
+    os.makedirs(peers, exist_ok=True)
+    for f in ('package.json', 'jspeer.mjs', 'pypeer.py'):
+        shutil.copy(os.path.join(shared, 'bench-peers', f), peers)
+    if not os.path.isdir(os.path.join(peers, 'node_modules')):
+        subprocess.run(['npm', 'install', '--no-audit', '--no-fund'], cwd=peers, check=True)
+    return peers
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    ap.add_argument('--runs', type=int, default=5)
+    ap.add_argument('--work', default='/tmp/bagscope-bench')
+    ap.add_argument('--shared', default=os.path.join(ROOT, '..', 'shared'))
+    ap.add_argument('--bench-bin', default=os.path.join(ROOT, 'build/release/bin/bagscope-bench'))
+    args = ap.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    ensure_bags(args.work, args.shared)
+    peers = ensure_peers(args.work, args.shared)
+
+    tools = {
+        'bagscope': lambda task, bag: [args.bench_bin, task, bag],
+        'python3-rosbag': lambda task, bag: ['/usr/bin/python3', os.path.join(peers, 'pypeer.py'), 'rosbag', task, bag],
+        'foxglove-js': lambda task, bag: ['node', os.path.join(peers, 'jspeer.mjs'), 'ros1', task, bag],
+    }
+    cases = [('signals.bag', 'open'), ('signals.bag', 'scan'), ('signals.bag', 'imu'),
+             ('sensor.bag', 'open'), ('sensor.bag', 'scan'), ('sensor_lz4.bag', 'scan')]
+    results = {}
+    print(f'{"bag":<16}{"task":<6}{"tool":<16}{"median s":>10}{"min s":>9}{"max s":>9}{"count":>9}{"ratio":>8}{"GB/s":>7}')
+    for bag, task in cases:
+        path = os.path.join(args.work, bag)
+        for tool, cmd in tools.items():
+            run(cmd(task, path), cwd=peers)  # warm-up
+            times, count, nbytes = [], 0, 0
+            for _ in range(args.runs):
+                t, count, b = run(cmd(task, path), cwd=peers)
+                times.append(t)
+                nbytes = max(nbytes, b)
+            med = statistics.median(times)
+            results[(bag, task, tool)] = (med, count, nbytes)
+            base = results[(bag, task, 'bagscope')]
+            ratio = med / base[0] if tool != 'bagscope' else 1.0
+            rate = f'{base[2] / base[0] / 1e9:7.2f}' if tool == 'bagscope' and base[2] else ''
+            print(f'{bag:<16}{task:<6}{tool:<16}{med:>10.4f}{min(times):>9.4f}{max(times):>9.4f}{count:>9}'
+                  f'{ratio:>7.1f}x{rate}', flush=True)
+            if count != base[1]:
+                print(f'  !! {tool} counted {count} messages, bagscope {base[1]}', flush=True)
+
+    def r(bag, task, peer):
+        return results[(bag, task, peer)][0] / results[(bag, task, 'bagscope')][0]
+
+    def rate(bag):
+        med, _, nbytes = results[(bag, 'scan', 'bagscope')]
+        return nbytes / med / 1e9
+
+    checks = [
+        ('open signals.bag <= 20 ms', results[('signals.bag', 'open', 'bagscope')][0] <= 0.020,
+         f'{results[("signals.bag", "open", "bagscope")][0] * 1000:.1f} ms'),
+        ('scan >= 10x python3-rosbag', r('signals.bag', 'scan', 'python3-rosbag') >= 10,
+         f'{r("signals.bag", "scan", "python3-rosbag"):.1f}x'),
+        ('imu >= 20x python3-rosbag', r('signals.bag', 'imu', 'python3-rosbag') >= 20,
+         f'{r("signals.bag", "imu", "python3-rosbag"):.1f}x'),
+        ('imu >= 5x foxglove-js', r('signals.bag', 'imu', 'foxglove-js') >= 5,
+         f'{r("signals.bag", "imu", "foxglove-js"):.1f}x'),
+        ('sensor scan, uncompressed >= 1.5 GB/s', rate('sensor.bag') >= 1.5, f'{rate("sensor.bag"):.2f} GB/s'),
+        ('sensor scan, lz4 >= 1.5 GB/s', rate('sensor_lz4.bag') >= 1.5, f'{rate("sensor_lz4.bag"):.2f} GB/s'),
+    ]
+    print()
+    for name, ok, value in checks:
+        print(f'{"PASS" if ok else "MISS"}  {name}: {value}')
+    return 0 if all(ok for _, ok, _ in checks) else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
