@@ -27,6 +27,8 @@ constexpr std::uint8_t kOpChunkInfo = 0x06;
 constexpr std::uint8_t kOpConnection = 0x07;
 // Record headers are a handful of short fields; anything larger is not a record.
 constexpr std::uint32_t kMaxHeaderBytes = 1u << 20;
+// Message records found outside chunks are grouped into pseudo-chunks of about this size.
+constexpr std::uint64_t kMaxLooseChunkBytes = 64u << 20;
 
 std::int64_t toNs(std::uint64_t packed) {
   // ROS time on the wire: uint32 sec, then uint32 nsec.
@@ -515,6 +517,9 @@ Result<void> Ros1Source::scan(std::uint64_t from) {
     } else if (f.op == kOpMessageData && !cut && f.conn && f.time) {
       auto it = connIndexById_.find(*f.conn);
       if (it != connIndexById_.end()) {
+        // Loose runs are split so that one is never read into memory whole when huge.
+        if (looseChunk != kNoChunk && next - chunks_[looseChunk].dataPos > kMaxLooseChunkBytes)
+          looseChunk = kNoChunk;
         if (looseChunk == kNoChunk) {
           Chunk c;
           c.recordPos = c.dataPos = pos;
