@@ -72,6 +72,7 @@ public:
     bool writeIndex = true;
     std::int64_t claimedChunks = -1;  // bag header's chunk_count; -1 = the true number
     std::uint64_t extraChunkInfoPos = 0;  // adds a chunk info pointing here (0 = none)
+    std::uint64_t indexPosOverride = 0;   // a wrong index position for the header (0 = right one)
   };
   std::vector<std::byte> finish(const Options& o) const {
     WireWriter index;
@@ -96,6 +97,7 @@ public:
       record(index, h.bytes, data.bytes);
     }
     std::uint64_t indexPos = o.writeIndex ? kHeaderEnd + body_.bytes.size() : 0;
+    if (o.indexPosOverride) indexPos = o.indexPosOverride;
     WireWriter out;
     out.raw("#ROSBAG V2.0\n");
     WireWriter h;
@@ -112,6 +114,9 @@ public:
     if (o.writeIndex) out.raw(index.bytes);
     return out.bytes;
   }
+
+  /// Where the next chunk record will start in the finished file.
+  std::uint64_t nextRecordPos() const { return kHeaderEnd + body_.bytes.size(); }
 
   static std::vector<std::byte> int32Payload(std::int32_t v) { return WireWriter().put(v).bytes; }
 

@@ -381,6 +381,30 @@ private slots:
     QVERIFY(problems[0].find("built.bag") != std::string::npos);
   }
 
+  void indexPositionPointingAtMessagesFallsBackToAScan() {
+    Ros1BagBuilder b;
+    b.addConnection(0, "/a", "std_msgs/Int32", kInt32Md5, "int32 data\n");
+    std::uint64_t firstChunk = b.nextRecordPos();
+    b.addChunk({{0, 1'000, Ros1BagBuilder::int32Payload(1)}});
+    // 70 MB of bytes after it: more than the reader takes in as one index read.
+    b.addChunk({{0, 2'000, std::vector<std::byte>(70u << 20, std::byte{7})}});
+    b.addChunk({{0, 3'000, Ros1BagBuilder::int32Payload(3)}});
+    for (bool large : {false, true}) {
+      Ros1BagBuilder small;
+      Ros1BagBuilder& builder = large ? b : small;
+      if (!large) {
+        small.addConnection(0, "/a", "std_msgs/Int32", kInt32Md5, "int32 data\n");
+        small.addChunk({{0, 1'000, Ros1BagBuilder::int32Payload(1)}});
+        small.addChunk({{0, 3'000, Ros1BagBuilder::int32Payload(3)}});
+      }
+      auto source = openBytes(builder.finish({.indexPosOverride = firstChunk}));
+      QVERIFY(!source->info().indexed);
+      QVERIFY2(source->info().problems[0].find("unexpected record (op 5) in the index") != std::string::npos,
+               source->info().problems[0].c_str());
+      QCOMPARE(source->info().messageCount, std::uint64_t{large ? 3u : 2u});
+    }
+  }
+
   void corruptCompressedChunkIsReportedAndTheRestIsRead() {
     auto bytes = readFileBytes(test::dataPath("ros1/demo_lz4.bag"));
     // Damage the middle of the file (inside some chunk's lz4 data).

@@ -215,7 +215,9 @@ private:
     return bytes_->readAt(offset, out.span());
   }
   // Reads the record at `pos`: its header and data (data capped at what the file holds).
-  Result<Record> readRecordAt(std::uint64_t pos, ByteBuffer& buf, bool& cut) const;
+  // A record announcing more than `maxDataBytes` of data is an error, read no further.
+  Result<Record> readRecordAt(std::uint64_t pos, ByteBuffer& buf, bool& cut,
+                              std::uint64_t maxDataBytes = UINT32_MAX) const;
   Result<void> readIndexSection(std::uint64_t indexPos, std::uint32_t claimedChunks);
   Result<void> scan(std::uint64_t from);
   /// Forgets what the index said and scans instead.
@@ -250,7 +252,8 @@ std::uint32_t Ros1Source::addConnection(Connection conn) {
   return index;
 }
 
-Result<Record> Ros1Source::readRecordAt(std::uint64_t pos, ByteBuffer& buf, bool& cut) const {
+Result<Record> Ros1Source::readRecordAt(std::uint64_t pos, ByteBuffer& buf, bool& cut,
+                                        std::uint64_t maxDataBytes) const {
   const std::uint64_t size = bytes_->size();
   cut = false;
   if (pos > size || size - pos < 8) return error(ErrorCode::Truncated, "record header is cut short", pos);
@@ -265,6 +268,9 @@ Result<Record> Ros1Source::readRecordAt(std::uint64_t pos, ByteBuffer& buf, bool
   if (auto r = readExact(pos, static_cast<std::size_t>(want), buf); !r) return std::move(r).error();
   Record rec;
   std::uint32_t dataLen = loadLE<std::uint32_t>(buf.data() + 4 + headerLen);
+  if (dataLen > maxDataBytes)
+    return error(ErrorCode::Format, "record announces " + std::to_string(dataLen) +
+                                        " bytes of data, more than such a record can hold", pos);
   std::uint64_t dataPos = pos + 4 + headerLen + 4;
   std::uint64_t present = std::min<std::uint64_t>(dataLen, size - dataPos);
   cut = present < dataLen;
@@ -318,9 +324,10 @@ Result<void> Ros1Source::open() {
                                "by its writer; the file was scanned to rebuild the index");
     else
       info_.problems.push_back("the index position " + std::to_string(indexPos) +
-                               " is outside the file (" + std::to_string(size) +
-                               " bytes): the file is cut short or was not closed; the file "
-                               "was scanned to rebuild the index");
+                               (indexPos < headerEnd ? " points into the bag header"
+                                                     : " is outside the file (" + std::to_string(size) + " bytes)") +
+                               ": the file is cut short or was not closed; the file was "
+                               "scanned to rebuild the index");
     return scan(headerEnd);
   }
   if (auto r = readIndexSection(indexPos, claimedChunks); !r) {
@@ -344,42 +351,71 @@ Result<void> Ros1Source::open() {
 }
 
 Result<void> Ros1Source::readIndexSection(std::uint64_t indexPos, std::uint32_t claimedChunks) {
+  constexpr std::uint64_t kMaxConnectionBytes = 64u << 20;  // a connection header with its definitions
+  constexpr std::uint64_t kWholeIndexBytes = 64u << 20;
   const std::uint64_t size = bytes_->size();
-  ByteBuffer buf;
-  if (auto r = readExact(indexPos, static_cast<std::size_t>(size - indexPos), buf); !r) return r;
-  std::string why;
-  std::vector<Record> chunkInfos;
-  std::size_t end = forEachRecord(buf.span(), why, [&](const Record& r) {
+  struct ChunkInfoRecord {
+    std::optional<std::uint64_t> chunkPos;
+    std::optional<std::int64_t> startTime, endTime;
+    std::uint32_t count;
+    std::vector<std::byte> data;
+    std::uint64_t at;
+  };
+  std::vector<ChunkInfoRecord> chunkInfos;
+  auto take = [&](const Record& r, std::uint64_t at) -> Result<void> {
     if (r.fields.op == kOpConnection) {
       auto conn = parseConnection(r);
-      if (!conn) {
-        why = conn.error().message;
-        return false;
-      }
+      if (!conn) return error(ErrorCode::Format, conn.error().message, at);
       addConnection(std::move(conn).value());
     } else if (r.fields.op == kOpChunkInfo) {
-      chunkInfos.push_back(r);
+      const Fields& f = r.fields;
+      chunkInfos.push_back({f.chunkPos, f.startTime, f.endTime, f.count.value_or(0),
+                            {r.data.begin(), r.data.end()}, at});
+    } else {
+      return error(ErrorCode::Format, "unexpected record (op " + std::to_string(r.fields.op) +
+                                          ") in the index", at);
     }
-    return true;
-  });
-  if (!why.empty()) return error(ErrorCode::Format, why, indexPos + end);
-  for (const Record& r : chunkInfos) {
-    std::uint64_t at = indexPos + r.offset;
-    if (!r.fields.chunkPos || !r.fields.startTime || !r.fields.endTime)
+    return {};
+  };
+  ByteBuffer buf;
+  if (size - indexPos <= kWholeIndexBytes) {
+    // The usual case: one read for the whole index.
+    if (auto r = readExact(indexPos, static_cast<std::size_t>(size - indexPos), buf); !r) return r;
+    std::string why;
+    Result<void> taken;
+    std::size_t end = forEachRecord(buf.span(), why, [&](const Record& r) {
+      taken = take(r, indexPos + r.offset);
+      return taken.has_value();
+    });
+    if (!taken) return taken;
+    if (!why.empty()) return error(ErrorCode::Format, "index record: " + why, indexPos + end);
+  } else {
+    // Record by record, so that a bogus index position cannot make us read the whole file.
+    for (std::uint64_t pos = indexPos; pos < size;) {
+      bool cut = false;
+      auto r = readRecordAt(pos, buf, cut, kMaxConnectionBytes);
+      if (!r) return std::move(r).error();
+      if (cut) return error(ErrorCode::Truncated, "index record is cut short", pos);
+      if (auto t = take(*r, pos); !t) return t;
+      pos += static_cast<std::uint64_t>(r->data.data() - buf.data()) + r->data.size();
+    }
+  }
+  for (const ChunkInfoRecord& r : chunkInfos) {
+    std::uint64_t at = r.at;
+    if (!r.chunkPos || !r.startTime || !r.endTime)
       return error(ErrorCode::Format, "chunk info lacks chunk_pos, start_time or end_time", at);
     Chunk c;
-    c.recordPos = *r.fields.chunkPos;
-    c.startNs = *r.fields.startTime;
-    c.endNs = *r.fields.endTime;
+    c.recordPos = *r.chunkPos;
+    c.startNs = *r.startTime;
+    c.endNs = *r.endTime;
     if (c.recordPos >= indexPos) {
       info_.problems.push_back("chunk info at offset " + std::to_string(at) +
                                " points to offset " + std::to_string(c.recordPos) +
                                ", past the last chunk; its messages are skipped");
       continue;
     }
-    ByteCursor data(r.data);
-    std::uint32_t n = r.fields.count.value_or(0);
-    for (std::uint32_t i = 0; i < n; ++i) {
+    ByteCursor data(std::span<const std::byte>(r.data));
+    for (std::uint32_t i = 0; i < r.count; ++i) {
       std::uint32_t connId = 0, count = 0;
       if (!data.read(connId) || !data.read(count))
         return error(ErrorCode::Format, "chunk info data is cut short", at);
