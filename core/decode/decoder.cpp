@@ -19,6 +19,8 @@ Decoder::~Decoder() = default;
 
 namespace {
 
+constexpr std::uint32_t kMaxEmptyElements = 1u << 16;
+
 class Compiler {
 public:
   explicit Compiler(std::vector<std::unique_ptr<Program>>& out) : out_(out) {}
@@ -114,7 +116,8 @@ private:
     }
     // Check the length against what is left before allocating anything for it.
     std::uint64_t least = std::uint64_t{n} * op.elementMinBytes;
-    if (least > c_.remaining() || (op.elementMinBytes == 0 && n > (1u << 20))) {
+    // Elements that take no bytes (empty messages) are capped: nothing on the wire bounds them.
+    if (least > c_.remaining() || (op.elementMinBytes == 0 && n > kMaxEmptyElements)) {
       return fail("array length " + std::to_string(n) + " needs at least " +
                   std::to_string(least) + " bytes, " + std::to_string(c_.remaining()) +
                   " remain");

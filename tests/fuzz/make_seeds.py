@@ -1,7 +1,10 @@
 #!/usr/bin/python3
-"""Writes the fuzzers' seed bags with Debian's python3-rosbag (independent of Bagscope).
+"""Writes the fuzzers' seeds with Debian's python3-rosbag (independent of Bagscope).
 
-    /usr/bin/python3 tests/fuzz/make_seeds.py tests/fuzz/seeds
+    /usr/bin/python3 tests/fuzz/make_seeds.py tests/fuzz/seeds [tests/data/ros1/demo_uncompressed.bag]
+
+seeds/*.bag for fuzz_ros1; seeds/decode/* for fuzz_decode: one per connection of the given
+bag, as uint16 definition length, definition, first message's bytes (at most 2 kB).
 
 Small on purpose (a few kB each) so that libFuzzer mutates every record kind: several
 connections, a tiny chunk threshold (many chunks), each compression.
@@ -34,3 +37,18 @@ for compression in ('none', 'lz4', 'bz2'):
                 cloud.data = bytes(range(24))
                 bag.write('/points', cloud, t + rospy.Duration(0, 3000))
     print(path, os.path.getsize(path))
+
+if len(sys.argv) > 2:
+    os.makedirs(os.path.join(out, 'decode'), exist_ok=True)
+    done = set()
+    with rosbag.Bag(sys.argv[2]) as bag:
+        defs = {c.topic: c.msg_def for c in bag._connections.values()}
+        for topic, raw, t in bag.read_messages(raw=True):
+            if topic in done:
+                continue
+            done.add(topic)
+            definition = defs[topic].encode()
+            data = raw[1][:2048]
+            name = os.path.join(out, 'decode', topic.strip('/').replace('/', '_'))
+            with open(name, 'wb') as f:
+                f.write(len(definition).to_bytes(2, 'little') + definition + data)
