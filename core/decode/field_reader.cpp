@@ -146,9 +146,33 @@ std::unique_ptr<Plan> buildPlan(const Program& prog, const Request& req) {
     s.op = &op;
     if (op.array == ArrayKind::None) {
       if (ask.sub) {
+        auto sub = buildPlan(*op.nested, *ask.sub);
+        plan->columns.insert(plan->columns.end(), sub->columns.begin(), sub->columns.end());
+        if (op.nested->fixed) {
+          // A fixed-size message is read in line: its steps, then a skip to its end.
+          std::uint64_t used = 0;
+          for (auto& step : sub->steps) {
+            using Kind = Plan::Step::Kind;
+            used += step.kind == Kind::SkipBytes ? step.bytes
+                    : step.kind == Kind::Pick    ? step.op->fixedBytes  // a fixed array, whole
+                                                 : schema::primitiveSize(step.op->type);
+            if (step.kind == Plan::Step::Kind::SkipBytes) {
+              Op skip;
+              skip.fixed = true;
+              skip.fixedBytes = step.bytes;
+              pushSkip(skip);
+            } else {
+              plan->steps.push_back(std::move(step));
+            }
+          }
+          Op rest;
+          rest.fixed = true;
+          rest.fixedBytes = op.nested->fixedBytes - used;
+          if (rest.fixedBytes > 0) pushSkip(rest);
+          continue;
+        }
         s.kind = Plan::Step::Kind::Descend;
-        s.sub = buildPlan(*op.nested, *ask.sub);
-        plan->columns.insert(plan->columns.end(), s.sub->columns.begin(), s.sub->columns.end());
+        s.sub = std::move(sub);
       } else {
         s.kind = Plan::Step::Kind::Leaf;
         s.column = static_cast<std::uint32_t>(ask.column);

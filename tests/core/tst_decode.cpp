@@ -194,6 +194,27 @@ private slots:
     QVERIFY(!reader->read(cut, row));
   }
 
+  void fieldReaderReadsInsideFixedSizeMessages() {
+    // Inner is fixed-size, so its fields are read in line at known offsets.
+    auto d = compileOrFail("pkg/O", "int8 a\nInner i\nInner j\nstring s\nint32 after\n====\n"
+                                    "MSG: pkg/Inner\nfloat64[3] p\nuint16 x\ntime t\n");
+    WireWriter w;
+    w.put<std::int8_t>(-1)
+        .put<double>(1.0).put<double>(2.0).put<double>(3.0).put<std::uint16_t>(7).u32(10).u32(500000000)
+        .put<double>(4.0).put<double>(5.0).put<double>(6.0).put<std::uint16_t>(8).u32(20).u32(0)
+        .str("xyz").put<std::int32_t>(-9);
+    auto reader = FieldReader::compile(d, {"i.p[1]", "j.x", "after", "i.t", "j.p[2]", "a"});
+    QVERIFY(reader.has_value());
+    std::vector<double> row(6);
+    QVERIFY(reader->read(w.bytes, row).has_value());
+    QCOMPARE(row[0], 2.0);
+    QCOMPARE(row[1], 8.0);
+    QCOMPARE(row[2], -9.0);
+    QCOMPARE(row[3], 10.5);
+    QCOMPARE(row[4], 6.0);
+    QCOMPARE(row[5], -1.0);
+  }
+
   void fieldReaderRejectsPathsThatAreNotNumbers() {
     auto d = compileOrFail("pkg/V", "string name\nfloat64[3] p\nInner i\n====\nMSG: pkg/Inner\nint32 x\n");
     for (const char* bad : {"name", "p", "i", "i.y", "nope", "p[x]", "i.x.z", "p[1"}) {

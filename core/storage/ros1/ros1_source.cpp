@@ -646,8 +646,9 @@ Result<void> Ros1Source::loadChunk(std::uint32_t index, LoadedChunk& out, ByteBu
                             static_cast<std::uint32_t>(r.offset)});
     return true;
   });
-  std::stable_sort(out.messages.begin(), out.messages.end(),
-                   [](const ChunkMessage& a, const ChunkMessage& b) { return a.logTimeNs < b.logTimeNs; });
+  auto byTime = [](const ChunkMessage& a, const ChunkMessage& b) { return a.logTimeNs < b.logTimeNs; };
+  if (!std::is_sorted(out.messages.begin(), out.messages.end(), byTime))  // writers mostly keep order
+    std::stable_sort(out.messages.begin(), out.messages.end(), byTime);
   if (!why.empty() && !c.cut) {
     // What was readable is kept; the caller reports the rest.
     return error(ErrorCode::Format, "chunk at offset " + std::to_string(c.recordPos) +
