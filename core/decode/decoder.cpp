@@ -1,12 +1,17 @@
 // ROS 1 serialization (http://wiki.ros.org/msg#Serialization): little-endian, no padding,
 // strings and dynamic arrays prefixed by a uint32 count, time/duration as two 32-bit ints.
+// CDR (OMG DDS-XTypes 1.3, 7.4.1, "XCDR1"), as ROS 2 writes it: a 4-byte encapsulation
+// header (0x00 0x01 little-endian, 0x00 0x00 big-endian), then fields with each primitive
+// aligned to its size; strings as uint32 length including the terminating NUL.
 
 #include "decoder.hpp"
 
 #include <map>
 
 #include "core/base/byte_cursor.hpp"
+
 #include "detail/program.hpp"
+#include "detail/wire_cursor.hpp"
 
 namespace bagscope::decode {
 
@@ -82,7 +87,7 @@ private:
 // Decodes into Values; on failure records what and where, and the path is built on unwinding.
 class ValueDecoder {
 public:
-  explicit ValueDecoder(std::span<const std::byte> bytes) : c_(bytes) {}
+  explicit ValueDecoder(detail::WireCursor cursor) : c_(cursor) {}
 
   bool message(const Program& p, Value& out, int depth) {
     out.kind = Value::Kind::Struct;
@@ -114,6 +119,7 @@ private:
     if (op.array != ArrayKind::Fixed) {
       if (!c_.read(n)) return fail("array length needs 4 bytes, " + std::to_string(c_.remaining()) + " remain");
     }
+    if (!alignElements(op, n)) return false;
     // Check the length against what is left before allocating anything for it.
     std::uint64_t least = std::uint64_t{n} * op.elementMinBytes;
     // Elements that take no bytes (empty messages) are capped: nothing on the wire bounds them.
@@ -143,6 +149,12 @@ private:
     if (!c_.read(out)) [[unlikely]]
       return fail("needs " + std::to_string(sizeof(T)) + " bytes, " + std::to_string(c_.remaining()) + " remain");
     return true;
+  }
+
+  // CDR aligns an array of primitives once, before its first element.
+  bool alignElements(const Op& op, std::uint32_t n) {
+    if (n == 0 || !op.elementFixed || op.type == Primitive::Message) return true;
+    return c_.align(op.elementBytes) || fail("array padding runs past the end");
   }
 
   bool element(const Op& op, Value& v, int depth) {
@@ -178,6 +190,8 @@ private:
         std::span<const std::byte> s;
         if (!c_.take(n, s))
           return fail("string length " + std::to_string(n) + " exceeds " + std::to_string(c_.remaining()) + " remaining bytes");
+        // CDR counts the terminating NUL; some writers send 0 for an empty string.
+        if (c_.cdr() && !s.empty() && s.back() == std::byte{0}) s = s.first(s.size() - 1);
         v.kind = Value::Kind::String;
         v.text.assign(asText(s));
         return true;
@@ -189,10 +203,24 @@ private:
     return fail("unknown field type");
   }
 
-  ByteCursor c_;
+  detail::WireCursor c_;
 };
 
 }  // namespace
+
+Result<detail::WireCursor> detail::openWire(std::span<const std::byte> bytes, WireFormat format) {
+  if (format == WireFormat::Ros1) return detail::WireCursor(bytes, 0, false, false);
+  // CDR encapsulation: representation identifier (2 bytes, big-endian) and options (2 bytes).
+  if (bytes.size() < 4)
+    return makeError(ErrorCode::Decode, "CDR message of " + std::to_string(bytes.size()) +
+                                            " bytes is shorter than its 4-byte encapsulation header");
+  auto kind = static_cast<unsigned>(bytes[1]);
+  if (bytes[0] != std::byte{0} || kind > 1)
+    return makeError(ErrorCode::Decode, "unsupported CDR encapsulation 0x" +
+                                            std::to_string(static_cast<unsigned>(bytes[0])) + "/0x" +
+                                            std::to_string(kind) + " (only plain CDR, XCDR1)");
+  return detail::WireCursor(bytes, 4, true, kind == 0);
+}
 
 Result<std::shared_ptr<const Decoder>> Decoder::compile(
     std::shared_ptr<const schema::MessageSchema> schema, WireFormat format) {
@@ -206,7 +234,9 @@ Result<std::shared_ptr<const Decoder>> Decoder::compile(
 }
 
 Result<Value> Decoder::decode(std::span<const std::byte> bytes) const {
-  ValueDecoder vd(bytes);
+  auto wire = detail::openWire(bytes, format_);
+  if (!wire) return std::move(wire).error();
+  ValueDecoder vd(*wire);
   Value root;
   if (!vd.message(rootProgram(), root, 0)) [[unlikely]] {
     return makeError(ErrorCode::Decode, "field '" + vd.path_ + "': " + vd.error_ + " at offset " +

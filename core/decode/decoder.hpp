@@ -19,6 +19,7 @@ namespace bagscope::decode {
 
 enum class WireFormat : std::uint8_t {
   Ros1,  ///< ROS 1 serialization: little-endian, packed, uint32 lengths
+  Cdr,   ///< ROS 2: CDR (XCDR1) with its 4-byte encapsulation header, either byte order
 };
 
 /// A decoded value. Struct items follow the definition's field order (names in `type`).

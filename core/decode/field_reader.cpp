@@ -8,9 +8,9 @@
 #include <map>
 #include <optional>
 
-#include "core/base/byte_cursor.hpp"
 #include "decoder.hpp"
 #include "detail/program.hpp"
+#include "detail/wire_cursor.hpp"
 
 namespace bagscope::decode {
 
@@ -113,12 +113,14 @@ Result<void> addPath(const Program& root, Request& req, std::string_view path, s
   }
 }
 
-std::unique_ptr<Plan> buildPlan(const Program& prog, const Request& req) {
+// `packed`: the wire has no alignment (ROS 1), so fixed-size fields have fixed offsets and
+// runs of them can be skipped or read in line. In CDR padding depends on the position.
+std::unique_ptr<Plan> buildPlan(const Program& prog, const Request& req, bool packed) {
   auto plan = std::make_unique<Plan>();
   plan->program = &prog;
   std::size_t end = req.fields.empty() ? 0 : req.fields.rbegin()->first + 1;
   auto pushSkip = [&](const Op& op) {
-    if (op.fixed) {
+    if (op.fixed && packed) {
       if (!plan->steps.empty() && plan->steps.back().kind == Plan::Step::Kind::SkipBytes) {
         plan->steps.back().bytes += op.fixedBytes;
       } else {
@@ -146,9 +148,9 @@ std::unique_ptr<Plan> buildPlan(const Program& prog, const Request& req) {
     s.op = &op;
     if (op.array == ArrayKind::None) {
       if (ask.sub) {
-        auto sub = buildPlan(*op.nested, *ask.sub);
+        auto sub = buildPlan(*op.nested, *ask.sub, packed);
         plan->columns.insert(plan->columns.end(), sub->columns.begin(), sub->columns.end());
-        if (op.nested->fixed) {
+        if (op.nested->fixed && packed) {
           // A fixed-size message is read in line: its steps, then a skip to its end.
           std::uint64_t used = 0;
           for (auto& step : sub->steps) {
@@ -184,7 +186,7 @@ std::unique_ptr<Plan> buildPlan(const Program& prog, const Request& req) {
         Plan::Pick pick;
         pick.index = index;
         if (el.sub) {
-          pick.sub = buildPlan(*op.nested, *el.sub);
+          pick.sub = buildPlan(*op.nested, *el.sub, packed);
           plan->columns.insert(plan->columns.end(), pick.sub->columns.begin(), pick.sub->columns.end());
         } else {
           pick.column = static_cast<std::uint32_t>(el.column);
@@ -201,7 +203,7 @@ std::unique_ptr<Plan> buildPlan(const Program& prog, const Request& req) {
 
 class Runner {
 public:
-  Runner(std::span<const std::byte> bytes, std::span<double> out) : c_(bytes), out_(out) {}
+  Runner(detail::WireCursor cursor, std::span<double> out) : c_(cursor), out_(out) {}
 
   bool fail(const char* what) {
     error_ = what;
@@ -233,7 +235,7 @@ public:
     }
     if (!toEnd) return true;
     const Program& prog = *plan.program;
-    if (prog.fixed) {
+    if (prog.fixed && !c_.cdr()) {
       std::size_t used = c_.pos() - start;
       return c_.skip(static_cast<std::size_t>(prog.fixedBytes) - used) || fail("message too short");
     }
@@ -243,7 +245,7 @@ public:
   }
 
   const char* error_ = nullptr;
-  ByteCursor c_;
+  detail::WireCursor c_;
 
 private:
   bool leaf(Primitive p, double& out) {
@@ -283,15 +285,20 @@ private:
     return true;
   }
 
+  // Primitive elements are contiguous: in CDR aligned once, before the first.
+  static bool contiguous(const Op& op) { return op.elementFixed && op.type != Primitive::Message; }
+
   bool arrayLength(const Op& op, std::uint32_t& n) {
     n = op.fixedLength;
     if (op.array != ArrayKind::Fixed && !c_.read(n)) return fail("message too short");
     if (std::uint64_t{n} * op.elementMinBytes > c_.remaining()) return fail("array longer than message");
+    if (n > 0 && contiguous(op) && !c_.align(op.elementBytes)) return fail("message too short");
     return true;
   }
 
   bool skipElement(const Op& op, int depth) {
-    if (op.elementFixed) return c_.skip(op.elementBytes) || fail("message too short");
+    if (contiguous(op)) return (c_.align(op.elementBytes) && c_.skip(op.elementBytes)) || fail("message too short");
+    if (op.elementFixed && !c_.cdr()) return c_.skip(op.elementBytes) || fail("message too short");
     if (op.type == Primitive::String) {
       std::uint32_t n = 0;
       return (c_.read(n) && c_.skip(n)) || fail("string longer than message");
@@ -303,11 +310,12 @@ private:
   }
 
   bool skipField(const Op& op, int depth) {
-    if (op.fixed) return c_.skip(static_cast<std::size_t>(op.fixedBytes)) || fail("message too short");
+    if (op.fixed && !c_.cdr()) return c_.skip(static_cast<std::size_t>(op.fixedBytes)) || fail("message too short");
     if (op.array == ArrayKind::None) return skipElement(op, depth);
     std::uint32_t n = 0;
     if (!arrayLength(op, n)) return false;
-    if (op.elementFixed) return c_.skip(std::size_t{n} * op.elementBytes) || fail("message too short");
+    if (contiguous(op) || (op.elementFixed && !c_.cdr()))
+      return c_.skip(std::size_t{n} * op.elementBytes) || fail("message too short");
     for (std::uint32_t i = 0; i < n; ++i)
       if (!skipElement(op, depth)) return false;
     return true;
@@ -331,17 +339,17 @@ private:
     const Op& op = *s.op;
     std::uint32_t n = 0;
     if (!arrayLength(op, n)) return false;
-    if (op.elementFixed) {
+    if (contiguous(op) || (op.elementFixed && !c_.cdr())) {
       std::size_t base = c_.pos();
       for (const auto& p : s.picks) {
         if (p.index >= n) {
           fillNaN(p);
           continue;
         }
-        c_ = ByteCursor(c_.bytes(), base + std::size_t{p.index} * op.elementBytes);
+        c_.seek(base + std::size_t{p.index} * op.elementBytes);
         if (!readElement(op, p, depth)) return false;
       }
-      c_ = ByteCursor(c_.bytes(), base);
+      c_.seek(base);
       return c_.skip(std::size_t{n} * op.elementBytes) || fail("message too short");
     }
     auto next = s.picks.begin();
@@ -375,7 +383,7 @@ Result<FieldReader> FieldReader::compile(std::shared_ptr<const Decoder> decoder,
       return std::move(r).error();
   }
   FieldReader reader;
-  reader.plan_ = buildPlan(decoder->rootProgram(), req);
+  reader.plan_ = buildPlan(decoder->rootProgram(), req, decoder->format() == WireFormat::Ros1);
   reader.decoder_ = std::move(decoder);
   reader.columns_ = paths.size();
   return reader;
@@ -383,7 +391,9 @@ Result<FieldReader> FieldReader::compile(std::shared_ptr<const Decoder> decoder,
 
 Result<void> FieldReader::read(std::span<const std::byte> bytes, std::span<double> out) const {
   if (out.size() < columns_) return makeError(ErrorCode::InvalidArgument, "output has too few columns");
-  Runner r(bytes, out);
+  auto wire = detail::openWire(bytes, decoder_->format());
+  if (!wire) return std::move(wire).error();
+  Runner r(*wire, out);
   if (!r.run(*plan_, false, 0)) [[unlikely]] {
     return makeError(ErrorCode::Decode, std::string(r.error_) + " at offset " +
                                             std::to_string(r.c_.pos()) + " of " +

@@ -8,10 +8,10 @@
 #include <algorithm>
 #include <map>
 #include <optional>
-#include <queue>
 
 #include "core/base/byte_cursor.hpp"
 #include "core/compress/decompress.hpp"
+#include "core/storage/detail/chunk_merge.hpp"
 
 namespace bagscope::storage {
 namespace {
@@ -158,16 +158,11 @@ Result<Connection> parseConnection(const Record& r) {
   return conn;
 }
 
-// A message inside a loaded chunk.
-struct ChunkMessage {
-  std::int64_t logTimeNs;
-  std::uint32_t offset;  // of the message data within the chunk data
-  std::uint32_t size;
-  std::uint32_t connIndex;
-  std::uint32_t recordOffset;  // of its record, the offset index records give
-};
+using detail::ChunkMessage;
+using detail::LoadedChunk;
 
-struct Chunk {
+// ChunkSpan: start/end from the chunk info (or the scan), counts per connection index.
+struct Chunk : detail::ChunkSpan {
   std::uint64_t recordPos = 0;  // chunk record (or first loose record) in the file
   bool loose = false;           // message records outside any chunk: a raw file span
   bool headerRead = false;
@@ -176,13 +171,6 @@ struct Chunk {
   std::uint64_t storedSize = 0;        // bytes of data present in the file
   std::uint64_t uncompressedSize = 0;  // as the chunk header says
   bool cut = false;                    // the file ends inside this chunk's data
-  std::int64_t startNs = 0, endNs = 0;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> counts;  // connIndex, count
-};
-
-struct LoadedChunk {
-  ByteBuffer data;
-  std::vector<ChunkMessage> messages;  // sorted by (log time, file order)
 };
 
 class Ros1Source final : public Source {
@@ -646,9 +634,7 @@ Result<void> Ros1Source::loadChunk(std::uint32_t index, LoadedChunk& out, ByteBu
                             static_cast<std::uint32_t>(r.offset)});
     return true;
   });
-  auto byTime = [](const ChunkMessage& a, const ChunkMessage& b) { return a.logTimeNs < b.logTimeNs; };
-  if (!std::is_sorted(out.messages.begin(), out.messages.end(), byTime))  // writers mostly keep order
-    std::stable_sort(out.messages.begin(), out.messages.end(), byTime);
+  detail::sortByLogTime(out.messages);
   if (!why.empty() && !c.cut) {
     // What was readable is kept; the caller reports the rest.
     return error(ErrorCode::Format, "chunk at offset " + std::to_string(c.recordPos) +
@@ -664,100 +650,14 @@ Result<void> Ros1Source::readMessages(const ReadFilter& filter, const MessageFn&
   std::vector<bool> wanted(connections_.size(), filter.connections.empty());
   for (auto id : filter.connections)
     if (auto it = connIndexById_.find(id); it != connIndexById_.end()) wanted[it->second] = true;
-
-  // Chunks that can hold a wanted message, in order of their first message.
-  std::vector<std::uint32_t> order;
-  for (std::uint32_t i = 0; i < chunks_.size(); ++i) {
-    const Chunk& c = chunks_[i];
-    if (c.endNs < filter.startNs || c.startNs > filter.endNs) continue;
-    bool any = std::any_of(c.counts.begin(), c.counts.end(),
-                           [&](auto& p) { return wanted[p.first] && p.second > 0; });
-    if (any) order.push_back(i);
-  }
-  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return chunks_[a].startNs < chunks_[b].startNs;
-  });
-
-  // k-way merge over the chunks open at once (usually one; more where chunks overlap in time).
-  struct Open {
-    std::unique_ptr<LoadedChunk> chunk;
-    std::size_t next = 0;
-    std::uint32_t order = 0;
-  };
-  std::vector<Open> open;
-  std::vector<std::unique_ptr<LoadedChunk>> spare;  // recycled buffers: no allocation per chunk
+  std::vector<const detail::ChunkSpan*> spans;
+  for (const auto& c : chunks_) spans.push_back(&c);
   ByteBuffer scratch;
-  auto later = [&](std::size_t a, std::size_t b) {
-    const auto& ma = open[a].chunk->messages[open[a].next];
-    const auto& mb = open[b].chunk->messages[open[b].next];
-    if (ma.logTimeNs != mb.logTimeNs) return ma.logTimeNs > mb.logTimeNs;
-    return open[a].order > open[b].order;
+  auto load = [&](std::uint32_t index, LoadedChunk& out) -> Result<void> {
+    if (auto r = readChunkHeader(chunks_[index]); !r) return r;
+    return loadChunk(index, out, scratch);
   };
-  std::vector<std::size_t> heap;  // indexes into `open`
-  std::vector<std::size_t> freeSlots;
-  std::size_t nextChunk = 0;
-  MessageView view;
-
-  auto skipUnwanted = [&](Open& o) {
-    auto& msgs = o.chunk->messages;
-    while (o.next < msgs.size() && (!wanted[msgs[o.next].connIndex] || msgs[o.next].logTimeNs < filter.startNs ||
-                                    msgs[o.next].logTimeNs > filter.endNs))
-      ++o.next;
-    return o.next < msgs.size();
-  };
-
-  while (true) {
-    // Open every chunk that may start before the earliest message now pending.
-    while (nextChunk < order.size() &&
-           (heap.empty() || chunks_[order[nextChunk]].startNs <=
-                                open[heap.front()].chunk->messages[open[heap.front()].next].logTimeNs)) {
-      std::uint32_t ci = order[nextChunk];
-      auto chunk = spare.empty() ? std::make_unique<LoadedChunk>() : std::move(spare.back());
-      if (!spare.empty()) spare.pop_back();
-      if (auto r = readChunkHeader(chunks_[ci]); !r) {
-        if (onProblem) onProblem(r.error());
-        ++nextChunk;
-        spare.push_back(std::move(chunk));
-        continue;
-      }
-      if (auto r = loadChunk(ci, *chunk, scratch); !r && onProblem) onProblem(r.error());
-      Open o{std::move(chunk), 0, static_cast<std::uint32_t>(nextChunk)};
-      ++nextChunk;
-      if (!skipUnwanted(o)) {
-        spare.push_back(std::move(o.chunk));
-        continue;
-      }
-      std::size_t slot;
-      if (freeSlots.empty()) {
-        slot = open.size();
-        open.push_back(std::move(o));
-      } else {
-        slot = freeSlots.back();
-        freeSlots.pop_back();
-        open[slot] = std::move(o);
-      }
-      heap.push_back(slot);
-      std::push_heap(heap.begin(), heap.end(), later);
-    }
-    if (heap.empty()) break;
-    std::pop_heap(heap.begin(), heap.end(), later);
-    std::size_t slot = heap.back();
-    Open& o = open[slot];
-    const ChunkMessage& m = o.chunk->messages[o.next];
-    view.connection = &connections_[m.connIndex];
-    view.logTimeNs = m.logTimeNs;
-    view.bytes = o.chunk->data.span().subspan(m.offset, m.size);
-    if (!onMessage(view)) return {};
-    ++o.next;
-    if (skipUnwanted(o)) {
-      std::push_heap(heap.begin(), heap.end(), later);
-    } else {
-      heap.pop_back();
-      spare.push_back(std::move(o.chunk));
-      freeSlots.push_back(slot);
-    }
-  }
-  return {};
+  return detail::mergeChunks(spans, connections_, wanted, filter, load, onMessage, onProblem);
 }
 
 Result<const MessageIndex*> Ros1Source::messageIndex() {

@@ -1,0 +1,48 @@
+#pragma once
+// Shared by the chunked readers (ROS 1, MCAP): a chunk's messages once loaded, and the
+// k-way merge that yields messages of many chunks in log-time order while holding only the
+// chunks that overlap in time.
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "core/base/byte_buffer.hpp"
+#include "core/storage/source.hpp"
+
+namespace bagscope::storage::detail {
+
+struct ChunkMessage {
+  std::int64_t logTimeNs;
+  std::uint32_t offset;        ///< of the message bytes within the chunk data
+  std::uint32_t size;
+  std::uint32_t connIndex;     ///< index into the source's connections()
+  std::uint32_t recordOffset;  ///< of its record within the chunk data (what indexes store)
+};
+
+struct LoadedChunk {
+  ByteBuffer data;                     ///< decompressed
+  std::vector<ChunkMessage> messages;  ///< sorted by (log time, position in the chunk)
+};
+
+/// Sorts by log time, keeping file order for equal times (cheap when already sorted).
+void sortByLogTime(std::vector<ChunkMessage>& messages);
+
+/// What is known of a chunk before it is loaded.
+struct ChunkSpan {
+  std::int64_t startNs = 0, endNs = 0;
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> counts;  ///< connection index, messages
+};
+
+/// Loads chunk `index`; an error is reported as a problem and the chunk's readable
+/// messages (if any were put in `out`) are still delivered.
+using ChunkLoader = std::function<Result<void>(std::uint32_t index, LoadedChunk& out)>;
+
+/// Delivers the messages of `chunks` that pass `filter` in log-time order (ties: earlier
+/// chunk, then position in the chunk). `wanted[i]` says whether connection i passes.
+Result<void> mergeChunks(const std::vector<const ChunkSpan*>& chunks,
+                         std::span<const Connection> connections, const std::vector<bool>& wanted,
+                         const ReadFilter& filter, const ChunkLoader& load,
+                         const MessageFn& onMessage, const ProblemFn& onProblem);
+
+}  // namespace bagscope::storage::detail
