@@ -164,11 +164,8 @@ int runCat(const std::vector<std::string>& args) {
       [&](const storage::MessageView& m) {
         auto& d = decoders[m.connection];
         if (!d.decoder && !d.failed) {
-          auto schema = schema::parseDefinition(m.connection->type, m.connection->definition,
-                                                schema::Dialect::Ros1);
-          Result<std::shared_ptr<const decode::Decoder>> compiled =
-              schema ? decode::Decoder::compile(*schema, decode::WireFormat::Ros1)
-                     : Result<std::shared_ptr<const decode::Decoder>>(schema.error());
+          const storage::Connection& c = *m.connection;
+          auto compiled = decode::compileFor(c.type, c.messageEncoding, c.schemaEncoding, c.definition);
           if (compiled) {
             d.decoder = *compiled;
           } else {

@@ -233,6 +233,30 @@ Result<std::shared_ptr<const Decoder>> Decoder::compile(
   return std::shared_ptr<const Decoder>(std::move(d));
 }
 
+Result<std::shared_ptr<const Decoder>> compileFor(std::string_view type,
+                                                  std::string_view messageEncoding,
+                                                  std::string_view schemaEncoding,
+                                                  std::string_view definition) {
+  schema::Dialect dialect;
+  WireFormat format;
+  if (messageEncoding == "ros1" && (schemaEncoding == "ros1msg" || schemaEncoding.empty())) {
+    dialect = schema::Dialect::Ros1;
+    format = WireFormat::Ros1;
+  } else if (messageEncoding == "cdr" && (schemaEncoding == "ros2msg" || schemaEncoding.empty())) {
+    dialect = schema::Dialect::Ros2;
+    format = WireFormat::Cdr;
+  } else {
+    return makeError(ErrorCode::Unsupported,
+                     "messages encoded as '" + std::string(messageEncoding) + "' with '" +
+                         std::string(schemaEncoding) + "' definitions cannot be decoded (only ros1/ros1msg and cdr/ros2msg)");
+  }
+  if (definition.empty() && type.empty())
+    return makeError(ErrorCode::Schema, "the file carries no type and no definition for this topic");
+  auto parsed = schema::parseDefinition(type, definition, dialect);
+  if (!parsed) return std::move(parsed).error();
+  return Decoder::compile(std::move(parsed).value(), format);
+}
+
 Result<Value> Decoder::decode(std::span<const std::byte> bytes) const {
   auto wire = detail::openWire(bytes, format_);
   if (!wire) return std::move(wire).error();

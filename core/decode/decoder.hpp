@@ -77,6 +77,14 @@ private:
   WireFormat format_ = WireFormat::Ros1;
 };
 
+/// The decoder for messages of `type` as a file stores them: ROS 1 (message encoding
+/// "ros1", definitions "ros1msg") or ROS 2 ("cdr", "ros2msg"). Errors: Unsupported for
+/// other encodings (naming them), Schema when the definition is missing or malformed.
+Result<std::shared_ptr<const Decoder>> compileFor(std::string_view type,
+                                                  std::string_view messageEncoding,
+                                                  std::string_view schemaEncoding,
+                                                  std::string_view definition);
+
 /// Reads chosen numeric leaves of every message into doubles, skipping all else.
 /// Paths: "pose.pose.position.x", "ranges[10]", "header.stamp" (time/duration as seconds).
 /// Bools and integers are converted to double; an array index past the end gives NaN.

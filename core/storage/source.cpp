@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "mcap/mcap_source.hpp"
 #include "ros1/ros1_source.hpp"
 
 namespace bagscope::storage {
@@ -18,11 +19,10 @@ Result<std::unique_ptr<Source>> openSource(std::unique_ptr<ByteSource> bytes) {
   std::string_view text(reinterpret_cast<const char*>(head), n);
   if (n == 0) return fail(ErrorCode::Format, "the file is empty (0 bytes), not a recording");
   if (text.starts_with("#ROSBAG")) return openRos1(std::move(bytes));
-  if (text.starts_with("\x89MCAP"))
-    return fail(ErrorCode::Unsupported, "MCAP files cannot be opened yet (only ROS 1 bags)");
+  if (text.starts_with("\x89MCAP")) return openMcap(std::move(bytes));
   if (text.starts_with("SQLite f"))
     return fail(ErrorCode::Unsupported, "rosbag2 SQLite files cannot be opened yet (only ROS 1 bags)");
-  return fail(ErrorCode::Format, "not a recording Bagscope knows (a ROS 1 bag starts with '#ROSBAG')");
+  return fail(ErrorCode::Format, "not a recording Bagscope knows (ROS 1 bags start with '#ROSBAG', MCAP files with '\\x89MCAP')");
 }
 
 Result<std::unique_ptr<Source>> openSource(const std::filesystem::path& path) {

@@ -1,0 +1,668 @@
+// MCAP format (https://mcap.dev/spec): magic "\x89MCAP0\r\n", then records of
+// uint8 opcode, uint64 content length, content; strings and byte arrays are prefixed by a
+// uint32 length (chunk records by a uint64), maps by a uint32 byte length.
+
+#include "mcap_source.hpp"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+
+#include "core/base/byte_cursor.hpp"
+#include "core/compress/decompress.hpp"
+#include "core/storage/detail/chunk_merge.hpp"
+
+namespace bagscope::storage {
+namespace {
+
+using compress::Codec;
+using detail::ChunkMessage;
+using detail::LoadedChunk;
+
+constexpr std::string_view kMagic = "\x89MCAP0\r\n";
+constexpr std::uint8_t kOpHeader = 0x01;
+constexpr std::uint8_t kOpFooter = 0x02;
+constexpr std::uint8_t kOpSchema = 0x03;
+constexpr std::uint8_t kOpChannel = 0x04;
+constexpr std::uint8_t kOpMessage = 0x05;
+constexpr std::uint8_t kOpChunk = 0x06;
+constexpr std::uint8_t kOpMessageIndex = 0x07;
+constexpr std::uint8_t kOpChunkIndex = 0x08;
+constexpr std::uint8_t kOpStatistics = 0x0B;
+constexpr std::uint8_t kOpDataEnd = 0x0F;
+constexpr std::uint64_t kRecordPrefix = 1 + 8;              // opcode, content length
+constexpr std::uint64_t kFooterRecord = kRecordPrefix + 20;  // summary_start, summary_offset_start, crc
+// Message records outside chunks are grouped into pseudo-chunks of about this size.
+constexpr std::uint64_t kMaxLooseChunkBytes = 64u << 20;
+
+struct Record {
+  std::uint8_t op = 0;
+  std::span<const std::byte> content;
+  std::size_t offset = 0;  // of the opcode within the span walked
+};
+
+// Walks records back to back in `bytes`; stops at the end or at the first cut record
+// (`why` says so). Returns where it stopped.
+template <typename Fn>
+std::size_t forEachRecord(std::span<const std::byte> bytes, std::string& why, Fn&& fn) {
+  ByteCursor c(bytes);
+  while (!c.atEnd()) {
+    Record r;
+    r.offset = c.pos();
+    std::uint64_t len = 0;
+    if (!c.read(r.op) || !c.read(len) || len > c.remaining() || !c.take(static_cast<std::size_t>(len), r.content)) {
+      why = "record at byte " + std::to_string(r.offset) + " is cut short";
+      return r.offset;
+    }
+    if (!fn(r)) return c.pos();
+  }
+  return c.pos();
+}
+
+// Field readers over a record's content.
+struct Fields {
+  ByteCursor c;
+  bool ok = true;
+
+  template <typename T>
+  T num() {
+    T v{};
+    ok = ok && c.read(v);
+    return v;
+  }
+  std::string_view str() {
+    std::uint32_t n = num<std::uint32_t>();
+    std::span<const std::byte> s;
+    ok = ok && c.take(n, s);
+    return asText(s);
+  }
+  std::span<const std::byte> bytes32() {
+    std::uint32_t n = num<std::uint32_t>();
+    std::span<const std::byte> s;
+    ok = ok && c.take(n, s);
+    return s;
+  }
+  std::span<const std::byte> bytes64() {
+    std::uint64_t n = num<std::uint64_t>();
+    std::span<const std::byte> s;
+    ok = ok && n <= c.remaining() && c.take(static_cast<std::size_t>(n), s);
+    return s;
+  }
+  // A map: uint32 byte length, then entries until that length is used.
+  template <typename Fn>
+  void map(Fn&& entry) {
+    std::uint32_t n = num<std::uint32_t>();
+    std::span<const std::byte> body;
+    ok = ok && c.take(n, body);
+    if (!ok) return;
+    Fields inner{ByteCursor(body)};
+    while (inner.ok && !inner.c.atEnd()) entry(inner);
+    ok = inner.ok;
+  }
+};
+
+struct Schema {
+  std::string name, encoding, data;
+};
+
+struct Chunk : detail::ChunkSpan {
+  std::uint64_t recordPos = 0;  // of the chunk record (or, loose, of the first message record)
+  std::uint64_t recordLength = 0;  // whole record, opcode and length included
+  bool loose = false;              // message records outside chunks: a raw span of the file
+  std::uint64_t messageIndexPos = 0, messageIndexLength = 0;  // after the chunk, when known
+};
+
+std::int64_t toNs(std::uint64_t t) {
+  return t > static_cast<std::uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<std::int64_t>(t);
+}
+
+class McapSource final : public Source {
+public:
+  explicit McapSource(std::unique_ptr<ByteSource> bytes) : bytes_(std::move(bytes)) {
+    info_.path = bytes_->name();
+    info_.format = "MCAP";
+    info_.version = "0";
+    info_.sizeBytes = bytes_->size();
+  }
+
+  Result<void> open();
+  const SourceInfo& info() const override { return info_; }
+  std::span<const Connection> connections() const override { return connections_; }
+  Result<void> readMessages(const ReadFilter& filter, const MessageFn& onMessage,
+                            const ProblemFn& onProblem) override;
+  Result<const MessageIndex*> messageIndex() override;
+  Result<MessageView> read(const IndexEntry& entry) override;
+  Result<ChunkStats> chunkStats() override;
+
+private:
+  Error error(ErrorCode code, std::string message, std::uint64_t offset) const {
+    Error e = makeError(code, std::move(message), static_cast<std::int64_t>(offset));
+    e.file = bytes_->name();
+    return e;
+  }
+  Result<void> readExact(std::uint64_t offset, std::uint64_t n, ByteBuffer& out) const {
+    out.resize(static_cast<std::size_t>(n));
+    return bytes_->readAt(offset, out.span());
+  }
+  Result<bool> readSummary();
+  Result<void> scan();
+  // Schemas and channels, wherever they are found. False when malformed.
+  bool takeSchema(std::span<const std::byte> content);
+  bool takeChannel(std::span<const std::byte> content);
+  // Decompresses a chunk record's content and lists its messages (and, while scanning,
+  // registers the schemas and channels it holds).
+  Result<void> parseChunk(std::span<const std::byte> content, bool cut, bool registerDefinitions,
+                          LoadedChunk& out, ChunkStats* stats);
+  Result<void> loadChunk(std::uint32_t index, LoadedChunk& out);
+  void finishCounts(bool countsFromChunks);
+
+  std::unique_ptr<ByteSource> bytes_;
+  SourceInfo info_;
+  std::map<std::uint16_t, Schema> schemas_;
+  std::vector<Connection> connections_;
+  std::map<std::uint16_t, std::uint32_t> connIndexById_;
+  std::vector<Chunk> chunks_;
+  std::optional<MessageIndex> index_;
+  ByteBuffer scratch_;
+  compress::Decompressor decompressor_;
+  std::shared_ptr<LoadedChunk> lastRead_;
+  std::uint32_t lastReadChunk_ = 0;
+  ChunkStats stats_;
+  bool statsKnown_ = false;
+};
+
+bool McapSource::takeSchema(std::span<const std::byte> content) {
+  Fields f{ByteCursor(content)};
+  auto id = f.num<std::uint16_t>();
+  Schema s;
+  s.name = f.str();
+  s.encoding = f.str();
+  s.data = asText(f.bytes32());
+  if (!f.ok) return false;
+  if (id != 0) schemas_.emplace(id, std::move(s));  // id 0 means "no schema"
+  return true;
+}
+
+bool McapSource::takeChannel(std::span<const std::byte> content) {
+  Fields f{ByteCursor(content)};
+  auto id = f.num<std::uint16_t>();
+  auto schemaId = f.num<std::uint16_t>();
+  Connection c;
+  c.id = id;  // channel id 0 is valid
+  c.topic = f.str();
+  c.messageEncoding = f.str();
+  f.map([](Fields& m) {  // channel metadata (rosbag2 puts QoS there): not used yet
+    m.str();
+    m.str();
+  });
+  if (!f.ok) return false;
+  if (connIndexById_.count(id)) return true;  // the first definition wins
+  if (auto it = schemas_.find(schemaId); it != schemas_.end()) {
+    c.type = it->second.name;
+    c.schemaEncoding = it->second.encoding;
+    c.definition = it->second.data;
+  }
+  connIndexById_[id] = static_cast<std::uint32_t>(connections_.size());
+  connections_.push_back(std::move(c));
+  return true;
+}
+
+Result<void> McapSource::open() {
+  const std::uint64_t size = bytes_->size();
+  std::byte head[8] = {};
+  if (size < kMagic.size()) return error(ErrorCode::Format, "not an MCAP file: shorter than its magic", 0);
+  if (auto r = bytes_->readAt(0, head); !r) return r;
+  if (asText(head) != kMagic) {
+    if (asText(std::span(head, 5)) == "\x89MCAP")
+      return error(ErrorCode::Unsupported, "MCAP major version '" + std::string(1, static_cast<char>(head[5])) +
+                                               "' is not supported (only 0)", 5);
+    return error(ErrorCode::Format, "not an MCAP file: it does not start with the MCAP magic", 0);
+  }
+  auto summary = readSummary();
+  if (summary && *summary) return {};
+  info_.indexed = false;
+  info_.problems.push_back(summary ? "the file has no usable summary section; it was scanned to index it"
+                                   : "the summary is unreadable (" + summary.error().message +
+                                         "); the file was scanned to index it");
+  schemas_.clear();
+  connections_.clear();
+  connIndexById_.clear();
+  chunks_.clear();
+  return scan();
+}
+
+// True when the summary gave everything needed; false to fall back to a scan.
+Result<bool> McapSource::readSummary() {
+  const std::uint64_t size = bytes_->size();
+  if (size < kMagic.size() * 2 + kFooterRecord) return false;
+  std::byte tail[kFooterRecord + 8];
+  std::uint64_t footerPos = size - sizeof tail;
+  if (auto r = bytes_->readAt(footerPos, tail); !r) return std::move(r).error();
+  if (asText(std::span(tail + kFooterRecord, 8)) != kMagic) return false;  // cut or unfinished
+  Fields f{ByteCursor(std::span<const std::byte>(tail, kFooterRecord))};
+  if (f.num<std::uint8_t>() != kOpFooter || f.num<std::uint64_t>() != 20)
+    return error(ErrorCode::Format, "the footer record is malformed", footerPos);
+  auto summaryStart = f.num<std::uint64_t>();
+  if (summaryStart == 0) return false;
+  if (summaryStart < kMagic.size() || summaryStart > footerPos)
+    return error(ErrorCode::Format, "summary start " + std::to_string(summaryStart) + " is outside the file", footerPos);
+  ByteBuffer buf;
+  if (auto r = readExact(summaryStart, footerPos - summaryStart, buf); !r) return std::move(r).error();
+  std::string why;
+  bool haveStats = false;
+  std::uint64_t statsMessages = 0;
+  std::map<std::uint16_t, std::uint64_t> channelCounts;
+  bool malformed = false;
+  forEachRecord(buf.span(), why, [&](const Record& r) {
+    switch (r.op) {
+      case kOpSchema: malformed = !takeSchema(r.content); break;
+      case kOpChannel: malformed = !takeChannel(r.content); break;
+      case kOpChunkIndex: {
+        Fields x{ByteCursor(r.content)};
+        Chunk c;
+        c.startNs = toNs(x.num<std::uint64_t>());
+        c.endNs = toNs(x.num<std::uint64_t>());
+        c.recordPos = x.num<std::uint64_t>();
+        c.recordLength = x.num<std::uint64_t>();
+        std::uint64_t firstIndex = UINT64_MAX;
+        x.map([&](Fields& m) {
+          auto channel = m.num<std::uint16_t>();
+          auto offset = m.num<std::uint64_t>();
+          c.counts.emplace_back(channel, 1);  // channel ids for now; mapped below
+          firstIndex = std::min(firstIndex, offset);
+        });
+        c.messageIndexLength = x.num<std::uint64_t>();
+        c.messageIndexPos = firstIndex == UINT64_MAX ? 0 : firstIndex;
+        x.str();  // compression: the chunk record says it again
+        stats_.storedBytes += x.num<std::uint64_t>();
+        stats_.uncompressedBytes += x.num<std::uint64_t>();
+        malformed = !x.ok;
+        if (!malformed) chunks_.push_back(std::move(c));
+        break;
+      }
+      case kOpStatistics: {
+        Fields x{ByteCursor(r.content)};
+        statsMessages = x.num<std::uint64_t>();
+        x.num<std::uint16_t>();
+        for (int i = 0; i < 4; ++i) x.num<std::uint32_t>();
+        x.num<std::uint64_t>();
+        x.num<std::uint64_t>();
+        x.map([&](Fields& m) {
+          auto channel = m.num<std::uint16_t>();
+          channelCounts[channel] = m.num<std::uint64_t>();
+        });
+        malformed = !x.ok;
+        haveStats = x.ok;
+        break;
+      }
+      default: break;  // metadata, attachment indexes, summary offsets
+    }
+    return !malformed;
+  });
+  if (malformed || !why.empty())
+    return error(ErrorCode::Format, "summary record is malformed" + (why.empty() ? "" : ": " + why), summaryStart);
+  std::uint64_t dataEnd = summaryStart;
+  for (auto& c : chunks_) {
+    if (c.recordPos < kMagic.size() || c.recordPos >= dataEnd || c.recordLength > dataEnd - c.recordPos)
+      return error(ErrorCode::Format, "a chunk index points outside the data section", c.recordPos);
+    for (auto& [channel, n] : c.counts) {
+      auto it = connIndexById_.find(static_cast<std::uint16_t>(channel));
+      if (it == connIndexById_.end())
+        return error(ErrorCode::Format, "a chunk index names channel " + std::to_string(channel) +
+                                            ", which the summary does not define", c.recordPos);
+      channel = it->second;
+      n = 1;
+    }
+  }
+  if (chunks_.empty() && (!haveStats || statsMessages > 0))
+    return false;  // messages outside chunks (or unknown): only a scan finds them
+  for (auto& conn : connections_) conn.messageCount = channelCounts[static_cast<std::uint16_t>(conn.id)];
+  stats_.chunkCount = chunks_.size();
+  statsKnown_ = false;  // compression names need the chunk records
+  finishCounts(false);
+  if (!haveStats) {
+    // Counts from the message indexes instead.
+    auto index = messageIndex();
+    if (!index) return std::move(index).error();
+    for (std::size_t i = 0; i < connections_.size(); ++i) connections_[i].messageCount = (**index)[i].size();
+    finishCounts(false);
+  }
+  return true;
+}
+
+void McapSource::finishCounts(bool countsFromChunks) {
+  info_.messageCount = 0;
+  if (countsFromChunks) {
+    for (auto& conn : connections_) conn.messageCount = 0;
+    for (const auto& c : chunks_)
+      for (auto [conn, n] : c.counts) connections_[conn].messageCount += n;
+  }
+  for (const auto& conn : connections_) info_.messageCount += conn.messageCount;
+  bool first = true;
+  for (const auto& c : chunks_) {
+    if (c.counts.empty()) continue;
+    info_.startNs = first ? c.startNs : std::min(info_.startNs, c.startNs);
+    info_.endNs = first ? c.endNs : std::max(info_.endNs, c.endNs);
+    first = false;
+  }
+}
+
+Result<void> McapSource::parseChunk(std::span<const std::byte> content, bool cut, bool registerDefinitions,
+                                    LoadedChunk& out, ChunkStats* stats) {
+  Fields f{ByteCursor(content)};
+  f.num<std::uint64_t>();  // message start and end time: taken from the messages themselves
+  f.num<std::uint64_t>();
+  auto uncompressedSize = f.num<std::uint64_t>();
+  f.num<std::uint32_t>();  // uncompressed CRC: not verified (0 means "not computed" anyway)
+  auto compression = f.str();
+  std::span<const std::byte> records;
+  if (cut) {
+    std::uint64_t n = f.num<std::uint64_t>();
+    records = content.subspan(std::min(content.size(), f.c.pos()));
+    if (n < records.size()) records = records.first(static_cast<std::size_t>(n));
+  } else {
+    records = f.bytes64();
+  }
+  if (!f.ok) return makeError(ErrorCode::Format, "chunk record is malformed");
+  Codec codec;
+  if (compression.empty()) codec = Codec::None;
+  else if (!compress::codecFromName(compression, codec) || codec == Codec::Bz2)
+    return makeError(ErrorCode::Unsupported, "chunk compression '" + std::string(compression) + "' is not supported");
+  if (stats) {
+    ++stats->chunkCount;
+    std::string name = compression.empty() ? "none" : std::string(compression);
+    auto it = std::find_if(stats->chunksByCompression.begin(), stats->chunksByCompression.end(),
+                           [&](auto& p) { return p.first == name; });
+    if (it == stats->chunksByCompression.end()) stats->chunksByCompression.emplace_back(name, 1);
+    else ++it->second;
+    stats->storedBytes += records.size();
+    stats->uncompressedBytes += uncompressedSize;
+  }
+  if (cut) {
+    decompressor_.decompressPrefix(codec, records, static_cast<std::size_t>(uncompressedSize), out.data);
+  } else if (auto r = decompressor_.decompress(codec, records, static_cast<std::size_t>(uncompressedSize), out.data); !r) {
+    return r;
+  }
+  std::string why;
+  bool bad = false;
+  forEachRecord(out.data.span(), why, [&](const Record& r) {
+    if (r.op == kOpMessage) {
+      Fields m{ByteCursor(r.content)};
+      auto channel = m.num<std::uint16_t>();
+      m.num<std::uint32_t>();  // sequence
+      auto logTime = m.num<std::uint64_t>();
+      m.num<std::uint64_t>();  // publish time
+      if (!m.ok) return !(bad = true);
+      auto it = connIndexById_.find(channel);
+      if (it == connIndexById_.end()) return true;  // a channel never defined: nothing to label it with
+      auto dataOffset = static_cast<std::uint32_t>(r.content.data() - out.data.data()) + 22;
+      out.messages.push_back({toNs(logTime), dataOffset, static_cast<std::uint32_t>(r.content.size() - 22),
+                              it->second, static_cast<std::uint32_t>(r.offset)});
+    } else if (registerDefinitions && r.op == kOpSchema) {
+      bad = !takeSchema(r.content);
+    } else if (registerDefinitions && r.op == kOpChannel) {
+      bad = !takeChannel(r.content);
+    }
+    return !bad;
+  });
+  detail::sortByLogTime(out.messages);
+  if (bad || (!why.empty() && !cut))
+    return makeError(ErrorCode::Format, "chunk holds a malformed record (" + std::to_string(out.messages.size()) +
+                                            " messages before it are kept)");
+  return {};
+}
+
+Result<void> McapSource::scan() {
+  const std::uint64_t size = bytes_->size();
+  index_.emplace();
+  std::uint64_t pos = kMagic.size();
+  std::uint64_t recovered = 0;
+  constexpr std::uint32_t kNoChunk = ~0u;
+  std::uint32_t looseChunk = kNoChunk;
+  ByteBuffer record;
+  LoadedChunk loaded;
+  stats_ = {};
+  auto note = [&](std::uint32_t chunk, const ChunkMessage& m) {
+    Chunk& c = chunks_[chunk];
+    bool first = c.counts.empty();
+    c.startNs = first ? m.logTimeNs : std::min(c.startNs, m.logTimeNs);
+    c.endNs = first ? m.logTimeNs : std::max(c.endNs, m.logTimeNs);
+    auto it = std::find_if(c.counts.begin(), c.counts.end(), [&](auto& p) { return p.first == m.connIndex; });
+    if (it == c.counts.end()) c.counts.emplace_back(m.connIndex, 1);
+    else ++it->second;
+    if (index_->size() <= m.connIndex) index_->resize(m.connIndex + 1);
+    (*index_)[m.connIndex].push_back({m.logTimeNs, {chunk, m.recordOffset}});
+    ++recovered;
+  };
+  while (pos < size) {
+    std::byte prefix[kRecordPrefix];
+    if (size - pos < kRecordPrefix) {
+      info_.problems.push_back("the file ends inside a record header at offset " + std::to_string(pos));
+      break;
+    }
+    if (auto r = bytes_->readAt(pos, prefix); !r) return r;
+    auto op = static_cast<std::uint8_t>(prefix[0]);
+    auto len = loadLE<std::uint64_t>(prefix + 1);
+    std::uint64_t contentPos = pos + kRecordPrefix;
+    bool cut = len > size - contentPos;
+    if (op == kOpFooter || op == kOpDataEnd) break;  // the data section ends here
+    if (cut && op != kOpChunk) {
+      info_.problems.push_back("the file ends inside a record (opcode " + std::to_string(op) + ") at offset " +
+                               std::to_string(pos) + "; the last " + std::to_string(size - pos) + " bytes are lost");
+      break;
+    }
+    std::uint64_t present = cut ? size - contentPos : len;
+    if (op != kOpMessage && op != kOpSchema && op != kOpChannel) looseChunk = kNoChunk;
+    if (op == kOpChunk || op == kOpMessage || op == kOpSchema || op == kOpChannel) {
+      if (auto r = readExact(contentPos, present, record); !r) return r;
+    }
+    if (op == kOpSchema || op == kOpChannel) {
+      if (!(op == kOpSchema ? takeSchema(record.span()) : takeChannel(record.span())))
+        info_.problems.push_back("malformed " + std::string(op == kOpSchema ? "schema" : "channel") +
+                                 " record at offset " + std::to_string(pos) + " skipped");
+    } else if (op == kOpChunk) {
+      Chunk c;
+      c.recordPos = pos;
+      c.recordLength = kRecordPrefix + present;
+      auto chunkIndex = static_cast<std::uint32_t>(chunks_.size());
+      chunks_.push_back(c);
+      loaded.messages.clear();
+      auto r = parseChunk(record.span(), cut, true, loaded, &stats_);
+      for (const auto& m : loaded.messages) note(chunkIndex, m);
+      if (!r || cut) {
+        info_.problems.push_back(std::string(cut ? "the file ends inside the chunk" : "the chunk") + " at offset " +
+                                 std::to_string(pos) + (cut ? " (" + std::to_string(present) + " of " + std::to_string(len) + " bytes present)" : "") +
+                                 ": recovered " + std::to_string(loaded.messages.size()) + " complete messages" +
+                                 (r ? "" : " (" + r.error().message + ")"));
+      }
+      if (cut) break;
+    } else if (op == kOpMessage) {
+      Fields m{ByteCursor(record.span())};
+      auto channel = m.num<std::uint16_t>();
+      m.num<std::uint32_t>();
+      auto logTime = m.num<std::uint64_t>();
+      auto it = connIndexById_.find(channel);
+      if (m.ok && it != connIndexById_.end()) {
+        if (looseChunk != kNoChunk && contentPos + len - chunks_[looseChunk].recordPos > kMaxLooseChunkBytes)
+          looseChunk = kNoChunk;
+        if (looseChunk == kNoChunk) {
+          Chunk c;
+          c.recordPos = pos;
+          c.loose = true;
+          looseChunk = static_cast<std::uint32_t>(chunks_.size());
+          chunks_.push_back(c);
+        }
+        Chunk& c = chunks_[looseChunk];
+        c.recordLength = contentPos + len - c.recordPos;
+        note(looseChunk, {toNs(logTime), 0, 0, it->second, static_cast<std::uint32_t>(pos - c.recordPos)});
+      }
+    }
+    pos = contentPos + len;
+  }
+  for (auto& entries : *index_)
+    std::stable_sort(entries.begin(), entries.end(),
+                     [](const IndexEntry& a, const IndexEntry& b) { return a.logTimeNs < b.logTimeNs; });
+  index_->resize(connections_.size());
+  statsKnown_ = true;
+  info_.problems.push_back("recovered " + std::to_string(recovered) + " messages by scanning");
+  finishCounts(true);
+  return {};
+}
+
+Result<void> McapSource::loadChunk(std::uint32_t index, LoadedChunk& out) {
+  const Chunk& c = chunks_[index];
+  out.messages.clear();
+  if (c.loose) {
+    // Message records in the data section, outside chunks: parse the span as records.
+    if (auto r = readExact(c.recordPos, c.recordLength, out.data); !r) return r;
+    std::string why;
+    forEachRecord(out.data.span(), why, [&](const Record& r) {
+      if (r.op != kOpMessage || r.content.size() < 22) return true;
+      Fields m{ByteCursor(r.content)};
+      auto channel = m.num<std::uint16_t>();
+      m.num<std::uint32_t>();
+      auto logTime = m.num<std::uint64_t>();
+      auto it = connIndexById_.find(channel);
+      if (it != connIndexById_.end())
+        out.messages.push_back({toNs(logTime), static_cast<std::uint32_t>(r.content.data() - out.data.data()) + 22,
+                                static_cast<std::uint32_t>(r.content.size() - 22), it->second,
+                                static_cast<std::uint32_t>(r.offset)});
+      return true;
+    });
+    detail::sortByLogTime(out.messages);
+    return {};
+  }
+  const std::uint64_t size = bytes_->size();
+  std::uint64_t length = std::min(c.recordLength, size - c.recordPos);
+  if (auto r = readExact(c.recordPos, length, scratch_); !r) return r;
+  auto bytes = scratch_.span();
+  if (bytes.size() < kRecordPrefix || static_cast<std::uint8_t>(bytes[0]) != kOpChunk)
+    return error(ErrorCode::Format, "expected a chunk record", c.recordPos);
+  std::uint64_t len = loadLE<std::uint64_t>(bytes.data() + 1);
+  bool cut = len > bytes.size() - kRecordPrefix;
+  auto content = bytes.subspan(kRecordPrefix, static_cast<std::size_t>(std::min<std::uint64_t>(len, bytes.size() - kRecordPrefix)));
+  if (auto r = parseChunk(content, cut, false, out, nullptr); !r) {
+    Error e = std::move(r).error();
+    e.message = "chunk at offset " + std::to_string(c.recordPos) + ": " + e.message;
+    e.file = bytes_->name();
+    e.offset = static_cast<std::int64_t>(c.recordPos);
+    return e;
+  }
+  return {};
+}
+
+Result<void> McapSource::readMessages(const ReadFilter& filter, const MessageFn& onMessage,
+                                      const ProblemFn& onProblem) {
+  std::vector<bool> wanted(connections_.size(), filter.connections.empty());
+  for (auto id : filter.connections)
+    if (auto it = connIndexById_.find(static_cast<std::uint16_t>(id)); it != connIndexById_.end() && id <= 0xFFFF)
+      wanted[it->second] = true;
+  std::vector<const detail::ChunkSpan*> spans;
+  for (const auto& c : chunks_) spans.push_back(&c);
+  auto load = [&](std::uint32_t index, LoadedChunk& out) { return loadChunk(index, out); };
+  return detail::mergeChunks(spans, connections_, wanted, filter, load, onMessage, onProblem);
+}
+
+Result<const MessageIndex*> McapSource::messageIndex() {
+  if (index_) return &*index_;
+  MessageIndex index(connections_.size());
+  ByteBuffer buf;
+  for (std::uint32_t ci = 0; ci < chunks_.size(); ++ci) {
+    const Chunk& c = chunks_[ci];
+    bool ok = c.messageIndexPos != 0 && c.messageIndexLength > 0 &&
+              c.messageIndexPos <= bytes_->size() && c.messageIndexLength <= bytes_->size() - c.messageIndexPos;
+    std::vector<std::pair<std::uint32_t, IndexEntry>> entries;
+    if (ok && readExact(c.messageIndexPos, c.messageIndexLength, buf)) {
+      std::string why;
+      forEachRecord(buf.span(), why, [&](const Record& r) {
+        if (r.op != kOpMessageIndex) return true;
+        Fields f{ByteCursor(r.content)};
+        auto channel = f.num<std::uint16_t>();
+        auto it = connIndexById_.find(channel);
+        auto n = f.num<std::uint32_t>();
+        if (!f.ok || it == connIndexById_.end() || n % 16 != 0 || n > f.c.remaining()) return !(ok = false);
+        for (std::uint32_t k = 0; k < n / 16; ++k) {
+          auto t = f.num<std::uint64_t>();
+          auto offset = f.num<std::uint64_t>();
+          if (offset > UINT32_MAX) return !(ok = false);
+          entries.push_back({it->second, {toNs(t), {ci, static_cast<std::uint32_t>(offset)}}});
+        }
+        return true;
+      });
+      ok = ok && why.empty();
+    }
+    if (!ok) {
+      // No usable message index records: list the chunk itself.
+      entries.clear();
+      LoadedChunk loaded;
+      if (auto r = loadChunk(ci, loaded); !r) info_.problems.push_back(r.error().describe());
+      for (const auto& m : loaded.messages) entries.push_back({m.connIndex, {m.logTimeNs, {ci, m.recordOffset}}});
+    }
+    for (auto& [conn, e] : entries) index[conn].push_back(e);
+  }
+  for (auto& entries : index)
+    std::stable_sort(entries.begin(), entries.end(),
+                     [](const IndexEntry& a, const IndexEntry& b) { return a.logTimeNs < b.logTimeNs; });
+  index_ = std::move(index);
+  return &*index_;
+}
+
+Result<MessageView> McapSource::read(const IndexEntry& entry) {
+  std::uint32_t ci = entry.location.chunk;
+  if (ci >= chunks_.size()) return error(ErrorCode::InvalidArgument, "no chunk " + std::to_string(ci), 0);
+  if (!lastRead_ || lastReadChunk_ != ci) {
+    auto loaded = std::make_shared<LoadedChunk>();
+    if (auto r = loadChunk(ci, *loaded); !r && loaded->messages.empty()) return std::move(r).error();
+    lastRead_ = std::move(loaded);
+    lastReadChunk_ = ci;
+  }
+  const auto& msgs = lastRead_->messages;
+  auto it = std::find_if(msgs.begin(), msgs.end(),
+                         [&](const ChunkMessage& m) { return m.recordOffset == entry.location.offset; });
+  if (it == msgs.end())
+    return error(ErrorCode::Format, "no message record at offset " + std::to_string(entry.location.offset) +
+                                        " of the chunk at offset " + std::to_string(chunks_[ci].recordPos),
+                 chunks_[ci].recordPos);
+  MessageView v;
+  v.connection = &connections_[it->connIndex];
+  v.logTimeNs = it->logTimeNs;
+  v.bytes = lastRead_->data.span().subspan(it->offset, it->size);
+  v.pin = lastRead_;
+  return v;
+}
+
+Result<ChunkStats> McapSource::chunkStats() {
+  if (statsKnown_) return stats_;
+  // The chunk indexes gave sizes; the compression of each is in its record header.
+  ChunkStats stats;
+  stats.storedBytes = stats_.storedBytes;
+  stats.uncompressedBytes = stats_.uncompressedBytes;
+  ByteBuffer head;
+  for (const auto& c : chunks_) {
+    if (c.loose) continue;
+    std::uint64_t n = std::min<std::uint64_t>(kRecordPrefix + 8 * 3 + 4 + 4 + 256, c.recordLength);
+    if (auto r = readExact(c.recordPos, n, head); !r) return std::move(r).error();
+    Fields f{ByteCursor(head.span().subspan(kRecordPrefix + 8 * 3 + 4))};
+    std::string name(f.str());
+    if (!f.ok) return error(ErrorCode::Format, "chunk record header is malformed", c.recordPos);
+    if (name.empty()) name = "none";
+    ++stats.chunkCount;
+    auto it = std::find_if(stats.chunksByCompression.begin(), stats.chunksByCompression.end(),
+                           [&](auto& p) { return p.first == name; });
+    if (it == stats.chunksByCompression.end()) stats.chunksByCompression.emplace_back(name, 1);
+    else ++it->second;
+  }
+  stats_ = stats;
+  statsKnown_ = true;
+  return stats_;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Source>> openMcap(std::unique_ptr<ByteSource> bytes) {
+  auto source = std::make_unique<McapSource>(std::move(bytes));
+  if (auto r = source->open(); !r) return std::move(r).error();
+  return std::unique_ptr<Source>(std::move(source));
+}
+
+}  // namespace bagscope::storage
