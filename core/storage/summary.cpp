@@ -27,6 +27,18 @@ double medianIntervalHz(const std::vector<IndexEntry>& entries) {
   return *mid > 0 ? 1e9 / static_cast<double>(*mid) : 0;
 }
 
+// "1700000000.000999928": exact, from the integer nanoseconds.
+std::string formatSeconds(std::int64_t ns) {
+  char buf[40];
+  std::int64_t sec = ns / 1'000'000'000, frac = ns % 1'000'000'000;
+  if (frac < 0) {
+    sec -= 1;
+    frac += 1'000'000'000;
+  }
+  std::snprintf(buf, sizeof buf, "%lld.%09lld", static_cast<long long>(sec), static_cast<long long>(frac));
+  return buf;
+}
+
 void appendKey(std::string& out, const char* key) {
   appendJsonString(key, out);
   out += ':';
@@ -118,8 +130,8 @@ std::string formatSummaryText(const RecordingSummary& s) {
   double seconds = static_cast<double>(i.endNs - i.startNs) / 1e9;
   line("duration", printf1("%.3f s", i.messageCount ? seconds : 0.0));
   if (i.messageCount) {
-    line("start", formatUtc(i.startNs) + " (" + printf1("%.9f", static_cast<double>(i.startNs) / 1e9) + ")");
-    line("end", formatUtc(i.endNs) + " (" + printf1("%.9f", static_cast<double>(i.endNs) / 1e9) + ")");
+    line("start", formatUtc(i.startNs) + " (" + formatSeconds(i.startNs) + ")");
+    line("end", formatUtc(i.endNs) + " (" + formatSeconds(i.endNs) + ")");
   }
   line("size", formatBytes(i.sizeBytes));
   line("messages", std::to_string(i.messageCount));
@@ -141,7 +153,7 @@ std::string formatSummaryText(const RecordingSummary& s) {
   for (std::size_t k = 0; k < s.types.size(); ++k) {
     std::string name = s.types[k].type;
     name.resize(typeWidth, ' ');
-    std::string v = name + " [" + s.types[k].md5sum + "]";
+    std::string v = s.types[k].md5sum.empty() ? s.types[k].type : name + " [" + s.types[k].md5sum + "]";
     if (k == 0) line("types", v);
     else out += std::string(14, ' ') + v + "\n";
   }
