@@ -9,8 +9,8 @@ set -euo pipefail
 packages=(
   # toolchain
   build-essential cmake ninja-build pkg-config git
-  # core: decompression
-  libbz2-dev liblz4-dev libzstd-dev
+  # core: decompression, rosbag2 storage (SQLite, metadata.yaml)
+  libbz2-dev liblz4-dev libzstd-dev libsqlitecpp-dev libsqlite3-dev libyaml-cpp-dev
   # app and tests: Qt 6 (Widgets, Test, LinguistTools)
   qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   libgl-dev libglx-dev

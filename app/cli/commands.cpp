@@ -90,6 +90,7 @@ int runCat(const std::vector<std::string>& args) {
   std::optional<std::string> path;
   std::vector<std::string> topics;
   std::optional<std::string> startArg, endArg;
+  std::vector<std::filesystem::path> msgPaths;
   decode::BytesMode bytesMode = decode::BytesMode::Digest;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -105,6 +106,9 @@ int runCat(const std::vector<std::string>& args) {
     } else if (a == "--start" || a == "--end") {
       if (!value(v)) return usage("cat: " + a + " needs a time in seconds");
       (a == "--start" ? startArg : endArg) = v;
+    } else if (a == "--msg-path") {
+      if (!value(v)) return usage("cat: --msg-path needs a folder");
+      msgPaths.push_back(std::filesystem::u8path(v));
     } else if (a == "--bytes") {
       if (!value(v)) return usage("cat: --bytes needs digest or base64");
       if (v == "digest") bytesMode = decode::BytesMode::Digest;
@@ -165,7 +169,7 @@ int runCat(const std::vector<std::string>& args) {
         auto& d = decoders[m.connection];
         if (!d.decoder && !d.failed) {
           const storage::Connection& c = *m.connection;
-          auto compiled = decode::compileFor(c.type, c.messageEncoding, c.schemaEncoding, c.definition);
+          auto compiled = decode::compileFor(c.type, c.messageEncoding, c.schemaEncoding, c.definition, msgPaths);
           if (compiled) {
             d.decoder = *compiled;
           } else {

@@ -189,6 +189,25 @@ const char* codecName(Codec codec) {
   return "?";
 }
 
+std::optional<std::uint64_t> frameContentSize(Codec codec, std::span<const std::byte> in) {
+  if (codec == Codec::Zstd) {
+    unsigned long long n = ZSTD_getFrameContentSize(in.data(), in.size());
+    if (n == ZSTD_CONTENTSIZE_UNKNOWN || n == ZSTD_CONTENTSIZE_ERROR) return std::nullopt;
+    return n;
+  }
+  if (codec == Codec::Lz4Frame) {
+    LZ4F_dctx* raw = nullptr;
+    if (LZ4F_isError(LZ4F_createDecompressionContext(&raw, LZ4F_VERSION))) return std::nullopt;
+    std::unique_ptr<LZ4F_dctx, Lz4Deleter> ctx(raw);
+    LZ4F_frameInfo_t info{};
+    std::size_t consumed = in.size();
+    if (LZ4F_isError(LZ4F_getFrameInfo(ctx.get(), &info, in.data(), &consumed)) || info.contentSize == 0)
+      return std::nullopt;
+    return info.contentSize;
+  }
+  return std::nullopt;
+}
+
 Decompressor::Decompressor() : contexts_(std::make_unique<Contexts>()) {}
 Decompressor::~Decompressor() = default;
 

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string_view>
 
@@ -20,6 +21,10 @@ enum class Codec : std::uint8_t { None, Bz2, Lz4Frame, Zstd };
 /// Returns false for names it does not know.
 bool codecFromName(std::string_view name, Codec& out);
 const char* codecName(Codec codec);
+
+/// The decompressed size a frame announces in its header (zstd frames may; LZ4 frames may),
+/// or nothing when it does not say or the data is not such a frame.
+std::optional<std::uint64_t> frameContentSize(Codec codec, std::span<const std::byte> in);
 
 /// Decompresses chunk payloads, reusing its codec contexts from one call to the next.
 /// One thread at a time: give each reader or worker its own.

@@ -7,9 +7,11 @@
 #include "decoder.hpp"
 
 #include <map>
+#include <optional>
 
 #include "core/base/byte_cursor.hpp"
 
+#include "core/schema/builtin_types.hpp"
 #include "detail/program.hpp"
 #include "detail/wire_cursor.hpp"
 
@@ -236,7 +238,8 @@ Result<std::shared_ptr<const Decoder>> Decoder::compile(
 Result<std::shared_ptr<const Decoder>> compileFor(std::string_view type,
                                                   std::string_view messageEncoding,
                                                   std::string_view schemaEncoding,
-                                                  std::string_view definition) {
+                                                  std::string_view definition,
+                                                  std::span<const std::filesystem::path> msgPaths) {
   schema::Dialect dialect;
   WireFormat format;
   if (messageEncoding == "ros1" && (schemaEncoding == "ros1msg" || schemaEncoding.empty())) {
@@ -250,8 +253,16 @@ Result<std::shared_ptr<const Decoder>> compileFor(std::string_view type,
                      "messages encoded as '" + std::string(messageEncoding) + "' with '" +
                          std::string(schemaEncoding) + "' definitions cannot be decoded (only ros1/ros1msg and cdr/ros2msg)");
   }
-  if (definition.empty() && type.empty())
-    return makeError(ErrorCode::Schema, "the file carries no type and no definition for this topic");
+  std::optional<std::string> builtin;
+  if (definition.empty()) {
+    // Older rosbag2 files name types without defining them: use the standard interfaces.
+    if (dialect == schema::Dialect::Ros2) builtin = schema::findDefinition(type, msgPaths);
+    if (!builtin)
+      return makeError(ErrorCode::Schema, "the file has no definition of '" + std::string(type) +
+                                              "', which is not a standard ROS 2 interface (add the folder "
+                                              "of its package with --msg-path)");
+    definition = *builtin;
+  }
   auto parsed = schema::parseDefinition(type, definition, dialect);
   if (!parsed) return std::move(parsed).error();
   return Decoder::compile(std::move(parsed).value(), format);

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <span>
 #include <string>
@@ -78,12 +79,15 @@ private:
 };
 
 /// The decoder for messages of `type` as a file stores them: ROS 1 (message encoding
-/// "ros1", definitions "ros1msg") or ROS 2 ("cdr", "ros2msg"). Errors: Unsupported for
-/// other encodings (naming them), Schema when the definition is missing or malformed.
+/// "ros1", definitions "ros1msg") or ROS 2 ("cdr", "ros2msg"). A ROS 2 type the file does
+/// not define is looked up in `msgPaths`, then among the standard interfaces. Errors:
+/// Unsupported for other encodings (naming them), Schema when the definition is missing
+/// or malformed.
 Result<std::shared_ptr<const Decoder>> compileFor(std::string_view type,
                                                   std::string_view messageEncoding,
                                                   std::string_view schemaEncoding,
-                                                  std::string_view definition);
+                                                  std::string_view definition,
+                                                  std::span<const std::filesystem::path> msgPaths = {});
 
 /// Reads chosen numeric leaves of every message into doubles, skipping all else.
 /// Paths: "pose.pose.position.x", "ranges[10]", "header.stamp" (time/duration as seconds).

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "mcap/mcap_source.hpp"
+#include "rosbag2/rosbag2_source.hpp"
 #include "ros1/ros1_source.hpp"
 
 namespace bagscope::storage {
@@ -21,11 +22,21 @@ Result<std::unique_ptr<Source>> openSource(std::unique_ptr<ByteSource> bytes) {
   if (text.starts_with("#ROSBAG")) return openRos1(std::move(bytes));
   if (text.starts_with("\x89MCAP")) return openMcap(std::move(bytes));
   if (text.starts_with("SQLite f"))
-    return fail(ErrorCode::Unsupported, "rosbag2 SQLite files cannot be opened yet (only ROS 1 bags)");
+    return fail(ErrorCode::InvalidArgument, "an SQLite file: open it by its path (a rosbag2 .db3) or its folder");
   return fail(ErrorCode::Format, "not a recording Bagscope knows (ROS 1 bags start with '#ROSBAG', MCAP files with '\\x89MCAP')");
 }
 
 Result<std::unique_ptr<Source>> openSource(const std::filesystem::path& path) {
+  // rosbag2 recordings are folders (or a .db3/metadata.yaml inside one).
+  std::error_code ec;
+  if (isRosbag2Folder(path) || path.extension() == ".db3" || path.filename() == "metadata.yaml")
+    return openRosbag2(path);
+  if (std::filesystem::is_directory(path, ec)) {
+    Error e = makeError(ErrorCode::InvalidArgument, "is a folder without a rosbag2 recording in it");
+    auto s = path.u8string();
+    e.file.assign(s.begin(), s.end());
+    return e;
+  }
   auto bytes = openFile(path);
   if (!bytes) return std::move(bytes).error();
   return openSource(std::move(bytes).value());

@@ -1,0 +1,88 @@
+#include "builtin_types.hpp"
+
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <set>
+
+namespace bagscope::schema {
+namespace {
+
+std::string normalize(std::string_view name) {
+  std::string s(name);
+  if (auto pos = s.find("/msg/"); pos != std::string::npos) s.erase(pos, 4);
+  return s;
+}
+
+bool isPrimitive(std::string_view t) {
+  static const std::set<std::string_view> kNames = {
+      "bool", "byte", "char", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64",
+      "uint64", "float32", "float64", "string", "wstring"};
+  return kNames.count(t) > 0;
+}
+
+// The message types a .msg text uses, qualified with `package` where they are bare.
+std::vector<std::string> dependencies(std::string_view text, std::string_view package) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    auto end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(start, end - start);
+    start = end + 1;
+    auto first = line.find_first_not_of(" \t");
+    if (first == std::string_view::npos || line[first] == '#') continue;
+    line = line.substr(first);
+    std::string_view type = line.substr(0, line.find_first_of(" \t"));
+    type = type.substr(0, type.find_first_of("[<"));
+    if (type.empty() || isPrimitive(type)) continue;
+    out.push_back(type.find('/') == std::string_view::npos ? std::string(package) + "/" + std::string(type)
+                                                           : normalize(type));
+  }
+  return out;
+}
+
+// One type's .msg text: from the user's folders, else built in.
+std::optional<std::string> lookUp(const std::string& name, std::span<const std::filesystem::path> msgPaths) {
+  static const std::map<std::string, const char*, std::less<>> kByName = [] {
+    std::map<std::string, const char*, std::less<>> m;
+    for (const auto& t : detail::builtinTypeTable()) m.emplace(t.name, t.text);
+    return m;
+  }();
+  auto slash = name.find('/');
+  if (slash != std::string::npos) {
+    for (const auto& dir : msgPaths) {
+      auto file = dir / std::filesystem::u8path(name.substr(0, slash)) / "msg" /
+                  std::filesystem::u8path(name.substr(slash + 1) + ".msg");
+      std::ifstream in(file, std::ios::binary);
+      if (in) return std::string(std::istreambuf_iterator<char>(in), {});
+    }
+  }
+  if (auto it = kByName.find(name); it != kByName.end()) return std::string(it->second);
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> findDefinition(std::string_view type, std::span<const std::filesystem::path> msgPaths) {
+  std::string root = normalize(type);
+  auto rootText = lookUp(root, msgPaths);
+  if (!rootText) return std::nullopt;
+  std::string out = *rootText;
+  // Dependencies depth first, each once, as rosbag2 writes them.
+  std::set<std::string> done{root};
+  std::vector<std::string> pending = dependencies(*rootText, root.substr(0, root.find('/')));
+  while (!pending.empty()) {
+    std::string dep = pending.front();
+    pending.erase(pending.begin());
+    if (!done.insert(dep).second) continue;
+    auto text = lookUp(dep, msgPaths);
+    if (!text) return std::nullopt;
+    out += "\n" + std::string(80, '=') + "\nMSG: " + dep + "\n" + *text;
+    auto more = dependencies(*text, dep.substr(0, dep.find('/')));
+    pending.insert(pending.begin(), more.begin(), more.end());
+  }
+  return out;
+}
+
+}  // namespace bagscope::schema

@@ -1,0 +1,30 @@
+#pragma once
+// Definitions for bags that name types without defining them: the user's .msg folders
+// (`--msg-path`), then the built-in type store, the standard ROS 2 interfaces
+// (resources/ros2-interfaces, Apache-2.0) compiled into the binary.
+
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace bagscope::schema {
+
+/// The full definition of `type` ("pkg/Type" or "pkg/msg/Type") as a bag would store it:
+/// its .msg text, then each dependency after a '=' line and "MSG: pkg/Type". Each type is
+/// looked up in `msgPaths` (as DIR/<pkg>/msg/<Type>.msg, first match wins), then among the
+/// standard interfaces. Empty when the type or one of its dependencies is found nowhere.
+std::optional<std::string> findDefinition(std::string_view type,
+                                          std::span<const std::filesystem::path> msgPaths = {});
+
+namespace detail {
+struct BuiltinType {
+  const char* name;  ///< "pkg/Type"
+  const char* text;  ///< the .msg file
+};
+const std::vector<BuiltinType>& builtinTypeTable();  // generated at build time
+}  // namespace detail
+
+}  // namespace bagscope::schema

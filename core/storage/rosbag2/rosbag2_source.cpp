@@ -1,0 +1,432 @@
+// rosbag2 (https://github.com/ros2/rosbag2): metadata.yaml (versions 1-9) and the
+// sqlite3 storage plugin's tables: topics(id, name, type, serialization_format
+// [, offered_qos_profiles][, type_description_hash]), messages(id, topic_id, timestamp,
+// data), and since Iron message_definitions(topic_type, encoding,
+// encoded_message_definition[, type_description_hash]).
+
+#include "rosbag2_source.hpp"
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+
+#include "core/compress/decompress.hpp"
+#include "core/storage/mcap/mcap_source.hpp"
+
+namespace bagscope::storage {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string u8(const fs::path& p) {
+  auto s = p.u8string();
+  return std::string(s.begin(), s.end());
+}
+
+Error fail(ErrorCode code, std::string message, const fs::path& file) {
+  Error e = makeError(code, std::move(message));
+  e.file = u8(file);
+  return e;
+}
+
+struct TopicMetadata {
+  std::string name, type, serialization = "cdr";
+  std::uint64_t messageCount = 0;
+};
+
+struct BagMetadata {
+  int version = 0;
+  std::string storage;  // "sqlite3", "mcap"
+  std::vector<std::string> files;
+  std::vector<TopicMetadata> topics;
+  std::string compressionFormat, compressionMode;
+};
+
+Result<BagMetadata> readMetadata(const fs::path& yamlPath) {
+  try {
+    YAML::Node root = YAML::LoadFile(u8(yamlPath));
+    YAML::Node info = root["rosbag2_bagfile_information"];
+    if (!info) return fail(ErrorCode::Format, "no 'rosbag2_bagfile_information' in metadata.yaml", yamlPath);
+    BagMetadata m;
+    m.version = info["version"].as<int>(0);
+    m.storage = info["storage_identifier"].as<std::string>("");
+    if (info["relative_file_paths"])
+      for (const auto& f : info["relative_file_paths"]) m.files.push_back(f.as<std::string>());
+    if (info["topics_with_message_count"]) {
+      for (const auto& t : info["topics_with_message_count"]) {
+        TopicMetadata tm;
+        const auto& md = t["topic_metadata"];
+        tm.name = md["name"].as<std::string>("");
+        tm.type = md["type"].as<std::string>("");
+        tm.serialization = md["serialization_format"].as<std::string>("cdr");
+        tm.messageCount = t["message_count"].as<std::uint64_t>(0);
+        m.topics.push_back(std::move(tm));
+      }
+    }
+    m.compressionFormat = info["compression_format"].as<std::string>("");
+    m.compressionMode = info["compression_mode"].as<std::string>("");
+    return m;
+  } catch (const std::exception& e) {
+    return fail(ErrorCode::Format, std::string("metadata.yaml is not readable: ") + e.what(), yamlPath);
+  }
+}
+
+// "file:" URI with immutable=1: read-only, no locks, no -wal/-shm files beside the database.
+std::string immutableUri(const fs::path& p) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string uri = "file:";
+  const auto generic = fs::absolute(p).generic_u8string();
+  for (auto ch : generic) {
+    auto c = static_cast<unsigned char>(ch);
+    if (std::isalnum(c) || c == '/' || c == '-' || c == '_' || c == '.' || c == '~') {
+      uri += static_cast<char>(c);
+    } else {
+      uri += '%';
+      uri += kHex[c >> 4];
+      uri += kHex[c & 15];
+    }
+  }
+  return uri + "?immutable=1";
+}
+
+bool hasColumn(SQLite::Database& db, const char* table, const char* column) {
+  SQLite::Statement q(db, std::string("PRAGMA table_info(") + table + ")");
+  while (q.executeStep())
+    if (q.getColumn(1).getString() == column) return true;
+  return false;
+}
+
+struct DbFile {
+  fs::path path;
+  std::unique_ptr<SQLite::Database> db;
+  std::map<std::int64_t, std::uint32_t> connByTopicId;
+};
+
+class SqliteSource final : public Source {
+public:
+  Result<void> open(const std::vector<fs::path>& files, const std::optional<BagMetadata>& metadata,
+                    const fs::path& shownPath);
+  const SourceInfo& info() const override { return info_; }
+  std::span<const Connection> connections() const override { return connections_; }
+  Result<void> readMessages(const ReadFilter& filter, const MessageFn& onMessage,
+                            const ProblemFn& onProblem) override;
+  Result<const MessageIndex*> messageIndex() override;
+  Result<MessageView> read(const IndexEntry& entry) override;
+  Result<ChunkStats> chunkStats() override { return ChunkStats{}; }
+
+private:
+  Result<void> openFile(const fs::path& file, std::map<std::string, std::pair<std::string, std::string>>& definitions);
+  // Per-message compression (zstd frames, with or without metadata.yaml saying so).
+  bool unpack(std::span<const std::byte>& bytes, ByteBuffer& buffer, std::string& why);
+
+  SourceInfo info_;
+  std::vector<DbFile> files_;
+  std::vector<Connection> connections_;
+  std::map<std::pair<std::string, std::string>, std::uint32_t> connByNameType_;
+  std::optional<MessageIndex> index_;
+  compress::Decompressor decompressor_;
+};
+
+Result<void> SqliteSource::openFile(const fs::path& file,
+                                    std::map<std::string, std::pair<std::string, std::string>>& definitions) {
+  DbFile f;
+  f.path = file;
+  try {
+    f.db = std::make_unique<SQLite::Database>(immutableUri(file), SQLite::OPEN_READONLY | SQLite::OPEN_URI);
+    if (!f.db->tableExists("topics") || !f.db->tableExists("messages"))
+      return fail(ErrorCode::Format, "not a rosbag2 database: no 'topics' and 'messages' tables", file);
+    bool hasFormat = hasColumn(*f.db, "topics", "serialization_format");
+    SQLite::Statement topics(*f.db, std::string("SELECT id, name, type") +
+                                        (hasFormat ? ", serialization_format" : "") + " FROM topics");
+    while (topics.executeStep()) {
+      Connection c;
+      c.topic = topics.getColumn(1).getString();
+      c.type = topics.getColumn(2).getString();
+      c.messageEncoding = hasFormat ? topics.getColumn(3).getString() : "cdr";
+      auto key = std::make_pair(c.topic, c.type);
+      auto it = connByNameType_.find(key);
+      if (it == connByNameType_.end()) {
+        c.id = static_cast<std::uint32_t>(connections_.size());
+        it = connByNameType_.emplace(key, c.id).first;
+        connections_.push_back(std::move(c));
+      }
+      f.connByTopicId[topics.getColumn(0).getInt64()] = it->second;
+    }
+    if (f.db->tableExists("message_definitions")) {
+      SQLite::Statement defs(*f.db, "SELECT topic_type, encoding, encoded_message_definition FROM message_definitions");
+      while (defs.executeStep())
+        definitions.emplace(defs.getColumn(0).getString(),
+                            std::make_pair(defs.getColumn(1).getString(), defs.getColumn(2).getString()));
+    }
+    SQLite::Statement counts(*f.db, "SELECT topic_id, COUNT(*), MIN(timestamp), MAX(timestamp) FROM messages GROUP BY topic_id");
+    while (counts.executeStep()) {
+      auto it = f.connByTopicId.find(counts.getColumn(0).getInt64());
+      std::uint64_t n = static_cast<std::uint64_t>(counts.getColumn(1).getInt64());
+      if (it == f.connByTopicId.end()) {
+        info_.problems.push_back(std::to_string(n) + " messages in '" + u8(file.filename()) +
+                                 "' belong to topic id " + std::to_string(counts.getColumn(0).getInt64()) +
+                                 ", which the topics table does not list; they are skipped");
+        continue;
+      }
+      std::int64_t lo = counts.getColumn(2).getInt64(), hi = counts.getColumn(3).getInt64();
+      bool first = info_.messageCount == 0;
+      info_.startNs = first ? lo : std::min(info_.startNs, lo);
+      info_.endNs = first ? hi : std::max(info_.endNs, hi);
+      info_.messageCount += n;
+      connections_[it->second].messageCount += n;
+    }
+  } catch (const std::exception& e) {
+    return fail(ErrorCode::Format, std::string("cannot read the database: ") + e.what(), file);
+  }
+  files_.push_back(std::move(f));
+  return {};
+}
+
+Result<void> SqliteSource::open(const std::vector<fs::path>& files, const std::optional<BagMetadata>& metadata,
+                                const fs::path& shownPath) {
+  info_.path = u8(shownPath);
+  info_.format = "rosbag2 (sqlite3)";
+  info_.version = metadata ? std::to_string(metadata->version) : "no metadata.yaml";
+  std::map<std::string, std::pair<std::string, std::string>> definitions;
+  for (const auto& file : files) {
+    std::error_code ec;
+    info_.sizeBytes += fs::file_size(file, ec);
+    if (auto r = openFile(file, definitions); !r) return r;
+  }
+  for (auto& c : connections_) {
+    if (auto it = definitions.find(c.type); it != definitions.end() && !it->second.second.empty()) {
+      c.schemaEncoding = it->second.first;
+      c.definition = it->second.second;
+    } else {
+      c.schemaEncoding = "ros2msg";  // to be found in the built-in type store
+    }
+  }
+  if (metadata) {
+    // Trust the database; say where metadata.yaml disagrees with it.
+    for (const auto& t : metadata->topics) {
+      auto it = connByNameType_.find({t.name, t.type});
+      std::uint64_t actual = it == connByNameType_.end() ? 0 : connections_[it->second].messageCount;
+      if (actual != t.messageCount)
+        info_.problems.push_back("metadata.yaml says " + std::to_string(t.messageCount) + " messages on " + t.name +
+                                 ", the database holds " + std::to_string(actual));
+    }
+  }
+  return {};
+}
+
+bool SqliteSource::unpack(std::span<const std::byte>& bytes, ByteBuffer& buffer, std::string& why) {
+  static constexpr std::byte kZstdMagic[4] = {std::byte{0x28}, std::byte{0xB5}, std::byte{0x2F}, std::byte{0xFD}};
+  if (bytes.size() < 4 || !std::equal(kZstdMagic, kZstdMagic + 4, bytes.begin())) return true;
+  auto size = compress::frameContentSize(compress::Codec::Zstd, bytes);
+  if (!size) {
+    why = "zstd frame without a content size";
+    return false;
+  }
+  if (auto r = decompressor_.decompress(compress::Codec::Zstd, bytes, static_cast<std::size_t>(*size), buffer); !r) {
+    why = r.error().message;
+    return false;
+  }
+  bytes = buffer.span();
+  return true;
+}
+
+Result<void> SqliteSource::readMessages(const ReadFilter& filter, const MessageFn& onMessage,
+                                        const ProblemFn& onProblem) {
+  std::vector<bool> wanted(connections_.size(), filter.connections.empty());
+  for (auto id : filter.connections)
+    if (id < wanted.size()) wanted[id] = true;
+  try {
+    // One cursor per file, merged by (timestamp, file); each is in (timestamp, id) order.
+    struct Cursor {
+      std::unique_ptr<SQLite::Statement> q;
+      const DbFile* file;
+      bool live = false;
+    };
+    std::vector<Cursor> cursors;
+    for (const auto& f : files_) {
+      std::string sql = "SELECT topic_id, timestamp, data FROM messages WHERE timestamp >= ? AND timestamp <= ?";
+      if (!filter.connections.empty()) {
+        std::string ids;
+        for (const auto& [topicId, conn] : f.connByTopicId)
+          if (wanted[conn]) ids += (ids.empty() ? "" : ",") + std::to_string(topicId);
+        if (ids.empty()) continue;
+        sql += " AND topic_id IN (" + ids + ")";
+      }
+      sql += " ORDER BY timestamp, id";
+      Cursor c{std::make_unique<SQLite::Statement>(*f.db, sql), &f};
+      c.q->bind(1, static_cast<std::int64_t>(filter.startNs));
+      c.q->bind(2, static_cast<std::int64_t>(filter.endNs));
+      c.live = c.q->executeStep();
+      cursors.push_back(std::move(c));
+    }
+    ByteBuffer unpacked;
+    MessageView view;
+    while (true) {
+      Cursor* next = nullptr;
+      for (auto& c : cursors)
+        if (c.live && (!next || c.q->getColumn(1).getInt64() < next->q->getColumn(1).getInt64())) next = &c;
+      if (!next) break;
+      auto& q = *next->q;
+      auto conn = next->file->connByTopicId.find(q.getColumn(0).getInt64());
+      if (conn != next->file->connByTopicId.end()) {
+        SQLite::Column data = q.getColumn(2);
+        view.connection = &connections_[conn->second];
+        view.logTimeNs = q.getColumn(1).getInt64();
+        view.bytes = {static_cast<const std::byte*>(data.getBlob()), static_cast<std::size_t>(data.getBytes())};
+        std::string why;
+        if (!unpack(view.bytes, unpacked, why)) {
+          if (onProblem) {
+            Error e = fail(ErrorCode::Format, "message data: " + why, next->file->path);
+            e.topic = view.connection->topic;
+            e.logTimeNs = view.logTimeNs;
+            onProblem(e);
+          }
+        } else if (!onMessage(view)) {
+          return {};
+        }
+      }
+      next->live = q.executeStep();
+    }
+  } catch (const std::exception& e) {
+    return fail(ErrorCode::Format, std::string("reading the database: ") + e.what(), info_.path);
+  }
+  return {};
+}
+
+Result<const MessageIndex*> SqliteSource::messageIndex() {
+  if (index_) return &*index_;
+  MessageIndex index(connections_.size());
+  try {
+    for (std::uint32_t fi = 0; fi < files_.size(); ++fi) {
+      SQLite::Statement q(*files_[fi].db, "SELECT id, topic_id, timestamp FROM messages ORDER BY timestamp, id");
+      while (q.executeStep()) {
+        auto conn = files_[fi].connByTopicId.find(q.getColumn(1).getInt64());
+        std::int64_t id = q.getColumn(0).getInt64();
+        if (conn == files_[fi].connByTopicId.end() || id < 0 || id > UINT32_MAX) continue;
+        index[conn->second].push_back({q.getColumn(2).getInt64(), {fi, static_cast<std::uint32_t>(id)}});
+      }
+    }
+  } catch (const std::exception& e) {
+    return fail(ErrorCode::Format, std::string("reading the database: ") + e.what(), info_.path);
+  }
+  for (auto& entries : index)
+    std::stable_sort(entries.begin(), entries.end(),
+                     [](const IndexEntry& a, const IndexEntry& b) { return a.logTimeNs < b.logTimeNs; });
+  index_ = std::move(index);
+  return &*index_;
+}
+
+Result<MessageView> SqliteSource::read(const IndexEntry& entry) {
+  if (entry.location.chunk >= files_.size())
+    return fail(ErrorCode::InvalidArgument, "no file " + std::to_string(entry.location.chunk), info_.path);
+  const DbFile& f = files_[entry.location.chunk];
+  try {
+    SQLite::Statement q(*f.db, "SELECT topic_id, timestamp, data FROM messages WHERE id = ?");
+    q.bind(1, static_cast<std::int64_t>(entry.location.offset));
+    if (!q.executeStep()) return fail(ErrorCode::InvalidArgument, "no message with id " + std::to_string(entry.location.offset), f.path);
+    auto conn = f.connByTopicId.find(q.getColumn(0).getInt64());
+    if (conn == f.connByTopicId.end()) return fail(ErrorCode::Format, "message of an unknown topic", f.path);
+    SQLite::Column data = q.getColumn(2);
+    std::span<const std::byte> bytes{static_cast<const std::byte*>(data.getBlob()), static_cast<std::size_t>(data.getBytes())};
+    auto buffer = std::make_shared<ByteBuffer>();
+    ByteBuffer unpacked;
+    std::string why;
+    if (!unpack(bytes, unpacked, why)) return fail(ErrorCode::Format, "message data: " + why, f.path);
+    buffer->resize(bytes.size());
+    if (!bytes.empty()) std::copy(bytes.begin(), bytes.end(), buffer->data());
+    MessageView v;
+    v.connection = &connections_[conn->second];
+    v.logTimeNs = q.getColumn(1).getInt64();
+    v.bytes = buffer->span();
+    v.pin = buffer;
+    return v;
+  } catch (const std::exception& e) {
+    return fail(ErrorCode::Format, std::string("reading the database: ") + e.what(), f.path);
+  }
+}
+
+// A rosbag2 folder with MCAP storage: the MCAP reader, labelled as a rosbag2 recording.
+class McapBagSource final : public Source {
+public:
+  McapBagSource(std::unique_ptr<Source> inner, const fs::path& shownPath, const BagMetadata& m) : inner_(std::move(inner)) {
+    info_ = inner_->info();
+    info_.path = u8(shownPath);
+    info_.format = "rosbag2 (mcap)";
+    info_.version = std::to_string(m.version);
+  }
+  const SourceInfo& info() const override { return info_; }
+  std::span<const Connection> connections() const override { return inner_->connections(); }
+  Result<void> readMessages(const ReadFilter& f, const MessageFn& m, const ProblemFn& p) override {
+    return inner_->readMessages(f, m, p);
+  }
+  Result<const MessageIndex*> messageIndex() override { return inner_->messageIndex(); }
+  Result<MessageView> read(const IndexEntry& e) override { return inner_->read(e); }
+  Result<ChunkStats> chunkStats() override { return inner_->chunkStats(); }
+
+private:
+  std::unique_ptr<Source> inner_;
+  SourceInfo info_;
+};
+
+}  // namespace
+
+bool isRosbag2Folder(const fs::path& path) {
+  std::error_code ec;
+  if (!fs::is_directory(path, ec)) return false;
+  if (fs::exists(path / "metadata.yaml", ec)) return true;
+  for (const auto& e : fs::directory_iterator(path, ec))
+    if (e.path().extension() == ".db3" || e.path().extension() == ".mcap") return true;
+  return false;
+}
+
+Result<std::unique_ptr<Source>> openRosbag2(const fs::path& path) {
+  std::error_code ec;
+  fs::path folder = fs::is_directory(path, ec) ? path : path.parent_path();
+  fs::path yaml = folder / "metadata.yaml";
+  std::optional<BagMetadata> metadata;
+  if (fs::exists(yaml, ec)) {
+    auto m = readMetadata(yaml);
+    if (!m) return std::move(m).error();
+    metadata = std::move(m).value();
+  }
+  std::vector<fs::path> files;
+  if (!fs::is_directory(path, ec) && path.extension() != ".yaml") {
+    files.push_back(path);  // a storage file named directly
+  } else if (metadata && !metadata->files.empty()) {
+    for (const auto& f : metadata->files) files.push_back(folder / fs::u8path(f));
+  } else {
+    for (const auto& e : fs::directory_iterator(folder, ec))
+      if (e.path().extension() == ".db3" || e.path().extension() == ".mcap") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+  }
+  if (files.empty()) return fail(ErrorCode::InvalidArgument, "no .db3 or .mcap storage files in the folder", folder);
+  for (const auto& f : files) {
+    if (!fs::exists(f, ec)) return fail(ErrorCode::Io, "metadata.yaml lists '" + u8(f.filename()) + "', which is missing", folder);
+    std::string ext = u8(f.extension());
+    if (ext == ".zstd")
+      return fail(ErrorCode::Unsupported, "whole-file compressed storage ('" + u8(f.filename()) +
+                                              "') cannot be opened yet: decompress it with zstd -d first", f);
+  }
+  bool mcap = metadata ? metadata->storage == "mcap" : files.front().extension() == ".mcap";
+  fs::path shown = fs::is_directory(path, ec) ? path : (path.extension() == ".yaml" ? folder : path);
+  if (mcap) {
+    if (files.size() > 1)
+      return fail(ErrorCode::Unsupported, "rosbag2 MCAP recordings split over several files cannot be opened as one yet; open each .mcap", folder);
+    auto bytes = openFile(files.front());
+    if (!bytes) return std::move(bytes).error();
+    auto inner = openMcap(std::move(bytes).value());
+    if (!inner) return std::move(inner).error();
+    if (!metadata) return inner;
+    return std::unique_ptr<Source>(std::make_unique<McapBagSource>(std::move(inner).value(), shown, *metadata));
+  }
+  auto source = std::make_unique<SqliteSource>();
+  if (auto r = source->open(files, metadata, shown); !r) return std::move(r).error();
+  return std::unique_ptr<Source>(std::move(source));
+}
+
+}  // namespace bagscope::storage
