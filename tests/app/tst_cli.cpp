@@ -59,6 +59,9 @@ private slots:
     QTest::newRow("mcap zstd") << "ros2/demo_zstd.mcap" << 715 << ros2;
     QTest::newRow("mcap no summary") << "ros2/demo_nosummary.mcap" << 715 << ros2;
     QTest::newRow("mcap truncated") << "ros2/demo_truncated.mcap" << 585 << ros2;
+    QTest::newRow("rosbag2 db3") << "ros2/demo_db3" << 715 << ros2;
+    QTest::newRow("rosbag2 db3 split") << "ros2/demo_db3_split" << 715 << ros2;
+    QTest::newRow("rosbag2 mcap") << "ros2/demo_mcap_bag" << 715 << ros2;
   }
   void catReproducesTheReferenceDecoding() {
     QFETCH(QString, bag);
@@ -71,6 +74,23 @@ private slots:
     QString err;
     auto expected = test::readJsonLines(test::dataPath(expectation), &err);
     QVERIFY2(err.isEmpty(), qPrintable(err));
+    for (std::size_t i = 0; i < ours.size(); ++i) {
+      QString d = test::jsonDifference(ours[i], expected[i]);
+      QVERIFY2(d.isEmpty(), qPrintable(QStringLiteral("line %1: %2").arg(i + 1).arg(d)));
+    }
+  }
+
+  void msgPathDecodesTypesTheBagDoesNotDefine() {
+    Run without = runCli({"cat", test::dataPath("ros2/demo_db3_old")});
+    QCOMPARE(without.exitCode, 3);
+    QVERIFY2(without.err.contains("/vehicle_state") && without.err.contains("--msg-path"), without.err.constData());
+    QCOMPARE(parseLines(without.out).size(), std::size_t{695});
+    Run with = runCli({"cat", test::dataPath("ros2/demo_db3_old"), "--msg-path", test::dataPath("msg")});
+    QCOMPARE(with.exitCode, 0);
+    auto ours = parseLines(with.out);
+    QString err;
+    auto expected = test::readJsonLines(test::dataPath("ros2/demo.expected.jsonl"), &err);
+    QCOMPARE(ours.size(), expected.size());
     for (std::size_t i = 0; i < ours.size(); ++i) {
       QString d = test::jsonDifference(ours[i], expected[i]);
       QVERIFY2(d.isEmpty(), qPrintable(QStringLiteral("line %1: %2").arg(i + 1).arg(d)));
