@@ -1,6 +1,6 @@
 // libFuzzer target: a message definition and message bytes through the .msg parser, the
-// decoder, JSON output and the FieldReader. Input: uint16 definition length, definition,
-// then the message bytes.
+// decoder (ROS 1 and CDR), JSON output and the FieldReader. Input: uint16 definition
+// length (its top bit picks CDR and the ROS 2 dialect), definition, then the message bytes.
 
 #include <cstddef>
 #include <cstdint>
@@ -14,13 +14,14 @@ using namespace bagscope;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 2) return 0;
-  std::size_t defLen = data[0] | (std::size_t{data[1]} << 8);
+  bool cdr = (data[1] & 0x80) != 0;
+  std::size_t defLen = data[0] | (std::size_t{data[1] & 0x7Fu} << 8);
   if (defLen > size - 2) return 0;
   std::string_view definition(reinterpret_cast<const char*>(data + 2), defLen);
   std::span<const std::byte> message(reinterpret_cast<const std::byte*>(data + 2 + defLen), size - 2 - defLen);
-  auto s = schema::parseDefinition("fuzz/Msg", definition, schema::Dialect::Ros1);
+  auto s = schema::parseDefinition("fuzz/Msg", definition, cdr ? schema::Dialect::Ros2 : schema::Dialect::Ros1);
   if (!s) return 0;
-  auto d = decode::Decoder::compile(*s, decode::WireFormat::Ros1);
+  auto d = decode::Decoder::compile(*s, cdr ? decode::WireFormat::Cdr : decode::WireFormat::Ros1);
   if (!d) return 0;
   if (auto v = (*d)->decode(message)) {
     std::string json;

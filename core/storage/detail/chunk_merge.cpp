@@ -1,9 +1,97 @@
 #include "chunk_merge.hpp"
 
 #include <algorithm>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
+#include <thread>
 
 namespace bagscope::storage::detail {
+namespace {
+
+// Loads the chunks of `order` ahead of the merge, in parallel, at most `window` ahead of
+// what has been taken; take(i) hands them over strictly in order.
+class Prefetcher {
+public:
+  Prefetcher(const std::vector<std::uint32_t>& order, const ChunkLoader& load, unsigned threads, std::size_t window)
+      : order_(order), load_(load), slots_(window) {
+    for (unsigned t = 0; t < threads; ++t) workers_.emplace_back([this] { work(); });
+  }
+  ~Prefetcher() {
+    {
+      std::lock_guard lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    for (auto& w : workers_) w.join();
+  }
+  Prefetcher(const Prefetcher&) = delete;
+  Prefetcher& operator=(const Prefetcher&) = delete;
+
+  std::unique_ptr<LoadedChunk> take(std::size_t i, Result<void>& status) {
+    std::unique_lock lock(mutex_);
+    Slot& slot = slots_[i % slots_.size()];
+    done_.wait(lock, [&] { return slot.ready && slot.position == i; });
+    slot.ready = false;
+    status = std::move(slot.status);
+    auto chunk = std::move(slot.chunk);  // before unlocking: a worker may refill this slot next
+    taken_ = i + 1;
+    lock.unlock();
+    wake_.notify_all();
+    return chunk;
+  }
+  void recycle(std::unique_ptr<LoadedChunk> chunk) {
+    std::lock_guard lock(mutex_);
+    spare_.push_back(std::move(chunk));
+  }
+
+private:
+  struct Slot {
+    std::unique_ptr<LoadedChunk> chunk;
+    Result<void> status;
+    std::size_t position = 0;
+    bool ready = false;
+  };
+
+  void work() {
+    LoadContext ctx;
+    std::unique_lock lock(mutex_);
+    while (true) {
+      wake_.wait(lock, [&] { return stop_ || (next_ < order_.size() && next_ < taken_ + slots_.size()); });
+      if (stop_) return;
+      std::size_t i = next_++;
+      std::unique_ptr<LoadedChunk> chunk;
+      if (!spare_.empty()) {
+        chunk = std::move(spare_.back());
+        spare_.pop_back();
+      } else {
+        chunk = std::make_unique<LoadedChunk>();
+      }
+      lock.unlock();
+      chunk->messages.clear();
+      Result<void> status = load_(order_[i], *chunk, ctx);
+      lock.lock();
+      Slot& slot = slots_[i % slots_.size()];
+      slot.chunk = std::move(chunk);
+      slot.status = std::move(status);
+      slot.position = i;
+      slot.ready = true;
+      done_.notify_all();
+    }
+  }
+
+  const std::vector<std::uint32_t>& order_;
+  const ChunkLoader& load_;
+  std::vector<Slot> slots_;
+  std::vector<std::unique_ptr<LoadedChunk>> spare_;
+  std::mutex mutex_;
+  std::condition_variable wake_, done_;
+  std::size_t next_ = 0, taken_ = 0;
+  bool stop_ = false;
+  std::vector<std::thread> workers_;
+};
+
+}  // namespace
 
 void sortByLogTime(std::vector<ChunkMessage>& messages) {
   auto byTime = [](const ChunkMessage& a, const ChunkMessage& b) { return a.logTimeNs < b.logTimeNs; };
@@ -34,8 +122,7 @@ Result<void> mergeChunks(const std::vector<const ChunkSpan*>& chunks,
     std::uint32_t rank = 0;  // position in `order`, for ties
   };
   std::vector<Open> open;
-  std::vector<std::unique_ptr<LoadedChunk>> spare;  // recycled buffers: no allocation per chunk
-  std::vector<std::size_t> heap;                    // indexes into `open`
+  std::vector<std::size_t> heap;  // indexes into `open`
   std::vector<std::size_t> freeSlots;
   auto later = [&](std::size_t a, std::size_t b) {
     const auto& ma = open[a].chunk->messages[open[a].next];
@@ -52,19 +139,22 @@ Result<void> mergeChunks(const std::vector<const ChunkSpan*>& chunks,
   };
   auto pendingTime = [&] { return open[heap.front()].chunk->messages[open[heap.front()].next].logTimeNs; };
 
+  // Two chunks per worker in flight keeps every core busy without holding many chunks.
+  unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  if (order.size() < 2) threads = 1;
+  Prefetcher prefetch(order, load, threads, 2 * threads);
   std::size_t nextChunk = 0;
   MessageView view;
   while (true) {
     // Open every chunk that may start before the earliest message now pending.
     while (nextChunk < order.size() && (heap.empty() || chunks[order[nextChunk]]->startNs <= pendingTime())) {
-      auto chunk = spare.empty() ? std::make_unique<LoadedChunk>() : std::move(spare.back());
-      if (!spare.empty()) spare.pop_back();
-      chunk->messages.clear();
-      if (auto r = load(order[nextChunk], *chunk); !r && onProblem) onProblem(r.error());
+      Result<void> status;
+      auto chunk = prefetch.take(nextChunk, status);
+      if (!status && onProblem) onProblem(status.error());
       Open o{std::move(chunk), 0, static_cast<std::uint32_t>(nextChunk)};
       ++nextChunk;
       if (!skipUnwanted(o)) {
-        spare.push_back(std::move(o.chunk));
+        prefetch.recycle(std::move(o.chunk));
         continue;
       }
       std::size_t slot = open.size();
@@ -92,7 +182,7 @@ Result<void> mergeChunks(const std::vector<const ChunkSpan*>& chunks,
       std::push_heap(heap.begin(), heap.end(), later);
     } else {
       heap.pop_back();
-      spare.push_back(std::move(o.chunk));
+      prefetch.recycle(std::move(o.chunk));
       freeSlots.push_back(slot);
     }
   }

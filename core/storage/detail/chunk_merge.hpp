@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/base/byte_buffer.hpp"
+#include "core/compress/decompress.hpp"
 #include "core/storage/source.hpp"
 
 namespace bagscope::storage::detail {
@@ -34,12 +35,21 @@ struct ChunkSpan {
   std::vector<std::pair<std::uint32_t, std::uint64_t>> counts;  ///< connection index, messages
 };
 
-/// Loads chunk `index`; an error is reported as a problem and the chunk's readable
-/// messages (if any were put in `out`) are still delivered.
-using ChunkLoader = std::function<Result<void>(std::uint32_t index, LoadedChunk& out)>;
+/// Per-thread state of a chunk loader: a read buffer and codec contexts.
+struct LoadContext {
+  ByteBuffer scratch;
+  compress::Decompressor decompressor;
+};
+
+/// Loads chunk `index` into `out`. Called from several threads at once, each with its own
+/// context. An error is reported as a problem; the chunk's readable messages (if any were
+/// put in `out`) are still delivered.
+using ChunkLoader = std::function<Result<void>(std::uint32_t index, LoadedChunk& out, LoadContext& ctx)>;
 
 /// Delivers the messages of `chunks` that pass `filter` in log-time order (ties: earlier
 /// chunk, then position in the chunk). `wanted[i]` says whether connection i passes.
+/// Chunks are read and decompressed ahead on worker threads (one per core), a few at a
+/// time; `onMessage` runs on the calling thread.
 Result<void> mergeChunks(const std::vector<const ChunkSpan*>& chunks,
                          std::span<const Connection> connections, const std::vector<bool>& wanted,
                          const ReadFilter& filter, const ChunkLoader& load,

@@ -5,6 +5,7 @@
 #include "mcap_source.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <optional>
 
@@ -20,7 +21,6 @@ using detail::ChunkMessage;
 using detail::LoadedChunk;
 
 constexpr std::string_view kMagic = "\x89MCAP0\r\n";
-constexpr std::uint8_t kOpHeader = 0x01;
 constexpr std::uint8_t kOpFooter = 0x02;
 constexpr std::uint8_t kOpSchema = 0x03;
 constexpr std::uint8_t kOpChannel = 0x04;
@@ -149,11 +149,14 @@ private:
   // Schemas and channels, wherever they are found. False when malformed.
   bool takeSchema(std::span<const std::byte> content);
   bool takeChannel(std::span<const std::byte> content);
-  // Decompresses a chunk record's content and lists its messages (and, while scanning,
-  // registers the schemas and channels it holds).
-  Result<void> parseChunk(std::span<const std::byte> content, bool cut, bool registerDefinitions,
-                          LoadedChunk& out, ChunkStats* stats);
-  Result<void> loadChunk(std::uint32_t index, LoadedChunk& out);
+  // Decompresses a chunk record's content and lists its messages; schema and channel
+  // records in it go to `onDefinition` when given (the scan registers them). Thread-safe.
+  using DefinitionFn = std::function<bool(const Record&)>;
+  Result<void> parseChunk(std::span<const std::byte> content, bool cut, LoadedChunk& out,
+                          detail::LoadContext& ctx, ChunkStats* stats,
+                          const DefinitionFn* onDefinition) const;
+  // Thread-safe: several chunks load at once, each with its own context.
+  Result<void> loadChunk(std::uint32_t index, LoadedChunk& out, detail::LoadContext& ctx) const;
   void finishCounts(bool countsFromChunks);
 
   std::unique_ptr<ByteSource> bytes_;
@@ -163,8 +166,7 @@ private:
   std::map<std::uint16_t, std::uint32_t> connIndexById_;
   std::vector<Chunk> chunks_;
   std::optional<MessageIndex> index_;
-  ByteBuffer scratch_;
-  compress::Decompressor decompressor_;
+  detail::LoadContext context_;  // for single-threaded loads
   std::shared_ptr<LoadedChunk> lastRead_;
   std::uint32_t lastReadChunk_ = 0;
   ChunkStats stats_;
@@ -347,8 +349,9 @@ void McapSource::finishCounts(bool countsFromChunks) {
   }
 }
 
-Result<void> McapSource::parseChunk(std::span<const std::byte> content, bool cut, bool registerDefinitions,
-                                    LoadedChunk& out, ChunkStats* stats) {
+Result<void> McapSource::parseChunk(std::span<const std::byte> content, bool cut, LoadedChunk& out,
+                                    detail::LoadContext& ctx, ChunkStats* stats,
+                                    const DefinitionFn* onDefinition) const {
   Fields f{ByteCursor(content)};
   f.num<std::uint64_t>();  // message start and end time: taken from the messages themselves
   f.num<std::uint64_t>();
@@ -379,8 +382,8 @@ Result<void> McapSource::parseChunk(std::span<const std::byte> content, bool cut
     stats->uncompressedBytes += uncompressedSize;
   }
   if (cut) {
-    decompressor_.decompressPrefix(codec, records, static_cast<std::size_t>(uncompressedSize), out.data);
-  } else if (auto r = decompressor_.decompress(codec, records, static_cast<std::size_t>(uncompressedSize), out.data); !r) {
+    ctx.decompressor.decompressPrefix(codec, records, static_cast<std::size_t>(uncompressedSize), out.data);
+  } else if (auto r = ctx.decompressor.decompress(codec, records, static_cast<std::size_t>(uncompressedSize), out.data); !r) {
     return r;
   }
   std::string why;
@@ -398,10 +401,8 @@ Result<void> McapSource::parseChunk(std::span<const std::byte> content, bool cut
       auto dataOffset = static_cast<std::uint32_t>(r.content.data() - out.data.data()) + 22;
       out.messages.push_back({toNs(logTime), dataOffset, static_cast<std::uint32_t>(r.content.size() - 22),
                               it->second, static_cast<std::uint32_t>(r.offset)});
-    } else if (registerDefinitions && r.op == kOpSchema) {
-      bad = !takeSchema(r.content);
-    } else if (registerDefinitions && r.op == kOpChannel) {
-      bad = !takeChannel(r.content);
+    } else if (onDefinition && (r.op == kOpSchema || r.op == kOpChannel)) {
+      bad = !(*onDefinition)(r);
     }
     return !bad;
   });
@@ -467,7 +468,10 @@ Result<void> McapSource::scan() {
       auto chunkIndex = static_cast<std::uint32_t>(chunks_.size());
       chunks_.push_back(c);
       loaded.messages.clear();
-      auto r = parseChunk(record.span(), cut, true, loaded, &stats_);
+      DefinitionFn define = [this](const Record& d) {
+        return d.op == kOpSchema ? takeSchema(d.content) : takeChannel(d.content);
+      };
+      auto r = parseChunk(record.span(), cut, loaded, context_, &stats_, &define);
       for (const auto& m : loaded.messages) note(chunkIndex, m);
       if (!r || cut) {
         info_.problems.push_back(std::string(cut ? "the file ends inside the chunk" : "the chunk") + " at offset " +
@@ -509,7 +513,7 @@ Result<void> McapSource::scan() {
   return {};
 }
 
-Result<void> McapSource::loadChunk(std::uint32_t index, LoadedChunk& out) {
+Result<void> McapSource::loadChunk(std::uint32_t index, LoadedChunk& out, detail::LoadContext& ctx) const {
   const Chunk& c = chunks_[index];
   out.messages.clear();
   if (c.loose) {
@@ -534,14 +538,14 @@ Result<void> McapSource::loadChunk(std::uint32_t index, LoadedChunk& out) {
   }
   const std::uint64_t size = bytes_->size();
   std::uint64_t length = std::min(c.recordLength, size - c.recordPos);
-  if (auto r = readExact(c.recordPos, length, scratch_); !r) return r;
-  auto bytes = scratch_.span();
+  if (auto r = readExact(c.recordPos, length, ctx.scratch); !r) return r;
+  auto bytes = ctx.scratch.span();
   if (bytes.size() < kRecordPrefix || static_cast<std::uint8_t>(bytes[0]) != kOpChunk)
     return error(ErrorCode::Format, "expected a chunk record", c.recordPos);
   std::uint64_t len = loadLE<std::uint64_t>(bytes.data() + 1);
   bool cut = len > bytes.size() - kRecordPrefix;
   auto content = bytes.subspan(kRecordPrefix, static_cast<std::size_t>(std::min<std::uint64_t>(len, bytes.size() - kRecordPrefix)));
-  if (auto r = parseChunk(content, cut, false, out, nullptr); !r) {
+  if (auto r = parseChunk(content, cut, out, ctx, nullptr, nullptr); !r) {
     Error e = std::move(r).error();
     e.message = "chunk at offset " + std::to_string(c.recordPos) + ": " + e.message;
     e.file = bytes_->name();
@@ -559,7 +563,9 @@ Result<void> McapSource::readMessages(const ReadFilter& filter, const MessageFn&
       wanted[it->second] = true;
   std::vector<const detail::ChunkSpan*> spans;
   for (const auto& c : chunks_) spans.push_back(&c);
-  auto load = [&](std::uint32_t index, LoadedChunk& out) { return loadChunk(index, out); };
+  auto load = [&](std::uint32_t index, LoadedChunk& out, detail::LoadContext& ctx) {
+    return loadChunk(index, out, ctx);
+  };
   return detail::mergeChunks(spans, connections_, wanted, filter, load, onMessage, onProblem);
 }
 
@@ -595,7 +601,7 @@ Result<const MessageIndex*> McapSource::messageIndex() {
       // No usable message index records: list the chunk itself.
       entries.clear();
       LoadedChunk loaded;
-      if (auto r = loadChunk(ci, loaded); !r) info_.problems.push_back(r.error().describe());
+      if (auto r = loadChunk(ci, loaded, context_); !r) info_.problems.push_back(r.error().describe());
       for (const auto& m : loaded.messages) entries.push_back({m.connIndex, {m.logTimeNs, {ci, m.recordOffset}}});
     }
     for (auto& [conn, e] : entries) index[conn].push_back(e);
@@ -612,7 +618,7 @@ Result<MessageView> McapSource::read(const IndexEntry& entry) {
   if (ci >= chunks_.size()) return error(ErrorCode::InvalidArgument, "no chunk " + std::to_string(ci), 0);
   if (!lastRead_ || lastReadChunk_ != ci) {
     auto loaded = std::make_shared<LoadedChunk>();
-    if (auto r = loadChunk(ci, *loaded); !r && loaded->messages.empty()) return std::move(r).error();
+    if (auto r = loadChunk(ci, *loaded, context_); !r && loaded->messages.empty()) return std::move(r).error();
     lastRead_ = std::move(loaded);
     lastReadChunk_ = ci;
   }

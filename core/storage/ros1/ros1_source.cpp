@@ -162,15 +162,20 @@ using detail::ChunkMessage;
 using detail::LoadedChunk;
 
 // ChunkSpan: start/end from the chunk info (or the scan), counts per connection index.
-struct Chunk : detail::ChunkSpan {
-  std::uint64_t recordPos = 0;  // chunk record (or first loose record) in the file
-  bool loose = false;           // message records outside any chunk: a raw file span
-  bool headerRead = false;
+// Where a chunk's data is, from its record header (or the scan).
+struct ChunkPlace {
+  bool known = false;
   Codec codec = Codec::None;
   std::uint64_t dataPos = 0;
   std::uint64_t storedSize = 0;        // bytes of data present in the file
   std::uint64_t uncompressedSize = 0;  // as the chunk header says
   bool cut = false;                    // the file ends inside this chunk's data
+};
+
+struct Chunk : detail::ChunkSpan {
+  std::uint64_t recordPos = 0;  // chunk record (or first loose record) in the file
+  bool loose = false;           // message records outside any chunk: a raw file span
+  ChunkPlace place;
 };
 
 class Ros1Source final : public Source {
@@ -216,8 +221,12 @@ private:
     chunks_.clear();
     return scan(from);
   }
+  // Where chunk `c`'s data is: known already, or read from its record header. Thread-safe.
+  Result<ChunkPlace> locate(const Chunk& c) const;
+  // locate() and remember it (one thread at a time).
   Result<void> readChunkHeader(Chunk& c) const;
-  Result<void> loadChunk(std::uint32_t index, LoadedChunk& out, ByteBuffer& scratch) const;
+  // Thread-safe: several chunks load at once, each with its own context.
+  Result<void> loadChunk(const Chunk& c, LoadedChunk& out, detail::LoadContext& ctx) const;
   std::uint32_t addConnection(Connection conn);
   void finishCounts();
 
@@ -227,7 +236,7 @@ private:
   std::map<std::uint32_t, std::uint32_t> connIndexById_;
   std::vector<Chunk> chunks_;
   std::optional<MessageIndex> index_;
-  mutable compress::Decompressor decompressor_;  // "one thread at a time", as the Source
+  mutable detail::LoadContext context_;  // for single-threaded loads ("one thread at a time")
   std::shared_ptr<LoadedChunk> lastRead_;  // read() cache: the chunk of the last message
   std::uint32_t lastReadChunk_ = 0;
 };
@@ -483,8 +492,8 @@ Result<void> Ros1Source::scan(std::uint64_t from) {
     if (f.op == kOpChunk) {
       Chunk c;
       c.recordPos = pos;
-      c.headerRead = true;
-      if (!compress::codecFromName(f.compression.value_or("none"), c.codec)) {
+      c.place.known = true;
+      if (!compress::codecFromName(f.compression.value_or("none"), c.place.codec)) {
         info_.problems.push_back("chunk at offset " + std::to_string(pos) + " uses unknown compression '" +
                                  std::string(f.compression.value_or("")) + "'; skipped");
         if (cut) break;
@@ -497,18 +506,19 @@ Result<void> Ros1Source::scan(std::uint64_t from) {
         pos = next;
         continue;
       }
-      c.dataPos = dataPos;
-      c.storedSize = rec->data.size();
-      c.uncompressedSize = f.size.value_or(0);
-      c.cut = cut;
+      c.place.dataPos = dataPos;
+      c.place.storedSize = rec->data.size();
+      c.place.uncompressedSize = f.size.value_or(0);
+      c.place.cut = cut;
       auto chunkIndex = static_cast<std::uint32_t>(chunks_.size());
       chunks_.push_back(c);
-      if (c.codec == Codec::None) {
+      const ChunkPlace& place = c.place;
+      if (place.codec == Codec::None) {
         chunkBuf.resize(rec->data.size());
         std::copy(rec->data.begin(), rec->data.end(), chunkBuf.data());
       } else if (cut) {
-        decompressor_.decompressPrefix(c.codec, rec->data, c.uncompressedSize, chunkBuf);
-      } else if (auto r = decompressor_.decompress(c.codec, rec->data, c.uncompressedSize, chunkBuf); !r) {
+        context_.decompressor.decompressPrefix(place.codec, rec->data, place.uncompressedSize, chunkBuf);
+      } else if (auto r = context_.decompressor.decompress(place.codec, rec->data, place.uncompressedSize, chunkBuf); !r) {
         info_.problems.push_back("chunk at offset " + std::to_string(pos) + ": " + r.error().message +
                                  "; its messages are lost");
         pos = next;
@@ -529,7 +539,7 @@ Result<void> Ros1Source::scan(std::uint64_t from) {
       if (!why.empty() || cut) {
         info_.problems.push_back(
             std::string(cut ? "the file ends inside the chunk" : "the chunk") + " at offset " +
-            std::to_string(pos) + " (" + compress::codecName(c.codec) + ", " +
+            std::to_string(pos) + " (" + compress::codecName(place.codec) + ", " +
             std::to_string(rec->data.size()) + " of " + std::to_string(rec->claimedSize) +
             " bytes present): recovered " + std::to_string(recovered - before) +
             " complete messages; " + std::to_string(chunkBuf.size() - stop) +
@@ -542,19 +552,19 @@ Result<void> Ros1Source::scan(std::uint64_t from) {
       auto it = connIndexById_.find(*f.conn);
       if (it != connIndexById_.end()) {
         // Loose runs are split so that one is never read into memory whole when huge.
-        if (looseChunk != kNoChunk && next - chunks_[looseChunk].dataPos > kMaxLooseChunkBytes)
+        if (looseChunk != kNoChunk && next - chunks_[looseChunk].place.dataPos > kMaxLooseChunkBytes)
           looseChunk = kNoChunk;
         if (looseChunk == kNoChunk) {
           Chunk c;
-          c.recordPos = c.dataPos = pos;
+          c.recordPos = c.place.dataPos = pos;
           c.loose = true;
-          c.headerRead = true;
+          c.place.known = true;
           looseChunk = static_cast<std::uint32_t>(chunks_.size());
           chunks_.push_back(c);
         }
         Chunk& c = chunks_[looseChunk];
-        c.storedSize = c.uncompressedSize = next - c.dataPos;
-        addMessage(looseChunk, it->second, *f.time, static_cast<std::uint32_t>(pos - c.dataPos));
+        c.place.storedSize = c.place.uncompressedSize = next - c.place.dataPos;
+        addMessage(looseChunk, it->second, *f.time, static_cast<std::uint32_t>(pos - c.place.dataPos));
       }
     }
     if (cut) {
@@ -573,20 +583,20 @@ Result<void> Ros1Source::scan(std::uint64_t from) {
   return {};
 }
 
-Result<void> Ros1Source::readChunkHeader(Chunk& c) const {
-  if (c.headerRead) return {};
+Result<ChunkPlace> Ros1Source::locate(const Chunk& c) const {
+  if (c.place.known) return c.place;
   ByteBuffer buf;
   // Only the header is wanted: read the record but not its (possibly large) data.
   const std::uint64_t size = bytes_->size();
   if (c.recordPos > size || size - c.recordPos < 8)
     return error(ErrorCode::Truncated, "chunk record is cut short", c.recordPos);
   std::byte lenBytes[4];
-  if (auto r = bytes_->readAt(c.recordPos, lenBytes); !r) return r;
+  if (auto r = bytes_->readAt(c.recordPos, lenBytes); !r) return std::move(r).error();
   std::uint32_t headerLen = loadLE<std::uint32_t>(lenBytes);
   if (headerLen > kMaxHeaderBytes || headerLen + 8ull > size - c.recordPos)
     return error(ErrorCode::Format, "chunk record header length " + std::to_string(headerLen) +
                                         " does not fit in the file", c.recordPos);
-  if (auto r = readExact(c.recordPos, 4 + headerLen + 4, buf); !r) return r;
+  if (auto r = readExact(c.recordPos, 4 + headerLen + 4, buf); !r) return std::move(r).error();
   Fields f;
   std::string why;
   if (!parseFields(buf.span().subspan(4, headerLen), f, why))
@@ -594,30 +604,41 @@ Result<void> Ros1Source::readChunkHeader(Chunk& c) const {
   if (f.op != kOpChunk)
     return error(ErrorCode::Format, "expected a chunk record (op 5), found op " + std::to_string(f.op),
                  c.recordPos);
-  if (!compress::codecFromName(f.compression.value_or("none"), c.codec))
+  ChunkPlace p;
+  if (!compress::codecFromName(f.compression.value_or("none"), p.codec))
     return error(ErrorCode::Unsupported, "unknown chunk compression '" +
                                              std::string(f.compression.value_or("")) + "'", c.recordPos);
   std::uint32_t dataLen = loadLE<std::uint32_t>(buf.data() + 4 + headerLen);
-  c.dataPos = c.recordPos + 4 + headerLen + 4;
-  c.storedSize = std::min<std::uint64_t>(dataLen, size - c.dataPos);
-  c.cut = c.storedSize < dataLen;
-  c.uncompressedSize = f.size.value_or(0);
-  c.headerRead = true;
+  p.dataPos = c.recordPos + 4 + headerLen + 4;
+  p.storedSize = std::min<std::uint64_t>(dataLen, size - p.dataPos);
+  p.cut = p.storedSize < dataLen;
+  p.uncompressedSize = f.size.value_or(0);
+  p.known = true;
+  return p;
+}
+
+Result<void> Ros1Source::readChunkHeader(Chunk& c) const {
+  auto p = locate(c);
+  if (!p) return std::move(p).error();
+  c.place = *p;
   return {};
 }
 
-Result<void> Ros1Source::loadChunk(std::uint32_t index, LoadedChunk& out, ByteBuffer& scratch) const {
-  const Chunk& c = chunks_[index];
+Result<void> Ros1Source::loadChunk(const Chunk& chunk, LoadedChunk& out, detail::LoadContext& ctx) const {
+  auto located = locate(chunk);
+  if (!located) return std::move(located).error();
+  const ChunkPlace& c = *located;
+  ByteBuffer& scratch = ctx.scratch;
   out.messages.clear();
   if (c.codec == Codec::None) {
     if (auto r = readExact(c.dataPos, static_cast<std::size_t>(c.storedSize), out.data); !r) return r;
   } else {
     if (auto r = readExact(c.dataPos, static_cast<std::size_t>(c.storedSize), scratch); !r) return r;
     if (c.cut) {
-      decompressor_.decompressPrefix(c.codec, scratch.span(), c.uncompressedSize, out.data);
-    } else if (auto r = decompressor_.decompress(c.codec, scratch.span(), c.uncompressedSize, out.data); !r) {
+      ctx.decompressor.decompressPrefix(c.codec, scratch.span(), c.uncompressedSize, out.data);
+    } else if (auto r = ctx.decompressor.decompress(c.codec, scratch.span(), c.uncompressedSize, out.data); !r) {
       Error e = std::move(r).error();
-      e.message = "chunk at offset " + std::to_string(c.recordPos) + ": " + e.message;
+      e.message = "chunk at offset " + std::to_string(chunk.recordPos) + ": " + e.message;
       e.offset = static_cast<std::int64_t>(c.dataPos);
       e.file = bytes_->name();
       return e;
@@ -637,7 +658,7 @@ Result<void> Ros1Source::loadChunk(std::uint32_t index, LoadedChunk& out, ByteBu
   detail::sortByLogTime(out.messages);
   if (!why.empty() && !c.cut) {
     // What was readable is kept; the caller reports the rest.
-    return error(ErrorCode::Format, "chunk at offset " + std::to_string(c.recordPos) +
+    return error(ErrorCode::Format, "chunk at offset " + std::to_string(chunk.recordPos) +
                                         " holds a malformed record: " + why + " (" +
                                         std::to_string(out.messages.size()) + " messages before it are kept)",
                  c.dataPos);
@@ -652,10 +673,8 @@ Result<void> Ros1Source::readMessages(const ReadFilter& filter, const MessageFn&
     if (auto it = connIndexById_.find(id); it != connIndexById_.end()) wanted[it->second] = true;
   std::vector<const detail::ChunkSpan*> spans;
   for (const auto& c : chunks_) spans.push_back(&c);
-  ByteBuffer scratch;
-  auto load = [&](std::uint32_t index, LoadedChunk& out) -> Result<void> {
-    if (auto r = readChunkHeader(chunks_[index]); !r) return r;
-    return loadChunk(index, out, scratch);
+  auto load = [&](std::uint32_t index, LoadedChunk& out, detail::LoadContext& ctx) {
+    return loadChunk(chunks_[index], out, ctx);
   };
   return detail::mergeChunks(spans, connections_, wanted, filter, load, onMessage, onProblem);
 }
@@ -663,17 +682,18 @@ Result<void> Ros1Source::readMessages(const ReadFilter& filter, const MessageFn&
 Result<const MessageIndex*> Ros1Source::messageIndex() {
   if (index_) return &*index_;
   MessageIndex index(connections_.size());
-  ByteBuffer buf, scratch;
+  ByteBuffer buf;
   for (std::uint32_t ci = 0; ci < chunks_.size(); ++ci) {
-    Chunk& c = chunks_[ci];
-    if (auto r = readChunkHeader(c); !r) {
+    Chunk& chunk = chunks_[ci];
+    if (auto r = readChunkHeader(chunk); !r) {
       info_.problems.push_back(r.error().describe() + "; its messages are not indexed");
       continue;
     }
     // The chunk's index data records follow its data: one per connection in the chunk.
+    const ChunkPlace& c = chunk.place;
     std::uint64_t pos = c.dataPos + c.storedSize;
     bool ok = !c.cut;
-    for (std::size_t k = 0; ok && k < c.counts.size(); ++k) {
+    for (std::size_t k = 0; ok && k < chunk.counts.size(); ++k) {
       bool cut = false;
       auto rec = readRecordAt(pos, buf, cut);
       if (!rec || cut || rec->fields.op != kOpIndexData || !rec->fields.conn || rec->fields.ver.value_or(0) != 1) {
@@ -701,7 +721,7 @@ Result<const MessageIndex*> Ros1Source::messageIndex() {
       for (auto& entries : index)
         std::erase_if(entries, [&](const IndexEntry& e) { return e.location.chunk == ci; });
       LoadedChunk loaded;
-      if (auto r = loadChunk(ci, loaded, scratch); !r) info_.problems.push_back(r.error().describe());
+      if (auto r = loadChunk(chunk, loaded, context_); !r) info_.problems.push_back(r.error().describe());
       for (const auto& m : loaded.messages) index[m.connIndex].push_back({m.logTimeNs, {ci, m.recordOffset}});
     }
   }
@@ -718,8 +738,7 @@ Result<MessageView> Ros1Source::read(const IndexEntry& entry) {
   if (!lastRead_ || lastReadChunk_ != ci) {
     if (auto r = readChunkHeader(chunks_[ci]); !r) return std::move(r).error();
     auto loaded = std::make_shared<LoadedChunk>();
-    ByteBuffer scratch;
-    if (auto r = loadChunk(ci, *loaded, scratch); !r && loaded->messages.empty()) return std::move(r).error();
+    if (auto r = loadChunk(chunks_[ci], *loaded, context_); !r && loaded->messages.empty()) return std::move(r).error();
     lastRead_ = std::move(loaded);
     lastReadChunk_ = ci;
   }
@@ -729,7 +748,7 @@ Result<MessageView> Ros1Source::read(const IndexEntry& entry) {
   if (it == msgs.end())
     return error(ErrorCode::Format, "no message record at offset " + std::to_string(entry.location.offset) +
                                         " of chunk at offset " + std::to_string(chunks_[ci].recordPos),
-                 chunks_[ci].dataPos);
+                 chunks_[ci].place.dataPos);
   MessageView v;
   v.connection = &connections_[it->connIndex];
   v.logTimeNs = it->logTimeNs;
@@ -745,9 +764,10 @@ Result<ChunkStats> Ros1Source::chunkStats() {
     if (c.loose) continue;
     if (auto r = readChunkHeader(c); !r) return std::move(r).error();
     ++stats.chunkCount;
-    ++byCodec[compress::codecName(c.codec)];
-    stats.storedBytes += c.storedSize;
-    stats.uncompressedBytes += c.codec == Codec::None ? c.storedSize : c.uncompressedSize;
+    const ChunkPlace& p = c.place;
+    ++byCodec[compress::codecName(p.codec)];
+    stats.storedBytes += p.storedSize;
+    stats.uncompressedBytes += p.codec == Codec::None ? p.storedSize : p.uncompressedSize;
   }
   stats.chunksByCompression.assign(byCodec.begin(), byCodec.end());
   return stats;
