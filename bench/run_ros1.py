@@ -15,19 +15,12 @@ peer time / Bagscope time. The machine is noisy: read the medians, not one run.
 """
 import argparse
 import os
-import shutil
-import statistics
 import subprocess
 import sys
 
+from benchlib import ensure_peers, measure, report
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def run(cmd, cwd=None):
-    out = subprocess.run(cmd, cwd=cwd, check=True, capture_output=True, text=True).stdout
-    fields = out.strip().splitlines()[-1].split()
-    # "<tool> <task> <seconds> <count> [<bytes> ...]"
-    return float(fields[2]), int(fields[3]), int(fields[4]) if len(fields) > 4 else 0
 
 
 def ensure_bags(work, shared):
@@ -46,16 +39,6 @@ def ensure_bags(work, shared):
             subprocess.run(cmd, check=True)
 
 
-def ensure_peers(work, shared):
-    peers = os.path.join(work, 'peers')
-    os.makedirs(peers, exist_ok=True)
-    for f in ('package.json', 'jspeer.mjs', 'pypeer.py'):
-        shutil.copy(os.path.join(shared, 'bench-peers', f), peers)
-    if not os.path.isdir(os.path.join(peers, 'node_modules')):
-        subprocess.run(['npm', 'install', '--no-audit', '--no-fund'], cwd=peers, check=True)
-    return peers
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     ap.add_argument('--runs', type=int, default=5)
@@ -72,28 +55,10 @@ def main():
         'python3-rosbag': lambda task, bag: ['/usr/bin/python3', os.path.join(peers, 'pypeer.py'), 'rosbag', task, bag],
         'foxglove-js': lambda task, bag: ['node', os.path.join(peers, 'jspeer.mjs'), 'ros1', task, bag],
     }
-    cases = [('signals.bag', 'open'), ('signals.bag', 'scan'), ('signals.bag', 'imu'),
-             ('sensor.bag', 'open'), ('sensor.bag', 'scan'), ('sensor_lz4.bag', 'scan')]
-    results = {}
-    print(f'{"bag":<16}{"task":<6}{"tool":<16}{"median s":>10}{"min s":>9}{"max s":>9}{"count":>9}{"ratio":>8}{"GB/s":>7}')
-    for bag, task in cases:
-        path = os.path.join(args.work, bag)
-        for tool, cmd in tools.items():
-            run(cmd(task, path), cwd=peers)  # warm-up
-            times, count, nbytes = [], 0, 0
-            for _ in range(args.runs):
-                t, count, b = run(cmd(task, path), cwd=peers)
-                times.append(t)
-                nbytes = max(nbytes, b)
-            med = statistics.median(times)
-            results[(bag, task, tool)] = (med, count, nbytes)
-            base = results[(bag, task, 'bagscope')]
-            ratio = med / base[0] if tool != 'bagscope' else 1.0
-            rate = f'{base[2] / base[0] / 1e9:7.2f}' if tool == 'bagscope' and base[2] else ''
-            print(f'{bag:<16}{task:<6}{tool:<16}{med:>10.4f}{min(times):>9.4f}{max(times):>9.4f}{count:>9}'
-                  f'{ratio:>7.1f}x{rate}', flush=True)
-            if count != base[1]:
-                print(f'  !! {tool} counted {count} messages, bagscope {base[1]}', flush=True)
+    cases = [(bag, task, os.path.join(args.work, bag)) for bag, task in
+             [('signals.bag', 'open'), ('signals.bag', 'scan'), ('signals.bag', 'imu'),
+              ('sensor.bag', 'open'), ('sensor.bag', 'scan'), ('sensor_lz4.bag', 'scan')]]
+    results = measure(cases, tools, args.runs, peers)
 
     def r(bag, task, peer):
         return results[(bag, task, peer)][0] / results[(bag, task, 'bagscope')][0]
@@ -114,10 +79,7 @@ def main():
         ('sensor scan, uncompressed >= 1.5 GB/s', rate('sensor.bag') >= 1.5, f'{rate("sensor.bag"):.2f} GB/s'),
         ('sensor scan, lz4 >= 1.5 GB/s', rate('sensor_lz4.bag') >= 1.5, f'{rate("sensor_lz4.bag"):.2f} GB/s'),
     ]
-    print()
-    for name, ok, value in checks:
-        print(f'{"PASS" if ok else "MISS"}  {name}: {value}')
-    return 0 if all(ok for _, ok, _ in checks) else 1
+    return report(checks)
 
 
 if __name__ == '__main__':

@@ -64,6 +64,16 @@ bool isNumericLeaf(Primitive p) {
   return p != Primitive::String && p != Primitive::Message;
 }
 
+// ROS 2 times are messages (int32 sec, uint32 nanosec); a path ending at one reads it as
+// seconds, like a ROS 1 time.
+bool isRos2Time(const Program* p) {
+  if (!p || p->ops.size() != 2) return false;
+  const std::string& name = p->type->name;
+  return (name == "builtin_interfaces/Time" || name == "builtin_interfaces/Duration") &&
+         p->ops[0].type == Primitive::Int32 && p->ops[1].type == Primitive::UInt32 &&
+         p->ops[0].array == ArrayKind::None && p->ops[1].array == ArrayKind::None;
+}
+
 Result<void> addPath(const Program& root, Request& req, std::string_view path, std::uint32_t column) {
   auto bad = [&](std::string why) {
     return makeError(ErrorCode::InvalidArgument, "field path '" + std::string(path) + "': " + why);
@@ -97,7 +107,7 @@ Result<void> addPath(const Program& root, Request& req, std::string_view path, s
       return bad("'" + std::string(name) + "' is an array: pick an element, e.g. " + std::string(name) + "[0]");
     auto& ask = cur->fields[opIndex];
     bool last = rest.empty();
-    if (op.type == Primitive::Message) {
+    if (op.type == Primitive::Message && !(last && isRos2Time(op.nested))) {
       if (last) return bad("'" + std::string(name) + "' is a message, not a number");
       std::unique_ptr<Request>& sub = index ? ask.elements[*index].sub : ask.sub;
       if (!sub) sub = std::make_unique<Request>();
@@ -106,7 +116,8 @@ Result<void> addPath(const Program& root, Request& req, std::string_view path, s
       continue;
     }
     if (!last) return bad("'" + std::string(name) + "' has no fields");
-    if (!isNumericLeaf(op.type)) return bad("'" + std::string(name) + "' is a string, not a number");
+    if (!isNumericLeaf(op.type) && !isRos2Time(op.nested))
+      return bad("'" + std::string(name) + "' is a string, not a number");
     if (index) ask.elements[*index].column = column;
     else ask.column = column;
     return {};
@@ -157,7 +168,7 @@ std::unique_ptr<Plan> buildPlan(const Program& prog, const Request& req, bool pa
             using Kind = Plan::Step::Kind;
             used += step.kind == Kind::SkipBytes ? step.bytes
                     : step.kind == Kind::Pick    ? step.op->fixedBytes  // a fixed array, whole
-                                                 : schema::primitiveSize(step.op->type);
+                                                 : step.op->fixedBytes;
             if (step.kind == Plan::Step::Kind::SkipBytes) {
               Op skip;
               skip.fixed = true;
@@ -272,7 +283,14 @@ private:
         out = static_cast<double>(s) + static_cast<double>(ns) * 1e-9;
         return true;
       }
-      case Primitive::String: case Primitive::Message: break;
+      case Primitive::Message: {  // a ROS 2 time (checked when the path was compiled)
+        std::int32_t s = 0;
+        std::uint32_t ns = 0;
+        if (!c_.read(s) || !c_.read(ns)) return fail("message too short");
+        out = static_cast<double>(s) + static_cast<double>(ns) * 1e-9;
+        return true;
+      }
+      case Primitive::String: break;
     }
     return fail("not a number");
   }

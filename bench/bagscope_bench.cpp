@@ -1,4 +1,4 @@
-// bagscope-bench TASK BAG: one timed workload, printed as "bagscope TASK seconds count [bytes]"
+// bagscope-bench TASK FILE: one timed workload on any recording Bagscope opens, printed as "bagscope TASK seconds count [bytes]"
 // (the same line format as the peers in shared/bench-peers). Times exclude process start.
 //   open     open the bag and sum the per-topic message counts (index only)
 //   scan     read every message's bytes in log-time order
@@ -25,9 +25,7 @@ namespace {
 }
 
 std::shared_ptr<const decode::Decoder> decoderFor(const storage::Connection& c) {
-  auto s = schema::parseDefinition(c.type, c.definition, schema::Dialect::Ros1);
-  if (!s) die(s.error());
-  auto d = decode::Decoder::compile(*s, decode::WireFormat::Ros1);
+  auto d = decode::compileFor(c.type, c.messageEncoding, c.schemaEncoding, c.definition);
   if (!d) die(d.error());
   return *d;
 }
@@ -60,7 +58,7 @@ int main(int argc, char** argv) {
     std::shared_ptr<const decode::Decoder> decoder;
     std::uint64_t expected = 0;  // the index knows the count: size the columns once
     for (const auto& c : (*source)->connections()) {
-      if (c.type != "sensor_msgs/Imu") continue;
+      if (c.type != "sensor_msgs/Imu" && c.type != "sensor_msgs/msg/Imu") continue;
       filter.connections.push_back(c.id);
       expected += c.messageCount;
       if (!decoder) decoder = decoderFor(c);

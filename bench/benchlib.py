@@ -1,0 +1,60 @@
+"""Shared by the bench drivers: run a tool that times itself, take medians, print a table."""
+import os
+import shutil
+import statistics
+import subprocess
+
+
+def run(cmd, cwd=None):
+    """Runs a workload printing "<tool> <task> <seconds> <count> [<bytes> ...]"; returns
+    (seconds, count, bytes)."""
+    out = subprocess.run(cmd, cwd=cwd, check=True, capture_output=True, text=True).stdout
+    fields = out.strip().splitlines()[-1].split()
+    return float(fields[2]), int(fields[3]), int(fields[4]) if len(fields) > 4 else 0
+
+
+def ensure_peers(work, shared):
+    """shared/bench-peers copied into WORK/peers, with its npm packages installed once."""
+    peers = os.path.join(work, 'peers')
+    os.makedirs(peers, exist_ok=True)
+    for f in ('package.json', 'jspeer.mjs', 'pypeer.py'):
+        shutil.copy(os.path.join(shared, 'bench-peers', f), peers)
+    if not os.path.isdir(os.path.join(peers, 'node_modules')):
+        subprocess.run(['npm', 'install', '--no-audit', '--no-fund'], cwd=peers, check=True)
+    return peers
+
+
+def measure(cases, tools, runs, cwd):
+    """cases: [(label, task, path)]; tools: {name: fn(task, path) -> argv or None}. The first
+    tool is the one ratios are taken against. Returns {(label, task, tool): (median, count, bytes)}."""
+    results = {}
+    names = list(tools)
+    print(f'{"file":<22}{"task":<7}{"tool":<16}{"median s":>10}{"min s":>9}{"max s":>9}{"count":>9}{"ratio":>8}{"GB/s":>7}')
+    for label, task, path in cases:
+        for tool in names:
+            cmd = tools[tool](task, path)
+            if cmd is None:
+                continue
+            run(cmd, cwd=cwd)  # warm-up: page cache, JIT
+            times, count, nbytes = [], 0, 0
+            for _ in range(runs):
+                t, count, b = run(cmd, cwd=cwd)
+                times.append(t)
+                nbytes = max(nbytes, b)
+            med = statistics.median(times)
+            results[(label, task, tool)] = (med, count, nbytes)
+            base = results[(label, task, names[0])]
+            ratio = med / base[0]
+            rate = f'{base[2] / base[0] / 1e9:7.2f}' if tool == names[0] and base[2] else ''
+            print(f'{label:<22}{task:<7}{tool:<16}{med:>10.4f}{min(times):>9.4f}{max(times):>9.4f}{count:>9}'
+                  f'{ratio:>7.1f}x{rate}', flush=True)
+            if count != base[1]:
+                print(f'  !! {tool} counted {count} messages, {names[0]} {base[1]}', flush=True)
+    return results
+
+
+def report(checks):
+    print()
+    for name, ok, value in checks:
+        print(f'{"PASS" if ok else "MISS"}  {name}: {value}')
+    return 0 if all(ok for _, ok, _ in checks) else 1
