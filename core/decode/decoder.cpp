@@ -254,6 +254,13 @@ Result<std::shared_ptr<const Decoder>> compileFor(std::string_view type,
                          std::string(schemaEncoding) + "' definitions cannot be decoded (only ros1/ros1msg and cdr/ros2msg)");
   }
   std::optional<std::string> builtin;
+  if (dialect == schema::Dialect::Ros2 && !definition.empty()) {
+    // A service event topic stores its .srv text; decode the event message built from it.
+    if (auto event = schema::serviceEventDefinition(type, definition)) {
+      builtin = std::move(event);
+      definition = *builtin;
+    }
+  }
   if (definition.empty()) {
     // Older rosbag2 files name types without defining them: use the standard interfaces.
     if (dialect == schema::Dialect::Ros2) builtin = schema::findDefinition(type, msgPaths);

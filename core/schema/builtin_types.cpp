@@ -85,4 +85,52 @@ std::optional<std::string> findDefinition(std::string_view type, std::span<const
   return out;
 }
 
+std::optional<std::string> serviceEventDefinition(std::string_view type, std::string_view srvText) {
+  std::string name = normalize(type);  // "pkg/srv/Name_Event" stays as it is: no "/msg/"
+  auto srv = name.find("/srv/");
+  if (srv == std::string::npos || !name.ends_with("_Event")) return std::nullopt;
+  std::string package = name.substr(0, srv);
+  std::string service = name.substr(srv + 5, name.size() - srv - 5 - 6);
+  // The .srv text ends where the first dependency section starts.
+  std::string_view body = srvText, dependencies;
+  for (std::size_t pos = 0; pos < srvText.size();) {
+    auto end = srvText.find('\n', pos);
+    if (end == std::string_view::npos) end = srvText.size();
+    std::string_view line = srvText.substr(pos, end - pos);
+    if (line.size() >= 3 && line.find_first_not_of('=') == std::string_view::npos) {
+      body = srvText.substr(0, pos);
+      dependencies = srvText.substr(pos);
+      break;
+    }
+    pos = end + 1;
+  }
+  std::size_t split = std::string_view::npos;
+  for (std::size_t pos = 0; pos < body.size();) {
+    auto end = body.find('\n', pos);
+    if (end == std::string_view::npos) end = body.size();
+    std::string_view line = body.substr(pos, end - pos);
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+    if (line == "---") {
+      split = pos;
+      break;
+    }
+    pos = end + 1;
+  }
+  if (split == std::string_view::npos) return std::nullopt;
+  std::string_view request = body.substr(0, split);
+  std::string_view response = body.substr(std::min(body.size(), body.find('\n', split) + 1));
+  const std::string sep = "\n" + std::string(80, '=') + "\n";
+  std::string out = "service_msgs/ServiceEventInfo info\n" + package + "/" + service + "_Request[<=1] request\n" +
+                    package + "/" + service + "_Response[<=1] response\n";
+  // ServiceEventInfo as rosidl defines it (service_msgs, rcl_interfaces; Apache-2.0).
+  out += sep + "MSG: service_msgs/ServiceEventInfo\n"
+         "uint8 REQUEST_SENT = 0\nuint8 REQUEST_RECEIVED = 1\nuint8 RESPONSE_SENT = 2\nuint8 RESPONSE_RECEIVED = 3\n"
+         "uint8 event_type\nbuiltin_interfaces/Time stamp\nchar[16] client_gid\nint64 sequence_number\n";
+  out += sep + "MSG: builtin_interfaces/Time\nint32 sec\nuint32 nanosec\n";
+  out += sep + "MSG: " + package + "/" + service + "_Request\n" + std::string(request);
+  out += sep + "MSG: " + package + "/" + service + "_Response\n" + std::string(response);
+  out += std::string(dependencies);
+  return out;
+}
+
 }  // namespace bagscope::schema

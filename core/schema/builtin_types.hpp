@@ -19,6 +19,13 @@ namespace bagscope::schema {
 std::optional<std::string> findDefinition(std::string_view type,
                                           std::span<const std::filesystem::path> msgPaths = {});
 
+/// rosbag2 (Jazzy) records service events on topics of type "pkg/srv/Name_Event" and
+/// stores the .srv text (request, "---", response, then dependency sections) as their
+/// definition. This builds the message rosidl generates for it:
+///   service_msgs/ServiceEventInfo info, Name_Request[<=1] request, Name_Response[<=1] response.
+/// Empty when `type` is not a service event or the text has no "---" line.
+std::optional<std::string> serviceEventDefinition(std::string_view type, std::string_view srvText);
+
 namespace detail {
 struct BuiltinType {
   const char* name;  ///< "pkg/Type"

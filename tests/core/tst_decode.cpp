@@ -303,6 +303,30 @@ private slots:
     QCOMPARE(i, std::size_t{400});
   }
 
+  void serviceEventTopicsDecodeAsTheEventMessage() {
+    // rosbag2 Jazzy stores the .srv text for "<pkg>/srv/<Name>_Event" topics.
+    auto d = compileFor("example_interfaces/srv/AddTwoInts_Event", "cdr", "ros2msg",
+                        "int64 a\nint64 b\n---\nint64 sum\n");
+    QVERIFY2(d.has_value(), d ? "" : d.error().message.c_str());
+    WireWriter w;
+    w.u8(0).u8(1).u8(0).u8(0);                       // CDR little-endian
+    w.u8(1).u8(0).u8(0).u8(0);                       // info.event_type @0, pad
+    w.put<std::int32_t>(5).u32(6);                   // info.stamp @4
+    for (int i = 0; i < 16; ++i) w.u8(static_cast<std::uint8_t>(i));  // info.client_gid @12
+    w.u32(0);                                        // pad to 32
+    w.put<std::int64_t>(7);                          // info.sequence_number @32
+    w.u32(1).u32(0);                                 // request: 1 element @40, pad to 48
+    w.put<std::int64_t>(2).put<std::int64_t>(3);     // a @48, b @56
+    w.u32(0);                                        // response: none @64
+    auto v = (*d)->decode(w.bytes);
+    QVERIFY2(v.has_value(), v ? "" : v.error().message.c_str());
+    std::string json;
+    appendJson(*v, json);
+    QCOMPARE(json, std::string(R"({"info":{"event_type":1,"stamp":{"sec":5,"nanosec":6},)"
+                               R"("client_gid":[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15],"sequence_number":7},)"
+                               R"("request":[{"a":2,"b":3}],"response":[]})"));
+  }
+
   void fieldReaderRejectsPathsThatAreNotNumbers() {
     auto d = compileOrFail("pkg/V", "string name\nfloat64[3] p\nInner i\n====\nMSG: pkg/Inner\nint32 x\n");
     for (const char* bad : {"name", "p", "i", "i.y", "nope", "p[x]", "i.x.z", "p[1"}) {
