@@ -6,6 +6,9 @@
 #include <QDir>
 #include <QTemporaryDir>
 
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <zstd.h>
+
 #include <map>
 
 #include "common/test_support.hpp"
@@ -188,6 +191,36 @@ private slots:
     QCOMPARE(source->info().problems.size(), std::size_t{1});
     QCOMPARE(source->info().problems[0], std::string("metadata.yaml says 401 messages on /imu, the database holds 400"));
     QCOMPARE(source->info().messageCount, std::uint64_t{715});
+  }
+
+  void perMessageZstdIsDecompressed() {
+    // rosbag2's compression_mode "message" stores each blob as a zstd frame; some bags do
+    // so without metadata.yaml saying it. Compress every blob of a copy with libzstd.
+    QTemporaryDir dir;
+    QString folder = dir.filePath("bag");
+    QVERIFY(copyFolder(test::dataPath("ros2/demo_db3"), folder));
+    QFile::remove(folder + "/metadata.yaml");
+    {
+      SQLite::Database db((folder + "/demo_db3_0.db3").toStdString(), SQLite::OPEN_READWRITE);
+      SQLite::Statement all(db, "SELECT id, data FROM messages");
+      std::vector<std::pair<std::int64_t, std::vector<char>>> packed;
+      while (all.executeStep()) {
+        SQLite::Column data = all.getColumn(1);
+        std::vector<char> out(ZSTD_compressBound(static_cast<std::size_t>(data.getBytes())));
+        out.resize(ZSTD_compress(out.data(), out.size(), data.getBlob(), static_cast<std::size_t>(data.getBytes()), 3));
+        packed.emplace_back(all.getColumn(0).getInt64(), std::move(out));
+      }
+      SQLite::Statement update(db, "UPDATE messages SET data = ? WHERE id = ?");
+      for (const auto& [id, blob] : packed) {
+        update.bind(1, blob.data(), static_cast<int>(blob.size()));
+        update.bind(2, static_cast<std::int64_t>(id));
+        update.exec();
+        update.reset();
+      }
+    }
+    auto source = openOrFail(folder);
+    QString diff = compareAll(readAll(*source, kNoPaths));
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
   }
 
   void messageIndexAndRandomReadsMatchIteration() {
