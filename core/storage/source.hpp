@@ -29,6 +29,7 @@ struct Connection {
   std::string md5sum;               ///< ROS 1 only
   std::string callerid;             ///< ROS 1 publisher node
   bool latching = false;
+  std::string offeredQos;           ///< ROS 2: the publishers' QoS profiles as YAML text, if stored
   std::uint64_t messageCount = 0;   ///< from the file's index (or from the recovery scan)
 };
 

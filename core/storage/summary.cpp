@@ -70,6 +70,7 @@ Result<RecordingSummary> summarize(Source& source) {
     for (std::size_t i : members) {
       if (std::find(t.types.begin(), t.types.end(), conns[i].type) == t.types.end())
         t.types.push_back(conns[i].type);
+      if (t.offeredQos.empty()) t.offeredQos = conns[i].offeredQos;
       const auto& entries = (**index)[i];
       merged.insert(merged.end(), entries.begin(), entries.end());
       ++t.connectionCount;
@@ -244,6 +245,11 @@ std::string formatSummaryJson(const RecordingSummary& s) {
     num("connection_count", t.connectionCount);
     appendKey(out, "frequency_hz");
     appendJsonDouble(t.frequencyHz, out);
+    if (!t.offeredQos.empty()) {
+      out += ',';
+      appendKey(out, "offered_qos_profiles");
+      appendJsonString(t.offeredQos, out);
+    }
     out += '}';
   }
   out += "],";

@@ -16,6 +16,7 @@ struct TopicSummary {
   std::uint64_t messageCount = 0;
   std::uint32_t connectionCount = 0;
   double frequencyHz = 0;  ///< 1 / median interval of log times; 0 with fewer than 2 messages
+  std::string offeredQos;  ///< ROS 2: YAML text of the first connection that has it
 };
 
 struct TypeSummary {

@@ -119,6 +119,24 @@ private slots:
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
   }
 
+  void qosProfilesAreKeptAsYamlText() {
+    // /tf_static is offered transient_local (fixture README): a YAML list in Jazzy's
+    // topics table, YAML text with enum numbers in Foxy's metadata.yaml.
+    auto qosOf = [](Source& s, const std::string& topic) {
+      for (const auto& c : s.connections())
+        if (c.topic == topic) return c.offeredQos;
+      return std::string();
+    };
+    auto jazzy = openOrFail(test::dataPath("ros2/demo_db3"));
+    QVERIFY2(qosOf(*jazzy, "/tf_static").find("durability: transient_local") != std::string::npos,
+             qosOf(*jazzy, "/tf_static").c_str());
+    QVERIFY(qosOf(*jazzy, "/tf").find("durability: volatile") != std::string::npos);
+    auto foxy = openOrFail(test::dataPath("ros2/demo_db3_old"));
+    QVERIFY2(qosOf(*foxy, "/tf_static").find("durability: 1") != std::string::npos, qosOf(*foxy, "/tf_static").c_str());
+    auto mcap = openOrFail(test::dataPath("ros2/demo_mcap_bag"));
+    QVERIFY(qosOf(*mcap, "/tf_static").find("transient_local") != std::string::npos);
+  }
+
   void splitBagIsOneRecording() {
     auto source = openOrFail(test::dataPath("ros2/demo_db3_split"));
     std::map<std::string, std::uint64_t> counts;

@@ -193,9 +193,10 @@ bool McapSource::takeChannel(std::span<const std::byte> content) {
   c.id = id;  // channel id 0 is valid
   c.topic = f.str();
   c.messageEncoding = f.str();
-  f.map([](Fields& m) {  // channel metadata (rosbag2 puts QoS there): not used yet
-    m.str();
-    m.str();
+  f.map([&](Fields& m) {  // channel metadata: rosbag2 puts the QoS profiles there
+    auto key = m.str();
+    auto value = m.str();
+    if (key == "offered_qos_profiles") c.offeredQos = value;
   });
   if (!f.ok) return false;
   if (connIndexById_.count(id)) return true;  // the first definition wins

@@ -35,7 +35,7 @@ Error fail(ErrorCode code, std::string message, const fs::path& file) {
 }
 
 struct TopicMetadata {
-  std::string name, type, serialization = "cdr";
+  std::string name, type, serialization = "cdr", qos;
   std::uint64_t messageCount = 0;
 };
 
@@ -64,6 +64,14 @@ Result<BagMetadata> readMetadata(const fs::path& yamlPath) {
         tm.name = md["name"].as<std::string>("");
         tm.type = md["type"].as<std::string>("");
         tm.serialization = md["serialization_format"].as<std::string>("cdr");
+        // YAML text before version 9, a YAML list since: kept as text either way.
+        if (const auto& q = md["offered_qos_profiles"]; q && q.IsScalar()) {
+          tm.qos = q.as<std::string>();
+        } else if (q) {
+          YAML::Emitter e;
+          e << q;
+          tm.qos = e.c_str();
+        }
         tm.messageCount = t["message_count"].as<std::uint64_t>(0);
         m.topics.push_back(std::move(tm));
       }
@@ -140,14 +148,18 @@ Result<void> SqliteSource::openFile(const fs::path& file,
     f.db = std::make_unique<SQLite::Database>(immutableUri(file), SQLite::OPEN_READONLY | SQLite::OPEN_URI);
     if (!f.db->tableExists("topics") || !f.db->tableExists("messages"))
       return fail(ErrorCode::Format, "not a rosbag2 database: no 'topics' and 'messages' tables", file);
+    // Old layouts lack serialization_format (before Eloquent) and offered_qos_profiles.
     bool hasFormat = hasColumn(*f.db, "topics", "serialization_format");
-    SQLite::Statement topics(*f.db, std::string("SELECT id, name, type") +
-                                        (hasFormat ? ", serialization_format" : "") + " FROM topics");
+    bool hasQos = hasColumn(*f.db, "topics", "offered_qos_profiles");
+    SQLite::Statement topics(*f.db, std::string("SELECT id, name, type, ") +
+                                        (hasFormat ? "serialization_format" : "'cdr'") + ", " +
+                                        (hasQos ? "offered_qos_profiles" : "''") + " FROM topics");
     while (topics.executeStep()) {
       Connection c;
       c.topic = topics.getColumn(1).getString();
       c.type = topics.getColumn(2).getString();
-      c.messageEncoding = hasFormat ? topics.getColumn(3).getString() : "cdr";
+      c.messageEncoding = topics.getColumn(3).getString();
+      c.offeredQos = topics.getColumn(4).getString();
       auto key = std::make_pair(c.topic, c.type);
       auto it = connByNameType_.find(key);
       if (it == connByNameType_.end()) {
@@ -210,6 +222,8 @@ Result<void> SqliteSource::open(const std::vector<fs::path>& files, const std::o
     // Trust the database; say where metadata.yaml disagrees with it.
     for (const auto& t : metadata->topics) {
       auto it = connByNameType_.find({t.name, t.type});
+      if (it != connByNameType_.end() && connections_[it->second].offeredQos.empty())
+        connections_[it->second].offeredQos = t.qos;
       std::uint64_t actual = it == connByNameType_.end() ? 0 : connections_[it->second].messageCount;
       if (actual != t.messageCount)
         info_.problems.push_back("metadata.yaml says " + std::to_string(t.messageCount) + " messages on " + t.name +
