@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <fstream>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace bagscope::compress {
 namespace {
@@ -206,6 +208,44 @@ std::optional<std::uint64_t> frameContentSize(Codec codec, std::span<const std::
     return info.contentSize;
   }
   return std::nullopt;
+}
+
+Result<void> decompressFile(const std::filesystem::path& in, const std::filesystem::path& out) {
+  auto fail = [&](ErrorCode code, std::string why) {
+    Error e = makeError(code, std::move(why));
+    auto name = in.u8string();
+    e.file.assign(name.begin(), name.end());
+    return e;
+  };
+  std::ifstream src(in, std::ios::binary);
+  if (!src) return fail(ErrorCode::Io, "cannot open");
+  std::ofstream dst(out, std::ios::binary | std::ios::trunc);
+  if (!dst) return fail(ErrorCode::Io, "cannot create the decompressed copy");
+  std::unique_ptr<ZSTD_DCtx, ZstdDeleter> ctx(ZSTD_createDCtx());
+  if (!ctx) return fail(ErrorCode::Io, "cannot create a zstd decompression context");
+  std::vector<char> inBuf(ZSTD_DStreamInSize()), outBuf(ZSTD_DStreamOutSize());
+  std::size_t last = 0;
+  std::uint64_t consumed = 0;
+  while (src) {
+    src.read(inBuf.data(), static_cast<std::streamsize>(inBuf.size()));
+    auto got = static_cast<std::size_t>(src.gcount());
+    if (got == 0) break;
+    ZSTD_inBuffer ib{inBuf.data(), got, 0};
+    while (ib.pos < ib.size) {
+      ZSTD_outBuffer ob{outBuf.data(), outBuf.size(), 0};
+      last = ZSTD_decompressStream(ctx.get(), &ob, &ib);
+      if (ZSTD_isError(last)) {
+        Error e = fail(ErrorCode::Format, std::string("zstd data is corrupt: ") + ZSTD_getErrorName(last));
+        e.offset = static_cast<std::int64_t>(consumed + ib.pos);
+        return e;
+      }
+      dst.write(outBuf.data(), static_cast<std::streamsize>(ob.pos));
+    }
+    consumed += got;
+  }
+  if (last != 0) return fail(ErrorCode::Truncated, "the zstd stream ends early (the file is cut short)");
+  if (!dst.flush()) return fail(ErrorCode::Io, "cannot write the decompressed copy");
+  return {};
 }
 
 Decompressor::Decompressor() : contexts_(std::make_unique<Contexts>()) {}

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <span>
@@ -25,6 +26,11 @@ const char* codecName(Codec codec);
 /// The decompressed size a frame announces in its header (zstd frames may; LZ4 frames may),
 /// or nothing when it does not say or the data is not such a frame.
 std::optional<std::uint64_t> frameContentSize(Codec codec, std::span<const std::byte> in);
+
+/// Streams a whole zstd-compressed file (rosbag2's "file" compression mode) into `out`,
+/// which is created or replaced. Memory use stays small whatever the size. Errors name the
+/// input file.
+Result<void> decompressFile(const std::filesystem::path& in, const std::filesystem::path& out);
 
 /// Decompresses chunk payloads, reusing its codec contexts from one call to the next.
 /// One thread at a time: give each reader or worker its own.

@@ -29,7 +29,8 @@ Result<std::unique_ptr<Source>> openSource(std::unique_ptr<ByteSource> bytes) {
 Result<std::unique_ptr<Source>> openSource(const std::filesystem::path& path) {
   // rosbag2 recordings are folders (or a .db3/metadata.yaml inside one).
   std::error_code ec;
-  if (isRosbag2Folder(path) || path.extension() == ".db3" || path.filename() == "metadata.yaml")
+  if (isRosbag2Folder(path) || path.extension() == ".db3" || path.extension() == ".zstd" ||
+      path.filename() == "metadata.yaml")
     return openRosbag2(path);
   if (std::filesystem::is_directory(path, ec)) {
     Error e = makeError(ErrorCode::InvalidArgument, "is a folder without a rosbag2 recording in it");

@@ -241,6 +241,43 @@ private slots:
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
   }
 
+  void wholeFileZstdIsReadFromATemporaryCopy() {
+    // rosbag2's compression_mode "file": each storage file compressed whole with zstd.
+    QTemporaryDir dir;
+    auto compressFile = [&](const QString& from, const QString& to) {
+      QFile in(from);
+      if (!in.open(QIODevice::ReadOnly)) return false;
+      QByteArray data = in.readAll();
+      QByteArray out(static_cast<qsizetype>(ZSTD_compressBound(static_cast<std::size_t>(data.size()))), 0);
+      out.resize(static_cast<qsizetype>(ZSTD_compress(out.data(), static_cast<std::size_t>(out.size()), data.constData(),
+                                                      static_cast<std::size_t>(data.size()), 3)));
+      QFile o(to);
+      return o.open(QIODevice::WriteOnly) && o.write(out) == out.size();
+    };
+    QVERIFY(compressFile(test::dataPath("ros2/demo_db3/demo_db3_0.db3"), dir.filePath("bag_0.db3.zstd")));
+    QVERIFY(compressFile(test::dataPath("ros2/demo_lz4.mcap"), dir.filePath("demo.mcap.zstd")));
+    auto temps = [] {
+      return QDir(QDir::tempPath()).entryList({"bagscope-rosbag2-*"}, QDir::Dirs).size();
+    };
+    auto before = temps();
+    for (const char* name : {"bag_0.db3.zstd", "demo.mcap.zstd"}) {
+      auto source = openOrFail(dir.filePath(name));
+      QVERIFY(QString::fromStdString(source->info().format).contains("zstd-compressed"));
+      QString diff = compareAll(readAll(*source, kNoPaths));
+      QVERIFY2(diff.isEmpty(), qPrintable(diff));
+      QCOMPARE(temps(), before + 1);
+    }
+    QCOMPARE(temps(), before);  // the copies go with the sources
+    QCOMPARE(listing(dir.path()), QStringList({"bag_0.db3.zstd", "demo.mcap.zstd"}));
+    // A cut compressed file is a clear error naming it.
+    QFile cut(dir.filePath("bag_0.db3.zstd"));
+    QVERIFY(cut.resize(cut.size() / 2));
+    auto r = openSource(dir.filePath("bag_0.db3.zstd").toStdString());
+    QVERIFY(!r);
+    QVERIFY2(QString::fromStdString(r.error().describe()).contains("bag_0.db3.zstd"), r.error().describe().c_str());
+    QCOMPARE(temps(), before);
+  }
+
   void messageIndexAndRandomReadsMatchIteration() {
     auto source = openOrFail(test::dataPath("ros2/demo_db3_split"));
     std::map<std::pair<const Connection*, std::int64_t>, std::vector<std::byte>> iterated;

@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "core/compress/decompress.hpp"
+#include "core/storage/detail/wrapped_source.hpp"
 #include "core/storage/mcap/mcap_source.hpp"
 
 namespace bagscope::storage {
@@ -364,37 +365,19 @@ Result<MessageView> SqliteSource::read(const IndexEntry& entry) {
   }
 }
 
-// A rosbag2 folder with MCAP storage: the MCAP reader, labelled as a rosbag2 recording.
-class McapBagSource final : public Source {
-public:
-  McapBagSource(std::unique_ptr<Source> inner, const fs::path& shownPath, const BagMetadata& m) : inner_(std::move(inner)) {
-    info_ = inner_->info();
-    info_.path = u8(shownPath);
-    info_.format = "rosbag2 (mcap)";
-    info_.version = std::to_string(m.version);
-  }
-  const SourceInfo& info() const override { return info_; }
-  std::span<const Connection> connections() const override { return inner_->connections(); }
-  Result<void> readMessages(const ReadFilter& f, const MessageFn& m, const ProblemFn& p) override {
-    return inner_->readMessages(f, m, p);
-  }
-  Result<const MessageIndex*> messageIndex() override { return inner_->messageIndex(); }
-  Result<MessageView> read(const IndexEntry& e) override { return inner_->read(e); }
-  Result<ChunkStats> chunkStats() override { return inner_->chunkStats(); }
-
-private:
-  std::unique_ptr<Source> inner_;
-  SourceInfo info_;
-};
-
 }  // namespace
+
+bool isStorageFile(const fs::path& path) {
+  fs::path p = path.extension() == ".zstd" ? path.stem() : path;
+  return p.extension() == ".db3" || p.extension() == ".mcap";
+}
 
 bool isRosbag2Folder(const fs::path& path) {
   std::error_code ec;
   if (!fs::is_directory(path, ec)) return false;
   if (fs::exists(path / "metadata.yaml", ec)) return true;
   for (const auto& e : fs::directory_iterator(path, ec))
-    if (e.path().extension() == ".db3" || e.path().extension() == ".mcap") return true;
+    if (isStorageFile(e.path())) return true;
   return false;
 }
 
@@ -415,19 +398,27 @@ Result<std::unique_ptr<Source>> openRosbag2(const fs::path& path) {
     for (const auto& f : metadata->files) files.push_back(folder / fs::u8path(f));
   } else {
     for (const auto& e : fs::directory_iterator(folder, ec))
-      if (e.path().extension() == ".db3" || e.path().extension() == ".mcap") files.push_back(e.path());
+      if (isStorageFile(e.path())) files.push_back(e.path());
     std::sort(files.begin(), files.end());
   }
   if (files.empty()) return fail(ErrorCode::InvalidArgument, "no .db3 or .mcap storage files in the folder", folder);
+  bool wholeFileZstd = false;
   for (const auto& f : files) {
     if (!fs::exists(f, ec)) return fail(ErrorCode::Io, "metadata.yaml lists '" + u8(f.filename()) + "', which is missing", folder);
-    std::string ext = u8(f.extension());
-    if (ext == ".zstd")
-      return fail(ErrorCode::Unsupported, "whole-file compressed storage ('" + u8(f.filename()) +
-                                              "') cannot be opened yet: decompress it with zstd -d first", f);
+    wholeFileZstd = wholeFileZstd || f.extension() == ".zstd";
   }
-  bool mcap = metadata ? metadata->storage == "mcap" : files.front().extension() == ".mcap";
+  // Whole-file compression: read decompressed copies in a temporary folder (never beside
+  // the user's files), removed when the source closes.
+  std::shared_ptr<const fs::path> temp;
+  if (wholeFileZstd) {
+    temp = detail::makeTempFolder("bagscope-rosbag2");
+    if (!temp) return fail(ErrorCode::Io, "cannot create a temporary folder to decompress into", folder);
+    if (auto r = detail::decompressWholeFiles(files, *temp); !r) return std::move(r).error();
+  }
+  auto storageExt = [](const fs::path& f) { return f.extension() == ".zstd" ? f.stem().extension() : f.extension(); };
+  bool mcap = metadata ? metadata->storage == "mcap" : storageExt(files.front()) == ".mcap";
   fs::path shown = fs::is_directory(path, ec) ? path : (path.extension() == ".yaml" ? folder : path);
+  std::unique_ptr<Source> source;
   if (mcap) {
     if (files.size() > 1)
       return fail(ErrorCode::Unsupported, "rosbag2 MCAP recordings split over several files cannot be opened as one yet; open each .mcap", folder);
@@ -435,12 +426,19 @@ Result<std::unique_ptr<Source>> openRosbag2(const fs::path& path) {
     if (!bytes) return std::move(bytes).error();
     auto inner = openMcap(std::move(bytes).value());
     if (!inner) return std::move(inner).error();
-    if (!metadata) return inner;
-    return std::unique_ptr<Source>(std::make_unique<McapBagSource>(std::move(inner).value(), shown, *metadata));
+    source = std::move(inner).value();
+  } else {
+    auto sqlite = std::make_unique<SqliteSource>();
+    if (auto r = sqlite->open(files, metadata, shown); !r) return std::move(r).error();
+    source = std::move(sqlite);
   }
-  auto source = std::make_unique<SqliteSource>();
-  if (auto r = source->open(files, metadata, shown); !r) return std::move(r).error();
-  return std::unique_ptr<Source>(std::move(source));
+  if (!metadata && !temp) return source;
+  SourceInfo info = source->info();
+  info.path = u8(shown);
+  if (mcap) info.format = "rosbag2 (mcap)";
+  if (metadata) info.version = std::to_string(metadata->version);
+  if (temp) info.format += ", zstd-compressed files";
+  return std::unique_ptr<Source>(std::make_unique<detail::WrappedSource>(std::move(source), std::move(info), temp));
 }
 
 }  // namespace bagscope::storage
