@@ -39,7 +39,8 @@ def ensure_files(work, shared):
     ]
     for profile, compression, extra in jobs:
         out = os.path.join(work, profile)
-        if not os.path.exists(os.path.join(out, f'large_{compression}.mcap')):
+        name = f'signals_{compression}.mcap' if profile == 'signals' else f'large_{compression}.mcap'
+        if not os.path.exists(os.path.join(out, name)):
             print('generating', profile, compression, flush=True)
             subprocess.run(['node', 'generate_large.mjs', '--out', out] + extra, cwd=gen, check=True)
 
@@ -61,12 +62,12 @@ def main():
         if path.endswith('.mcap') else None,
     }
     cases = [
-        ('signals none', 'open', f'{w}/signals/large_none.mcap'),
-        ('signals none', 'scan', f'{w}/signals/large_none.mcap'),
-        ('signals none', 'imu', f'{w}/signals/large_none.mcap'),
-        ('signals zstd', 'open', f'{w}/signals/large_zstd.mcap'),
-        ('signals zstd', 'scan', f'{w}/signals/large_zstd.mcap'),
-        ('signals zstd', 'imu', f'{w}/signals/large_zstd.mcap'),
+        ('signals none', 'open', f'{w}/signals/signals_none.mcap'),
+        ('signals none', 'scan', f'{w}/signals/signals_none.mcap'),
+        ('signals none', 'imu', f'{w}/signals/signals_none.mcap'),
+        ('signals zstd', 'open', f'{w}/signals/signals_zstd.mcap'),
+        ('signals zstd', 'scan', f'{w}/signals/signals_zstd.mcap'),
+        ('signals zstd', 'imu', f'{w}/signals/signals_zstd.mcap'),
         ('sensor zstd', 'scan', f'{w}/sensor/large_zstd.mcap'),
         ('sensor lz4', 'scan', f'{w}/sensor/large_lz4.mcap'),
         ('sensor db3', 'scan', f'{w}/sensor/large_db3'),
