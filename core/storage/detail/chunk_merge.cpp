@@ -99,6 +99,38 @@ void sortByLogTime(std::vector<ChunkMessage>& messages) {
     std::stable_sort(messages.begin(), messages.end(), byTime);
 }
 
+void sortIndex(MessageIndex& index) {
+  for (auto& entries : index)
+    std::stable_sort(entries.begin(), entries.end(),
+                     [](const IndexEntry& a, const IndexEntry& b) { return a.logTimeNs < b.logTimeNs; });
+}
+
+Result<MessageView> ChunkReadCache::read(const IndexEntry& entry, std::span<const Connection> connections,
+                                         const std::function<Result<void>(LoadedChunk&)>& load,
+                                         const std::string& file) {
+  if (!chunk_ || index_ != entry.location.chunk) {
+    auto loaded = std::make_shared<LoadedChunk>();
+    if (auto r = load(*loaded); !r && loaded->messages.empty()) return std::move(r).error();
+    chunk_ = std::move(loaded);
+    index_ = entry.location.chunk;
+  }
+  const auto& msgs = chunk_->messages;
+  auto it = std::find_if(msgs.begin(), msgs.end(),
+                         [&](const ChunkMessage& m) { return m.recordOffset == entry.location.offset; });
+  if (it == msgs.end()) {
+    Error e = makeError(ErrorCode::InvalidArgument, "no message record at offset " + std::to_string(entry.location.offset) +
+                                                        " of chunk " + std::to_string(entry.location.chunk));
+    e.file = file;
+    return e;
+  }
+  MessageView v;
+  v.connection = &connections[it->connIndex];
+  v.logTimeNs = it->logTimeNs;
+  v.bytes = chunk_->data.span().subspan(it->offset, it->size);
+  v.pin = chunk_;
+  return v;
+}
+
 Result<void> mergeChunks(const std::vector<const ChunkSpan*>& chunks,
                          std::span<const Connection> connections, const std::vector<bool>& wanted,
                          const ReadFilter& filter, const ChunkLoader& load,

@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "core/base/byte_buffer.hpp"
@@ -28,6 +30,23 @@ struct LoadedChunk {
 
 /// Sorts by log time, keeping file order for equal times (cheap when already sorted).
 void sortByLogTime(std::vector<ChunkMessage>& messages);
+
+/// Sorts every connection's entries by log time, keeping file order for equal times.
+void sortIndex(MessageIndex& index);
+
+/// Remembers the chunk of the last random read, so that reads within one chunk load it once.
+class ChunkReadCache {
+public:
+  /// The message whose record starts at `entry.location.offset` in chunk
+  /// `entry.location.chunk`, loading that chunk with `load` unless it is the cached one.
+  /// The view pins the chunk. Errors name `file`.
+  Result<MessageView> read(const IndexEntry& entry, std::span<const Connection> connections,
+                           const std::function<Result<void>(LoadedChunk&)>& load, const std::string& file);
+
+private:
+  std::shared_ptr<LoadedChunk> chunk_;
+  std::uint32_t index_ = ~0u;
+};
 
 /// What is known of a chunk before it is loaded.
 struct ChunkSpan {

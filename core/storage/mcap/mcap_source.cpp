@@ -167,8 +167,7 @@ private:
   std::vector<Chunk> chunks_;
   std::optional<MessageIndex> index_;
   detail::LoadContext context_;  // for single-threaded loads
-  std::shared_ptr<LoadedChunk> lastRead_;
-  std::uint32_t lastReadChunk_ = 0;
+  detail::ChunkReadCache readCache_;
   ChunkStats stats_;
   bool statsKnown_ = false;
 };
@@ -504,9 +503,7 @@ Result<void> McapSource::scan() {
     }
     pos = contentPos + len;
   }
-  for (auto& entries : *index_)
-    std::stable_sort(entries.begin(), entries.end(),
-                     [](const IndexEntry& a, const IndexEntry& b) { return a.logTimeNs < b.logTimeNs; });
+  detail::sortIndex(*index_);
   index_->resize(connections_.size());
   statsKnown_ = true;
   info_.problems.push_back("recovered " + std::to_string(recovered) + " messages by scanning");
@@ -607,9 +604,7 @@ Result<const MessageIndex*> McapSource::messageIndex() {
     }
     for (auto& [conn, e] : entries) index[conn].push_back(e);
   }
-  for (auto& entries : index)
-    std::stable_sort(entries.begin(), entries.end(),
-                     [](const IndexEntry& a, const IndexEntry& b) { return a.logTimeNs < b.logTimeNs; });
+  detail::sortIndex(index);
   index_ = std::move(index);
   return &*index_;
 }
@@ -617,25 +612,8 @@ Result<const MessageIndex*> McapSource::messageIndex() {
 Result<MessageView> McapSource::read(const IndexEntry& entry) {
   std::uint32_t ci = entry.location.chunk;
   if (ci >= chunks_.size()) return error(ErrorCode::InvalidArgument, "no chunk " + std::to_string(ci), 0);
-  if (!lastRead_ || lastReadChunk_ != ci) {
-    auto loaded = std::make_shared<LoadedChunk>();
-    if (auto r = loadChunk(ci, *loaded, context_); !r && loaded->messages.empty()) return std::move(r).error();
-    lastRead_ = std::move(loaded);
-    lastReadChunk_ = ci;
-  }
-  const auto& msgs = lastRead_->messages;
-  auto it = std::find_if(msgs.begin(), msgs.end(),
-                         [&](const ChunkMessage& m) { return m.recordOffset == entry.location.offset; });
-  if (it == msgs.end())
-    return error(ErrorCode::Format, "no message record at offset " + std::to_string(entry.location.offset) +
-                                        " of the chunk at offset " + std::to_string(chunks_[ci].recordPos),
-                 chunks_[ci].recordPos);
-  MessageView v;
-  v.connection = &connections_[it->connIndex];
-  v.logTimeNs = it->logTimeNs;
-  v.bytes = lastRead_->data.span().subspan(it->offset, it->size);
-  v.pin = lastRead_;
-  return v;
+  return readCache_.read(entry, connections_, [&](LoadedChunk& out) { return loadChunk(ci, out, context_); },
+                         bytes_->name());
 }
 
 Result<ChunkStats> McapSource::chunkStats() {

@@ -237,8 +237,7 @@ private:
   std::vector<Chunk> chunks_;
   std::optional<MessageIndex> index_;
   mutable detail::LoadContext context_;  // for single-threaded loads ("one thread at a time")
-  std::shared_ptr<LoadedChunk> lastRead_;  // read() cache: the chunk of the last message
-  std::uint32_t lastReadChunk_ = 0;
+  detail::ChunkReadCache readCache_;
 };
 
 std::uint32_t Ros1Source::addConnection(Connection conn) {
@@ -574,9 +573,7 @@ Result<void> Ros1Source::scan(std::uint64_t from) {
     }
     pos = next;
   }
-  for (auto& entries : *index_)
-    std::stable_sort(entries.begin(), entries.end(),
-                     [](const IndexEntry& a, const IndexEntry& b) { return a.logTimeNs < b.logTimeNs; });
+  detail::sortIndex(*index_);
   index_->resize(connections_.size());
   info_.problems.push_back("recovered " + std::to_string(recovered) + " messages by scanning");
   finishCounts();
@@ -725,9 +722,7 @@ Result<const MessageIndex*> Ros1Source::messageIndex() {
       for (const auto& m : loaded.messages) index[m.connIndex].push_back({m.logTimeNs, {ci, m.recordOffset}});
     }
   }
-  for (auto& entries : index)
-    std::stable_sort(entries.begin(), entries.end(),
-                     [](const IndexEntry& a, const IndexEntry& b) { return a.logTimeNs < b.logTimeNs; });
+  detail::sortIndex(index);
   index_ = std::move(index);
   return &*index_;
 }
@@ -735,26 +730,8 @@ Result<const MessageIndex*> Ros1Source::messageIndex() {
 Result<MessageView> Ros1Source::read(const IndexEntry& entry) {
   std::uint32_t ci = entry.location.chunk;
   if (ci >= chunks_.size()) return error(ErrorCode::InvalidArgument, "no chunk " + std::to_string(ci), 0);
-  if (!lastRead_ || lastReadChunk_ != ci) {
-    if (auto r = readChunkHeader(chunks_[ci]); !r) return std::move(r).error();
-    auto loaded = std::make_shared<LoadedChunk>();
-    if (auto r = loadChunk(chunks_[ci], *loaded, context_); !r && loaded->messages.empty()) return std::move(r).error();
-    lastRead_ = std::move(loaded);
-    lastReadChunk_ = ci;
-  }
-  const auto& msgs = lastRead_->messages;
-  auto it = std::find_if(msgs.begin(), msgs.end(),
-                         [&](const ChunkMessage& m) { return m.recordOffset == entry.location.offset; });
-  if (it == msgs.end())
-    return error(ErrorCode::Format, "no message record at offset " + std::to_string(entry.location.offset) +
-                                        " of chunk at offset " + std::to_string(chunks_[ci].recordPos),
-                 chunks_[ci].place.dataPos);
-  MessageView v;
-  v.connection = &connections_[it->connIndex];
-  v.logTimeNs = it->logTimeNs;
-  v.bytes = lastRead_->data.span().subspan(it->offset, it->size);
-  v.pin = lastRead_;
-  return v;
+  return readCache_.read(entry, connections_, [&](LoadedChunk& out) { return loadChunk(chunks_[ci], out, context_); },
+                         bytes_->name());
 }
 
 Result<ChunkStats> Ros1Source::chunkStats() {

@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "core/compress/decompress.hpp"
+#include "core/storage/detail/chunk_merge.hpp"
 #include "core/storage/detail/wrapped_source.hpp"
 #include "core/storage/mcap/mcap_source.hpp"
 
@@ -329,9 +330,7 @@ Result<const MessageIndex*> SqliteSource::messageIndex() {
   } catch (const std::exception& e) {
     return fail(ErrorCode::Format, std::string("reading the database: ") + e.what(), info_.path);
   }
-  for (auto& entries : index)
-    std::stable_sort(entries.begin(), entries.end(),
-                     [](const IndexEntry& a, const IndexEntry& b) { return a.logTimeNs < b.logTimeNs; });
+  detail::sortIndex(index);
   index_ = std::move(index);
   return &*index_;
 }
