@@ -317,13 +317,18 @@ Result<void> SqliteSource::readMessages(const ReadFilter& filter, const MessageF
 Result<const MessageIndex*> SqliteSource::messageIndex() {
   if (index_) return &*index_;
   MessageIndex index(connections_.size());
+  std::uint64_t unindexable = 0;  // row ids beyond 32 bits do not fit a MessageLocation
   try {
     for (std::uint32_t fi = 0; fi < files_.size(); ++fi) {
       SQLite::Statement q(*files_[fi].db, "SELECT id, topic_id, timestamp FROM messages ORDER BY timestamp, id");
       while (q.executeStep()) {
         auto conn = files_[fi].connByTopicId.find(q.getColumn(1).getInt64());
         std::int64_t id = q.getColumn(0).getInt64();
-        if (conn == files_[fi].connByTopicId.end() || id < 0 || id > UINT32_MAX) continue;
+        if (conn == files_[fi].connByTopicId.end()) continue;  // reported at open
+        if (id < 0 || id > UINT32_MAX) {
+          ++unindexable;
+          continue;
+        }
         index[conn->second].push_back({q.getColumn(2).getInt64(), {fi, static_cast<std::uint32_t>(id)}});
       }
     }
@@ -331,6 +336,9 @@ Result<const MessageIndex*> SqliteSource::messageIndex() {
     return fail(ErrorCode::Format, std::string("reading the database: ") + e.what(), info_.path);
   }
   detail::sortIndex(index);
+  if (unindexable > 0)
+    info_.problems.push_back(std::to_string(unindexable) + " messages have row ids beyond 4294967295 and are "
+                             "left out of the message index (they are still read in order)");
   index_ = std::move(index);
   return &*index_;
 }
