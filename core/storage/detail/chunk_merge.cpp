@@ -9,8 +9,8 @@
 namespace bagscope::storage::detail {
 namespace {
 
-// Loads the chunks of `order` ahead of the merge, in parallel, at most `window` ahead of
-// what has been taken; take(i) hands them over strictly in order.
+// Hands over the chunks of `order` strictly in order. With workers, loads them ahead in
+// parallel, at most `window` ahead of what has been taken; with none, loads each on take().
 class Prefetcher {
 public:
   Prefetcher(const std::vector<std::uint32_t>& order, const ChunkLoader& load, unsigned threads, std::size_t window)
@@ -29,6 +29,20 @@ public:
   Prefetcher& operator=(const Prefetcher&) = delete;
 
   std::unique_ptr<LoadedChunk> take(std::size_t i, Result<void>& status) {
+    if (workers_.empty()) {
+      // One buffer goes round and round: it stays in the cache, which is what bounds
+      // memory-bound reading.
+      std::unique_ptr<LoadedChunk> chunk;
+      if (!spare_.empty()) {
+        chunk = std::move(spare_.back());
+        spare_.pop_back();
+      } else {
+        chunk = std::make_unique<LoadedChunk>();
+      }
+      chunk->messages.clear();
+      status = load_(order_[i], *chunk, inlineContext_);
+      return chunk;
+    }
     std::unique_lock lock(mutex_);
     Slot& slot = slots_[i % slots_.size()];
     done_.wait(lock, [&] { return slot.ready && slot.position == i; });
@@ -84,6 +98,7 @@ private:
   const ChunkLoader& load_;
   std::vector<Slot> slots_;
   std::vector<std::unique_ptr<LoadedChunk>> spare_;
+  LoadContext inlineContext_;
   std::mutex mutex_;
   std::condition_variable wake_, done_;
   std::size_t next_ = 0, taken_ = 0;
@@ -133,7 +148,7 @@ Result<MessageView> ChunkReadCache::read(const IndexEntry& entry, std::span<cons
 
 Result<void> mergeChunks(const std::vector<const ChunkSpan*>& chunks,
                          std::span<const Connection> connections, const std::vector<bool>& wanted,
-                         const ReadFilter& filter, const ChunkLoader& load,
+                         const ReadFilter& filter, const ChunkLoader& load, Loading loading,
                          const MessageFn& onMessage, const ProblemFn& onProblem) {
   // Chunks that can hold a wanted message, in order of their first message.
   std::vector<std::uint32_t> order;
@@ -171,10 +186,10 @@ Result<void> mergeChunks(const std::vector<const ChunkSpan*>& chunks,
   };
   auto pendingTime = [&] { return open[heap.front()].chunk->messages[open[heap.front()].next].logTimeNs; };
 
-  // Two chunks per worker in flight keeps every core busy without holding many chunks.
+  // Two chunks per worker in flight keep every core busy without holding many chunks.
   unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
-  if (order.size() < 2) threads = 1;
-  Prefetcher prefetch(order, load, threads, 2 * threads);
+  if (loading == Loading::Inline || order.size() < 2) threads = 0;
+  Prefetcher prefetch(order, load, threads, 2 * std::max(threads, 1u));
   std::size_t nextChunk = 0;
   MessageView view;
   while (true) {

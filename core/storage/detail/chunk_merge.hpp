@@ -65,13 +65,17 @@ struct LoadContext {
 /// put in `out`) are still delivered.
 using ChunkLoader = std::function<Result<void>(std::uint32_t index, LoadedChunk& out, LoadContext& ctx)>;
 
+/// How chunks are loaded: on the calling thread (best when reading is bound by memory
+/// bandwidth: uncompressed or lz4 chunks), or ahead on one worker per core (best when it
+/// is bound by the CPU: zstd, bz2).
+enum class Loading : std::uint8_t { Inline, Parallel };
+
 /// Delivers the messages of `chunks` that pass `filter` in log-time order (ties: earlier
 /// chunk, then position in the chunk). `wanted[i]` says whether connection i passes.
-/// Chunks are read and decompressed ahead on worker threads (one per core), a few at a
-/// time; `onMessage` runs on the calling thread.
+/// `onMessage` runs on the calling thread.
 Result<void> mergeChunks(const std::vector<const ChunkSpan*>& chunks,
                          std::span<const Connection> connections, const std::vector<bool>& wanted,
-                         const ReadFilter& filter, const ChunkLoader& load,
+                         const ReadFilter& filter, const ChunkLoader& load, Loading loading,
                          const MessageFn& onMessage, const ProblemFn& onProblem);
 
 }  // namespace bagscope::storage::detail

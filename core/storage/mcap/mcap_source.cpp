@@ -110,6 +110,7 @@ struct Chunk : detail::ChunkSpan {
   std::uint64_t recordLength = 0;  // whole record, opcode and length included
   bool loose = false;              // message records outside chunks: a raw span of the file
   std::uint64_t messageIndexPos = 0, messageIndexLength = 0;  // after the chunk, when known
+  std::string compression;  // from the chunk index or the chunk record ("" = none)
 };
 
 std::int64_t toNs(std::uint64_t t) {
@@ -275,7 +276,7 @@ Result<bool> McapSource::readSummary() {
         });
         c.messageIndexLength = x.num<std::uint64_t>();
         c.messageIndexPos = firstIndex == UINT64_MAX ? 0 : firstIndex;
-        x.str();  // compression: the chunk record says it again
+        c.compression = x.str();
         stats_.storedBytes += x.num<std::uint64_t>();
         stats_.uncompressedBytes += x.num<std::uint64_t>();
         malformed = !x.ok;
@@ -465,6 +466,12 @@ Result<void> McapSource::scan() {
       Chunk c;
       c.recordPos = pos;
       c.recordLength = kRecordPrefix + present;
+      Fields h{ByteCursor(record.span())};  // start, end, uncompressed size, crc, compression
+      h.num<std::uint64_t>();
+      h.num<std::uint64_t>();
+      h.num<std::uint64_t>();
+      h.num<std::uint32_t>();
+      c.compression = h.str();
       auto chunkIndex = static_cast<std::uint32_t>(chunks_.size());
       chunks_.push_back(c);
       loaded.messages.clear();
@@ -564,7 +571,11 @@ Result<void> McapSource::readMessages(const ReadFilter& filter, const MessageFn&
   auto load = [&](std::uint32_t index, LoadedChunk& out, detail::LoadContext& ctx) {
     return loadChunk(index, out, ctx);
   };
-  return detail::mergeChunks(spans, connections_, wanted, filter, load, onMessage, onProblem);
+  // Compressed chunks want every core (measured on the 20 s sensor MCAP: zstd 1.05 s inline,
+  // 0.62 s parallel; lz4 0.49 s and 0.33 s); uncompressed ones are bound by memory bandwidth.
+  bool compressed = std::any_of(chunks_.begin(), chunks_.end(), [](const Chunk& c) { return !c.compression.empty(); });
+  return detail::mergeChunks(spans, connections_, wanted, filter, load,
+                             compressed ? detail::Loading::Parallel : detail::Loading::Inline, onMessage, onProblem);
 }
 
 Result<const MessageIndex*> McapSource::messageIndex() {
