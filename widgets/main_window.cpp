@@ -76,6 +76,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   QAction* open = file->addAction(tr("&Open…"), this, &MainWindow::showOpenDialog);
   open->setShortcut(QKeySequence::Open);
+  QAction* openFolder = file->addAction(tr("Open &Folder…"), this, [this] {
+    QString dir = QFileDialog::getExistingDirectory(this, tr("Open rosbag2 folder"), QFileInfo(currentPath_).path());
+    if (!dir.isEmpty()) openFile(dir);
+  });
+  openFolder->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), qApp, &QApplication::quit);
   quit->setShortcut(QKeySequence::Quit);
@@ -85,7 +90,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                        tr("<b>Bagscope</b> %1<br>Opens ROS recordings without ROS.")
                            .arg(QApplication::applicationVersion()));
   });
-  statusBar()->showMessage(tr("Open a recording with File ▸ Open or drop it on the window."));
+  statusBar()->showMessage(tr("Open a recording (ROS 1 .bag, .mcap, rosbag2 folder) with File ▸ Open or drop it on the window."));
 }
 
 MainWindow::~MainWindow() {
@@ -95,7 +100,7 @@ MainWindow::~MainWindow() {
 
 void MainWindow::showOpenDialog() {
   QString path = QFileDialog::getOpenFileName(this, tr("Open recording"), QFileInfo(currentPath_).path(),
-                                              tr("ROS bags (*.bag);;All files (*)"));
+                                              tr("Recordings (*.bag *.mcap *.db3 *.zstd metadata.yaml);;All files (*)"));
   if (!path.isEmpty()) openFile(path);
 }
 

@@ -29,6 +29,19 @@ private slots:
     QCOMPARE(imu[0]->text(3), QString("200.00"));
   }
 
+  void opensARosbag2Folder() {
+    MainWindow w;
+    QSignalSpy done(&w, &MainWindow::openFinished);
+    w.openFile(bagscope::test::dataPath("ros2/demo_db3_split"));
+    QVERIFY(done.wait(20000));
+    QCOMPARE(done.at(0).at(1).toString(), QString());
+    QCOMPARE(w.topicTable()->topLevelItemCount(), 21);
+    QList<QTreeWidgetItem*> imu = w.topicTable()->findItems("/imu", Qt::MatchExactly, 0);
+    QCOMPARE(imu.size(), 1);
+    QCOMPARE(imu[0]->text(1), QString("sensor_msgs/msg/Imu"));
+    QCOMPARE(imu[0]->text(2), QString("400"));
+  }
+
   void sortsCountsAsNumbers() {
     MainWindow w;
     QSignalSpy done(&w, &MainWindow::openFinished);
