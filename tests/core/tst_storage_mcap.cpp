@@ -224,6 +224,22 @@ private slots:
     QCOMPARE(msgs[1].msg["data"].toInt(), -2);
   }
 
+  void ros1ProfileDecodesWithRos1Serialization() {
+    // MCAP's ros1 profile: ros1msg schemas, "ros1" message encoding (no CDR header).
+    McapBuilder b;
+    b.schema(1, "std_msgs/Header", "ros1msg", "uint32 seq\ntime stamp\nstring frame_id\n");
+    b.channel(2, 1, "/header", "ros1");
+    test::WireWriter msg;
+    msg.u32(7).u32(1700000000).u32(5).str("map");
+    b.message(2, 9'000, msg.bytes);
+    auto source = openSource(memorySource(b.finish(), "ros1.mcap"));
+    QVERIFY(source.has_value());
+    auto msgs = readAll(**source);
+    QCOMPARE(msgs.size(), std::size_t{1});
+    QCOMPARE(QJsonDocument(msgs[0].msg).toJson(QJsonDocument::Compact),
+             QByteArray(R"({"frame_id":"map","seq":7,"stamp":{"nsec":5,"sec":1700000000}})"));
+  }
+
   void unknownSchemaEncodingIsListedButNotDecodable() {
     McapBuilder b;
     b.schema(1, "foo.Bar", "jsonschema", "{}");

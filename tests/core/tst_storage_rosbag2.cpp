@@ -182,11 +182,20 @@ private slots:
     QTemporaryDir dir;
     QVERIFY(QFile::copy(test::dataPath("ros2/demo_db3/demo_db3_0.db3"), dir.filePath("alone.db3")));
     auto source = openOrFail(dir.filePath("alone.db3"));
-    QCOMPARE(QString::fromStdString(source->info().version), QString("no metadata.yaml"));
+    // Its metadata table (the last row, written at close) stands in for metadata.yaml.
+    QCOMPARE(QString::fromStdString(source->info().version), QString("9 (from the database)"));
+    QVERIFY(source->info().problems.empty());
     QString diff = compareAll(readAll(*source, kNoPaths));
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
     auto folder = openOrFail(dir.path());  // the folder, with no metadata.yaml in it
     QCOMPARE(folder->info().messageCount, std::uint64_t{715});
+  }
+
+  void oneFileOfASplitBagSaysSo() {
+    auto source = openOrFail(test::dataPath("ros2/demo_db3_split/demo_db3_split_1.db3"));
+    QCOMPARE(source->info().messageCount, std::uint64_t{354});  // fixture README: part 2 holds 354
+    QCOMPARE(source->info().problems.size(), std::size_t{1});
+    QVERIFY2(source->info().problems[0].find("one of 2 files") != std::string::npos, source->info().problems[0].c_str());
   }
 
   void metadataDisagreeingWithTheDatabaseIsReported() {

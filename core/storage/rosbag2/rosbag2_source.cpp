@@ -49,11 +49,14 @@ struct BagMetadata {
   std::string compressionFormat, compressionMode;
 };
 
-Result<BagMetadata> readMetadata(const fs::path& yamlPath) {
+// metadata.yaml, or the same YAML text from a database's metadata table.
+Result<BagMetadata> parseMetadata(const std::string& text, const fs::path& origin) {
   try {
-    YAML::Node root = YAML::LoadFile(u8(yamlPath));
-    YAML::Node info = root["rosbag2_bagfile_information"];
-    if (!info) return fail(ErrorCode::Format, "no 'rosbag2_bagfile_information' in metadata.yaml", yamlPath);
+    YAML::Node root = YAML::Load(text);
+    // metadata.yaml wraps the fields in rosbag2_bagfile_information; the table does not.
+    YAML::Node info = root.IsMap() && root["rosbag2_bagfile_information"] ? root["rosbag2_bagfile_information"] : root;
+    if (!info.IsMap() || !info["version"])
+      return fail(ErrorCode::Format, "no 'rosbag2_bagfile_information' in the metadata", origin);
     BagMetadata m;
     m.version = info["version"].as<int>(0);
     m.storage = info["storage_identifier"].as<std::string>("");
@@ -82,8 +85,14 @@ Result<BagMetadata> readMetadata(const fs::path& yamlPath) {
     m.compressionMode = info["compression_mode"].as<std::string>("");
     return m;
   } catch (const std::exception& e) {
-    return fail(ErrorCode::Format, std::string("metadata.yaml is not readable: ") + e.what(), yamlPath);
+    return fail(ErrorCode::Format, std::string("the metadata is not readable YAML: ") + e.what(), origin);
   }
+}
+
+Result<BagMetadata> readMetadata(const fs::path& yamlPath) {
+  std::ifstream in(yamlPath, std::ios::binary);
+  if (!in) return fail(ErrorCode::Io, "cannot read", yamlPath);
+  return parseMetadata(std::string(std::istreambuf_iterator<char>(in), {}), yamlPath);
 }
 
 // "file:" URI with immutable=1: read-only, no locks, no -wal/-shm files beside the database.
@@ -111,6 +120,17 @@ bool hasColumn(SQLite::Database& db, const char* table, const char* column) {
   return false;
 }
 
+// Since Iron each database also keeps the bag's metadata in a table (one row written at
+// open, one at close or split): the last row is the one that counts.
+std::optional<BagMetadata> metadataFromDatabase(SQLite::Database& db, const fs::path& file) {
+  if (!db.tableExists("metadata") || !hasColumn(db, "metadata", "metadata")) return std::nullopt;
+  SQLite::Statement q(db, "SELECT metadata FROM metadata ORDER BY id DESC LIMIT 1");
+  if (!q.executeStep()) return std::nullopt;
+  auto m = parseMetadata(q.getColumn(0).getString(), file);
+  if (!m) return std::nullopt;
+  return std::move(m).value();
+}
+
 struct DbFile {
   fs::path path;
   std::unique_ptr<SQLite::Database> db;
@@ -119,7 +139,7 @@ struct DbFile {
 
 class SqliteSource final : public Source {
 public:
-  Result<void> open(const std::vector<fs::path>& files, const std::optional<BagMetadata>& metadata,
+  Result<void> open(const std::vector<fs::path>& files, std::optional<BagMetadata> metadata,
                     const fs::path& shownPath);
   const SourceInfo& info() const override { return info_; }
   std::span<const Connection> connections() const override { return connections_; }
@@ -201,7 +221,7 @@ Result<void> SqliteSource::openFile(const fs::path& file,
   return {};
 }
 
-Result<void> SqliteSource::open(const std::vector<fs::path>& files, const std::optional<BagMetadata>& metadata,
+Result<void> SqliteSource::open(const std::vector<fs::path>& files, std::optional<BagMetadata> metadata,
                                 const fs::path& shownPath) {
   info_.path = u8(shownPath);
   info_.format = "rosbag2 (sqlite3)";
@@ -220,15 +240,24 @@ Result<void> SqliteSource::open(const std::vector<fs::path>& files, const std::o
       c.schemaEncoding = "ros2msg";  // to be found in the built-in type store
     }
   }
-  if (metadata) {
-    // Trust the database; say where metadata.yaml disagrees with it.
+  std::string said = "metadata.yaml";
+  if (!metadata && !files_.empty()) {
+    metadata = metadataFromDatabase(*files_.back().db, files_.back().path);
+    said = "the database's metadata table";
+    if (metadata) info_.version = std::to_string(metadata->version) + " (from the database)";
+  }
+  if (metadata && metadata->files.size() > files.size()) {
+    info_.problems.push_back("this is one of " + std::to_string(metadata->files.size()) +
+                             " files of a split recording; open its folder to read all of them");
+  } else if (metadata) {
+    // Trust the database; say where the metadata disagrees with it.
     for (const auto& t : metadata->topics) {
       auto it = connByNameType_.find({t.name, t.type});
       if (it != connByNameType_.end() && connections_[it->second].offeredQos.empty())
         connections_[it->second].offeredQos = t.qos;
       std::uint64_t actual = it == connByNameType_.end() ? 0 : connections_[it->second].messageCount;
       if (actual != t.messageCount)
-        info_.problems.push_back("metadata.yaml says " + std::to_string(t.messageCount) + " messages on " + t.name +
+        info_.problems.push_back(said + " says " + std::to_string(t.messageCount) + " messages on " + t.name +
                                  ", the database holds " + std::to_string(actual));
     }
   }
