@@ -8,6 +8,7 @@
 #include "core/base/json_text.hpp"
 #include "core/decode/decoder.hpp"
 #include "core/storage/source.hpp"
+#include "core/session/timing.hpp"
 #include "core/storage/summary.hpp"
 
 namespace bagscope::cli {
@@ -220,6 +221,33 @@ int runCat(const std::vector<std::string>& args) {
                  static_cast<unsigned long long>(lost));
     return kPartial;
   }
+  return kOk;
+}
+
+int runStats(const std::vector<std::string>& args) {
+  std::vector<std::string> paths;
+  bool json = false;
+  for (const auto& a : args) {
+    if (a == "--json") json = true;
+    else if (a.starts_with("-")) return usage("stats: unknown option '" + a + "'");
+    else paths.push_back(a);
+  }
+  if (paths.empty()) return usage("stats: no file given");
+  std::vector<std::unique_ptr<storage::Source>> sources;
+  std::vector<storage::Source*> raw;
+  for (const auto& p : paths) {
+    auto source = openOrReport(p);
+    if (!source) return kFailed;
+    raw.push_back(source.get());
+    sources.push_back(std::move(source));
+  }
+  auto stats = session::timingStats(raw);
+  if (!stats) {
+    printError(stats.error());
+    return kFailed;
+  }
+  std::string text = json ? session::formatTimingJson(*stats) + "\n" : session::formatTimingText(*stats);
+  std::fwrite(text.data(), 1, text.size(), stdout);
   return kOk;
 }
 

@@ -17,5 +17,6 @@ enum ExitCode : int {
 
 int runInfo(const std::vector<std::string>& args);
 int runCat(const std::vector<std::string>& args);
+int runStats(const std::vector<std::string>& args);
 
 }  // namespace bagscope::cli

@@ -17,6 +17,8 @@ constexpr const char* kUsage =
     "  cat FILE [--topic T]... [--start S] [--end S] [--bytes digest|base64]\n"
     "      [--msg-path DIR]...\n"
     "                         every message as one JSON object per line, in log-time order\n"
+    "  stats FILE... [--json] timing per topic: rate, jitter, largest gaps, out-of-order\n"
+    "                         log times, zero header stamps, stamp-to-log latency\n"
     "\n"
     "FILE is a ROS 1 .bag, an .mcap, a rosbag2 folder (or its metadata.yaml or .db3).\n"
     "--msg-path adds .msg definitions (DIR/<pkg>/msg/<Type>.msg) for ROS 2 bags that\n"
@@ -45,6 +47,7 @@ int main(int argc, char** argv) {
     args.erase(args.begin());
     if (command == "info") return bagscope::cli::runInfo(args);
     if (command == "cat") return bagscope::cli::runCat(args);
+    if (command == "stats") return bagscope::cli::runStats(args);
     std::fprintf(stderr, "bagscope-cli: unknown command '%s'\n\n%s", command.c_str(), kUsage);
     return bagscope::cli::kUsage;
   } catch (const std::exception& e) {

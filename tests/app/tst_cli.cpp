@@ -162,6 +162,24 @@ private slots:
     QCOMPARE(info["types"].toArray().size(), 14);
   }
 
+  void statsGivesRatesAndLatenciesPerTopic() {
+    Run r = runCli({"stats", test::dataPath("ros1/demo_lz4.bag"), "--json"});
+    QCOMPARE(r.exitCode, 0);
+    QJsonArray topics = QJsonDocument::fromJson(r.out).array();
+    QCOMPARE(topics.size(), 21);
+    for (const auto& v : topics) {
+      QJsonObject t = v.toObject();
+      if (t["topic"].toString() != "/scan") continue;
+      // shared/fixtures/ros1/README.md: 20 messages at 10 Hz, logged 6.089 ms after the stamp.
+      QCOMPARE(t["count"].toInt(), 20);
+      QCOMPARE(t["mean_rate_hz"].toDouble(), 10.0);
+      QCOMPARE(t["latency_ns"].toObject()["median"].toInteger(), 6089000);
+      QCOMPARE(t["largest_gaps"].toArray().size(), 5);
+      return;
+    }
+    QFAIL("no /scan in the stats");
+  }
+
   void infoTextLooksLikeRosbagInfo() {
     Run r = runCli({"info", test::dataPath("ros1/demo_lz4.bag")});
     QCOMPARE(r.exitCode, 0);

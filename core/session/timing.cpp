@@ -1,0 +1,213 @@
+#include "timing.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "core/base/byte_cursor.hpp"
+#include "core/base/json_text.hpp"
+#include "core/decode/decoder.hpp"
+
+namespace bagscope::session {
+namespace {
+
+// The header stamp of a message whose type starts with std_msgs/Header: ROS 1 puts
+// uint32 seq, uint32 sec, uint32 nsec first; CDR puts int32 sec, uint32 nanosec right after
+// the 4-byte encapsulation header (either byte order). nullopt when the bytes are too short.
+std::optional<std::int64_t> headerStamp(std::span<const std::byte> bytes, bool cdr) {
+  if (!cdr) {
+    if (bytes.size() < 12) return std::nullopt;
+    return std::int64_t{loadLE<std::uint32_t>(bytes.data() + 4)} * 1'000'000'000 + loadLE<std::uint32_t>(bytes.data() + 8);
+  }
+  if (bytes.size() < 12) return std::nullopt;
+  bool big = bytes[1] == std::byte{0};
+  auto u32 = [&](std::size_t at) {
+    std::uint32_t v = loadLE<std::uint32_t>(bytes.data() + at);
+    return big ? ((v >> 24) | ((v >> 8) & 0xFF00u) | ((v << 8) & 0xFF0000u) | (v << 24)) : v;
+  };
+  auto sec = static_cast<std::int32_t>(u32(4));
+  return std::int64_t{sec} * 1'000'000'000 + u32(8);
+}
+
+bool startsWithHeader(const storage::Connection& c) {
+  auto d = decode::compileFor(c.type, c.messageEncoding, c.schemaEncoding, c.definition);
+  if (!d) return false;
+  const auto& fields = (*d)->schema().root->fields;
+  return !fields.empty() && fields[0].message && fields[0].array == schema::ArrayKind::None &&
+         fields[0].message->name == "std_msgs/Header";
+}
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+}  // namespace
+
+TopicTiming computeTiming(std::vector<std::int64_t> logTimes, const std::vector<std::int64_t>& stamps) {
+  TopicTiming t;
+  t.count = logTimes.size();
+  std::int64_t latest = INT64_MIN;
+  for (auto v : logTimes) {
+    if (v < latest) ++t.outOfOrder;
+    latest = std::max(latest, v);
+  }
+  std::vector<std::int64_t> latencies;
+  for (std::size_t i = 0; i < stamps.size() && i < logTimes.size(); ++i) {
+    if (stamps[i] == 0) ++t.zeroStamps;
+    else latencies.push_back(logTimes[i] - stamps[i]);
+  }
+  if (!latencies.empty()) {
+    std::sort(latencies.begin(), latencies.end());
+    t.latency = Latency{latencies.front(), latencies[latencies.size() / 2], latencies.back()};
+  }
+  std::sort(logTimes.begin(), logTimes.end());
+  if (logTimes.size() < 2) return t;
+  std::vector<Gap> gaps;
+  gaps.reserve(logTimes.size() - 1);
+  double sum = 0, sumSq = 0;
+  for (std::size_t i = 1; i < logTimes.size(); ++i) {
+    gaps.push_back({logTimes[i - 1], logTimes[i]});
+    auto d = static_cast<double>(logTimes[i] - logTimes[i - 1]);
+    sum += d;
+    sumSq += d * d;
+  }
+  double n = static_cast<double>(gaps.size());
+  double mean = sum / n;
+  t.jitterNs = std::sqrt(std::max(0.0, sumSq / n - mean * mean));
+  std::int64_t span = logTimes.back() - logTimes.front();
+  t.meanRateHz = span > 0 ? n / (static_cast<double>(span) / 1e9) : 0;
+  std::size_t top = std::min<std::size_t>(5, gaps.size());
+  std::partial_sort(gaps.begin(), gaps.begin() + static_cast<std::ptrdiff_t>(top), gaps.end(),
+                    [](const Gap& a, const Gap& b) {
+                      return a.lengthNs() != b.lengthNs() ? a.lengthNs() > b.lengthNs() : a.fromNs < b.fromNs;
+                    });
+  t.largestGaps.assign(gaps.begin(), gaps.begin() + static_cast<std::ptrdiff_t>(top));
+  return t;
+}
+
+Result<std::vector<TopicTiming>> timingStats(std::span<storage::Source* const> sources) {
+  struct Samples {
+    std::string type;
+    bool header = false;
+    std::vector<std::int64_t> logTimes, stamps;
+  };
+  std::map<std::pair<std::string, std::string>, Samples> byTopic;
+  for (storage::Source* source : sources) {
+    auto index = source->messageIndex();
+    if (!index) return std::move(index).error();
+    auto conns = source->connections();
+    // Stamps are read in log-time order, the order of the message index too: the k-th
+    // message read is the k-th index entry. File order then comes from the locations.
+    std::vector<bool> header(conns.size());
+    storage::ReadFilter withHeaders;
+    for (std::size_t i = 0; i < conns.size(); ++i) {
+      header[i] = startsWithHeader(conns[i]);
+      if (header[i]) withHeaders.connections.push_back(conns[i].id);
+    }
+    std::vector<std::vector<std::int64_t>> stampsInTimeOrder(conns.size());
+    if (!withHeaders.connections.empty()) {
+      auto r = source->readMessages(withHeaders, [&](const storage::MessageView& m) {
+        auto i = static_cast<std::size_t>(m.connection - conns.data());
+        stampsInTimeOrder[i].push_back(headerStamp(m.bytes, m.connection->messageEncoding == "cdr").value_or(0));
+        return true;
+      }, {});
+      if (!r) return std::move(r).error();
+    }
+    struct Sample {
+      storage::MessageLocation location;
+      std::int64_t logTimeNs, stamp;
+    };
+    std::vector<Sample> samples;
+    for (std::size_t i = 0; i < conns.size(); ++i) {
+      const auto& entries = (**index)[i];
+      const auto& stamps = stampsInTimeOrder[i];
+      samples.clear();
+      for (std::size_t k = 0; k < entries.size(); ++k)
+        samples.push_back({entries[k].location, entries[k].logTimeNs, k < stamps.size() ? stamps[k] : 0});
+      std::stable_sort(samples.begin(), samples.end(), [](const Sample& a, const Sample& b) {
+        return a.location.chunk != b.location.chunk ? a.location.chunk < b.location.chunk
+                                                    : a.location.offset < b.location.offset;
+      });
+      Samples& s = byTopic[{conns[i].topic, conns[i].type}];
+      s.type = conns[i].type;
+      s.header = s.header || header[i];
+      for (const auto& x : samples) {
+        s.logTimes.push_back(x.logTimeNs);
+        if (header[i]) s.stamps.push_back(x.stamp);
+      }
+    }
+  }
+  std::vector<TopicTiming> out;
+  for (auto& [key, s] : byTopic) {
+    TopicTiming t = computeTiming(std::move(s.logTimes), s.stamps);
+    t.topic = key.first;
+    t.type = s.type;
+    t.hasHeader = s.header;
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+std::string formatTimingText(const std::vector<TopicTiming>& stats) {
+  std::size_t width = 5;
+  for (const auto& t : stats) width = std::max(width, t.topic.size());
+  std::string out = "topic" + std::string(width - 5, ' ') +
+                    "    count    rate Hz  jitter ms  max gap ms  out-of-order  zero stamps  latency ms (min / median / max)\n";
+  for (const auto& t : stats) {
+    std::string name = t.topic;
+    name.resize(width, ' ');
+    out += name + fmt(" %8.0f", static_cast<double>(t.count)) + fmt(" %10.3f", t.meanRateHz) +
+           fmt(" %10.3f", t.jitterNs / 1e6) +
+           fmt(" %11.3f", t.largestGaps.empty() ? 0.0 : static_cast<double>(t.largestGaps[0].lengthNs()) / 1e6) +
+           fmt(" %13.0f", static_cast<double>(t.outOfOrder));
+    if (!t.hasHeader) {
+      out += "            –  – (no header)\n";
+      continue;
+    }
+    out += fmt(" %12.0f", static_cast<double>(t.zeroStamps));
+    if (t.latency)
+      out += fmt("  %.3f", static_cast<double>(t.latency->minNs) / 1e6) + fmt(" / %.3f", static_cast<double>(t.latency->medianNs) / 1e6) +
+             fmt(" / %.3f", static_cast<double>(t.latency->maxNs) / 1e6);
+    else
+      out += "  –";
+    out += "\n";
+  }
+  return out;
+}
+
+std::string formatTimingJson(const std::vector<TopicTiming>& stats) {
+  std::string out = "[";
+  for (std::size_t k = 0; k < stats.size(); ++k) {
+    const auto& t = stats[k];
+    out += k ? ",{" : "{";
+    out += "\"topic\":";
+    appendJsonString(t.topic, out);
+    out += ",\"type\":";
+    appendJsonString(t.type, out);
+    out += ",\"count\":" + std::to_string(t.count) + ",\"mean_rate_hz\":";
+    appendJsonDouble(t.meanRateHz, out);
+    out += ",\"jitter_ns\":";
+    appendJsonDouble(t.jitterNs, out);
+    out += ",\"largest_gaps\":[";
+    for (std::size_t g = 0; g < t.largestGaps.size(); ++g) {
+      out += g ? ",{" : "{";
+      out += "\"from_ns\":" + std::to_string(t.largestGaps[g].fromNs) + ",\"to_ns\":" +
+             std::to_string(t.largestGaps[g].toNs) + ",\"length_ns\":" + std::to_string(t.largestGaps[g].lengthNs()) + "}";
+    }
+    out += "],\"out_of_order\":" + std::to_string(t.outOfOrder);
+    out += std::string(",\"has_header\":") + (t.hasHeader ? "true" : "false");
+    if (t.hasHeader) {
+      out += ",\"zero_stamps\":" + std::to_string(t.zeroStamps);
+      if (t.latency)
+        out += ",\"latency_ns\":{\"min\":" + std::to_string(t.latency->minNs) + ",\"median\":" +
+               std::to_string(t.latency->medianNs) + ",\"max\":" + std::to_string(t.latency->maxNs) + "}";
+    }
+    out += "}";
+  }
+  return out + "]";
+}
+
+}  // namespace bagscope::session

@@ -1,0 +1,53 @@
+#pragma once
+// Timing diagnostics per topic: how regularly a topic was recorded, where it paused,
+// whether its log times go backwards in the file, and how late messages were logged after
+// their header stamp. What `bagscope-cli stats` prints and the app will show.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/storage/source.hpp"
+
+namespace bagscope::session {
+
+struct Gap {
+  std::int64_t fromNs = 0;  ///< log time of the message before the gap
+  std::int64_t toNs = 0;    ///< log time of the message after it
+  std::int64_t lengthNs() const { return toNs - fromNs; }
+};
+
+struct Latency {
+  std::int64_t minNs = 0, medianNs = 0, maxNs = 0;  ///< log time - header stamp
+};
+
+struct TopicTiming {
+  std::string topic;
+  std::string type;
+  std::uint64_t count = 0;
+  double meanRateHz = 0;         ///< (count - 1) / (last - first log time); 0 below 2 messages
+  double jitterNs = 0;           ///< standard deviation of the intervals between log times
+  std::vector<Gap> largestGaps;  ///< the 5 longest intervals, longest first
+  std::uint64_t outOfOrder = 0;  ///< messages logged earlier than one written before them
+  bool hasHeader = false;        ///< the type starts with a std_msgs/Header
+  std::uint64_t zeroStamps = 0;  ///< messages whose header stamp is 0
+  std::optional<Latency> latency;  ///< over messages with a non-zero stamp
+};
+
+/// The diagnostics from one topic's log times in file (write) order and, when the type has
+/// a header, the stamps of the same messages (0 = unset). Pure; for tests and the session.
+TopicTiming computeTiming(std::vector<std::int64_t> logTimesInFileOrder,
+                          const std::vector<std::int64_t>& stamps);
+
+/// Diagnostics for every topic of `sources` (topics with the same name and type in several
+/// files are one topic). Reads every message of header-bearing types for its stamp.
+/// Sorted by topic name.
+Result<std::vector<TopicTiming>> timingStats(std::span<storage::Source* const> sources);
+
+/// As text (a table) and as a JSON array.
+std::string formatTimingText(const std::vector<TopicTiming>& stats);
+std::string formatTimingJson(const std::vector<TopicTiming>& stats);
+
+}  // namespace bagscope::session
