@@ -9,8 +9,12 @@
 #include <QString>
 #include <QVariant>
 
+#include <atomic>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "core/base/byte_source.hpp"
 
 namespace bagscope::test {
 
@@ -87,5 +91,31 @@ inline QString jsonDifference(const QJsonValue& a, const QJsonValue& b, const QS
 inline QJsonObject parseObject(const std::string& text) {
   return QJsonDocument::fromJson(QByteArray::fromStdString(text)).object();
 }
+
+
+/// The whole file as bytes (for tests that damage a copy); fails the test if unreadable.
+inline std::vector<std::byte> readFileBytes(const QString& path) {
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly)) qFatal("cannot read %s", qPrintable(path));
+  QByteArray b = f.readAll();
+  auto p = reinterpret_cast<const std::byte*>(b.constData());
+  return {p, p + b.size()};
+}
+
+/// A ByteSource that counts the bytes a reader asks for.
+class CountingSource final : public ByteSource {
+public:
+  explicit CountingSource(std::unique_ptr<ByteSource> inner) : inner_(std::move(inner)) {}
+  std::uint64_t size() const override { return inner_->size(); }
+  const std::string& name() const override { return inner_->name(); }
+  Result<void> readAt(std::uint64_t offset, std::span<std::byte> out) const override {
+    bytesRead += out.size();
+    return inner_->readAt(offset, out);
+  }
+  mutable std::atomic<std::uint64_t> bytesRead{0};
+
+private:
+  std::unique_ptr<ByteSource> inner_;
+};
 
 }  // namespace bagscope::test

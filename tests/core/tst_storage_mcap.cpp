@@ -82,28 +82,6 @@ std::unique_ptr<Source> openOrFail(const QString& relative) {
   return std::move(s).value();
 }
 
-std::vector<std::byte> readFileBytes(const QString& path) {
-  QFile f(path);
-  if (!f.open(QIODevice::ReadOnly)) qFatal("cannot read %s", qPrintable(path));
-  QByteArray b = f.readAll();
-  auto p = reinterpret_cast<const std::byte*>(b.constData());
-  return {p, p + b.size()};
-}
-
-class CountingSource final : public ByteSource {
-public:
-  explicit CountingSource(std::unique_ptr<ByteSource> inner) : inner_(std::move(inner)) {}
-  std::uint64_t size() const override { return inner_->size(); }
-  const std::string& name() const override { return inner_->name(); }
-  Result<void> readAt(std::uint64_t offset, std::span<std::byte> out) const override {
-    bytesRead += out.size();
-    return inner_->readAt(offset, out);
-  }
-  mutable std::uint64_t bytesRead = 0;
-
-private:
-  std::unique_ptr<ByteSource> inner_;
-};
 
 }  // namespace
 
@@ -150,7 +128,7 @@ private slots:
   void openReadsOnlyTheSummary() {
     auto bytes = openFile(test::dataPath("ros2/demo_zstd.mcap").toStdString());
     QVERIFY(bytes.has_value());
-    auto counting = std::make_unique<CountingSource>(std::move(bytes).value());
+    auto counting = std::make_unique<test::CountingSource>(std::move(bytes).value());
     auto* counter = counting.get();
     auto source = openMcap(std::move(counting));
     QVERIFY(source.has_value());
@@ -277,7 +255,7 @@ private slots:
   }
 
   void corruptCompressedChunkIsReportedAndTheRestIsRead() {
-    auto bytes = readFileBytes(test::dataPath("ros2/demo_zstd.mcap"));
+    auto bytes = test::readFileBytes(test::dataPath("ros2/demo_zstd.mcap"));
     for (std::size_t i = bytes.size() / 3; i < bytes.size() / 3 + 32; ++i) bytes[i] ^= std::byte{0x55};
     auto source = openSource(memorySource(std::move(bytes), "damaged.mcap"));
     QVERIFY(source.has_value());
@@ -291,7 +269,7 @@ private slots:
   }
 
   void randomDamageNeverCrashes() {
-    const auto original = readFileBytes(test::dataPath("ros2/demo_lz4.mcap"));
+    const auto original = test::readFileBytes(test::dataPath("ros2/demo_lz4.mcap"));
     std::mt19937 rng(7);
     for (int round = 0; round < 150; ++round) {
       auto bytes = original;

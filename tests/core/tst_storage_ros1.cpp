@@ -82,30 +82,6 @@ QString compareWithExpected(const std::vector<Decoded>& ours, const std::vector<
   return {};
 }
 
-std::vector<std::byte> readFileBytes(const QString& path) {
-  QFile f(path);
-  if (!f.open(QIODevice::ReadOnly)) qFatal("cannot read %s", qPrintable(path));
-  QByteArray b = f.readAll();
-  auto p = reinterpret_cast<const std::byte*>(b.constData());
-  return {p, p + b.size()};
-}
-
-// Counts the bytes a reader asks for.
-class CountingSource final : public ByteSource {
-public:
-  explicit CountingSource(std::unique_ptr<ByteSource> inner) : inner_(std::move(inner)) {}
-  std::uint64_t size() const override { return inner_->size(); }
-  const std::string& name() const override { return inner_->name(); }
-  Result<void> readAt(std::uint64_t offset, std::span<std::byte> out) const override {
-    bytesRead += out.size();
-    return inner_->readAt(offset, out);
-  }
-  mutable std::atomic<std::uint64_t> bytesRead{0};
-
-private:
-  std::unique_ptr<ByteSource> inner_;
-};
-
 constexpr const char* kInt32Md5 = "da5909fbe378aeaf85e547e830cc1bb7";
 
 std::unique_ptr<Source> openBytes(std::vector<std::byte> bytes, const char* name = "built.bag") {
@@ -196,7 +172,7 @@ private slots:
   void openReadsOnlyTheIndex() {
     auto bytes = openFile(test::dataPath("ros1/demo_uncompressed.bag").toStdString());
     QVERIFY(bytes.has_value());
-    auto counting = std::make_unique<CountingSource>(std::move(bytes).value());
+    auto counting = std::make_unique<test::CountingSource>(std::move(bytes).value());
     auto* counter = counting.get();
     auto source = openRos1(std::move(counting));
     QVERIFY(source.has_value());
@@ -406,7 +382,7 @@ private slots:
   }
 
   void corruptCompressedChunkIsReportedAndTheRestIsRead() {
-    auto bytes = readFileBytes(test::dataPath("ros1/demo_lz4.bag"));
+    auto bytes = test::readFileBytes(test::dataPath("ros1/demo_lz4.bag"));
     // Damage the middle of the file (inside some chunk's lz4 data).
     for (std::size_t i = bytes.size() / 2; i < bytes.size() / 2 + 64; ++i) bytes[i] ^= std::byte{0xFF};
     auto source = openSource(memorySource(std::move(bytes), "damaged.bag"));
@@ -446,7 +422,7 @@ private slots:
 
   void randomDamageNeverCrashes() {
     // Deterministic byte flips over a real bag: every outcome is a value or an error.
-    const auto original = readFileBytes(test::dataPath("ros1/demo_lz4.bag"));
+    const auto original = test::readFileBytes(test::dataPath("ros1/demo_lz4.bag"));
     std::mt19937 rng(2026);
     for (int round = 0; round < 150; ++round) {
       auto bytes = original;

@@ -32,14 +32,7 @@ public:
     if (workers_.empty()) {
       // One buffer goes round and round: it stays in the cache, which is what bounds
       // memory-bound reading.
-      std::unique_ptr<LoadedChunk> chunk;
-      if (!spare_.empty()) {
-        chunk = std::move(spare_.back());
-        spare_.pop_back();
-      } else {
-        chunk = std::make_unique<LoadedChunk>();
-      }
-      chunk->messages.clear();
+      auto chunk = spareOrNew();
       status = load_(order_[i], *chunk, inlineContext_);
       return chunk;
     }
@@ -67,6 +60,20 @@ private:
     bool ready = false;
   };
 
+  // A recycled chunk (keeping its buffer's capacity) or a new one. Under the lock when
+  // there are workers.
+  std::unique_ptr<LoadedChunk> spareOrNew() {
+    std::unique_ptr<LoadedChunk> chunk;
+    if (!spare_.empty()) {
+      chunk = std::move(spare_.back());
+      spare_.pop_back();
+    } else {
+      chunk = std::make_unique<LoadedChunk>();
+    }
+    chunk->messages.clear();
+    return chunk;
+  }
+
   void work() {
     LoadContext ctx;
     std::unique_lock lock(mutex_);
@@ -74,15 +81,8 @@ private:
       wake_.wait(lock, [&] { return stop_ || (next_ < order_.size() && next_ < taken_ + slots_.size()); });
       if (stop_) return;
       std::size_t i = next_++;
-      std::unique_ptr<LoadedChunk> chunk;
-      if (!spare_.empty()) {
-        chunk = std::move(spare_.back());
-        spare_.pop_back();
-      } else {
-        chunk = std::make_unique<LoadedChunk>();
-      }
+      auto chunk = spareOrNew();
       lock.unlock();
-      chunk->messages.clear();
       Result<void> status = load_(order_[i], *chunk, ctx);
       lock.lock();
       Slot& slot = slots_[i % slots_.size()];
