@@ -7,6 +7,7 @@
 #include <random>
 
 #include "common/mcap_builder.hpp"
+#include "common/source_checks.hpp"
 #include "common/test_support.hpp"
 #include "core/decode/decoder.hpp"
 #include "core/storage/mcap/mcap_source.hpp"
@@ -145,25 +146,9 @@ private slots:
   void messageIndexAndRandomReadsMatchIteration() {
     QFETCH(QString, file);
     auto source = openOrFail(file);
-    std::map<std::pair<const Connection*, std::int64_t>, std::vector<std::byte>> iterated;
-    QVERIFY(source->readMessages({}, [&](const MessageView& m) {
-      iterated[{m.connection, m.logTimeNs}].assign(m.bytes.begin(), m.bytes.end());
-      return true;
-    }, {}).has_value());
-    auto index = source->messageIndex();
-    QVERIFY(index.has_value());
     std::size_t total = 0;
-    auto conns = source->connections();
-    for (std::size_t c = 0; c < conns.size(); ++c) {
-      for (const auto& e : (**index)[c]) {
-        auto view = source->read(e);
-        QVERIFY2(view.has_value(), view ? "" : view.error().describe().c_str());
-        QCOMPARE(view->connection, &conns[c]);
-        const auto& bytes = iterated.at({&conns[c], e.logTimeNs});
-        QVERIFY(std::equal(bytes.begin(), bytes.end(), view->bytes.begin(), view->bytes.end()));
-        ++total;
-      }
-    }
+    QString diff = test::indexMatchesIteration(*source, total);
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
     QCOMPARE(total, std::size_t{715});
   }
 
