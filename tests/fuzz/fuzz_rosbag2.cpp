@@ -10,8 +10,8 @@
 #include <string>
 #include <unistd.h>
 
-#include "core/decode/decoder.hpp"
 #include "core/storage/rosbag2/rosbag2_source.hpp"
+#include "exercise_source.hpp"
 
 using namespace bagscope;
 namespace fs = std::filesystem;
@@ -28,26 +28,6 @@ const fs::path& workDir() {
   return dir;
 }
 
-void readEverything(storage::Source& source) {
-  std::string json;
-  (void)source.readMessages({}, [&](const storage::MessageView& m) {
-    const auto& c = *m.connection;
-    if (auto d = decode::compileFor(c.type, c.messageEncoding, c.schemaEncoding, c.definition)) {
-      if (auto v = (*d)->decode(m.bytes)) {
-        json.clear();
-        decode::appendJson(*v, json);
-      }
-    }
-    return true;
-  }, {});
-  if (auto index = source.messageIndex()) {
-    int reads = 0;
-    for (const auto& entries : **index)
-      for (const auto& e : entries)
-        if (reads++ < 16) (void)source.read(e);
-  }
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -60,6 +40,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     out.write(input.data(), static_cast<std::streamsize>(input.size()));
   }
   auto source = storage::openRosbag2(database ? file : workDir());
-  if (source) readEverything(**source);
+  if (source) fuzz::exerciseSource(**source, 16);
   return 0;
 }
