@@ -225,23 +225,23 @@ int runCat(const std::vector<std::string>& args) {
 }
 
 int runStats(const std::vector<std::string>& args) {
-  std::vector<std::string> paths;
+  std::vector<std::filesystem::path> paths;
   bool json = false;
+  session::SessionOptions options;
   for (const auto& a : args) {
     if (a == "--json") json = true;
+    else if (a == "--recursive" || a == "-r") options.recursive = true;
     else if (a.starts_with("-")) return usage("stats: unknown option '" + a + "'");
-    else paths.push_back(a);
+    else paths.push_back(std::filesystem::u8path(a));
   }
   if (paths.empty()) return usage("stats: no file given");
-  std::vector<std::unique_ptr<storage::Source>> sources;
-  std::vector<storage::Source*> raw;
-  for (const auto& p : paths) {
-    auto source = openOrReport(p);
-    if (!source) return kFailed;
-    raw.push_back(source.get());
-    sources.push_back(std::move(source));
+  auto opened = session::Session::open(paths, options);
+  if (!opened) {
+    printError(opened.error());
+    return kFailed;
   }
-  auto stats = session::timingStats(raw);
+  for (const auto& p : (*opened)->problems()) std::fprintf(stderr, "bagscope-cli: note: %s\n", p.c_str());
+  auto stats = session::timingStats(**opened);
   if (!stats) {
     printError(stats.error());
     return kFailed;

@@ -30,14 +30,6 @@ std::optional<std::int64_t> headerStamp(std::span<const std::byte> bytes, bool c
   return std::int64_t{sec} * 1'000'000'000 + u32(8);
 }
 
-bool startsWithHeader(const storage::Connection& c) {
-  auto d = decode::compileFor(c.type, c.messageEncoding, c.schemaEncoding, c.definition);
-  if (!d) return false;
-  const auto& fields = (*d)->schema().root->fields;
-  return !fields.empty() && fields[0].message && fields[0].array == schema::ArrayKind::None &&
-         fields[0].message->name == "std_msgs/Header";
-}
-
 std::string fmt(const char* f, double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, f, v);
@@ -88,64 +80,50 @@ TopicTiming computeTiming(std::vector<std::int64_t> logTimes, const std::vector<
   return t;
 }
 
-Result<std::vector<TopicTiming>> timingStats(std::span<storage::Source* const> sources) {
-  struct Samples {
-    std::string type;
-    bool header = false;
-    std::vector<std::int64_t> logTimes, stamps;
-  };
-  std::map<std::pair<std::string, std::string>, Samples> byTopic;
-  for (storage::Source* source : sources) {
-    auto index = source->messageIndex();
-    if (!index) return std::move(index).error();
-    auto conns = source->connections();
-    // Stamps are read in log-time order, the order of the message index too: the k-th
-    // message read is the k-th index entry. File order then comes from the locations.
-    std::vector<bool> header(conns.size());
-    storage::ReadFilter withHeaders;
-    for (std::size_t i = 0; i < conns.size(); ++i) {
-      header[i] = startsWithHeader(conns[i]);
-      if (header[i]) withHeaders.connections.push_back(conns[i].id);
-    }
-    std::vector<std::vector<std::int64_t>> stampsInTimeOrder(conns.size());
-    if (!withHeaders.connections.empty()) {
-      auto r = source->readMessages(withHeaders, [&](const storage::MessageView& m) {
-        auto i = static_cast<std::size_t>(m.connection - conns.data());
-        stampsInTimeOrder[i].push_back(headerStamp(m.bytes, m.connection->messageEncoding == "cdr").value_or(0));
-        return true;
-      }, {});
+Result<std::vector<TopicTiming>> timingStats(const Session& session, std::stop_token stop) {
+  std::vector<TopicTiming> out;
+  auto topics = session.topics();
+  for (TopicId id = 0; id < topics.size(); ++id) {
+    const Topic& topic = topics[id];
+    auto refs = session.index(id);
+    // Header stamps, read straight from the bytes on every core.
+    bool header = std::all_of(topic.members.begin(), topic.members.end(), [&](const Topic::Member& m) {
+      auto d = session.decoder(*m.connection);
+      if (!d) return false;
+      const auto& fields = (*d)->schema().root->fields;
+      return !fields.empty() && fields[0].message && fields[0].array == schema::ArrayKind::None &&
+             fields[0].message->name == "std_msgs/Header";
+    }) && !topic.members.empty();
+    std::vector<std::int64_t> stamps;
+    if (header) {
+      stamps.assign(refs.size(), 0);
+      auto r = session.forEachParallel(id, INT64_MIN, INT64_MAX, [&](std::size_t row, const Result<Message>& m) {
+        if (m) stamps[row] = headerStamp(m->bytes, m->connection->messageEncoding == "cdr").value_or(0);
+      }, stop);
       if (!r) return std::move(r).error();
     }
-    struct Sample {
-      storage::MessageLocation location;
-      std::int64_t logTimeNs, stamp;
-    };
-    std::vector<Sample> samples;
-    for (std::size_t i = 0; i < conns.size(); ++i) {
-      const auto& entries = (**index)[i];
-      const auto& stamps = stampsInTimeOrder[i];
-      samples.clear();
-      for (std::size_t k = 0; k < entries.size(); ++k)
-        samples.push_back({entries[k].location, entries[k].logTimeNs, k < stamps.size() ? stamps[k] : 0});
-      std::stable_sort(samples.begin(), samples.end(), [](const Sample& a, const Sample& b) {
-        return a.location.chunk != b.location.chunk ? a.location.chunk < b.location.chunk
-                                                    : a.location.offset < b.location.offset;
+    // Out of order: within each file, in the order messages were written.
+    std::map<std::uint32_t, std::vector<const MessageRef*>> byFile;
+    for (const auto& r : refs) byFile[r.source].push_back(&r);
+    std::uint64_t outOfOrder = 0;
+    for (auto& [source, written] : byFile) {
+      std::sort(written.begin(), written.end(), [](const MessageRef* a, const MessageRef* b) {
+        return a->location.chunk != b->location.chunk ? a->location.chunk < b->location.chunk
+                                                      : a->location.offset < b->location.offset;
       });
-      Samples& s = byTopic[{conns[i].topic, conns[i].type}];
-      s.type = conns[i].type;
-      s.header = s.header || header[i];
-      for (const auto& x : samples) {
-        s.logTimes.push_back(x.logTimeNs);
-        if (header[i]) s.stamps.push_back(x.stamp);
+      std::int64_t latest = INT64_MIN;
+      for (const MessageRef* r : written) {
+        if (r->logTimeNs < latest) ++outOfOrder;
+        latest = std::max(latest, r->logTimeNs);
       }
     }
-  }
-  std::vector<TopicTiming> out;
-  for (auto& [key, s] : byTopic) {
-    TopicTiming t = computeTiming(std::move(s.logTimes), s.stamps);
-    t.topic = key.first;
-    t.type = s.type;
-    t.hasHeader = s.header;
+    std::vector<std::int64_t> logTimes(refs.size());
+    for (std::size_t i = 0; i < refs.size(); ++i) logTimes[i] = refs[i].logTimeNs;
+    TopicTiming t = computeTiming(std::move(logTimes), stamps);
+    t.topic = topic.name;
+    t.type = topic.type;
+    t.hasHeader = header;
+    t.outOfOrder = outOfOrder;
     out.push_back(std::move(t));
   }
   return out;

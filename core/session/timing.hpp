@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/storage/source.hpp"
+#include "core/session/session.hpp"
 
 namespace bagscope::session {
 
@@ -41,10 +41,10 @@ struct TopicTiming {
 TopicTiming computeTiming(std::vector<std::int64_t> logTimesInFileOrder,
                           const std::vector<std::int64_t>& stamps);
 
-/// Diagnostics for every topic of `sources` (topics with the same name and type in several
-/// files are one topic). Reads every message of header-bearing types for its stamp.
-/// Sorted by topic name.
-Result<std::vector<TopicTiming>> timingStats(std::span<storage::Source* const> sources);
+/// Diagnostics for every topic of the session, in its topic order. Reads every message of
+/// header-bearing types for its stamp, on every core. Out-of-order counts are within each
+/// file, in the order its messages were written.
+Result<std::vector<TopicTiming>> timingStats(const Session& session, std::stop_token stop = {});
 
 /// As text (a table) and as a JSON array.
 std::string formatTimingText(const std::vector<TopicTiming>& stats);

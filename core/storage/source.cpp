@@ -1,5 +1,6 @@
 #include "source.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "mcap/mcap_source.hpp"
@@ -7,6 +8,32 @@
 #include "ros1/ros1_source.hpp"
 
 namespace bagscope::storage {
+namespace {
+
+struct TimeOrder {
+  bool operator()(const ChunkMessage& m, std::int64_t t) const { return m.logTimeNs < t; }
+  bool operator()(std::int64_t t, const ChunkMessage& m) const { return t < m.logTimeNs; }
+};
+
+}  // namespace
+
+const ChunkMessage* findMessage(const LoadedChunk& chunk, const IndexEntry& entry) {
+  // Messages are sorted by log time: look among those with the entry's time first, then
+  // everywhere (an index whose time disagrees with the record still finds its message).
+  const auto& msgs = chunk.messages;
+  auto byTime = std::equal_range(msgs.begin(), msgs.end(), entry.logTimeNs, TimeOrder{});
+  auto atOffset = [&](const ChunkMessage& m) { return m.recordOffset == entry.location.offset; };
+  if (auto it = std::find_if(byTime.first, byTime.second, atOffset); it != byTime.second) return &*it;
+  auto it = std::find_if(msgs.begin(), msgs.end(), atOffset);
+  return it == msgs.end() ? nullptr : &*it;
+}
+
+Result<void> Source::loadChunk(std::uint32_t index, LoadedChunk&, LoadContext&) const {
+  Error e = makeError(ErrorCode::Unsupported, info().format + " files have no chunks (asked for chunk " +
+                                                  std::to_string(index) + ")");
+  e.file = info().path;
+  return e;
+}
 
 Result<std::unique_ptr<Source>> openSource(std::unique_ptr<ByteSource> bytes) {
   std::byte head[8] = {};

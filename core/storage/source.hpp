@@ -12,8 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "core/base/byte_buffer.hpp"
 #include "core/base/byte_source.hpp"
 #include "core/base/result.hpp"
+#include "core/compress/decompress.hpp"
 
 namespace bagscope::storage {
 
@@ -86,6 +88,31 @@ struct IndexEntry {
 /// Per connection (in connections() order): its messages sorted by log time.
 using MessageIndex = std::vector<std::vector<IndexEntry>>;
 
+/// A message inside a loaded chunk.
+struct ChunkMessage {
+  std::int64_t logTimeNs;
+  std::uint32_t offset;        ///< of the message bytes within the chunk data
+  std::uint32_t size;
+  std::uint32_t connIndex;     ///< index into the source's connections()
+  std::uint32_t recordOffset;  ///< of its record within the chunk data (MessageLocation::offset)
+};
+
+/// A chunk decompressed, with its messages listed: the unit the session caches and shares.
+struct LoadedChunk {
+  ByteBuffer data;
+  std::vector<ChunkMessage> messages;  ///< sorted by (log time, position in the chunk)
+  std::size_t memoryBytes() const { return data.capacity() + messages.capacity() * sizeof(ChunkMessage); }
+};
+
+/// The message of `chunk` that `entry` points at (its location's offset), or null.
+const ChunkMessage* findMessage(const LoadedChunk& chunk, const IndexEntry& entry);
+
+/// Per-thread state of a chunk loader: a read buffer and codec contexts.
+struct LoadContext {
+  ByteBuffer scratch;
+  compress::Decompressor decompressor;
+};
+
 /// Called per message in log-time order; return false to stop early.
 using MessageFn = std::function<bool(const MessageView&)>;
 /// Called for recoverable problems met while reading (a corrupt chunk is skipped).
@@ -113,6 +140,14 @@ public:
 
   /// Reads every chunk header for storage statistics. One thread at a time.
   virtual Result<ChunkStats> chunkStats() = 0;
+
+  /// Chunked formats (ROS 1, MCAP): how many chunks MessageLocation::chunk counts. 0 for
+  /// formats read message by message (rosbag2 SQLite), which only read().
+  virtual std::uint32_t chunkCount() const { return 0; }
+  /// Loads chunk `index` into `out`. Thread-safe: any number of threads at once, each with
+  /// its own context, and alongside the one-thread-at-a-time calls once messageIndex() has
+  /// returned. On error, `out` may still hold the messages read before the damage.
+  virtual Result<void> loadChunk(std::uint32_t index, LoadedChunk& out, LoadContext& ctx) const;
 };
 
 /// Opens a recording, choosing the reader from the file's first bytes.

@@ -16,9 +16,11 @@ using bagscope::test::WireWriter;
 
 namespace {
 
-std::unique_ptr<storage::Source> openOrFail(const QString& relative) {
-  auto s = storage::openSource(test::dataPath(relative).toStdString());
-  if (!s) qFatal("open %s: %s", qPrintable(relative), s.error().describe().c_str());
+std::unique_ptr<session::Session> openOrFail(std::initializer_list<const char*> relative) {
+  std::vector<std::filesystem::path> paths;
+  for (const char* r : relative) paths.push_back(test::dataPath(r).toStdString());
+  auto s = session::Session::open(paths);
+  if (!s) qFatal("open: %s", s.error().describe().c_str());
   return std::move(s).value();
 }
 
@@ -61,9 +63,8 @@ private slots:
   }
 
   void ros1FixtureHasTheDocumentedRatesAndLatencies() {
-    auto source = openOrFail("ros1/demo_bz2.bag");
-    storage::Source* raw = source.get();
-    auto stats = session::timingStats({&raw, 1});
+    auto opened = openOrFail({"ros1/demo_bz2.bag"});
+    auto stats = session::timingStats(*opened);
     QVERIFY2(stats.has_value(), stats ? "" : stats.error().describe().c_str());
     QCOMPARE(stats->size(), std::size_t{21});
     // topic, messages, period ms, latency us (shared/fixtures/ros1/README.md)
@@ -86,12 +87,11 @@ private slots:
   }
 
   void splitRos2FilesAreOneTopic() {
-    // The two halves of the split .db3 opened as two sources: /imu is one topic again.
+    // The two halves of the split .db3 opened as two files: /imu is one topic again.
     // ROS 2 fixture: log time = stamp + 1 ms + 0.1 ms x row index (/imu is row 2).
-    auto a = openOrFail("ros2/demo_db3_split/demo_db3_split_0.db3");
-    auto b = openOrFail("ros2/demo_db3_split/demo_db3_split_1.db3");
-    storage::Source* both[] = {a.get(), b.get()};
-    auto stats = session::timingStats(both);
+    auto opened = openOrFail({"ros2/demo_db3_split/demo_db3_split_0.db3", "ros2/demo_db3_split/demo_db3_split_1.db3"});
+    QCOMPARE(opened->sourceCount(), std::size_t{2});
+    auto stats = session::timingStats(*opened);
     QVERIFY(stats.has_value());
     const auto& imu = find(*stats, "/imu");
     QCOMPARE(imu.count, std::uint64_t{400});
@@ -114,8 +114,11 @@ private slots:
     b.addChunk({{0, 1'000'000'000, msg(0, 500'000'000)}});                        // written last
     auto source = storage::openSource(memorySource(b.finish({}), "h.bag"));
     QVERIFY(source.has_value());
-    storage::Source* raw = source->get();
-    auto stats = session::timingStats({&raw, 1});
+    std::vector<std::unique_ptr<storage::Source>> sources;
+    sources.push_back(std::move(source).value());
+    auto opened = session::Session::open(std::move(sources));
+    QVERIFY(opened.has_value());
+    auto stats = session::timingStats(**opened);
     QVERIFY(stats.has_value());
     const auto& t = find(*stats, "/h");
     QCOMPARE(t.count, std::uint64_t{3});

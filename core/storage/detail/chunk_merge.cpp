@@ -129,10 +129,8 @@ Result<MessageView> ChunkReadCache::read(const IndexEntry& entry, std::span<cons
     chunk_ = std::move(loaded);
     index_ = entry.location.chunk;
   }
-  const auto& msgs = chunk_->messages;
-  auto it = std::find_if(msgs.begin(), msgs.end(),
-                         [&](const ChunkMessage& m) { return m.recordOffset == entry.location.offset; });
-  if (it == msgs.end()) {
+  const ChunkMessage* it = findMessage(*chunk_, entry);
+  if (!it) {
     Error e = makeError(ErrorCode::InvalidArgument, "no message record at offset " + std::to_string(entry.location.offset) +
                                                         " of chunk " + std::to_string(entry.location.chunk));
     e.file = file;

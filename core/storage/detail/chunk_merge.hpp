@@ -9,24 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "core/base/byte_buffer.hpp"
-#include "core/compress/decompress.hpp"
 #include "core/storage/source.hpp"
 
 namespace bagscope::storage::detail {
-
-struct ChunkMessage {
-  std::int64_t logTimeNs;
-  std::uint32_t offset;        ///< of the message bytes within the chunk data
-  std::uint32_t size;
-  std::uint32_t connIndex;     ///< index into the source's connections()
-  std::uint32_t recordOffset;  ///< of its record within the chunk data (what indexes store)
-};
-
-struct LoadedChunk {
-  ByteBuffer data;                     ///< decompressed
-  std::vector<ChunkMessage> messages;  ///< sorted by (log time, position in the chunk)
-};
 
 /// Sorts by log time, keeping file order for equal times (cheap when already sorted).
 void sortByLogTime(std::vector<ChunkMessage>& messages);
@@ -52,12 +37,6 @@ private:
 struct ChunkSpan {
   std::int64_t startNs = 0, endNs = 0;
   std::vector<std::pair<std::uint32_t, std::uint64_t>> counts;  ///< connection index, messages
-};
-
-/// Per-thread state of a chunk loader: a read buffer and codec contexts.
-struct LoadContext {
-  ByteBuffer scratch;
-  compress::Decompressor decompressor;
 };
 
 /// Loads chunk `index` into `out`. Called from several threads at once, each with its own

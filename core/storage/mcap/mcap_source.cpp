@@ -17,8 +17,6 @@ namespace bagscope::storage {
 namespace {
 
 using compress::Codec;
-using detail::ChunkMessage;
-using detail::LoadedChunk;
 
 constexpr std::string_view kMagic = "\x89MCAP0\r\n";
 constexpr std::uint8_t kOpFooter = 0x02;
@@ -134,6 +132,8 @@ public:
   Result<const MessageIndex*> messageIndex() override;
   Result<MessageView> read(const IndexEntry& entry) override;
   Result<ChunkStats> chunkStats() override;
+  std::uint32_t chunkCount() const override { return static_cast<std::uint32_t>(chunks_.size()); }
+  Result<void> loadChunk(std::uint32_t index, LoadedChunk& out, LoadContext& ctx) const override;
 
 private:
   Error error(ErrorCode code, std::string message, std::uint64_t offset) const {
@@ -154,10 +154,8 @@ private:
   // records in it go to `onDefinition` when given (the scan registers them). Thread-safe.
   using DefinitionFn = std::function<bool(const Record&)>;
   Result<void> parseChunk(std::span<const std::byte> content, bool cut, LoadedChunk& out,
-                          detail::LoadContext& ctx, ChunkStats* stats,
+                          LoadContext& ctx, ChunkStats* stats,
                           const DefinitionFn* onDefinition) const;
-  // Thread-safe: several chunks load at once, each with its own context.
-  Result<void> loadChunk(std::uint32_t index, LoadedChunk& out, detail::LoadContext& ctx) const;
   void finishCounts(bool countsFromChunks);
 
   std::unique_ptr<ByteSource> bytes_;
@@ -167,7 +165,7 @@ private:
   std::map<std::uint16_t, std::uint32_t> connIndexById_;
   std::vector<Chunk> chunks_;
   std::optional<MessageIndex> index_;
-  detail::LoadContext context_;  // for single-threaded loads
+  LoadContext context_;  // for single-threaded loads
   detail::ChunkReadCache readCache_;
   ChunkStats stats_;
   bool statsKnown_ = false;
@@ -351,7 +349,7 @@ void McapSource::finishCounts(bool countsFromChunks) {
 }
 
 Result<void> McapSource::parseChunk(std::span<const std::byte> content, bool cut, LoadedChunk& out,
-                                    detail::LoadContext& ctx, ChunkStats* stats,
+                                    LoadContext& ctx, ChunkStats* stats,
                                     const DefinitionFn* onDefinition) const {
   Fields f{ByteCursor(content)};
   f.num<std::uint64_t>();  // message start and end time: taken from the messages themselves
@@ -518,7 +516,8 @@ Result<void> McapSource::scan() {
   return {};
 }
 
-Result<void> McapSource::loadChunk(std::uint32_t index, LoadedChunk& out, detail::LoadContext& ctx) const {
+Result<void> McapSource::loadChunk(std::uint32_t index, LoadedChunk& out, LoadContext& ctx) const {
+  if (index >= chunks_.size()) return error(ErrorCode::InvalidArgument, "no chunk " + std::to_string(index), 0);
   const Chunk& c = chunks_[index];
   out.messages.clear();
   if (c.loose) {
@@ -568,7 +567,7 @@ Result<void> McapSource::readMessages(const ReadFilter& filter, const MessageFn&
       wanted[it->second] = true;
   std::vector<const detail::ChunkSpan*> spans;
   for (const auto& c : chunks_) spans.push_back(&c);
-  auto load = [&](std::uint32_t index, LoadedChunk& out, detail::LoadContext& ctx) {
+  auto load = [&](std::uint32_t index, LoadedChunk& out, LoadContext& ctx) {
     return loadChunk(index, out, ctx);
   };
   // Compressed chunks want every core (measured on the 20 s sensor MCAP: zstd 1.05 s inline,

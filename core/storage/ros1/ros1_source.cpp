@@ -158,8 +158,6 @@ Result<Connection> parseConnection(const Record& r) {
   return conn;
 }
 
-using detail::ChunkMessage;
-using detail::LoadedChunk;
 
 // ChunkSpan: start/end from the chunk info (or the scan), counts per connection index.
 // Where a chunk's data is, from its record header (or the scan).
@@ -196,6 +194,11 @@ public:
   Result<const MessageIndex*> messageIndex() override;
   Result<MessageView> read(const IndexEntry& entry) override;
   Result<ChunkStats> chunkStats() override;
+  std::uint32_t chunkCount() const override { return static_cast<std::uint32_t>(chunks_.size()); }
+  Result<void> loadChunk(std::uint32_t index, LoadedChunk& out, LoadContext& ctx) const override {
+    if (index >= chunks_.size()) return error(ErrorCode::InvalidArgument, "no chunk " + std::to_string(index), 0);
+    return loadChunk(chunks_[index], out, ctx);
+  }
 
 private:
   Error error(ErrorCode code, std::string message, std::uint64_t offset) const {
@@ -226,7 +229,7 @@ private:
   // locate() and remember it (one thread at a time).
   Result<void> readChunkHeader(Chunk& c) const;
   // Thread-safe: several chunks load at once, each with its own context.
-  Result<void> loadChunk(const Chunk& c, LoadedChunk& out, detail::LoadContext& ctx) const;
+  Result<void> loadChunk(const Chunk& c, LoadedChunk& out, LoadContext& ctx) const;
   std::uint32_t addConnection(Connection conn);
   void finishCounts();
 
@@ -236,7 +239,7 @@ private:
   std::map<std::uint32_t, std::uint32_t> connIndexById_;
   std::vector<Chunk> chunks_;
   std::optional<MessageIndex> index_;
-  mutable detail::LoadContext context_;  // for single-threaded loads ("one thread at a time")
+  mutable LoadContext context_;  // for single-threaded loads ("one thread at a time")
   detail::ChunkReadCache readCache_;
 };
 
@@ -615,13 +618,14 @@ Result<ChunkPlace> Ros1Source::locate(const Chunk& c) const {
 }
 
 Result<void> Ros1Source::readChunkHeader(Chunk& c) const {
+  if (c.place.known) return {};  // no writes once known: loadChunk() may be reading it
   auto p = locate(c);
   if (!p) return std::move(p).error();
   c.place = *p;
   return {};
 }
 
-Result<void> Ros1Source::loadChunk(const Chunk& chunk, LoadedChunk& out, detail::LoadContext& ctx) const {
+Result<void> Ros1Source::loadChunk(const Chunk& chunk, LoadedChunk& out, LoadContext& ctx) const {
   auto located = locate(chunk);
   if (!located) return std::move(located).error();
   const ChunkPlace& c = *located;
@@ -670,7 +674,7 @@ Result<void> Ros1Source::readMessages(const ReadFilter& filter, const MessageFn&
     if (auto it = connIndexById_.find(id); it != connIndexById_.end()) wanted[it->second] = true;
   std::vector<const detail::ChunkSpan*> spans;
   for (const auto& c : chunks_) spans.push_back(&c);
-  auto load = [&](std::uint32_t index, LoadedChunk& out, detail::LoadContext& ctx) {
+  auto load = [&](std::uint32_t index, LoadedChunk& out, LoadContext& ctx) {
     return loadChunk(chunks_[index], out, ctx);
   };
   // bz2 is slow enough to want every core; uncompressed and lz4 chunks (roslz4's independent

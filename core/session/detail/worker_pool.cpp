@@ -1,0 +1,76 @@
+#include "worker_pool.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+
+namespace bagscope::session::detail {
+
+WorkerPool::WorkerPool(unsigned threads) {
+  if (threads == 0) threads = std::max(2u, std::thread::hardware_concurrency());
+  for (unsigned i = 0; i < threads; ++i) threads_.emplace_back([this](std::stop_token stop) { work(stop); });
+}
+
+WorkerPool::~WorkerPool() {
+  for (auto& t : threads_) t.request_stop();
+  {
+    std::lock_guard lock(mutex_);
+    tasks_.clear();
+  }
+  threads_.clear();  // joins
+}
+
+void WorkerPool::submit(std::function<void()> task) {
+  {
+    std::lock_guard lock(mutex_);
+    tasks_.push_back(std::move(task));
+  }
+  wake_.notify_one();
+}
+
+void WorkerPool::work(std::stop_token stop) {
+  for (;;) {
+    std::function<void()> task;
+    {
+      std::unique_lock lock(mutex_);
+      if (!wake_.wait(lock, stop, [&] { return !tasks_.empty(); })) return;
+      task = std::move(tasks_.front());
+      tasks_.pop_front();
+    }
+    task();
+  }
+}
+
+void WorkerPool::parallelFor(std::size_t n, const std::function<void(std::size_t)>& body, std::stop_token stop) {
+  if (n == 0) return;
+  // Shared with the helpers, which may start after this call has returned (a busy pool):
+  // they then find nothing left to do.
+  struct Loop {
+    std::atomic<std::size_t> next{0};
+    std::size_t n = 0;
+    std::mutex mutex;
+    std::condition_variable finished;
+    std::size_t running = 0;
+  };
+  auto loop = std::make_shared<Loop>();
+  loop->n = n;
+  // `body` lives until this call returns; helpers reach it only while `running` counts them.
+  auto run = [loop, &body, stop] {
+    {
+      std::lock_guard lock(loop->mutex);
+      if (loop->next.load() >= loop->n) return;
+      ++loop->running;
+    }
+    for (std::size_t i; (i = loop->next.fetch_add(1)) < loop->n;)
+      if (!stop.stop_requested()) body(i);
+    std::lock_guard lock(loop->mutex);
+    if (--loop->running == 0) loop->finished.notify_all();
+  };
+  std::size_t helpers = std::min<std::size_t>(size(), n - 1);
+  for (std::size_t h = 0; h < helpers; ++h) submit(run);
+  run();
+  std::unique_lock lock(loop->mutex);
+  loop->finished.wait(lock, [&] { return loop->running == 0; });
+}
+
+}  // namespace bagscope::session::detail

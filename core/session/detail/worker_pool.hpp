@@ -1,0 +1,44 @@
+#pragma once
+// The session's worker threads: short tasks (load a chunk, decode a run of messages) and a
+// parallel loop that the calling thread joins, so that a loop started from a worker (or
+// with every worker busy) still finishes.
+
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <stop_token>
+#include <thread>
+#include <vector>
+
+namespace bagscope::session::detail {
+
+class WorkerPool {
+public:
+  /// `threads` 0: one per hardware thread, at least 2.
+  explicit WorkerPool(unsigned threads = 0);
+  /// Drops the tasks not started yet and waits for those running.
+  ~WorkerPool();
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+
+  unsigned size() const { return static_cast<unsigned>(threads_.size()); }
+
+  /// Runs `task` on a worker, some time later.
+  void submit(std::function<void()> task);
+
+  /// Calls body(i) for every i in [0, n) on the workers and the calling thread, and returns
+  /// when all calls have returned. Once `stop` is requested, the i not started are skipped.
+  void parallelFor(std::size_t n, const std::function<void(std::size_t)>& body, std::stop_token stop = {});
+
+private:
+  void work(std::stop_token stop);
+
+  std::mutex mutex_;
+  std::condition_variable_any wake_;
+  std::deque<std::function<void()>> tasks_;
+  std::vector<std::jthread> threads_;
+};
+
+}  // namespace bagscope::session::detail

@@ -1,0 +1,611 @@
+#include "session.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <mutex>
+#include <queue>
+#include <set>
+
+#include "core/decode/decoder.hpp"
+#include "core/session/detail/worker_pool.hpp"
+#include "core/storage/rosbag2/rosbag2_source.hpp"
+
+namespace bagscope::session {
+namespace fs = std::filesystem;
+using storage::Source;
+
+namespace {
+
+std::string u8(const fs::path& p) {
+  auto s = p.u8string();
+  return {s.begin(), s.end()};
+}
+
+Error fail(ErrorCode code, std::string message, const std::string& file = {}) {
+  Error e = makeError(code, std::move(message));
+  e.file = file;
+  return e;
+}
+
+Error cancelled() { return fail(ErrorCode::Cancelled, "stopped on request"); }
+
+// ROS 1 writes "pkg/Type", ROS 2 "pkg/msg/Type": the same type for merging topics.
+std::string sameTypeKey(std::string_view type) {
+  auto first = type.find('/');
+  if (first != std::string_view::npos && type.substr(first, 5) == "/msg/")
+    return std::string(type.substr(0, first)) + std::string(type.substr(first + 4));
+  return std::string(type);
+}
+
+bool isBagFile(const fs::path& p) { return p.extension() == ".bag" || p.extension() == ".mcap"; }
+
+// The recordings under `folder`, in name order: bag files, rosbag2 folders (not looked
+// into further) and, with `recursive`, those of subfolders.
+void collectFolder(const fs::path& folder, bool recursive, std::vector<fs::path>& out) {
+  std::error_code ec;
+  std::vector<fs::path> entries;
+  for (const auto& e : fs::directory_iterator(folder, ec)) entries.push_back(e.path());
+  std::sort(entries.begin(), entries.end());
+  for (const auto& p : entries) {
+    if (fs::is_directory(p, ec)) {
+      if (storage::isRosbag2Folder(p)) out.push_back(p);
+      else if (recursive) collectFolder(p, recursive, out);
+    } else if (isBagFile(p)) {
+      out.push_back(p);
+    }
+  }
+}
+
+using Clock = std::chrono::steady_clock;
+
+}  // namespace
+
+ProgressFn throttled(ProgressFn progress) {
+  if (!progress) return {};
+  struct Gate {
+    std::mutex mutex;
+    Clock::time_point last{};
+  };
+  auto gate = std::make_shared<Gate>();
+  return [gate, progress = std::move(progress)](double fraction) {
+    std::unique_lock lock(gate->mutex, std::try_to_lock);
+    if (!lock.owns_lock() && fraction < 1.0) return;  // another thread is reporting
+    if (!lock.owns_lock()) lock.lock();
+    auto now = Clock::now();
+    if (fraction < 1.0 && now - gate->last < std::chrono::milliseconds(100)) return;
+    gate->last = now;
+    progress(std::clamp(fraction, 0.0, 1.0));
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+// State
+
+struct Session::State {
+  explicit State(const SessionOptions& o) : options(o), cache(o.cacheBytes), pool(o.workers) {}
+
+  SessionOptions options;
+  std::vector<std::unique_ptr<Source>> sources;
+  std::vector<std::unique_ptr<std::mutex>> sourceMutex;  // for the one-thread-at-a-time calls
+  std::vector<std::vector<TopicId>> topicOf;             // [source][connection index]
+  std::vector<Topic> topics;
+  std::vector<std::vector<MessageRef>> index;            // [topic]
+  std::vector<std::string> problems;
+  std::int64_t startNs = 0, endNs = 0;
+  std::uint64_t messageCount = 0;
+
+  mutable detail::ChunkCache cache;
+  mutable detail::WorkerPool pool;
+  mutable std::mutex decoderMutex;
+  mutable std::map<const storage::Connection*, Result<std::shared_ptr<const decode::Decoder>>> decoders;
+  mutable std::atomic<int> prefetching{0};
+
+  using Key = detail::ChunkCache::Key;
+  static Key keyOf(const MessageRef& r) { return (Key{r.source} << 32) | r.location.chunk; }
+
+  Result<void> build();
+  Result<detail::ChunkCache::Chunk> chunk(std::uint32_t source, std::uint32_t number) const;
+  // The message at `ref`. `hint` remembers the last chunk used, to skip the cache's lock
+  // for messages of the same chunk.
+  struct Hint {
+    Key key = ~Key{0};
+    detail::ChunkCache::Chunk chunk;
+  };
+  Result<Message> read(TopicId topic, const MessageRef& ref, Hint& hint) const;
+  void prefetchChunk(std::uint32_t source, std::uint32_t number) const;
+  // Positions [first, last) of the topic's messages logged in [fromNs, toNs].
+  std::pair<std::size_t, std::size_t> range(TopicId topic, std::int64_t fromNs, std::int64_t toNs) const;
+};
+
+Result<void> Session::State::build() {
+  // The files' own indexes, one file per worker.
+  std::vector<Result<const storage::MessageIndex*>> indexes(sources.size(), nullptr);
+  pool.parallelFor(sources.size(), [&](std::size_t i) {
+    std::lock_guard lock(*sourceMutex[i]);
+    indexes[i] = sources[i]->messageIndex();
+  });
+  // Topics: one per (name, type); several connections of one file may share it.
+  std::map<std::pair<std::string, std::string>, std::vector<Topic::Member>> byKey;
+  std::map<std::pair<std::string, std::string>, std::string> spelling;
+  for (std::uint32_t s = 0; s < sources.size(); ++s) {
+    if (!indexes[s]) return std::move(indexes[s]).error();
+    for (const auto& c : sources[s]->connections()) {
+      std::pair key{c.topic, sameTypeKey(c.type)};
+      byKey[key].push_back({s, &c});
+      spelling.emplace(key, c.type);
+    }
+    for (const auto& p : sources[s]->info().problems)
+      problems.push_back(sources[s]->info().path + ": " + p);
+  }
+  topicOf.resize(sources.size());
+  for (std::uint32_t s = 0; s < sources.size(); ++s) topicOf[s].resize(sources[s]->connections().size());
+  for (auto& [key, members] : byKey) {
+    auto id = static_cast<TopicId>(topics.size());
+    Topic t;
+    t.name = key.first;
+    t.type = spelling[key];
+    t.members = std::move(members);
+    std::vector<MessageRef> refs;
+    for (const auto& m : t.members) {
+      const Source& src = *sources[m.source];
+      auto ci = static_cast<std::size_t>(m.connection - src.connections().data());
+      topicOf[m.source][ci] = id;
+      for (const auto& e : (**indexes[m.source])[ci]) refs.push_back({e.logTimeNs, m.source, e.location});
+    }
+    auto before = [](const MessageRef& a, const MessageRef& b) {
+      if (a.logTimeNs != b.logTimeNs) return a.logTimeNs < b.logTimeNs;
+      if (a.source != b.source) return a.source < b.source;
+      if (a.location.chunk != b.location.chunk) return a.location.chunk < b.location.chunk;
+      return a.location.offset < b.location.offset;
+    };
+    if (t.members.size() > 1) std::sort(refs.begin(), refs.end(), before);
+    t.messageCount = refs.size();
+    messageCount += refs.size();
+    topics.push_back(std::move(t));
+    index.push_back(std::move(refs));
+  }
+  // One name, several types: kept apart, and said.
+  for (std::size_t i = 0; i + 1 < topics.size(); ++i) {
+    if (topics[i].name != topics[i + 1].name || (i > 0 && topics[i - 1].name == topics[i].name)) continue;
+    std::string what;
+    for (std::size_t k = i; k < topics.size() && topics[k].name == topics[i].name; ++k) {
+      std::set<std::string> files;
+      for (const auto& m : topics[k].members) files.insert(sources[m.source]->info().path);
+      std::string in;
+      for (const auto& f : files) in += (in.empty() ? "" : ", ") + f;
+      what += (what.empty() ? "" : "; ") + topics[k].type + " in " + in;
+    }
+    problems.push_back("topic " + topics[i].name + " has different types: " + what + " (shown as separate topics)");
+  }
+  bool any = false;
+  for (const auto& refs : index) {
+    if (refs.empty()) continue;
+    startNs = any ? std::min(startNs, refs.front().logTimeNs) : refs.front().logTimeNs;
+    endNs = any ? std::max(endNs, refs.back().logTimeNs) : refs.back().logTimeNs;
+    any = true;
+  }
+  return {};
+}
+
+Result<detail::ChunkCache::Chunk> Session::State::chunk(std::uint32_t source, std::uint32_t number) const {
+  return cache.get((Key{source} << 32) | number, [&]() -> Result<detail::ChunkCache::Chunk> {
+    thread_local storage::LoadContext context;  // codec contexts and a read buffer per thread
+    auto loaded = std::make_shared<storage::LoadedChunk>();
+    // A damaged chunk still gives the messages before the damage.
+    if (auto r = sources[source]->loadChunk(number, *loaded, context); !r && loaded->messages.empty())
+      return std::move(r).error();
+    return detail::ChunkCache::Chunk(std::move(loaded));
+  });
+}
+
+Result<Message> Session::State::read(TopicId topic, const MessageRef& ref, Hint& hint) const {
+  Source& src = *sources[ref.source];
+  storage::IndexEntry entry{ref.logTimeNs, ref.location};
+  Message msg;
+  msg.topic = topic;
+  if (src.chunkCount() == 0) {
+    std::lock_guard lock(*sourceMutex[ref.source]);
+    auto v = src.read(entry);
+    if (!v) return std::move(v).error();
+    static_cast<storage::MessageView&>(msg) = std::move(v).value();
+    return msg;
+  }
+  if (hint.key != keyOf(ref) || !hint.chunk) {
+    hint.chunk = nullptr;  // unpin before loading another
+    auto c = chunk(ref.source, ref.location.chunk);
+    if (!c) return std::move(c).error();
+    hint = {keyOf(ref), std::move(c).value()};
+  }
+  const storage::ChunkMessage* m = storage::findMessage(*hint.chunk, entry);
+  if (!m)
+    return fail(ErrorCode::Format, "no message record at offset " + std::to_string(ref.location.offset) +
+                                       " of chunk " + std::to_string(ref.location.chunk), src.info().path);
+  msg.connection = &src.connections()[m->connIndex];
+  msg.logTimeNs = m->logTimeNs;
+  msg.bytes = hint.chunk->data.span().subspan(m->offset, m->size);
+  msg.pin = hint.chunk;
+  return msg;
+}
+
+void Session::State::prefetchChunk(std::uint32_t source, std::uint32_t number) const {
+  if (sources[source]->chunkCount() == 0 || cache.contains((Key{source} << 32) | number)) return;
+  // A few loads ahead keep the workers busy; more would only evict what is about to be read.
+  if (prefetching.fetch_add(1) >= static_cast<int>(2 * pool.size())) {
+    prefetching.fetch_sub(1);
+    return;
+  }
+  pool.submit([this, source, number] {
+    (void)chunk(source, number);  // errors come again when the message is read
+    prefetching.fetch_sub(1);
+  });
+}
+
+std::pair<std::size_t, std::size_t> Session::State::range(TopicId topic, std::int64_t fromNs,
+                                                           std::int64_t toNs) const {
+  const auto& refs = index[topic];
+  auto lo = std::lower_bound(refs.begin(), refs.end(), fromNs,
+                             [](const MessageRef& r, std::int64_t t) { return r.logTimeNs < t; });
+  auto hi = std::upper_bound(lo, refs.end(), toNs,
+                             [](std::int64_t t, const MessageRef& r) { return t < r.logTimeNs; });
+  return {static_cast<std::size_t>(lo - refs.begin()), static_cast<std::size_t>(hi - refs.begin())};
+}
+
+// ---------------------------------------------------------------------------------------
+// Opening
+
+Session::Session(std::unique_ptr<State> state) : state_(std::move(state)) {}
+Session::~Session() = default;
+
+Result<std::unique_ptr<Session>> Session::open(std::vector<std::unique_ptr<Source>> sources,
+                                               const SessionOptions& options) {
+  auto state = std::make_unique<State>(options);
+  for (auto& s : sources) {
+    state->sources.push_back(std::move(s));
+    state->sourceMutex.push_back(std::make_unique<std::mutex>());
+  }
+  if (auto r = state->build(); !r) return std::move(r).error();
+  return std::unique_ptr<Session>(new Session(std::move(state)));
+}
+
+Result<std::unique_ptr<Session>> Session::open(const std::vector<fs::path>& inputs, const SessionOptions& options) {
+  if (inputs.empty()) return fail(ErrorCode::InvalidArgument, "nothing to open");
+  std::vector<std::unique_ptr<Source>> sources;
+  std::vector<std::string> skipped;
+  std::set<fs::path> seen;
+  for (const auto& input : inputs) {
+    std::error_code ec;
+    bool folderOfBags = fs::is_directory(input, ec) && !storage::isRosbag2Folder(input);
+    std::vector<fs::path> found;
+    if (folderOfBags) {
+      collectFolder(input, options.recursive, found);
+      if (found.empty())
+        return fail(ErrorCode::InvalidArgument, std::string("no recordings (.bag, .mcap, rosbag2 folders) in this folder") +
+                                                    (options.recursive ? " or its subfolders" : ""), u8(input));
+    } else {
+      found.push_back(input);
+    }
+    for (const auto& path : found) {
+      if (!seen.insert(fs::weakly_canonical(path, ec)).second) continue;  // named twice
+      auto source = storage::openSource(path);
+      if (source) {
+        sources.push_back(std::move(source).value());
+      } else if (folderOfBags) {
+        skipped.push_back("skipped " + source.error().describe());
+      } else {
+        return std::move(source).error();
+      }
+    }
+  }
+  if (sources.empty()) return fail(ErrorCode::InvalidArgument, "none of the recordings found could be opened: " + skipped.front());
+  auto session = open(std::move(sources), options);
+  if (session) {
+    auto& problems = (*session)->state_->problems;
+    problems.insert(problems.begin(), skipped.begin(), skipped.end());
+  }
+  return session;
+}
+
+// ---------------------------------------------------------------------------------------
+// What is open
+
+std::size_t Session::sourceCount() const { return state_->sources.size(); }
+const storage::SourceInfo& Session::sourceInfo(std::uint32_t source) const { return state_->sources.at(source)->info(); }
+std::span<const Topic> Session::topics() const { return state_->topics; }
+std::int64_t Session::startNs() const { return state_->startNs; }
+std::int64_t Session::endNs() const { return state_->endNs; }
+std::uint64_t Session::messageCount() const { return state_->messageCount; }
+const std::vector<std::string>& Session::problems() const { return state_->problems; }
+
+std::optional<TopicId> Session::findTopic(std::string_view name) const {
+  const auto& t = state_->topics;
+  auto it = std::lower_bound(t.begin(), t.end(), name, [](const Topic& a, std::string_view n) { return a.name < n; });
+  if (it == t.end() || it->name != name) return std::nullopt;
+  return static_cast<TopicId>(it - t.begin());
+}
+
+std::span<const MessageRef> Session::index(TopicId topic) const { return state_->index.at(topic); }
+
+std::optional<std::size_t> Session::atOrBefore(TopicId topic, std::int64_t timeNs) const {
+  auto [lo, hi] = state_->range(topic, std::numeric_limits<std::int64_t>::min(), timeNs);
+  if (hi == 0) return std::nullopt;
+  return hi - 1;
+}
+
+std::optional<std::size_t> Session::atOrAfter(TopicId topic, std::int64_t timeNs) const {
+  auto [lo, hi] = state_->range(topic, timeNs, std::numeric_limits<std::int64_t>::max());
+  if (lo == hi) return std::nullopt;
+  return lo;
+}
+
+Result<Message> Session::read(TopicId topic, std::size_t n) const {
+  if (topic >= state_->topics.size()) return fail(ErrorCode::InvalidArgument, "no topic " + std::to_string(topic));
+  const auto& refs = state_->index[topic];
+  if (n >= refs.size())
+    return fail(ErrorCode::InvalidArgument, "topic " + state_->topics[topic].name + " has " +
+                                                std::to_string(refs.size()) + " messages, not " + std::to_string(n + 1));
+  State::Hint hint;
+  auto m = state_->read(topic, refs[n], hint);
+  if (!m) {
+    Error e = std::move(m).error();
+    e.topic = state_->topics[topic].name;
+    e.logTimeNs = refs[n].logTimeNs;
+    return e;
+  }
+  return m;
+}
+
+// ---------------------------------------------------------------------------------------
+// Time-ordered reading
+
+Result<void> Session::forEach(const Selection& selection, const std::function<bool(const Message&)>& onMessage,
+                              const storage::ProblemFn& onProblem, std::stop_token stop) const {
+  const State& st = *state_;
+  std::vector<TopicId> topics = selection.topics;
+  if (topics.empty())
+    for (TopicId t = 0; t < st.topics.size(); ++t) topics.push_back(t);
+  std::set<std::uint32_t> involved;
+  for (TopicId t : topics) {
+    if (t >= st.topics.size()) return fail(ErrorCode::InvalidArgument, "no topic " + std::to_string(t));
+    for (const auto& m : st.topics[t].members) involved.insert(m.source);
+  }
+  if (involved.empty()) return {};
+
+  if (involved.size() == 1) {
+    // One file: its reader's own merge, which streams chunks without caching them.
+    std::uint32_t s = *involved.begin();
+    storage::ReadFilter filter;
+    filter.startNs = selection.startNs;
+    filter.endNs = selection.endNs;
+    for (TopicId t : topics)
+      for (const auto& m : st.topics[t].members) filter.connections.push_back(m.connection->id);
+    const Source& src = *st.sources[s];
+    bool stopped = false;
+    std::lock_guard lock(*st.sourceMutex[s]);
+    auto r = st.sources[s]->readMessages(filter, [&](const storage::MessageView& v) {
+      if (stop.stop_requested()) return !(stopped = true);
+      Message m;
+      static_cast<storage::MessageView&>(m) = v;
+      m.topic = st.topicOf[s][static_cast<std::size_t>(v.connection - src.connections().data())];
+      return onMessage(m);
+    }, onProblem);
+    if (!r) return r;
+    return stopped ? Result<void>(cancelled()) : Result<void>();
+  }
+
+  // Several files: merge the topics' index arrays, reading through the cache, loading the
+  // next chunk of each topic ahead on the workers.
+  struct Cursor {
+    TopicId topic;
+    const MessageRef* at;
+    const MessageRef* end;
+    const MessageRef* ahead;  // how far the read-ahead has looked
+    State::Hint hint;
+  };
+  std::vector<Cursor> cursors;
+  for (TopicId t : topics) {
+    auto [lo, hi] = st.range(t, selection.startNs, selection.endNs);
+    const MessageRef* base = st.index[t].data();
+    if (lo < hi) cursors.push_back({t, base + lo, base + hi, base + lo, {}});
+  }
+  auto later = [&](std::size_t a, std::size_t b) {
+    const MessageRef& x = *cursors[a].at;
+    const MessageRef& y = *cursors[b].at;
+    if (x.logTimeNs != y.logTimeNs) return x.logTimeNs > y.logTimeNs;
+    if (x.source != y.source) return x.source > y.source;
+    if (x.location.chunk != y.location.chunk) return x.location.chunk > y.location.chunk;
+    return x.location.offset > y.location.offset;
+  };
+  std::priority_queue<std::size_t, std::vector<std::size_t>, decltype(later)> heap(later);
+  for (std::size_t i = 0; i < cursors.size(); ++i) heap.push(i);
+  while (!heap.empty()) {
+    if (stop.stop_requested()) return cancelled();
+    Cursor& c = cursors[heap.top()];
+    heap.pop();
+    const MessageRef& ref = *c.at;
+    if (State::keyOf(ref) != c.hint.key) {
+      // Entering a chunk: start loading this topic's next one.
+      const MessageRef* p = std::max(c.ahead, c.at);
+      while (p != c.end && State::keyOf(*p) == State::keyOf(ref)) ++p;
+      if (p != c.end) st.prefetchChunk(p->source, p->location.chunk);
+      c.ahead = p;
+    }
+    auto m = st.read(c.topic, ref, c.hint);
+    bool more = true;
+    if (m) {
+      more = onMessage(*m);
+    } else if (onProblem) {
+      Error e = std::move(m).error();
+      e.topic = st.topics[c.topic].name;
+      e.logTimeNs = ref.logTimeNs;
+      onProblem(e);
+    }
+    if (!more) return {};
+    if (++c.at != c.end) heap.push(static_cast<std::size_t>(&c - cursors.data()));
+    else c.hint = {};  // unpin
+  }
+  return {};
+}
+
+void Session::prefetch(std::span<const TopicId> topics, std::int64_t timeNs, std::int64_t aheadNs) const {
+  const State& st = *state_;
+  std::set<State::Key> wanted;
+  for (TopicId t : topics) {
+    if (t >= st.topics.size()) continue;
+    auto [lo, hi] = st.range(t, timeNs, timeNs > std::numeric_limits<std::int64_t>::max() - aheadNs
+                                            ? std::numeric_limits<std::int64_t>::max() : timeNs + aheadNs);
+    for (std::size_t i = lo; i < hi && wanted.size() < 4 * st.pool.size(); ++i) wanted.insert(State::keyOf(st.index[t][i]));
+  }
+  for (State::Key k : wanted) st.prefetchChunk(static_cast<std::uint32_t>(k >> 32), static_cast<std::uint32_t>(k));
+}
+
+// ---------------------------------------------------------------------------------------
+// Field extraction
+
+Result<std::shared_ptr<const decode::Decoder>> Session::decoder(const storage::Connection& c) const {
+  std::lock_guard lock(state_->decoderMutex);
+  auto it = state_->decoders.find(&c);
+  if (it == state_->decoders.end())
+    it = state_->decoders.emplace(&c, decode::compileFor(c.type, c.messageEncoding, c.schemaEncoding, c.definition,
+                                                          state_->options.msgPaths)).first;
+  return it->second;
+}
+
+Result<FieldColumns> Session::extractFields(TopicId topic, const std::vector<std::string>& paths, std::int64_t startNs,
+                                            std::int64_t endNs, std::stop_token stop, const ProgressFn& progress) const {
+  const State& st = *state_;
+  if (topic >= st.topics.size()) return fail(ErrorCode::InvalidArgument, "no topic " + std::to_string(topic));
+  const Topic& t = st.topics[topic];
+  // A reader per connection of the topic; a path that does not exist is the caller's error.
+  std::vector<decode::FieldReader> readers;
+  std::map<const storage::Connection*, std::size_t> readerOf;
+  std::string undecodable = "no decoder";
+  for (const auto& m : t.members) {
+    auto d = decoder(*m.connection);
+    if (!d) {
+      undecodable = d.error().describe();
+      continue;
+    }
+    auto r = decode::FieldReader::compile(*d, paths);
+    if (!r) {
+      Error e = std::move(r).error();
+      e.topic = t.name;
+      return e;
+    }
+    readerOf[m.connection] = readers.size();
+    readers.push_back(std::move(r).value());
+  }
+  auto [lo, hi] = st.range(topic, startNs, endNs);
+  std::size_t n = hi - lo;
+  FieldColumns out;
+  out.paths = paths;
+  out.logTimeNs.resize(n);
+  out.values.assign(paths.size(), std::vector<double>(n, std::numeric_limits<double>::quiet_NaN()));
+  std::atomic<std::uint64_t> unreadable{0};
+  std::mutex problemMutex;
+  auto note = [&](const Error& e) {
+    unreadable.fetch_add(1);
+    std::lock_guard lock(problemMutex);
+    if (out.firstProblem.empty()) out.firstProblem = e.describe();
+  };
+  auto r = forEachParallel(topic, startNs, endNs, [&](std::size_t row, const Result<Message>& m) {
+    out.logTimeNs[row] = st.index[topic][lo + row].logTimeNs;
+    if (!m) return note(m.error());
+    auto reader = readerOf.find(m->connection);
+    if (reader == readerOf.end()) return note(fail(ErrorCode::Schema, undecodable));
+    thread_local std::vector<double> values;
+    values.resize(paths.size());
+    if (auto ok = readers[reader->second].read(m->bytes, values); !ok) return note(ok.error());
+    for (std::size_t p = 0; p < values.size(); ++p) out.values[p][row] = values[p];
+  }, stop, progress);
+  if (!r) return std::move(r).error();
+  out.unreadable = unreadable.load();
+  return out;
+}
+
+Result<void> Session::forEachParallel(TopicId topic, std::int64_t startNs, std::int64_t endNs,
+                                      const std::function<void(std::size_t, const Result<Message>&)>& onMessage,
+                                      std::stop_token stop, const ProgressFn& progress) const {
+  const State& st = *state_;
+  if (topic >= st.topics.size()) return fail(ErrorCode::InvalidArgument, "no topic " + std::to_string(topic));
+  auto [lo, hi] = st.range(topic, startNs, endNs);
+  const MessageRef* refs = st.index[topic].data();
+  // Runs of messages cut at chunk changes, a few per worker for balance.
+  std::vector<std::size_t> cuts{lo};
+  std::size_t target = std::max<std::size_t>(256, (hi - lo) / (8 * std::max(1u, st.pool.size())));
+  for (std::size_t i = lo + 1; i < hi; ++i) {
+    bool sameChunk = State::keyOf(refs[i]) == State::keyOf(refs[i - 1]);
+    bool chunked = st.sources[refs[i].source]->chunkCount() > 0;
+    if (i - cuts.back() >= target && (!sameChunk || !chunked)) cuts.push_back(i);
+  }
+  cuts.push_back(hi);
+  ProgressFn report = throttled(progress);
+  std::atomic<std::size_t> done{0};
+  st.pool.parallelFor(cuts.size() - 1, [&](std::size_t run) {
+    State::Hint hint;
+    for (std::size_t i = cuts[run]; i < cuts[run + 1]; ++i) {
+      if (stop.stop_requested()) return;
+      auto m = st.read(topic, refs[i], hint);
+      if (!m) {
+        Error e = std::move(m).error();
+        e.topic = st.topics[topic].name;
+        e.logTimeNs = refs[i].logTimeNs;
+        m = std::move(e);
+      }
+      onMessage(i - lo, m);
+    }
+    std::size_t finished = done.fetch_add(cuts[run + 1] - cuts[run]) + cuts[run + 1] - cuts[run];
+    if (report) report(static_cast<double>(finished) / static_cast<double>(hi - lo));
+  }, stop);
+  if (stop.stop_requested()) return cancelled();
+  if (report) report(1.0);
+  return {};
+}
+
+// ---------------------------------------------------------------------------------------
+// Jobs
+
+struct Job::Control {
+  std::mutex mutex;
+  std::condition_variable finished;
+  bool done = false;
+};
+
+Job::Job() : control_(std::make_shared<Control>()) {}
+
+Job::~Job() {
+  // Dropped by its own `done` callback: let the thread end by itself.
+  if (thread_.joinable() && thread_.get_id() == std::this_thread::get_id()) thread_.detach();
+}
+
+bool Job::finished() const {
+  std::lock_guard lock(control_->mutex);
+  return control_->done;
+}
+
+void Job::wait() {
+  std::unique_lock lock(control_->mutex);
+  control_->finished.wait(lock, [&] { return control_->done; });
+}
+
+std::shared_ptr<Job> Session::startJob(std::function<Result<void>(std::stop_token, const ProgressFn&)> work,
+                                       ProgressFn progress, std::function<void(Result<void>)> done) const {
+  std::shared_ptr<Job> job(new Job());
+  job->thread_ = std::jthread([control = job->control_, work = std::move(work), progress = throttled(std::move(progress)),
+                               done = std::move(done)](std::stop_token stop) {
+    Result<void> r = work(stop, progress);
+    if (done) done(std::move(r));
+    std::lock_guard lock(control->mutex);
+    control->done = true;
+    control->finished.notify_all();
+  });
+  return job;
+}
+
+CacheStats Session::cacheStats() const { return state_->cache.stats(); }
+void Session::setCacheBudget(std::size_t bytes) { state_->cache.setBudget(bytes); }
+unsigned Session::workerCount() const { return state_->pool.size(); }
+
+}  // namespace bagscope::session

@@ -1,0 +1,199 @@
+#pragma once
+// Session: one or many recordings as one timeline. Consumers (panels, exporters, the CLI)
+// ask it for messages by topic and time; none of them touches a storage reader.
+//
+// - Topics with the same name and type in several files are one topic (ROS 1
+//   "pkg/Type" and ROS 2 "pkg/msg/Type" are the same type); one name with different types
+//   gives one topic per type, and a problem saying so.
+// - The message index is per topic: compact (log time, source, location) arrays, sorted by
+//   log time, built at open from the files' own indexes.
+// - Reads go through a chunk cache with a memory budget (decompressed chunks shared,
+//   pinned while a message uses them, least recently used evicted).
+// - Work runs on a pool of worker threads; long jobs report throttled progress and stop
+//   when asked (within 100 ms).
+//
+// Thread-safe: every const member and every member documented so can be called from any
+// thread at once.
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stop_token>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/base/result.hpp"
+#include "core/session/detail/chunk_cache.hpp"
+#include "core/storage/source.hpp"
+
+namespace bagscope::decode {
+class Decoder;
+}
+
+namespace bagscope::session {
+
+struct SessionOptions {
+  bool recursive = false;                   ///< look for bags in the subfolders of folders given
+  std::size_t cacheBytes = std::size_t{1} << 30;  ///< chunk cache budget
+  unsigned workers = 0;                     ///< 0: one per hardware thread (at least 2)
+  std::vector<std::filesystem::path> msgPaths;  ///< folders of .msg files for types files lack
+};
+
+using TopicId = std::uint32_t;
+
+/// One topic of the session: a name and a type, over any number of files and connections.
+struct Topic {
+  std::string name;
+  std::string type;  ///< as the first file spells it
+  std::uint64_t messageCount = 0;
+  struct Member {
+    std::uint32_t source;
+    const storage::Connection* connection;
+  };
+  std::vector<Member> members;
+};
+
+/// Where a message of a topic is (24 bytes).
+struct MessageRef {
+  std::int64_t logTimeNs = 0;
+  std::uint32_t source = 0;
+  storage::MessageLocation location;
+};
+
+/// A message read through the session: a view pinned by `pin` (the cached chunk).
+struct Message : storage::MessageView {
+  TopicId topic = 0;
+};
+
+struct Selection {
+  std::vector<TopicId> topics;  ///< empty: all
+  std::int64_t startNs = std::numeric_limits<std::int64_t>::min();  ///< inclusive
+  std::int64_t endNs = std::numeric_limits<std::int64_t>::max();    ///< inclusive
+};
+
+/// Numeric columns of one topic: log time and one column per field path, row i from the
+/// topic's i-th message in the range.
+struct FieldColumns {
+  std::vector<std::string> paths;
+  std::vector<std::int64_t> logTimeNs;
+  std::vector<std::vector<double>> values;  ///< values[path][row]
+  std::uint64_t unreadable = 0;  ///< messages that could not be read or decoded (NaN rows)
+  std::string firstProblem;      ///< what went wrong with the first of them
+};
+
+/// Fraction done in [0, 1]; called at most about ten times a second, and once with 1.
+using ProgressFn = std::function<void(double)>;
+
+/// A long job running on its own thread. Destroying the handle cancels the job and waits
+/// for it; a job must not outlive its session.
+class Job {
+public:
+  ~Job();
+  Job(const Job&) = delete;
+  Job& operator=(const Job&) = delete;
+
+  /// Asks the job to stop; it returns Cancelled soon after (within 100 ms).
+  void cancel() { thread_.request_stop(); }
+  bool finished() const;
+  void wait();
+
+private:
+  friend class Session;
+  struct Control;  // shared with the thread, which may outlive the handle
+  Job();
+  std::shared_ptr<Control> control_;
+  std::jthread thread_;
+};
+
+class Session {
+public:
+  /// Opens files (ROS 1 .bag, .mcap), rosbag2 folders and folders of bags (their direct
+  /// entries, or every subfolder with `recursive`). A named file that cannot be opened is
+  /// an error; one found in a folder is skipped with a problem. The message index is built
+  /// here, from the files' indexes.
+  static Result<std::unique_ptr<Session>> open(const std::vector<std::filesystem::path>& inputs,
+                                               const SessionOptions& options = {});
+  /// The same over readers opened already (tests, fuzzing).
+  static Result<std::unique_ptr<Session>> open(std::vector<std::unique_ptr<storage::Source>> sources,
+                                               const SessionOptions& options = {});
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  // What is open.
+  std::size_t sourceCount() const;
+  const storage::SourceInfo& sourceInfo(std::uint32_t source) const;
+  std::span<const Topic> topics() const;
+  /// The first topic of this name (several when its type differs between files).
+  std::optional<TopicId> findTopic(std::string_view name) const;
+  std::int64_t startNs() const;
+  std::int64_t endNs() const;
+  std::uint64_t messageCount() const;
+  /// Type conflicts, skipped files, and every file's own problems (prefixed with its name).
+  const std::vector<std::string>& problems() const;
+
+  // The index and random access.
+  std::span<const MessageRef> index(TopicId topic) const;
+  /// Position of the last message at or before `timeNs` / the first at or after it.
+  std::optional<std::size_t> atOrBefore(TopicId topic, std::int64_t timeNs) const;
+  std::optional<std::size_t> atOrAfter(TopicId topic, std::int64_t timeNs) const;
+  /// The n-th message of a topic (previous / next: n - 1, n + 1). Thread-safe.
+  Result<Message> read(TopicId topic, std::size_t n) const;
+
+  /// Messages of `selection` in log-time order across all files (ties: file order within a
+  /// file, then the order files were given). Runs on the calling thread, reading ahead on the
+  /// workers; stops early when `onMessage` returns false or `stop` is requested (then
+  /// Cancelled). Damaged chunks go to `onProblem` and are skipped. Thread-safe.
+  Result<void> forEach(const Selection& selection, const std::function<bool(const Message&)>& onMessage,
+                       const storage::ProblemFn& onProblem = {}, std::stop_token stop = {}) const;
+
+  /// Loads, on the workers, the chunks holding the messages of `topics` in [timeNs, timeNs +
+  /// aheadNs] into the cache, so that reading them later costs no I/O (for playback).
+  void prefetch(std::span<const TopicId> topics, std::int64_t timeNs, std::int64_t aheadNs) const;
+
+  /// Numeric columns for `paths` (e.g. "pose.position.x", "ranges[10]", "header.stamp" in
+  /// seconds) over the topic's messages in [startNs, endNs], decoded in parallel by chunk
+  /// without building value trees. Unknown or non-numeric paths are an error; a message
+  /// that cannot be decoded gives a NaN row, counted in `unreadable`. Thread-safe.
+  Result<FieldColumns> extractFields(TopicId topic, const std::vector<std::string>& paths,
+                                     std::int64_t startNs = std::numeric_limits<std::int64_t>::min(),
+                                     std::int64_t endNs = std::numeric_limits<std::int64_t>::max(),
+                                     std::stop_token stop = {}, const ProgressFn& progress = {}) const;
+
+  /// Calls onMessage(row, message) for the topic's messages in [startNs, endNs] (row 0 is
+  /// the first of them), on several threads at once, a run of messages of one chunk per
+  /// call sequence: what consumers use to decode a whole topic on every core. A message
+  /// that cannot be read comes as its error. Cancelled when `stop` is requested.
+  Result<void> forEachParallel(TopicId topic, std::int64_t startNs, std::int64_t endNs,
+                               const std::function<void(std::size_t, const Result<Message>&)>& onMessage,
+                               std::stop_token stop = {}, const ProgressFn& progress = {}) const;
+
+  /// The compiled decoder for a message's connection (cached). Thread-safe.
+  Result<std::shared_ptr<const decode::Decoder>> decoder(const storage::Connection& connection) const;
+
+  /// Runs `work` on a thread of its own (for long jobs: it may use the workers). `work`
+  /// gets a stop token and a throttled progress function; `done` is called with its result
+  /// on that thread when it ends. The GUI turns both into queued signals.
+  std::shared_ptr<Job> startJob(std::function<Result<void>(std::stop_token, const ProgressFn&)> work,
+                                ProgressFn progress, std::function<void(Result<void>)> done) const;
+
+  CacheStats cacheStats() const;
+  void setCacheBudget(std::size_t bytes);
+  unsigned workerCount() const;
+
+  struct State;
+
+private:
+  explicit Session(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
+};
+
+/// Wraps `progress` so that it is called at most every 100 ms (and always for 1.0).
+ProgressFn throttled(ProgressFn progress);
+
+}  // namespace bagscope::session
