@@ -5,6 +5,14 @@
 //   imu      every sensor_msgs/Imu into 10 columns (stamp, orientation, angular velocity,
 //            linear acceleration x/y), like the peers' imu task
 //   decode   every message decoded into a value tree
+// Through the session (core/session), with BAGSCOPE_CACHE_MIB setting the cache budget.
+// Their time is that of the task on the open session (session-open times the opening):
+//   session-open    open as a session (the per-topic index built)
+//   session-scan    every message in log-time order
+//   session-read    every message of every topic by random access (read(topic, n)), each
+//                   topic from its last message to its first: all through the chunk cache
+//   session-imu     linear_acceleration x, y, z of every sensor_msgs/Imu as columns
+//   session-stats   timing diagnostics of every topic
 
 #include <chrono>
 #include <cstdio>
@@ -13,6 +21,8 @@
 #include <vector>
 
 #include "core/decode/decoder.hpp"
+#include "core/session/session.hpp"
+#include "core/session/timing.hpp"
 #include "core/storage/source.hpp"
 
 using namespace bagscope;
@@ -32,17 +42,75 @@ std::shared_ptr<const decode::Decoder> decoderFor(const storage::Connection& c) 
 
 }  // namespace
 
+// The session tasks; false if `task` is not one.
+bool runSessionTask(const std::string& task, const char* path, std::uint64_t& count, std::uint64_t& bytes,
+                    unsigned& checksum, std::chrono::steady_clock::time_point& t0) {
+  if (!task.starts_with("session-")) return false;
+  session::SessionOptions options;
+  if (const char* mib = std::getenv("BAGSCOPE_CACHE_MIB")) options.cacheBytes = std::stoull(mib) << 20;
+  auto opened = session::Session::open({path}, options);
+  if (!opened) die(opened.error());
+  const session::Session& s = **opened;
+  if (task != "session-open") t0 = std::chrono::steady_clock::now();
+  auto onMessage = [&](std::span<const std::byte> b) {
+    ++count;
+    bytes += b.size();
+    if (!b.empty()) checksum += static_cast<unsigned>(b.back());
+  };
+  if (task == "session-open") {
+    count = s.messageCount();
+  } else if (task == "session-scan") {
+    auto r = s.forEach({}, [&](const session::Message& m) { return onMessage(m.bytes), true; });
+    if (!r) die(r.error());
+  } else if (task == "session-read") {
+    for (session::TopicId t = 0; t < s.topics().size(); ++t)
+      for (std::size_t n = s.index(t).size(); n-- > 0;) {
+        auto m = s.read(t, n);
+        if (!m) die(m.error());
+        onMessage(m->bytes);
+      }
+    auto st = s.cacheStats();
+    std::fprintf(stderr, "cache: budget %zu MiB, peak %zu MiB, %llu hits, %llu misses, %llu evictions\n",
+                 st.budgetBytes >> 20, st.peakBytes >> 20, static_cast<unsigned long long>(st.hits),
+                 static_cast<unsigned long long>(st.misses), static_cast<unsigned long long>(st.evictions));
+  } else if (task == "session-imu") {
+    for (session::TopicId t = 0; t < s.topics().size(); ++t) {
+      const auto& type = s.topics()[t].type;
+      if (type != "sensor_msgs/Imu" && type != "sensor_msgs/msg/Imu") continue;
+      auto cols = s.extractFields(t, {"linear_acceleration.x", "linear_acceleration.y", "linear_acceleration.z"});
+      if (!cols) die(cols.error());
+      count += cols->logTimeNs.size();
+      if (!cols->values[2].empty()) checksum += static_cast<unsigned>(cols->values[2].back() * 1000);
+    }
+  } else if (task == "session-stats") {
+    auto stats = session::timingStats(s);
+    if (!stats) die(stats.error());
+    for (const auto& t : *stats) count += t.count;
+  } else {
+    std::fprintf(stderr, "bagscope-bench: unknown task '%s'\n", task.c_str());
+    std::exit(2);
+  }
+  return true;
+}
+
 int main(int argc, char** argv) {
   if (argc != 3) {
-    std::fprintf(stderr, "usage: bagscope-bench open|scan|imu|decode BAG\n");
+    std::fprintf(stderr, "usage: bagscope-bench open|scan|imu|decode|session-open|session-scan|session-read|"
+                         "session-imu|session-stats BAG\n");
     return 2;
   }
   std::string task = argv[1];
   auto t0 = std::chrono::steady_clock::now();
-  auto source = storage::openSource(argv[2]);
-  if (!source) die(source.error());
   std::uint64_t count = 0, bytes = 0;
   unsigned checksum = 0;
+  if (runSessionTask(task, argv[2], count, bytes, checksum, t0)) {
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("bagscope %s %.4f %llu %llu %u\n", task.c_str(), seconds, static_cast<unsigned long long>(count),
+                static_cast<unsigned long long>(bytes), checksum);
+    return 0;
+  }
+  auto source = storage::openSource(argv[2]);
+  if (!source) die(source.error());
   if (task == "open") {
     for (const auto& c : (*source)->connections()) count += c.messageCount;
   } else if (task == "scan") {

@@ -29,7 +29,7 @@ def measure(cases, tools, runs, cwd):
     tool is the one ratios are taken against. Returns {(label, task, tool): (median, count, bytes)}."""
     results = {}
     names = list(tools)
-    print(f'{"file":<22}{"task":<7}{"tool":<16}{"median s":>10}{"min s":>9}{"max s":>9}{"count":>9}{"ratio":>8}{"GB/s":>7}')
+    print(f'{"file":<22}{"task":<15}{"tool":<16}{"median s":>10}{"min s":>9}{"max s":>9}{"count":>9}{"ratio":>8}{"GB/s":>7}')
     for label, task, path in cases:
         for tool in names:
             cmd = tools[tool](task, path)
@@ -46,7 +46,7 @@ def measure(cases, tools, runs, cwd):
             base = results[(label, task, names[0])]
             ratio = med / base[0]
             rate = f'{base[2] / base[0] / 1e9:7.2f}' if tool == names[0] and base[2] else ''
-            print(f'{label:<22}{task:<7}{tool:<16}{med:>10.4f}{min(times):>9.4f}{max(times):>9.4f}{count:>9}'
+            print(f'{label:<22}{task:<15}{tool:<16}{med:>10.4f}{min(times):>9.4f}{max(times):>9.4f}{count:>9}'
                   f'{ratio:>7.1f}x{rate}', flush=True)
             if count != base[1]:
                 print(f'  !! {tool} counted {count} messages, {names[0]} {base[1]}', flush=True)

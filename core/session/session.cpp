@@ -42,6 +42,16 @@ std::string sameTypeKey(std::string_view type) {
 
 bool isBagFile(const fs::path& p) { return p.extension() == ".bag" || p.extension() == ".mcap"; }
 
+// A rosbag2 recording rather than a folder of bags: it has metadata.yaml or .db3 files
+// (a folder of bare .mcap files is a folder of bags).
+bool isRosbag2Recording(const fs::path& folder) {
+  std::error_code ec;
+  if (fs::exists(folder / "metadata.yaml", ec)) return true;
+  for (const auto& e : fs::directory_iterator(folder, ec))
+    if (storage::isStorageFile(e.path()) && !isBagFile(e.path())) return true;
+  return false;
+}
+
 // The recordings under `folder`, in name order: bag files, rosbag2 folders (not looked
 // into further) and, with `recursive`, those of subfolders.
 void collectFolder(const fs::path& folder, bool recursive, std::vector<fs::path>& out) {
@@ -51,7 +61,7 @@ void collectFolder(const fs::path& folder, bool recursive, std::vector<fs::path>
   std::sort(entries.begin(), entries.end());
   for (const auto& p : entries) {
     if (fs::is_directory(p, ec)) {
-      if (storage::isRosbag2Folder(p)) out.push_back(p);
+      if (isRosbag2Recording(p)) out.push_back(p);
       else if (recursive) collectFolder(p, recursive, out);
     } else if (isBagFile(p)) {
       out.push_back(p);
@@ -60,6 +70,12 @@ void collectFolder(const fs::path& folder, bool recursive, std::vector<fs::path>
 }
 
 using Clock = std::chrono::steady_clock;
+
+// Codec contexts and a read buffer for each thread that loads chunks.
+storage::LoadContext& loadContext() {
+  thread_local storage::LoadContext context;
+  return context;
+}
 
 }  // namespace
 
@@ -109,10 +125,14 @@ struct Session::State {
   Result<void> build();
   Result<detail::ChunkCache::Chunk> chunk(std::uint32_t source, std::uint32_t number) const;
   // The message at `ref`. `hint` remembers the last chunk used, to skip the cache's lock
-  // for messages of the same chunk.
+  // for messages of the same chunk. A bulk hint (a pass over a whole topic) takes chunks
+  // from the cache when they are there but does not fill it: it loads into a buffer of its
+  // own, reused from chunk to chunk unless a message still pins it.
   struct Hint {
+    bool bulk = false;
     Key key = ~Key{0};
     detail::ChunkCache::Chunk chunk;
+    std::shared_ptr<storage::LoadedChunk> own;
   };
   Result<Message> read(TopicId topic, const MessageRef& ref, Hint& hint) const;
   void prefetchChunk(std::uint32_t source, std::uint32_t number) const;
@@ -149,11 +169,15 @@ Result<void> Session::State::build() {
     t.type = spelling[key];
     t.members = std::move(members);
     std::vector<MessageRef> refs;
+    auto entriesOf = [&](const Topic::Member& m) -> const std::vector<storage::IndexEntry>& {
+      return (**indexes[m.source])[static_cast<std::size_t>(m.connection - sources[m.source]->connections().data())];
+    };
+    std::size_t total = 0;
+    for (const auto& m : t.members) total += entriesOf(m).size();
+    refs.reserve(total);
     for (const auto& m : t.members) {
-      const Source& src = *sources[m.source];
-      auto ci = static_cast<std::size_t>(m.connection - src.connections().data());
-      topicOf[m.source][ci] = id;
-      for (const auto& e : (**indexes[m.source])[ci]) refs.push_back({e.logTimeNs, m.source, e.location});
+      topicOf[m.source][static_cast<std::size_t>(m.connection - sources[m.source]->connections().data())] = id;
+      for (const auto& e : entriesOf(m)) refs.push_back({e.logTimeNs, m.source, e.location});
     }
     auto before = [](const MessageRef& a, const MessageRef& b) {
       if (a.logTimeNs != b.logTimeNs) return a.logTimeNs < b.logTimeNs;
@@ -192,10 +216,9 @@ Result<void> Session::State::build() {
 
 Result<detail::ChunkCache::Chunk> Session::State::chunk(std::uint32_t source, std::uint32_t number) const {
   return cache.get((Key{source} << 32) | number, [&]() -> Result<detail::ChunkCache::Chunk> {
-    thread_local storage::LoadContext context;  // codec contexts and a read buffer per thread
     auto loaded = std::make_shared<storage::LoadedChunk>();
     // A damaged chunk still gives the messages before the damage.
-    if (auto r = sources[source]->loadChunk(number, *loaded, context); !r && loaded->messages.empty())
+    if (auto r = sources[source]->loadChunk(number, *loaded, loadContext()); !r && loaded->messages.empty())
       return std::move(r).error();
     return detail::ChunkCache::Chunk(std::move(loaded));
   });
@@ -215,9 +238,18 @@ Result<Message> Session::State::read(TopicId topic, const MessageRef& ref, Hint&
   }
   if (hint.key != keyOf(ref) || !hint.chunk) {
     hint.chunk = nullptr;  // unpin before loading another
-    auto c = chunk(ref.source, ref.location.chunk);
-    if (!c) return std::move(c).error();
-    hint = {keyOf(ref), std::move(c).value()};
+    hint.key = ~Key{0};
+    if (!hint.bulk) {
+      auto c = chunk(ref.source, ref.location.chunk);
+      if (!c) return std::move(c).error();
+      hint.chunk = std::move(c).value();
+    } else if (!(hint.chunk = cache.find(keyOf(ref)))) {
+      if (!hint.own || hint.own.use_count() > 1) hint.own = std::make_shared<storage::LoadedChunk>();
+      if (auto r = src.loadChunk(ref.location.chunk, *hint.own, loadContext()); !r && hint.own->messages.empty())
+        return std::move(r).error();
+      hint.chunk = hint.own;
+    }
+    hint.key = keyOf(ref);
   }
   const storage::ChunkMessage* m = storage::findMessage(*hint.chunk, entry);
   if (!m)
@@ -277,7 +309,7 @@ Result<std::unique_ptr<Session>> Session::open(const std::vector<fs::path>& inpu
   std::set<fs::path> seen;
   for (const auto& input : inputs) {
     std::error_code ec;
-    bool folderOfBags = fs::is_directory(input, ec) && !storage::isRosbag2Folder(input);
+    bool folderOfBags = fs::is_directory(input, ec) && !isRosbag2Recording(input);
     std::vector<fs::path> found;
     if (folderOfBags) {
       collectFolder(input, options.recursive, found);
@@ -510,7 +542,7 @@ Result<FieldColumns> Session::extractFields(TopicId topic, const std::vector<std
     std::lock_guard lock(problemMutex);
     if (out.firstProblem.empty()) out.firstProblem = e.describe();
   };
-  auto r = forEachParallel(topic, startNs, endNs, [&](std::size_t row, const Result<Message>& m) {
+  auto r = forEachParallel({{topic}, startNs, endNs}, [&](TopicId, std::size_t row, const Result<Message>& m) {
     out.logTimeNs[row] = st.index[topic][lo + row].logTimeNs;
     if (!m) return note(m.error());
     auto reader = readerOf.find(m->connection);
@@ -525,39 +557,77 @@ Result<FieldColumns> Session::extractFields(TopicId topic, const std::vector<std
   return out;
 }
 
-Result<void> Session::forEachParallel(TopicId topic, std::int64_t startNs, std::int64_t endNs,
-                                      const std::function<void(std::size_t, const Result<Message>&)>& onMessage,
+Result<void> Session::forEachParallel(const Selection& selection, const ParallelMessageFn& onMessage,
                                       std::stop_token stop, const ProgressFn& progress) const {
   const State& st = *state_;
-  if (topic >= st.topics.size()) return fail(ErrorCode::InvalidArgument, "no topic " + std::to_string(topic));
-  auto [lo, hi] = st.range(topic, startNs, endNs);
-  const MessageRef* refs = st.index[topic].data();
-  // Runs of messages cut at chunk changes, a few per worker for balance.
-  std::vector<std::size_t> cuts{lo};
-  std::size_t target = std::max<std::size_t>(256, (hi - lo) / (8 * std::max(1u, st.pool.size())));
-  for (std::size_t i = lo + 1; i < hi; ++i) {
-    bool sameChunk = State::keyOf(refs[i]) == State::keyOf(refs[i - 1]);
-    bool chunked = st.sources[refs[i].source]->chunkCount() > 0;
-    if (i - cuts.back() >= target && (!sameChunk || !chunked)) cuts.push_back(i);
+  std::vector<TopicId> topics = selection.topics;
+  if (topics.empty())
+    for (TopicId t = 0; t < st.topics.size(); ++t) topics.push_back(t);
+  // The topics' messages in runs of one chunk each; runs of the same chunk (of several
+  // topics) are read together, chunks in file order, so that each chunk is loaded once.
+  struct Run {
+    State::Key key;
+    TopicId topic;
+    std::size_t first, end;  // positions in the topic's index
+    std::size_t row0;        // row of `first`
+  };
+  std::vector<Run> runs;
+  std::size_t total = 0;
+  for (TopicId t : topics) {
+    if (t >= st.topics.size()) return fail(ErrorCode::InvalidArgument, "no topic " + std::to_string(t));
+    auto [lo, hi] = st.range(t, selection.startNs, selection.endNs);
+    const auto& refs = st.index[t];
+    for (std::size_t i = lo; i < hi;) {
+      std::size_t j = i + 1;
+      while (j < hi && State::keyOf(refs[j]) == State::keyOf(refs[i])) ++j;
+      runs.push_back({State::keyOf(refs[i]), t, i, j, i - lo});
+      i = j;
+    }
+    total += hi - lo;
   }
-  cuts.push_back(hi);
+  std::stable_sort(runs.begin(), runs.end(), [](const Run& a, const Run& b) { return a.key < b.key; });
+  // Work units of whole chunks, a few per thread for balance (messages read message by
+  // message, without chunks, may be cut anywhere).
+  std::vector<std::size_t> cuts{0};
+  std::size_t target = std::max<std::size_t>(256, total / (8 * std::max(1u, st.pool.size()))), size = 0;
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    if (size >= target && runs[r].key != runs[r - 1].key) {
+      cuts.push_back(r);
+      size = 0;
+    }
+    size += runs[r].end - runs[r].first;
+  }
+  cuts.push_back(runs.size());
   ProgressFn report = throttled(progress);
   std::atomic<std::size_t> done{0};
-  st.pool.parallelFor(cuts.size() - 1, [&](std::size_t run) {
+  auto count = [&](std::size_t messages) {
+    std::size_t finished = done.fetch_add(messages) + messages;
+    if (report) report(static_cast<double>(finished) / static_cast<double>(total));
+  };
+  st.pool.parallelFor(cuts.size() - 1, [&](std::size_t unit) {
     State::Hint hint;
-    for (std::size_t i = cuts[run]; i < cuts[run + 1]; ++i) {
-      if (stop.stop_requested()) return;
-      auto m = st.read(topic, refs[i], hint);
-      if (!m) {
-        Error e = std::move(m).error();
-        e.topic = st.topics[topic].name;
-        e.logTimeNs = refs[i].logTimeNs;
-        m = std::move(e);
+    hint.bulk = true;
+    std::size_t uncounted = 0;
+    for (std::size_t r = cuts[unit]; r < cuts[unit + 1]; ++r) {
+      const Run& run = runs[r];
+      const auto& refs = st.index[run.topic];
+      for (std::size_t i = run.first; i < run.end; ++i) {
+        if (stop.stop_requested()) return;
+        if (++uncounted == 64) {
+          count(uncounted);
+          uncounted = 0;
+        }
+        auto m = st.read(run.topic, refs[i], hint);
+        if (!m) {
+          Error e = std::move(m).error();
+          e.topic = st.topics[run.topic].name;
+          e.logTimeNs = refs[i].logTimeNs;
+          m = std::move(e);
+        }
+        onMessage(run.topic, run.row0 + (i - run.first), m);
       }
-      onMessage(i - lo, m);
     }
-    std::size_t finished = done.fetch_add(cuts[run + 1] - cuts[run]) + cuts[run + 1] - cuts[run];
-    if (report) report(static_cast<double>(finished) / static_cast<double>(hi - lo));
+    count(uncounted);
   }, stop);
   if (stop.stop_requested()) return cancelled();
   if (report) report(1.0);

@@ -165,12 +165,13 @@ public:
                                      std::int64_t endNs = std::numeric_limits<std::int64_t>::max(),
                                      std::stop_token stop = {}, const ProgressFn& progress = {}) const;
 
-  /// Calls onMessage(row, message) for the topic's messages in [startNs, endNs] (row 0 is
-  /// the first of them), on several threads at once, a run of messages of one chunk per
-  /// call sequence: what consumers use to decode a whole topic on every core. A message
-  /// that cannot be read comes as its error. Cancelled when `stop` is requested.
-  Result<void> forEachParallel(TopicId topic, std::int64_t startNs, std::int64_t endNs,
-                               const std::function<void(std::size_t, const Result<Message>&)>& onMessage,
+  /// Calls onMessage(topic, row, message) for every message of `selection` (row 0 is the
+  /// topic's first message in the time range), on several threads at once, each chunk's
+  /// messages on one thread, each chunk loaded once: how consumers decode whole topics on
+  /// every core. A message that cannot be read comes as its error. Cancelled when `stop`
+  /// is requested.
+  using ParallelMessageFn = std::function<void(TopicId, std::size_t, const Result<Message>&)>;
+  Result<void> forEachParallel(const Selection& selection, const ParallelMessageFn& onMessage,
                                std::stop_token stop = {}, const ProgressFn& progress = {}) const;
 
   /// The compiled decoder for a message's connection (cached). Thread-safe.

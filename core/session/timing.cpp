@@ -30,6 +30,35 @@ std::optional<std::int64_t> headerStamp(std::span<const std::byte> bytes, bool c
   return std::int64_t{sec} * 1'000'000'000 + u32(8);
 }
 
+// Messages logged earlier than one written before them in the same file. `refs` are in
+// log-time order; where each file's locations are in that order too (the usual case), none.
+std::uint64_t outOfOrderWrites(std::span<const MessageRef> refs) {
+  auto written = [](const MessageRef* a, const MessageRef* b) {
+    return a->location.chunk != b->location.chunk ? a->location.chunk < b->location.chunk
+                                                  : a->location.offset < b->location.offset;
+  };
+  std::map<std::uint32_t, const MessageRef*> last;
+  bool inOrder = true;
+  for (const auto& r : refs) {
+    auto [it, first] = last.try_emplace(r.source, &r);
+    if (!first && written(&r, it->second)) inOrder = false;
+    it->second = &r;
+  }
+  if (inOrder) return 0;
+  std::map<std::uint32_t, std::vector<const MessageRef*>> byFile;
+  for (const auto& r : refs) byFile[r.source].push_back(&r);
+  std::uint64_t count = 0;
+  for (auto& [source, order] : byFile) {
+    std::sort(order.begin(), order.end(), written);
+    std::int64_t latest = INT64_MIN;
+    for (const MessageRef* r : order) {
+      if (r->logTimeNs < latest) ++count;
+      latest = std::max(latest, r->logTimeNs);
+    }
+  }
+  return count;
+}
+
 std::string fmt(const char* f, double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, f, v);
@@ -52,78 +81,70 @@ TopicTiming computeTiming(std::vector<std::int64_t> logTimes, const std::vector<
     else latencies.push_back(logTimes[i] - stamps[i]);
   }
   if (!latencies.empty()) {
-    std::sort(latencies.begin(), latencies.end());
-    t.latency = Latency{latencies.front(), latencies[latencies.size() / 2], latencies.back()};
+    auto middle = latencies.begin() + static_cast<std::ptrdiff_t>(latencies.size() / 2);
+    std::nth_element(latencies.begin(), middle, latencies.end());
+    auto [low, high] = std::minmax_element(latencies.begin(), latencies.end());
+    t.latency = Latency{*low, *middle, *high};
   }
-  std::sort(logTimes.begin(), logTimes.end());
+  if (!std::is_sorted(logTimes.begin(), logTimes.end())) std::sort(logTimes.begin(), logTimes.end());
   if (logTimes.size() < 2) return t;
-  std::vector<Gap> gaps;
-  gaps.reserve(logTimes.size() - 1);
+  // The five longest intervals (longest first; equal lengths: earlier first), kept as we go.
+  auto longer = [](const Gap& a, const Gap& b) {
+    return a.lengthNs() != b.lengthNs() ? a.lengthNs() > b.lengthNs() : a.fromNs < b.fromNs;
+  };
   double sum = 0, sumSq = 0;
   for (std::size_t i = 1; i < logTimes.size(); ++i) {
-    gaps.push_back({logTimes[i - 1], logTimes[i]});
-    auto d = static_cast<double>(logTimes[i] - logTimes[i - 1]);
+    Gap g{logTimes[i - 1], logTimes[i]};
+    if (t.largestGaps.size() < 5 || longer(g, t.largestGaps.back())) {
+      if (t.largestGaps.size() == 5) t.largestGaps.pop_back();
+      t.largestGaps.insert(std::upper_bound(t.largestGaps.begin(), t.largestGaps.end(), g, longer), g);
+    }
+    auto d = static_cast<double>(g.lengthNs());
     sum += d;
     sumSq += d * d;
   }
-  double n = static_cast<double>(gaps.size());
+  double n = static_cast<double>(logTimes.size() - 1);
   double mean = sum / n;
   t.jitterNs = std::sqrt(std::max(0.0, sumSq / n - mean * mean));
   std::int64_t span = logTimes.back() - logTimes.front();
   t.meanRateHz = span > 0 ? n / (static_cast<double>(span) / 1e9) : 0;
-  std::size_t top = std::min<std::size_t>(5, gaps.size());
-  std::partial_sort(gaps.begin(), gaps.begin() + static_cast<std::ptrdiff_t>(top), gaps.end(),
-                    [](const Gap& a, const Gap& b) {
-                      return a.lengthNs() != b.lengthNs() ? a.lengthNs() > b.lengthNs() : a.fromNs < b.fromNs;
-                    });
-  t.largestGaps.assign(gaps.begin(), gaps.begin() + static_cast<std::ptrdiff_t>(top));
   return t;
 }
 
 Result<std::vector<TopicTiming>> timingStats(const Session& session, std::stop_token stop) {
-  std::vector<TopicTiming> out;
   auto topics = session.topics();
+  std::vector<bool> header(topics.size());
+  Selection withHeader;
   for (TopicId id = 0; id < topics.size(); ++id) {
-    const Topic& topic = topics[id];
-    auto refs = session.index(id);
-    // Header stamps, read straight from the bytes on every core.
-    bool header = std::all_of(topic.members.begin(), topic.members.end(), [&](const Topic::Member& m) {
+    const auto& members = topics[id].members;
+    header[id] = !members.empty() && std::all_of(members.begin(), members.end(), [&](const Topic::Member& m) {
       auto d = session.decoder(*m.connection);
       if (!d) return false;
       const auto& fields = (*d)->schema().root->fields;
       return !fields.empty() && fields[0].message && fields[0].array == schema::ArrayKind::None &&
              fields[0].message->name == "std_msgs/Header";
-    }) && !topic.members.empty();
-    std::vector<std::int64_t> stamps;
-    if (header) {
-      stamps.assign(refs.size(), 0);
-      auto r = session.forEachParallel(id, INT64_MIN, INT64_MAX, [&](std::size_t row, const Result<Message>& m) {
-        if (m) stamps[row] = headerStamp(m->bytes, m->connection->messageEncoding == "cdr").value_or(0);
-      }, stop);
-      if (!r) return std::move(r).error();
-    }
-    // Out of order: within each file, in the order messages were written.
-    std::map<std::uint32_t, std::vector<const MessageRef*>> byFile;
-    for (const auto& r : refs) byFile[r.source].push_back(&r);
-    std::uint64_t outOfOrder = 0;
-    for (auto& [source, written] : byFile) {
-      std::sort(written.begin(), written.end(), [](const MessageRef* a, const MessageRef* b) {
-        return a->location.chunk != b->location.chunk ? a->location.chunk < b->location.chunk
-                                                      : a->location.offset < b->location.offset;
-      });
-      std::int64_t latest = INT64_MIN;
-      for (const MessageRef* r : written) {
-        if (r->logTimeNs < latest) ++outOfOrder;
-        latest = std::max(latest, r->logTimeNs);
-      }
-    }
+    });
+    if (header[id]) withHeader.topics.push_back(id);
+  }
+  // Header stamps, read straight from the bytes, every chunk once, on every core.
+  std::vector<std::vector<std::int64_t>> stamps(topics.size());
+  for (TopicId id : withHeader.topics) stamps[id].assign(session.index(id).size(), 0);
+  if (!withHeader.topics.empty()) {
+    auto r = session.forEachParallel(withHeader, [&](TopicId id, std::size_t row, const Result<Message>& m) {
+      if (m) stamps[id][row] = headerStamp(m->bytes, m->connection->messageEncoding == "cdr").value_or(0);
+    }, stop);
+    if (!r) return std::move(r).error();
+  }
+  std::vector<TopicTiming> out;
+  for (TopicId id = 0; id < topics.size(); ++id) {
+    auto refs = session.index(id);
     std::vector<std::int64_t> logTimes(refs.size());
     for (std::size_t i = 0; i < refs.size(); ++i) logTimes[i] = refs[i].logTimeNs;
-    TopicTiming t = computeTiming(std::move(logTimes), stamps);
-    t.topic = topic.name;
-    t.type = topic.type;
-    t.hasHeader = header;
-    t.outOfOrder = outOfOrder;
+    TopicTiming t = computeTiming(std::move(logTimes), stamps[id]);
+    t.topic = topics[id].name;
+    t.type = topics[id].type;
+    t.hasHeader = header[id];
+    t.outOfOrder = outOfOrderWrites(refs);
     out.push_back(std::move(t));
   }
   return out;

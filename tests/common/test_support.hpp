@@ -10,8 +10,10 @@
 #include <QVariant>
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/base/byte_source.hpp"
@@ -110,9 +112,11 @@ public:
   const std::string& name() const override { return inner_->name(); }
   Result<void> readAt(std::uint64_t offset, std::span<std::byte> out) const override {
     bytesRead += out.size();
+    if (auto us = delayUs.load()) std::this_thread::sleep_for(std::chrono::microseconds(us));
     return inner_->readAt(offset, out);
   }
   mutable std::atomic<std::uint64_t> bytesRead{0};
+  std::atomic<int> delayUs{0};  ///< each read takes this long (a slow disk)
 
 private:
   std::unique_ptr<ByteSource> inner_;

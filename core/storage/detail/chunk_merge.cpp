@@ -115,9 +115,10 @@ void sortByLogTime(std::vector<ChunkMessage>& messages) {
 }
 
 void sortIndex(MessageIndex& index) {
+  auto byTime = [](const IndexEntry& a, const IndexEntry& b) { return a.logTimeNs < b.logTimeNs; };
   for (auto& entries : index)
-    std::stable_sort(entries.begin(), entries.end(),
-                     [](const IndexEntry& a, const IndexEntry& b) { return a.logTimeNs < b.logTimeNs; });
+    if (!std::is_sorted(entries.begin(), entries.end(), byTime))  // recorders mostly keep order
+      std::stable_sort(entries.begin(), entries.end(), byTime);
 }
 
 Result<MessageView> ChunkReadCache::read(const IndexEntry& entry, std::span<const Connection> connections,

@@ -694,6 +694,7 @@ Result<void> Ros1Source::readMessages(const ReadFilter& filter, const MessageFn&
 Result<const MessageIndex*> Ros1Source::messageIndex() {
   if (index_) return &*index_;
   MessageIndex index(connections_.size());
+  for (std::size_t i = 0; i < connections_.size(); ++i) index[i].reserve(connections_[i].messageCount);
   ByteBuffer buf;
   for (std::uint32_t ci = 0; ci < chunks_.size(); ++ci) {
     Chunk& chunk = chunks_[ci];

@@ -1,0 +1,439 @@
+// core/session: many files as one timeline. Checked against the fixtures' expectations
+// (written by python3-rosbag and Foxglove's libraries), against each file read alone,
+// and against values computed here by hand.
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <map>
+
+#include "common/ros1_bag_builder.hpp"
+#include "common/test_support.hpp"
+#include "core/base/byte_cursor.hpp"
+#include "core/decode/decoder.hpp"
+#include "core/session/session.hpp"
+
+using namespace bagscope;
+using session::Message;
+using session::Session;
+using session::TopicId;
+using bagscope::test::Ros1BagBuilder;
+using bagscope::test::WireWriter;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path data(const char* relative) { return test::dataPath(relative).toStdString(); }
+
+std::unique_ptr<Session> openOrFail(std::vector<fs::path> paths, session::SessionOptions options = {}) {
+  auto s = Session::open(paths, options);
+  if (!s) qFatal("open: %s", s.error().describe().c_str());
+  return std::move(s).value();
+}
+
+std::unique_ptr<Session> sessionOf(std::vector<std::unique_ptr<storage::Source>> sources,
+                                   session::SessionOptions options = {}) {
+  auto s = Session::open(std::move(sources), options);
+  if (!s) qFatal("open: %s", s.error().describe().c_str());
+  return std::move(s).value();
+}
+
+std::vector<QJsonObject> expectedLines(const char* relative) {
+  QString err;
+  auto lines = test::readJsonLines(test::dataPath(relative), &err);
+  if (!err.isEmpty()) qFatal("%s", qPrintable(err));
+  return lines;
+}
+
+// A message as the fixtures' expectation lines write it.
+QJsonObject asExpectedLine(const Session& s, const Message& m) {
+  auto d = s.decoder(*m.connection);
+  if (!d) qFatal("decoder for %s: %s", m.connection->topic.c_str(), d.error().describe().c_str());
+  auto v = (*d)->decode(m.bytes);
+  if (!v) qFatal("decode %s: %s", m.connection->topic.c_str(), v.error().describe().c_str());
+  std::string json;
+  decode::appendJson(*v, json);
+  return QJsonObject{{"topic", QString::fromStdString(m.connection->topic)},
+                     {"type", QString::fromStdString(m.connection->type)},
+                     {"log_time_ns", static_cast<qint64>(m.logTimeNs)},
+                     {"msg", test::parseObject(json)}};
+}
+
+// Every message of `selection`, as expectation lines.
+std::vector<QJsonObject> readAll(const Session& s, const session::Selection& selection = {}) {
+  std::vector<QJsonObject> out;
+  std::int64_t last = INT64_MIN;
+  auto r = s.forEach(selection, [&](const Message& m) {
+    if (m.logTimeNs < last) qFatal("not in log-time order at message %zu", out.size());
+    last = m.logTimeNs;
+    if (s.topics()[m.topic].name != m.connection->topic) qFatal("message given the wrong topic");
+    out.push_back(asExpectedLine(s, m));
+    return true;
+  });
+  if (!r) qFatal("forEach: %s", r.error().describe().c_str());
+  return out;
+}
+
+// The union of expectation files given in session order, in log-time order; ties keep
+// the order of the files and, within one, the order of its lines.
+std::vector<QJsonObject> unionInTimeOrder(std::initializer_list<const char*> files) {
+  std::vector<QJsonObject> all;
+  for (const char* f : files)
+    for (auto& line : expectedLines(f)) all.push_back(line);
+  std::stable_sort(all.begin(), all.end(), [](const QJsonObject& a, const QJsonObject& b) {
+    return a["log_time_ns"].toInteger() < b["log_time_ns"].toInteger();
+  });
+  return all;
+}
+
+QString firstDifference(const std::vector<QJsonObject>& ours, const std::vector<QJsonObject>& expected) {
+  if (ours.size() != expected.size())
+    return QStringLiteral("%1 messages, expected %2").arg(ours.size()).arg(expected.size());
+  for (std::size_t i = 0; i < ours.size(); ++i)
+    if (auto d = test::jsonDifference(ours[i], expected[i]); !d.isEmpty()) return QStringLiteral("message %1: %2").arg(i).arg(d);
+  return {};
+}
+
+// A ROS 1 bag of `chunks` chunks of `perChunk` float64 messages on /x, 1 ms apart from
+// t = 1 s, message k holding the value k.
+std::vector<std::byte> float64Bag(int chunks, int perChunk) {
+  Ros1BagBuilder b;
+  b.addConnection(0, "/x", "test_msgs/Float", "0123456789abcdef0123456789abcdef", "float64 data\n");
+  int k = 0;
+  for (int c = 0; c < chunks; ++c) {
+    std::vector<Ros1BagBuilder::Message> msgs;
+    for (int i = 0; i < perChunk; ++i, ++k)
+      msgs.push_back({0, 1'000'000'000 + std::int64_t{k} * 1'000'000, WireWriter().put(static_cast<double>(k)).bytes});
+    b.addChunk(msgs);
+  }
+  return b.finish({});
+}
+
+std::vector<std::unique_ptr<storage::Source>> one(std::unique_ptr<ByteSource> bytes) {
+  auto s = storage::openSource(std::move(bytes));
+  if (!s) qFatal("open: %s", s.error().describe().c_str());
+  std::vector<std::unique_ptr<storage::Source>> v;
+  v.push_back(std::move(s).value());
+  return v;
+}
+
+}  // namespace
+
+class TestSession : public QObject {
+  Q_OBJECT
+
+private slots:
+  void ros1AndRos2BagsMergeIntoOneTimeline() {
+    auto s = openOrFail({data("ros1/demo_lz4.bag"), data("ros2/demo_zstd.mcap")});
+    QCOMPARE(s->sourceCount(), std::size_t{2});
+    QCOMPARE(s->messageCount(), std::uint64_t{717 + expectedLines("ros2/demo.expected.jsonl").size()});
+    // The same topic and type in both files ("sensor_msgs/Imu" and "sensor_msgs/msg/Imu")
+    // is one topic of both files' messages.
+    auto imu = s->findTopic("/imu");
+    QVERIFY(imu.has_value());
+    QCOMPARE(s->topics()[*imu].members.size(), std::size_t{2});
+    QCOMPARE(s->topics()[*imu].messageCount, std::uint64_t{800});
+    QCOMPARE(s->index(*imu).size(), std::size_t{800});
+
+    auto expected = unionInTimeOrder({"ros1/demo.expected.jsonl", "ros2/demo.expected.jsonl"});
+    QString d = firstDifference(readAll(*s), expected);
+    QVERIFY2(d.isEmpty(), qPrintable(d));
+
+    // Topic and time filters: the same union, filtered.
+    auto odom = s->findTopic("/odom");
+    QVERIFY(odom.has_value());
+    session::Selection sel{{*imu, *odom}, 1'700'000'000'500'000'000, 1'700'000'001'000'000'000};
+    std::vector<QJsonObject> filtered;
+    for (const auto& line : expected) {
+      auto t = line["log_time_ns"].toInteger();
+      if ((line["topic"] == "/imu" || line["topic"] == "/odom") && t >= sel.startNs && t <= sel.endNs)
+        filtered.push_back(line);
+    }
+    QVERIFY(filtered.size() > 100);
+    d = firstDifference(readAll(*s, sel), filtered);
+    QVERIFY2(d.isEmpty(), qPrintable(d));
+  }
+
+  void splitDb3ReadsAsOne() {
+    auto expected = expectedLines("ros2/demo.expected.jsonl");
+    auto folder = openOrFail({data("ros2/demo_db3_split")});
+    QCOMPARE(folder->sourceCount(), std::size_t{1});
+    QString d = firstDifference(readAll(*folder), expected);
+    QVERIFY2(d.isEmpty(), qPrintable(d));
+    // Its two files named one by one: two sources merged through the index.
+    auto files = openOrFail({data("ros2/demo_db3_split/demo_db3_split_0.db3"), data("ros2/demo_db3_split/demo_db3_split_1.db3")});
+    QCOMPARE(files->sourceCount(), std::size_t{2});
+    d = firstDifference(readAll(*files), expected);
+    QVERIFY2(d.isEmpty(), qPrintable(d));
+  }
+
+  void randomAccessReturnsWhatIterationDoes() {
+    for (auto inputs : {std::vector<fs::path>{data("ros1/demo_bz2.bag"), data("ros2/demo_lz4.mcap")},
+                        std::vector<fs::path>{data("ros2/demo_db3")}}) {
+      auto s = openOrFail(inputs);
+      std::map<TopicId, std::vector<std::pair<std::int64_t, std::vector<std::byte>>>> iterated;
+      auto r = s->forEach({}, [&](const Message& m) {
+        iterated[m.topic].push_back({m.logTimeNs, {m.bytes.begin(), m.bytes.end()}});
+        return true;
+      });
+      QVERIFY(r.has_value());
+      std::size_t checked = 0;
+      for (TopicId t = 0; t < s->topics().size(); ++t) {
+        const auto& seq = iterated[t];
+        QCOMPARE(s->index(t).size(), seq.size());
+        // Backwards, so that every read moves away from the last one.
+        for (std::size_t n = seq.size(); n-- > 0;) {
+          auto m = s->read(t, n);
+          QVERIFY2(m.has_value(), m ? "" : m.error().describe().c_str());
+          QCOMPARE(m->logTimeNs, seq[n].first);
+          QVERIFY(std::equal(m->bytes.begin(), m->bytes.end(), seq[n].second.begin(), seq[n].second.end()));
+          ++checked;
+        }
+      }
+      QCOMPARE(checked, static_cast<std::size_t>(s->messageCount()));
+      QVERIFY(!s->read(0, s->index(0).size()).has_value());  // one past the end
+      QCOMPARE(s->read(0, s->index(0).size()).error().code, ErrorCode::InvalidArgument);
+    }
+  }
+
+  void findsMessagesByTime() {
+    // /x: messages k = 0..99 at 1 s + k ms.
+    auto s = sessionOf(one(memorySource(float64Bag(4, 25), "x.bag")));
+    TopicId x = *s->findTopic("/x");
+    QVERIFY(!s->findTopic("/nothing"));
+    const std::int64_t t0 = 1'000'000'000, ms = 1'000'000;
+    QCOMPARE(*s->atOrBefore(x, t0 + 10 * ms), std::size_t{10});
+    QCOMPARE(*s->atOrBefore(x, t0 + 10 * ms + 1), std::size_t{10});
+    QCOMPARE(*s->atOrAfter(x, t0 + 10 * ms + 1), std::size_t{11});
+    QCOMPARE(*s->atOrAfter(x, t0 + 10 * ms), std::size_t{10});
+    QVERIFY(!s->atOrBefore(x, t0 - 1));
+    QVERIFY(!s->atOrAfter(x, t0 + 99 * ms + 1));
+    QCOMPARE(*s->atOrAfter(x, INT64_MIN), std::size_t{0});
+    QCOMPARE(*s->atOrBefore(x, INT64_MAX), std::size_t{99});
+    // n-th, previous and next: the value is the position.
+    for (std::size_t n : {0, 24, 25, 26, 99}) {
+      auto m = s->read(x, n);
+      QVERIFY(m.has_value());
+      QCOMPARE(loadLE<double>(m->bytes.data()), static_cast<double>(n));
+    }
+    QCOMPARE(s->startNs(), t0);
+    QCOMPARE(s->endNs(), t0 + 99 * ms);
+  }
+
+  void cacheNeverExceedsItsBudget() {
+    // 40 chunks of 500 float64 messages (about 14 KB each decompressed); a budget of about
+    // three of them, read in every order the session offers.
+    session::SessionOptions small;
+    small.cacheBytes = 48 * 1024;
+    auto s = sessionOf(one(memorySource(float64Bag(40, 500), "x.bag")), small);
+    TopicId x = *s->findTopic("/x");
+    for (std::size_t n = 0; n < s->index(x).size(); n += 7) QVERIFY(s->read(x, n).has_value());
+    for (std::size_t n = s->index(x).size(); n-- > 0;) QVERIFY(s->read(x, n).has_value());
+    auto columns = s->extractFields(x, {"data"});
+    QVERIFY(columns.has_value());
+    for (std::size_t n = 0; n < columns->values[0].size(); ++n) QCOMPARE(columns->values[0][n], static_cast<double>(n));
+    s->prefetch({&x, 1}, 1'000'000'000, 20'000'000'000);
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    auto st = s->cacheStats();
+    QCOMPARE(st.budgetBytes, std::size_t{48 * 1024});
+    QVERIFY2(st.peakBytes <= st.budgetBytes, qPrintable(QString::number(st.peakBytes)));
+    QVERIFY(st.peakBytes > 0);
+    QVERIFY(st.evictions > 0);
+    QVERIFY(st.hits > 0);
+
+    {
+      // A message in use pins its chunk: reading all else does not evict it.
+      auto held = s->read(x, 0);
+      QVERIFY(held.has_value());
+      for (std::size_t n = 1000; n < 20000; n += 500) QVERIFY(s->read(x, n).has_value());
+      auto before = s->cacheStats().misses;
+      QVERIFY(s->read(x, 1).has_value());  // same chunk as the held message
+      QCOMPARE(s->cacheStats().misses, before);
+      QCOMPARE(loadLE<double>(held->bytes.data()), 0.0);
+      QVERIFY(s->cacheStats().peakBytes <= st.budgetBytes);
+    }
+
+    // No budget at all: nothing is kept, everything is still read.
+    s->setCacheBudget(0);
+    auto last = s->read(x, 19999);
+    QVERIFY(last.has_value());
+    QCOMPARE(loadLE<double>(last->bytes.data()), 19999.0);
+    QCOMPARE(s->cacheStats().residentBytes, std::size_t{0});
+    QVERIFY(s->cacheStats().uncached > 0);
+  }
+
+  void aCachedChunkCostsNoRead() {
+    auto bytes = std::make_unique<test::CountingSource>(memorySource(float64Bag(4, 100), "x.bag"));
+    auto* counter = bytes.get();
+    auto s = sessionOf(one(std::move(bytes)));
+    TopicId x = *s->findTopic("/x");
+    QVERIFY(s->read(x, 150).has_value());
+    auto after = counter->bytesRead.load();
+    for (std::size_t n = 100; n < 200; ++n) QVERIFY(s->read(x, n).has_value());
+    QCOMPARE(counter->bytesRead.load(), after);
+    // Prefetch loads ahead on the workers: reading there afterwards reads nothing.
+    s->prefetch({&x, 1}, 1'000'000'000 + 300'000'000, 50'000'000);
+    for (int i = 0; i < 200 && s->cacheStats().misses < 2; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    after = counter->bytesRead.load();
+    QVERIFY(s->read(x, 320).has_value());
+    QCOMPARE(counter->bytesRead.load(), after);
+  }
+
+  void extractsFieldsOfMergedTopics() {
+    auto s = openOrFail({data("ros1/demo_uncompressed.bag"), data("ros2/demo.mcap")});
+    TopicId imu = *s->findTopic("/imu");
+    auto cols = s->extractFields(imu, {"linear_acceleration.z", "header.stamp", "angular_velocity.x"});
+    QVERIFY2(cols.has_value(), cols ? "" : cols.error().describe().c_str());
+    std::vector<QJsonObject> expected;
+    for (auto& line : unionInTimeOrder({"ros1/demo.expected.jsonl", "ros2/demo.expected.jsonl"}))
+      if (line["topic"] == "/imu") expected.push_back(line);
+    QCOMPARE(cols->logTimeNs.size(), expected.size());
+    QCOMPARE(cols->unreadable, std::uint64_t{0});
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      QJsonObject msg = expected[i]["msg"].toObject();
+      QJsonObject stamp = msg["header"].toObject()["stamp"].toObject();
+      double nsec = stamp.contains("nsec") ? stamp["nsec"].toDouble() : stamp["nanosec"].toDouble();
+      QCOMPARE(cols->logTimeNs[i], expected[i]["log_time_ns"].toInteger());
+      QCOMPARE(cols->values[0][i], msg["linear_acceleration"].toObject()["z"].toDouble());
+      QCOMPARE(cols->values[1][i], stamp["sec"].toDouble() + nsec * 1e-9);
+      QCOMPARE(cols->values[2][i], msg["angular_velocity"].toObject()["x"].toDouble());
+    }
+    // A time range gives the rows logged in it.
+    auto part = s->extractFields(imu, {"linear_acceleration.z"}, expected[10]["log_time_ns"].toInteger(),
+                                 expected[20]["log_time_ns"].toInteger());
+    QVERIFY(part.has_value());
+    QVERIFY(part->logTimeNs.size() >= 11);
+    QCOMPARE(part->values[0][0], cols->values[0][10]);
+    // A path the type does not have is an error that names it.
+    auto bad = s->extractFields(imu, {"linear_acceleration.w"});
+    QVERIFY(!bad.has_value());
+    QCOMPARE(bad.error().code, ErrorCode::InvalidArgument);
+    QVERIFY2(bad.error().message.find("linear_acceleration.w") != std::string::npos, bad.error().message.c_str());
+  }
+
+  void oneNameWithTwoTypesStaysApart() {
+    Ros1BagBuilder a, b;
+    a.addConnection(0, "/x", "test_msgs/Float", "0123456789abcdef0123456789abcdef", "float64 data\n");
+    a.addChunk({{0, 5, WireWriter().put(1.5).bytes}});
+    b.addConnection(0, "/x", "std_msgs/Int32", "da5909fbe378aeaf85e547e830cc1bb7", "int32 data\n");
+    b.addChunk({{0, 7, Ros1BagBuilder::int32Payload(42)}});
+    std::vector<std::unique_ptr<storage::Source>> sources;
+    for (auto [bag, name] : {std::pair{&a, "a.bag"}, std::pair{&b, "b.bag"}})
+      sources.push_back(std::move(storage::openSource(memorySource(bag->finish({}), name))).value());
+    auto s = sessionOf(std::move(sources));
+    QCOMPARE(s->topics().size(), std::size_t{2});
+    QCOMPARE(s->topics()[0].name, std::string("/x"));
+    QCOMPARE(s->topics()[1].name, std::string("/x"));
+    QVERIFY(s->topics()[0].type != s->topics()[1].type);
+    QCOMPARE(s->problems().size(), std::size_t{1});
+    const std::string& p = s->problems()[0];
+    QVERIFY2(p.find("/x") != std::string::npos && p.find("test_msgs/Float in a.bag") != std::string::npos &&
+                 p.find("std_msgs/Int32 in b.bag") != std::string::npos, p.c_str());
+    // Both are read, each as its own topic, in time order.
+    std::vector<TopicId> order;
+    QVERIFY(s->forEach({}, [&](const Message& m) { return order.push_back(m.topic), true; }).has_value());
+    QCOMPARE(order.size(), std::size_t{2});
+    QVERIFY(order[0] != order[1]);
+  }
+
+  void opensFoldersOfBags() {
+    QTemporaryDir dir;
+    fs::path root = dir.path().toStdString();
+    fs::create_directories(root / "day1" / "run2");
+    fs::copy_file(data("ros1/demo_lz4.bag"), root / "a.bag");
+    fs::copy_file(data("ros2/demo.mcap"), root / "day1" / "b.mcap");
+    fs::copy(data("ros2/demo_db3"), root / "day1" / "run2");  // a rosbag2 folder
+    {
+      QFile junk(QString::fromStdString((root / "broken.bag").string()));
+      QVERIFY(junk.open(QIODevice::WriteOnly));
+      junk.write("not a bag at all");
+    }
+    auto flat = openOrFail({root});
+    QCOMPARE(flat->sourceCount(), std::size_t{1});
+    QCOMPARE(flat->messageCount(), std::uint64_t{717});
+    QVERIFY(!flat->problems().empty());
+    QVERIFY2(flat->problems()[0].find("broken.bag") != std::string::npos, flat->problems()[0].c_str());
+
+    session::SessionOptions recursive;
+    recursive.recursive = true;
+    auto deep = openOrFail({root}, recursive);
+    QCOMPARE(deep->sourceCount(), std::size_t{3});
+    auto ros2 = expectedLines("ros2/demo.expected.jsonl").size();
+    QCOMPARE(deep->messageCount(), std::uint64_t{717 + 2 * ros2});
+    // A file named twice is opened once.
+    QCOMPARE(openOrFail({root / "a.bag", root / "a.bag"})->sourceCount(), std::size_t{1});
+    // Named directly, a broken file is an error, and so is a folder with no recordings.
+    auto named = Session::open({root / "broken.bag"});
+    QVERIFY(!named.has_value());
+    QVERIFY(named.error().file.find("broken.bag") != std::string::npos);
+    fs::create_directories(root / "empty");
+    auto empty = Session::open({root / "empty"});
+    QVERIFY(!empty.has_value());
+    QVERIFY2(empty.error().message.find("no recordings") != std::string::npos, empty.error().message.c_str());
+  }
+
+  void longJobsReportProgressAndStopWithin100ms() {
+    // 2000 chunks from a slow disk (3 ms a read): extraction would take seconds.
+    auto bytes = std::make_unique<test::CountingSource>(memorySource(float64Bag(2000, 10), "slow.bag"));
+    auto* disk = bytes.get();
+    auto s = sessionOf(one(std::move(bytes)));
+    disk->delayUs = 3000;
+    TopicId x = *s->findTopic("/x");
+    std::atomic<int> progressCalls{0};
+    std::atomic<double> lastProgress{0};
+    std::mutex m;
+    std::optional<Result<void>> outcome;
+    std::chrono::steady_clock::time_point ended;
+    auto started = std::chrono::steady_clock::now();
+    auto job = s->startJob(
+        [&](std::stop_token stop, const session::ProgressFn& progress) -> Result<void> {
+          auto cols = s->extractFields(x, {"data"}, INT64_MIN, INT64_MAX, stop, progress);
+          if (!cols) return std::move(cols).error();
+          return {};
+        },
+        [&](double f) {
+          ++progressCalls;
+          lastProgress = f;
+        },
+        [&](Result<void> r) {
+          std::lock_guard lock(m);
+          ended = std::chrono::steady_clock::now();
+          outcome = std::move(r);
+        });
+    std::this_thread::sleep_for(std::chrono::milliseconds(450));
+    QVERIFY(!job->finished());
+    auto cancelledAt = std::chrono::steady_clock::now();
+    job->cancel();
+    job->wait();
+    std::lock_guard lock(m);
+    QVERIFY(outcome.has_value());
+    QVERIFY(!outcome->has_value());
+    QCOMPARE(outcome->error().code, ErrorCode::Cancelled);
+    auto stoppedMs = std::chrono::duration<double, std::milli>(ended - cancelledAt).count();
+    QVERIFY2(stoppedMs <= 100, qPrintable(QString::number(stoppedMs) + " ms to stop"));
+    // Progress came, but throttled (at most about 10 a second), and was partial.
+    auto ranMs = std::chrono::duration<double, std::milli>(ended - started).count();
+    QVERIFY(progressCalls >= 2);
+    QVERIFY2(progressCalls <= ranMs / 100 + 2, qPrintable(QString::number(progressCalls)));
+    QVERIFY(lastProgress > 0 && lastProgress < 1);
+
+    // Time-ordered reading stops too.
+    std::stop_source stopper;
+    int seen = 0;
+    auto r = s->forEach({}, [&](const Message&) {
+      if (++seen == 50) stopper.request_stop();
+      return true;
+    }, {}, stopper.get_token());
+    QVERIFY(!r.has_value());
+    QCOMPARE(r.error().code, ErrorCode::Cancelled);
+    QCOMPARE(seen, 50);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestSession)
+#include "tst_session.moc"
