@@ -20,7 +20,7 @@
 #include <cstdio>
 
 #include "core/storage/source.hpp"
-#include "core/storage/summary.hpp"
+#include "core/session/session.hpp"
 
 namespace bagscope::widgets {
 namespace {
@@ -112,10 +112,10 @@ void MainWindow::openFile(const QString& path) {
   QThread* worker = QThread::create([this, path, nativePath, generation] {
     auto summary = std::make_shared<Result<storage::RecordingSummary>>(
         makeError(ErrorCode::Io, "not opened"));
-    if (auto source = storage::openSource(std::filesystem::path(nativePath))) {
-      *summary = storage::summarize(**source);
+    if (auto session = session::Session::open({std::filesystem::path(nativePath)})) {
+      *summary = (*session)->summary(0);
     } else {
-      *summary = std::move(source).error();
+      *summary = std::move(session).error();
     }
     // Queued to the GUI thread; dropped if the window is gone by then.
     QMetaObject::invokeMethod(this, [this, path, summary, generation] {

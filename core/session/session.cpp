@@ -674,6 +674,12 @@ std::shared_ptr<Job> Session::startJob(std::function<Result<void>(std::stop_toke
   return job;
 }
 
+Result<storage::RecordingSummary> Session::summary(std::uint32_t source) const {
+  if (source >= state_->sources.size()) return fail(ErrorCode::InvalidArgument, "no file " + std::to_string(source));
+  std::lock_guard lock(*state_->sourceMutex[source]);
+  return storage::summarize(*state_->sources[source]);
+}
+
 CacheStats Session::cacheStats() const { return state_->cache.stats(); }
 void Session::setCacheBudget(std::size_t bytes) { state_->cache.setBudget(bytes); }
 unsigned Session::workerCount() const { return state_->pool.size(); }

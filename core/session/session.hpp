@@ -30,6 +30,7 @@
 #include "core/base/result.hpp"
 #include "core/session/detail/chunk_cache.hpp"
 #include "core/storage/source.hpp"
+#include "core/storage/summary.hpp"
 
 namespace bagscope::decode {
 class Decoder;
@@ -182,6 +183,10 @@ public:
   /// on that thread when it ends. The GUI turns both into queued signals.
   std::shared_ptr<Job> startJob(std::function<Result<void>(std::stop_token, const ProgressFn&)> work,
                                 ProgressFn progress, std::function<void(Result<void>)> done) const;
+
+  /// The storage overview of one file, as `bagscope-cli info` prints it (reads its chunk
+  /// headers). Thread-safe.
+  Result<storage::RecordingSummary> summary(std::uint32_t source) const;
 
   CacheStats cacheStats() const;
   void setCacheBudget(std::size_t bytes);
