@@ -9,21 +9,24 @@ set -euo pipefail
 packages=(
   # toolchain
   build-essential cmake ninja-build pkg-config git
-  # core: decompression, rosbag2 storage (SQLite, metadata.yaml)
-  libbz2-dev liblz4-dev libzstd-dev libsqlitecpp-dev libsqlite3-dev libyaml-cpp-dev
+  # core: decompression, rosbag2 storage (SQLite, metadata.yaml), images and video (OpenCV:
+  # only core, imgproc, imgcodecs and videoio are linked)
+  libbz2-dev liblz4-dev libzstd-dev libsqlitecpp-dev libsqlite3-dev libyaml-cpp-dev libopencv-dev
   # app and tests: Qt 6 (Widgets, Test, LinguistTools)
   qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   libgl-dev libglx-dev
   # GUI tests and screenshots under a virtual display
   xvfb xauth
+  # the export test's independent readers: the ROS 1 reference, Open3D, PCL, OpenCV, pandas
+  python3-rosbag python3-genpy python3-rospy python3-sensor-msgs python3-roslz4 python3-numpy
+  python3-open3d pcl-tools python3-opencv python3-pandas
 )
 for arg in "$@"; do
   case "$arg" in
     --bench)
       # python3-rosbag is the peer; the rest lets shared/fixtures-gen write the large bags.
-      packages+=(python3-rosbag python3-genpy python3-genmsg python3-roslz4 python3-std-msgs
-                 python3-geometry-msgs python3-sensor-msgs python3-nav-msgs python3-tf2-msgs
-                 python3-diagnostic-msgs python3-visualization-msgs python3-numpy python3-opencv)
+      packages+=(python3-genmsg python3-std-msgs python3-geometry-msgs python3-nav-msgs python3-tf2-msgs
+                 python3-diagnostic-msgs python3-visualization-msgs)
       # Node.js may already come from elsewhere (with its own npm); only add Debian's if absent.
       command -v npm >/dev/null 2>&1 || packages+=(nodejs npm) ;;
     --fuzz) packages+=(clang libclang-rt-dev) ;;

@@ -23,6 +23,20 @@ int usage(const std::string& why) {
   return kUsage;
 }
 
+
+std::unique_ptr<storage::Source> openOrReport(const std::string& path) {
+  auto source = storage::openSource(path);
+  if (!source) {
+    printError(source.error());
+    return nullptr;
+  }
+  for (const auto& p : (*source)->info().problems)
+    std::fprintf(stderr, "bagscope-cli: '%s': %s\n", path.c_str(), p.c_str());
+  return std::move(source).value();
+}
+
+}  // namespace
+
 // "1700000000.25" -> ns, exactly (no floating point); false when malformed.
 bool parseSeconds(std::string_view s, std::int64_t& ns) {
   bool negative = !s.empty() && s.front() == '-';
@@ -48,19 +62,6 @@ bool parseSeconds(std::string_view s, std::int64_t& ns) {
   if (negative) ns = -ns;
   return true;
 }
-
-std::unique_ptr<storage::Source> openOrReport(const std::string& path) {
-  auto source = storage::openSource(path);
-  if (!source) {
-    printError(source.error());
-    return nullptr;
-  }
-  for (const auto& p : (*source)->info().problems)
-    std::fprintf(stderr, "bagscope-cli: '%s': %s\n", path.c_str(), p.c_str());
-  return std::move(source).value();
-}
-
-}  // namespace
 
 int runInfo(const std::vector<std::string>& args) {
   std::optional<std::string> path;

@@ -2,7 +2,9 @@
 // The subcommands of bagscope-cli. Each returns the process exit code.
 
 #include <cstdio>
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace bagscope::cli {
@@ -16,7 +18,11 @@ enum ExitCode : int {
 };
 
 int runInfo(const std::vector<std::string>& args);
+int runExport(const std::vector<std::string>& args);
 int runCat(const std::vector<std::string>& args);
 int runStats(const std::vector<std::string>& args);
+
+/// "1700000000.25" -> ns, exactly (no floating point); false when malformed.
+bool parseSeconds(std::string_view s, std::int64_t& ns);
 
 }  // namespace bagscope::cli

@@ -20,6 +20,20 @@ constexpr const char* kUsage =
     "  stats FILE|DIR... [--json] [--recursive]\n"
     "                         timing per topic: rate, jitter, largest gaps, out-of-order\n"
     "                         log times, zero header stamps, stamp-to-log latency\n"
+    "  export INPUT... --format F --out DIR [options]\n"
+    "                         messages to files: F is pcd, ply, bin (KITTI), csv, jpeg,\n"
+    "                         png, mp4, avi or npy; INPUT files, folders (searched\n"
+    "                         recursively unless --no-recursive) or quoted globs\n"
+    "      --topic T (repeatable)  --start S  --end S  --every N\n"
+    "      --name TEMPLATE   placeholders {bag} {topic} {index} {stamp_ns} {log_time_ns}\n"
+    "                        {ext}; default {bag}_frame_{index}.{ext} per message,\n"
+    "                        {bag}_{topic}.{ext} per topic (csv, video, npy tables)\n"
+    "      --jobs N  --overwrite  --dry-run  --quiet  --msg-path DIR\n"
+    "      clouds: --pcd-encoding ascii|binary|binary_compressed  --ascii (PLY/PCD)\n"
+    "              --fields x,y,z,intensity=i  --normalise-intensity  --drop-nan\n"
+    "              --frame F (transform into frame F with /tf, /tf_static)\n"
+    "      images: --quality Q (JPEG)   video: --fps F (default: the topic's rate)\n"
+    "      csv: --time log|stamp|both  --seconds  --array-limit N (default 16)\n"
     "\n"
     "FILE is a ROS 1 .bag, an .mcap, a rosbag2 folder (or its metadata.yaml or .db3).\n"
     "--msg-path adds .msg definitions (DIR/<pkg>/msg/<Type>.msg) for ROS 2 bags that\n"
@@ -49,6 +63,7 @@ int main(int argc, char** argv) {
     if (command == "info") return bagscope::cli::runInfo(args);
     if (command == "cat") return bagscope::cli::runCat(args);
     if (command == "stats") return bagscope::cli::runStats(args);
+    if (command == "export") return bagscope::cli::runExport(args);
     std::fprintf(stderr, "bagscope-cli: unknown command '%s'\n\n%s", command.c_str(), kUsage);
     return bagscope::cli::kUsage;
   } catch (const std::exception& e) {

@@ -288,4 +288,18 @@ Result<Value> Decoder::decode(std::span<const std::byte> bytes) const {
   return root;
 }
 
+std::optional<std::int64_t> peekHeaderStamp(std::span<const std::byte> bytes, WireFormat format) {
+  // ROS 1: uint32 seq, uint32 sec, uint32 nsec. CDR: the 4-byte encapsulation header
+  // (its second byte says the byte order), then int32 sec, uint32 nanosec.
+  if (bytes.size() < 12) return std::nullopt;
+  if (format == WireFormat::Ros1)
+    return std::int64_t{loadLE<std::uint32_t>(bytes.data() + 4)} * 1'000'000'000 + loadLE<std::uint32_t>(bytes.data() + 8);
+  bool big = bytes[1] == std::byte{0};
+  auto u32 = [&](std::size_t at) {
+    std::uint32_t v = loadLE<std::uint32_t>(bytes.data() + at);
+    return big ? ((v >> 24) | ((v >> 8) & 0xFF00u) | ((v << 8) & 0xFF0000u) | (v << 24)) : v;
+  };
+  return std::int64_t{static_cast<std::int32_t>(u32(4))} * 1'000'000'000 + u32(8);
+}
+
 }  // namespace bagscope::decode

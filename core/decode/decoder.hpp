@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -88,6 +89,10 @@ Result<std::shared_ptr<const Decoder>> compileFor(std::string_view type,
                                                   std::string_view schemaEncoding,
                                                   std::string_view definition,
                                                   std::span<const std::filesystem::path> msgPaths = {});
+
+/// The header stamp (ns) of a message whose type starts with std_msgs/Header, read
+/// straight from its bytes; nullopt when they are too short.
+std::optional<std::int64_t> peekHeaderStamp(std::span<const std::byte> bytes, WireFormat format);
 
 /// Reads chosen numeric leaves of every message into doubles, skipping all else.
 /// Paths: "pose.pose.position.x", "ranges[10]", "header.stamp" (time/duration as seconds).

@@ -42,8 +42,8 @@ std::string sameTypeKey(std::string_view type) {
 
 bool isBagFile(const fs::path& p) { return p.extension() == ".bag" || p.extension() == ".mcap"; }
 
-// A rosbag2 recording rather than a folder of bags: it has metadata.yaml or .db3 files
-// (a folder of bare .mcap files is a folder of bags).
+}  // namespace
+
 bool isRosbag2Recording(const fs::path& folder) {
   std::error_code ec;
   if (fs::exists(folder / "metadata.yaml", ec)) return true;
@@ -52,8 +52,8 @@ bool isRosbag2Recording(const fs::path& folder) {
   return false;
 }
 
-// The recordings under `folder`, in name order: bag files, rosbag2 folders (not looked
-// into further) and, with `recursive`, those of subfolders.
+namespace {
+
 void collectFolder(const fs::path& folder, bool recursive, std::vector<fs::path>& out) {
   std::error_code ec;
   std::vector<fs::path> entries;
@@ -78,6 +78,12 @@ storage::LoadContext& loadContext() {
 }
 
 }  // namespace
+
+std::vector<fs::path> findRecordings(const fs::path& folder, bool recursive) {
+  std::vector<fs::path> out;
+  collectFolder(folder, recursive, out);
+  return out;
+}
 
 ProgressFn throttled(ProgressFn progress) {
   if (!progress) return {};
@@ -312,7 +318,7 @@ Result<std::unique_ptr<Session>> Session::open(const std::vector<fs::path>& inpu
     bool folderOfBags = fs::is_directory(input, ec) && !isRosbag2Recording(input);
     std::vector<fs::path> found;
     if (folderOfBags) {
-      collectFolder(input, options.recursive, found);
+      found = findRecordings(input, options.recursive);
       if (found.empty())
         return fail(ErrorCode::InvalidArgument, std::string("no recordings (.bag, .mcap, rosbag2 folders) in this folder") +
                                                     (options.recursive ? " or its subfolders" : ""), u8(input));

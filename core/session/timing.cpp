@@ -12,24 +12,6 @@
 namespace bagscope::session {
 namespace {
 
-// The header stamp of a message whose type starts with std_msgs/Header: ROS 1 puts
-// uint32 seq, uint32 sec, uint32 nsec first; CDR puts int32 sec, uint32 nanosec right after
-// the 4-byte encapsulation header (either byte order). nullopt when the bytes are too short.
-std::optional<std::int64_t> headerStamp(std::span<const std::byte> bytes, bool cdr) {
-  if (!cdr) {
-    if (bytes.size() < 12) return std::nullopt;
-    return std::int64_t{loadLE<std::uint32_t>(bytes.data() + 4)} * 1'000'000'000 + loadLE<std::uint32_t>(bytes.data() + 8);
-  }
-  if (bytes.size() < 12) return std::nullopt;
-  bool big = bytes[1] == std::byte{0};
-  auto u32 = [&](std::size_t at) {
-    std::uint32_t v = loadLE<std::uint32_t>(bytes.data() + at);
-    return big ? ((v >> 24) | ((v >> 8) & 0xFF00u) | ((v << 8) & 0xFF0000u) | (v << 24)) : v;
-  };
-  auto sec = static_cast<std::int32_t>(u32(4));
-  return std::int64_t{sec} * 1'000'000'000 + u32(8);
-}
-
 // Messages logged earlier than one written before them in the same file. `refs` are in
 // log-time order; where each file's locations are in that order too (the usual case), none.
 std::uint64_t outOfOrderWrites(std::span<const MessageRef> refs) {
@@ -131,7 +113,7 @@ Result<std::vector<TopicTiming>> timingStats(const Session& session, std::stop_t
   for (TopicId id : withHeader.topics) stamps[id].assign(session.index(id).size(), 0);
   if (!withHeader.topics.empty()) {
     auto r = session.forEachParallel(withHeader, [&](TopicId id, std::size_t row, const Result<Message>& m) {
-      if (m) stamps[id][row] = headerStamp(m->bytes, m->connection->messageEncoding == "cdr").value_or(0);
+      if (m) stamps[id][row] = decode::peekHeaderStamp(m->bytes, m->connection->messageEncoding == "cdr" ? decode::WireFormat::Cdr : decode::WireFormat::Ros1).value_or(0);
     }, stop);
     if (!r) return std::move(r).error();
   }

@@ -1,0 +1,313 @@
+// bagscope-cli export: many recordings to files, in batch.
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <mutex>
+#include <regex>
+
+#include "commands.hpp"
+#include "core/export/export.hpp"
+
+#ifdef _WIN32
+#include <io.h>
+#define isatty _isatty
+#define fileno _fileno
+#else
+#include <unistd.h>
+#endif
+
+namespace bagscope::cli {
+namespace {
+namespace fs = std::filesystem;
+
+std::stop_source& interrupt() {
+  static std::stop_source source;
+  return source;
+}
+
+extern "C" void onInterrupt(int) { interrupt().request_stop(); }
+
+std::string u8(const fs::path& p) {
+  auto s = p.u8string();
+  return {s.begin(), s.end()};
+}
+
+int usage(const std::string& why) {
+  std::fprintf(stderr, "bagscope-cli: export: %s (see bagscope-cli --help)\n", why.c_str());
+  return kUsage;
+}
+
+// A quoted glob ("logs/*.bag", for shells that do not expand): '*' and '?' in the last
+// component only.
+std::vector<fs::path> expandGlob(const fs::path& pattern) {
+  std::string name = u8(pattern.filename()), re;
+  for (char c : name) {
+    if (c == '*') re += ".*";
+    else if (c == '?') re += '.';
+    else if (std::string_view(".^$|()[]{}+\\").find(c) != std::string_view::npos) re += std::string("\\") + c;
+    else re += c;
+  }
+  std::regex matcher(re);
+  std::vector<fs::path> out;
+  std::error_code ec;
+  fs::path dir = pattern.has_parent_path() ? pattern.parent_path() : fs::path(".");
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (std::regex_match(u8(e.path().filename()), matcher)) out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// What a recording is called in file names: the file's stem, or the rosbag2 folder's name.
+std::string bagName(const fs::path& p) {
+  std::error_code ec;
+  fs::path q = p;
+  if (q.filename().empty()) q = q.parent_path();
+  if (fs::is_directory(q, ec) || q.filename() == "metadata.yaml") return u8((fs::is_directory(q, ec) ? q : q.parent_path()).filename());
+  return u8(q.stem());
+}
+
+class ProgressLine {
+public:
+  explicit ProgressLine(bool quiet) : tty_(!quiet && isatty(fileno(stderr))), quiet_(quiet) {}
+  void show(const std::string& bag, std::size_t k, std::size_t n, double f) {
+    if (quiet_) return;
+    std::lock_guard lock(mutex_);
+    int percent = static_cast<int>(f * 100);
+    if (tty_) {
+      int filled = static_cast<int>(f * 30);
+      std::fprintf(stderr, "\r[%-30s] %3d%%  %zu/%zu %s\033[K", std::string(static_cast<std::size_t>(filled), '=').c_str(),
+                   percent, k, n, bag.c_str());
+    } else if (percent >= lastPercent_ + 25 || (percent == 100 && lastPercent_ != 100) || bag != lastBag_) {
+      std::fprintf(stderr, "bagscope-cli: %zu/%zu %s: %d%%\n", k, n, bag.c_str(), percent);
+      lastPercent_ = percent;
+    }
+    lastBag_ = bag;
+  }
+  void done() {
+    if (tty_) std::fputs("\r\033[K", stderr);
+  }
+
+private:
+  bool tty_, quiet_;
+  std::mutex mutex_;
+  int lastPercent_ = -100;
+  std::string lastBag_;
+};
+
+}  // namespace
+
+int runExport(const std::vector<std::string>& args) {
+  exporters::ExportOptions o;
+  std::vector<fs::path> inputs;
+  std::optional<std::string> startArg, endArg;
+  bool haveFormat = false, quiet = false;
+  unsigned jobs = 0;
+  session::SessionOptions so;
+  so.recursive = true;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    std::string v;
+    auto value = [&] {
+      if (i + 1 >= args.size()) return false;
+      v = args[++i];
+      return true;
+    };
+    auto number = [&](auto& out) {
+      if (!value()) return false;
+      try {
+        std::size_t used = 0;
+        double d = std::stod(v, &used);
+        if (used != v.size() || d < 0) return false;
+        out = static_cast<std::remove_reference_t<decltype(out)>>(d);
+        return true;
+      } catch (...) {
+        return false;
+      }
+    };
+    if (a == "--format") {
+      if (!value()) return usage("--format needs a format");
+      auto f = exporters::formatFromName(v);
+      if (!f) return usage(f.error().message);
+      o.format = *f;
+      haveFormat = true;
+    } else if (a == "--out" || a == "-o") {
+      if (!value()) return usage("--out needs a folder");
+      o.outDir = fs::u8path(v);
+    } else if (a == "--topic") {
+      if (!value()) return usage("--topic needs a topic");
+      o.topics.push_back(v);
+    } else if (a == "--start" || a == "--end") {
+      if (!value()) return usage(a + " needs a time in seconds");
+      (a == "--start" ? startArg : endArg) = v;
+    } else if (a == "--every") {
+      if (!number(o.every) || o.every == 0) return usage("--every needs a whole number of at least 1");
+    } else if (a == "--name") {
+      if (!value()) return usage("--name needs a template");
+      o.nameTemplate = v;
+    } else if (a == "--jobs" || a == "-j") {
+      if (!number(jobs) || jobs == 0) return usage("--jobs needs a number of at least 1");
+    } else if (a == "--overwrite") {
+      o.overwrite = true;
+    } else if (a == "--dry-run") {
+      o.dryRun = true;
+    } else if (a == "--quiet" || a == "-q") {
+      quiet = true;
+    } else if (a == "--no-recursive") {
+      so.recursive = false;
+    } else if (a == "--msg-path") {
+      if (!value()) return usage("--msg-path needs a folder");
+      so.msgPaths.push_back(fs::u8path(v));
+    } else if (a == "--pcd-encoding") {
+      if (!value()) return usage("--pcd-encoding needs ascii, binary or binary_compressed");
+      if (v == "ascii") o.pcdEncoding = exporters::PcdEncoding::Ascii;
+      else if (v == "binary") o.pcdEncoding = exporters::PcdEncoding::Binary;
+      else if (v == "binary_compressed") o.pcdEncoding = exporters::PcdEncoding::BinaryCompressed;
+      else return usage("--pcd-encoding takes ascii, binary or binary_compressed, not '" + v + "'");
+    } else if (a == "--ascii") {
+      o.plyAscii = true;
+      o.pcdEncoding = exporters::PcdEncoding::Ascii;
+    } else if (a == "--fields") {
+      if (!value()) return usage("--fields needs a list like x,y,z,intensity=i");
+      for (std::size_t at = 0; at <= v.size();) {
+        auto comma = std::min(v.find(',', at), v.size());
+        if (comma > at) o.fields.push_back(v.substr(at, comma - at));
+        at = comma + 1;
+      }
+    } else if (a == "--normalise-intensity" || a == "--normalize-intensity") {
+      o.normaliseIntensity = true;
+    } else if (a == "--drop-nan") {
+      o.dropNaN = true;
+    } else if (a == "--frame") {
+      if (!value()) return usage("--frame needs a frame id");
+      o.targetFrame = v;
+    } else if (a == "--quality") {
+      if (!number(o.jpegQuality) || o.jpegQuality > 100) return usage("--quality needs 0..100");
+    } else if (a == "--fps") {
+      if (!number(o.fps)) return usage("--fps needs a positive number");
+    } else if (a == "--time") {
+      if (!value()) return usage("--time needs log, stamp or both");
+      if (v == "log") o.timeColumns = exporters::TimeColumns::LogTime;
+      else if (v == "stamp") o.timeColumns = exporters::TimeColumns::Stamp;
+      else if (v == "both") o.timeColumns = exporters::TimeColumns::Both;
+      else return usage("--time takes log, stamp or both, not '" + v + "'");
+    } else if (a == "--seconds") {
+      o.timeInSeconds = true;
+    } else if (a == "--array-limit") {
+      if (!number(o.arrayLimit)) return usage("--array-limit needs a number");
+    } else if (a.starts_with("-")) {
+      return usage("unknown option '" + a + "'");
+    } else {
+      inputs.push_back(fs::u8path(a));
+    }
+  }
+  if (inputs.empty()) return usage("no recording given");
+  if (!haveFormat) return usage("--format is required (pcd, ply, bin, csv, jpeg, png, mp4, avi, npy)");
+  if (o.outDir.empty()) return usage("--out is required");
+  so.workers = jobs;
+
+  // Inputs: files, rosbag2 folders, folders of bags, globs.
+  std::vector<fs::path> recordings;
+  for (const auto& in : inputs) {
+    std::error_code ec;
+    std::string s = u8(in);
+    if (s.find_first_of("*?") != std::string::npos) {
+      auto matched = expandGlob(in);
+      if (matched.empty()) {
+        std::fprintf(stderr, "bagscope-cli: '%s': no file matches\n", s.c_str());
+        return kFailed;
+      }
+      recordings.insert(recordings.end(), matched.begin(), matched.end());
+    } else if (fs::is_directory(in, ec) && !session::isRosbag2Recording(in)) {
+      auto found = session::findRecordings(in, so.recursive);
+      if (found.empty()) {
+        std::fprintf(stderr, "bagscope-cli: '%s': no recordings in this folder\n", s.c_str());
+        return kFailed;
+      }
+      recordings.insert(recordings.end(), found.begin(), found.end());
+    } else {
+      recordings.push_back(in);
+    }
+  }
+  std::error_code ec;
+  if (!o.dryRun && !o.overwrite && fs::exists(o.outDir / "manifest.json", ec)) {
+    std::fprintf(stderr, "bagscope-cli: '%s' holds an export already (manifest.json); use --overwrite or another --out\n",
+                 u8(o.outDir).c_str());
+    return kFailed;
+  }
+
+  o.allowMissingTopics = recordings.size() > 1;
+  std::signal(SIGINT, onInterrupt);
+  exporters::ExportReport report;
+  ProgressLine line(quiet || o.dryRun);
+  int failedRecordings = 0;
+  bool cancelled = false;
+  for (std::size_t k = 0; k < recordings.size() && !cancelled; ++k) {
+    const fs::path& path = recordings[k];
+    auto opened = session::Session::open({path}, so);
+    if (!opened) {
+      line.done();
+      std::fprintf(stderr, "bagscope-cli: %s\n", opened.error().describe().c_str());
+      ++failedRecordings;
+      continue;
+    }
+    exporters::ExportOptions mine = o;
+    for (const auto* arg : {&startArg, &endArg}) {
+      if (!*arg) continue;
+      std::string_view s = **arg;
+      bool relative = s.starts_with('+');
+      if (relative) s.remove_prefix(1);
+      std::int64_t ns = 0;
+      if (!parseSeconds(s, ns)) return usage("'" + **arg + "' is not a time in seconds");
+      if (relative) ns += (*opened)->startNs();
+      (arg == &startArg ? mine.startNs : mine.endNs) = ns;
+    }
+    std::string bag = bagName(path);
+    auto r = exporters::exportSession(**opened, bag, mine, report, interrupt().get_token(),
+                                      [&](double f) { line.show(bag, k + 1, recordings.size(), f); });
+    if (!r) {
+      line.done();
+      if (r.error().code == ErrorCode::Cancelled) {
+        cancelled = true;
+        break;
+      }
+      std::fprintf(stderr, "bagscope-cli: '%s': %s\n", u8(path).c_str(), r.error().message.c_str());
+      if (!report.conflicts.empty()) {
+        for (std::size_t c = 0; c < report.conflicts.size() && c < 20; ++c)
+          std::fprintf(stderr, "  exists: %s\n", report.conflicts[c].c_str());
+        if (report.conflicts.size() > 20) std::fprintf(stderr, "  … and %zu more\n", report.conflicts.size() - 20);
+        return kFailed;
+      }
+      ++failedRecordings;
+    }
+  }
+  line.done();
+  std::signal(SIGINT, SIG_DFL);
+
+  if (o.dryRun) {
+    for (const auto& f : report.files) std::printf("%s\n", u8(f.path).c_str());
+  } else if (!report.files.empty()) {
+    auto manifest = exporters::writeManifest(report, o);
+    if (!manifest) std::fprintf(stderr, "bagscope-cli: %s\n", manifest.error().describe().c_str());
+  }
+  std::uint64_t skipped = 0;
+  for (const auto& [why, n] : report.skipped) skipped += n;
+  std::fprintf(stderr, "bagscope-cli: %s %zu files (%.1f MB) from %zu recordings into %s%s\n",
+               o.dryRun ? "would write" : "wrote", report.files.size(), static_cast<double>(report.bytes) / 1e6,
+               recordings.size() - static_cast<std::size_t>(failedRecordings), u8(o.outDir).c_str(),
+               cancelled ? " before being interrupted" : "");
+  for (const auto& [why, n] : report.skipped)
+    std::fprintf(stderr, "  skipped %llu: %s\n", static_cast<unsigned long long>(n), why.c_str());
+  for (std::size_t e = 0; e < report.errors.size() && e < 10; ++e) std::fprintf(stderr, "    %s\n", report.errors[e].c_str());
+  for (const auto& note : report.notes) std::fprintf(stderr, "  note: %s\n", note.c_str());
+  if (cancelled) return kFailed;
+  if (report.files.empty() && !o.topics.empty() && recordings.size() > 1) {
+    std::fprintf(stderr, "bagscope-cli: none of the recordings has the topics asked for\n");
+    return kFailed;
+  }
+  if (failedRecordings > 0) return kFailed;
+  return skipped > 0 ? kPartial : kOk;
+}
+
+}  // namespace bagscope::cli

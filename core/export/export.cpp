@@ -1,0 +1,854 @@
+// The export job: chooses topics, names files, checks for collisions, then writes, on every
+// core for one-file-per-message formats and in time order for one file per topic.
+
+#include "export.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <mutex>
+#include <random>
+#include <set>
+
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+#include <opencv2/videoio.hpp>
+
+#include "core/base/json_text.hpp"
+#include "table.hpp"
+
+#ifndef _WIN32
+#include <unistd.h>
+#endif
+
+namespace bagscope::exporters {
+namespace fs = std::filesystem;
+using decode::Value;
+using session::Message;
+using session::Session;
+using session::TopicId;
+
+namespace {
+
+std::string u8(const fs::path& p) {
+  auto s = p.u8string();
+  return {s.begin(), s.end()};
+}
+
+Error fail(ErrorCode code, std::string message, const std::string& file = {}) {
+  Error e = makeError(code, std::move(message));
+  e.file = file;
+  return e;
+}
+
+enum class Kind : std::uint8_t { Cloud, Scan, Image, Compressed, Other };
+
+Kind kindOf(const std::string& type) {
+  std::string t = sensors::normalType(type);
+  if (t == "sensor_msgs/PointCloud2") return Kind::Cloud;
+  if (t == "sensor_msgs/LaserScan") return Kind::Scan;
+  if (t == "sensor_msgs/Image") return Kind::Image;
+  if (t == "sensor_msgs/CompressedImage") return Kind::Compressed;
+  return Kind::Other;
+}
+
+bool cloudFormat(Format f) { return f == Format::Pcd || f == Format::Ply || f == Format::KittiBin || f == Format::Npy; }
+bool videoFormat(Format f) { return f == Format::Mp4 || f == Format::Avi; }
+
+bool accepts(Format f, Kind k) {
+  if (f == Format::Csv) return true;
+  if (f == Format::Npy) return true;  // clouds per frame, anything else as one table
+  if (cloudFormat(f)) return k == Kind::Cloud || k == Kind::Scan;
+  return k == Kind::Image || k == Kind::Compressed;
+}
+
+// One file per message (frames) or one per topic (streams).
+bool perMessage(Format f, Kind k) {
+  if (f == Format::Csv || videoFormat(f)) return false;
+  if (f == Format::Npy) return k == Kind::Cloud || k == Kind::Scan;
+  return true;
+}
+
+std::string topicForNames(const std::string& topic) {
+  std::string s = topic;
+  while (!s.empty() && s.front() == '/') s.erase(s.begin());
+  std::replace(s.begin(), s.end(), '/', '_');
+  return s.empty() ? "topic" : s;
+}
+
+std::string expand(const std::string& pattern, const std::string& bag, const std::string& topic, std::uint64_t index,
+                   std::int64_t stampNs, std::int64_t logTimeNs, const char* ext) {
+  char padded[32];
+  std::snprintf(padded, sizeof padded, "%06llu", static_cast<unsigned long long>(index));
+  std::string out;
+  for (std::size_t i = 0; i < pattern.size();) {
+    auto put = [&](std::string_view key, const std::string& value) {
+      if (pattern.compare(i, key.size(), key) != 0) return false;
+      out += value;
+      i += key.size();
+      return true;
+    };
+    if (put("{bag}", bag) || put("{topic}", topicForNames(topic)) || put("{index}", padded) ||
+        put("{stamp_ns}", std::to_string(stampNs)) || put("{log_time_ns}", std::to_string(logTimeNs)) ||
+        put("{ext}", ext))
+      continue;
+    out += pattern[i++];
+  }
+  return out;
+}
+
+// A temporary file beside the final one: "<dir>/.<name>.part-<random><ext>" (the extension
+// kept for writers that choose a container by it).
+fs::path temporaryBeside(const fs::path& final) {
+  static std::mutex mutex;
+  static std::mt19937_64 random{std::random_device{}()};
+  std::lock_guard lock(mutex);
+  char tag[20];
+  std::snprintf(tag, sizeof tag, "%012llx", static_cast<unsigned long long>(random() & 0xFFFFFFFFFFFFull));
+  return final.parent_path() / fs::u8path("." + u8(final.stem()) + ".part-" + tag + u8(final.extension()));
+}
+
+// Moves a finished temporary file to its name; without `overwrite` never replaces one.
+Result<void> publish(const fs::path& temp, const fs::path& final, bool overwrite) {
+  std::error_code ec;
+#ifndef _WIN32
+  if (!overwrite) {
+    // link() fails if the name exists: no window between a check and the rename.
+    if (::link(temp.c_str(), final.c_str()) == 0) {
+      fs::remove(temp, ec);
+      return {};
+    }
+    if (errno == EEXIST) {
+      fs::remove(temp, ec);
+      return fail(ErrorCode::Io, "exists already (not replaced without --overwrite)", u8(final));
+    }
+    // A file system without hard links: fall through to check-and-rename.
+  }
+#endif
+  if (!overwrite && fs::exists(final, ec)) {
+    fs::remove(temp, ec);
+    return fail(ErrorCode::Io, "exists already (not replaced without --overwrite)", u8(final));
+  }
+  fs::rename(temp, final, ec);
+  if (ec) {
+    fs::remove(temp, ec);
+    return fail(ErrorCode::Io, "cannot rename the finished file into place: " + ec.message(), u8(final));
+  }
+  return {};
+}
+
+// A cloud from a LaserScan: x, y, z, intensity as float32.
+struct ScanCloud {
+  std::vector<sensors::ScanPoint> points;
+  sensors::PointCloud cloud;
+};
+
+ScanCloud scanAsCloud(std::vector<sensors::ScanPoint> points, const sensors::Header& header) {
+  ScanCloud s{std::move(points), {}};
+  auto& c = s.cloud;
+  c.header = header;
+  c.height = 1;
+  c.width = static_cast<std::uint32_t>(s.points.size());
+  c.pointStep = 16;
+  c.rowStep = 16 * c.width;
+  c.dense = true;
+  for (std::uint32_t i = 0; i < 4; ++i)
+    c.fields.push_back({std::string(i == 3 ? "intensity" : std::string(1, static_cast<char>('x' + i))), 4 * i,
+                        sensors::PointType::Float32, 1});
+  c.data = std::as_bytes(std::span(s.points));
+  return s;
+}
+
+// x, y, z of a copy of the cloud's data moved into another frame.
+Result<void> transformCloud(sensors::PointCloud& cloud, std::vector<std::byte>& storage, const sensors::Transform& t) {
+  const auto* fx = cloud.find("x");
+  const auto* fy = cloud.find("y");
+  const auto* fz = cloud.find("z");
+  if (!fx || !fy || !fz || fx->type != fy->type || fx->type != fz->type ||
+      (fx->type != sensors::PointType::Float32 && fx->type != sensors::PointType::Float64) || cloud.bigEndian)
+    return fail(ErrorCode::Unsupported, "only clouds with little-endian float x, y, z can be transformed");
+  storage.assign(cloud.data.begin(), cloud.data.end());
+  cloud.data = storage;
+  bool f32 = fx->type == sensors::PointType::Float32;
+  for (std::size_t i = 0; i < cloud.size(); ++i) {
+    auto* p = const_cast<std::byte*>(cloud.point(i));
+    auto get = [&](std::uint32_t off) {
+      if (f32) {
+        float v;
+        std::memcpy(&v, p + off, 4);
+        return static_cast<double>(v);
+      }
+      double v;
+      std::memcpy(&v, p + off, 8);
+      return v;
+    };
+    auto q = t.apply({get(fx->offset), get(fy->offset), get(fz->offset)});
+    std::uint32_t offs[] = {fx->offset, fy->offset, fz->offset};
+    for (int k = 0; k < 3; ++k) {
+      if (f32) {
+        auto v = static_cast<float>(q[k]);
+        std::memcpy(p + offs[k], &v, 4);
+      } else {
+        std::memcpy(p + offs[k], &q[k], 8);
+      }
+    }
+  }
+  cloud.header.frameId = "";
+  return {};
+}
+
+// 8-bit image for JPEG and video; 16-bit kept for PNG; float depth (m) as 16-bit mm in PNG.
+cv::Mat forFormat(const cv::Mat& in, Format f) {
+  cv::Mat out;
+  if (in.depth() == CV_8U) return in;
+  if (f == Format::Png) {
+    if (in.depth() == CV_16U) return in;
+    if (in.depth() == CV_32F) {
+      cv::Mat mm;
+      in.convertTo(mm, CV_32F, 1000.0);
+      cv::patchNaNs(mm, 0);
+      mm.convertTo(out, CV_16U);
+      return out;
+    }
+    in.convertTo(out, CV_16U, 1.0, 32768.0);  // 16SC1: offset into unsigned
+    return out;
+  }
+  cv::Mat f32, mask;
+  in.convertTo(f32, CV_32F);
+  cv::patchNaNs(f32, 0);
+  cv::normalize(f32, out, 0, 255, cv::NORM_MINMAX, CV_8U);
+  return out;
+}
+
+cv::Mat toBgr8(const cv::Mat& in) {
+  cv::Mat eight = forFormat(in, Format::Jpeg), out;
+  if (eight.channels() == 1) cv::cvtColor(eight, out, cv::COLOR_GRAY2BGR);
+  else if (eight.channels() == 4) cv::cvtColor(eight, out, cv::COLOR_BGRA2BGR);
+  else out = eight;
+  return out;
+}
+
+struct Target {
+  TopicId topic;
+  Kind kind;
+};
+
+// The topics to export: named ones (each must exist and suit the format), else every topic
+// the format takes.
+Result<std::vector<Target>> chooseTopics(const Session& s, const ExportOptions& o) {
+  std::vector<Target> out;
+  auto topics = s.topics();
+  if (o.topics.empty()) {
+    for (TopicId t = 0; t < topics.size(); ++t) {
+      Kind k = kindOf(topics[t].type);
+      bool wanted = o.format == Format::Npy ? (k == Kind::Cloud || k == Kind::Scan)
+                    : o.format == Format::Csv ? true : (accepts(o.format, k) && k != Kind::Other);
+      if (cloudFormat(o.format) && o.format != Format::Npy && k == Kind::Scan) wanted = false;  // clouds only unless asked
+      if (wanted && topics[t].messageCount > 0) out.push_back({t, k});
+    }
+    if (out.empty())
+      return fail(ErrorCode::InvalidArgument, std::string("no topic of this recording can be exported as ") + formatName(o.format));
+    return out;
+  }
+  for (const auto& name : o.topics) {
+    bool found = false;
+    for (TopicId t = 0; t < topics.size(); ++t) {
+      if (topics[t].name != name) continue;
+      found = true;
+      Kind k = kindOf(topics[t].type);
+      if (!accepts(o.format, k))
+        return fail(ErrorCode::InvalidArgument, "topic " + name + " (" + topics[t].type + ") cannot be exported as " +
+                                                    formatName(o.format));
+      out.push_back({t, k});
+    }
+    if (!found && !o.allowMissingTopics) return fail(ErrorCode::InvalidArgument, "the recording has no topic " + name);
+  }
+  return out;
+}
+
+// One output file, planned before anything is written.
+struct Planned {
+  TopicId topic;
+  std::size_t row;     // in the topic's time range (every message; --every applied)
+  std::uint64_t index;
+  std::int64_t logTimeNs, stampNs;
+  fs::path path;
+};
+
+// The sensor frame of the first message of each exported topic, and camera intrinsics from
+// the camera_info beside an image topic, for the manifest.
+void describeSensors(const Session& s, const std::vector<Target>& targets, const sensors::TfBuffer& staticTf,
+                     ExportReport& report) {
+  auto topics = s.topics();
+  for (const auto& t : targets) {
+    if (s.index(t.topic).empty()) continue;
+    auto m = s.read(t.topic, 0);
+    if (!m) continue;
+    auto d = s.decoder(*m->connection);
+    if (!d) continue;
+    auto v = (*d)->decode(m->bytes);
+    if (!v) continue;
+    auto h = sensors::headerOf(*v);
+    if (h && !h->frameId.empty() && !staticTf.empty()) {
+      std::string frame = h->frameId[0] == '/' ? h->frameId.substr(1) : h->frameId;
+      // The root of the static tree above the sensor (base_link, usually).
+      for (const auto& candidate : {std::string("base_link"), std::string("base_footprint"), std::string("map"), std::string("odom")})
+        if (auto tf = staticTf.lookup(candidate, frame, h->stampNs)) {
+          report.frames[frame] = {candidate, *tf};
+          break;
+        }
+    }
+    if (t.kind != Kind::Image && t.kind != Kind::Compressed) continue;
+    // camera_info in the image topic's namespace or one above it.
+    std::string ns = topics[t.topic].name;
+    for (int up = 0; up < 3 && !ns.empty(); ++up) {
+      ns = ns.substr(0, ns.rfind('/'));
+      auto info = s.findTopic(ns + "/camera_info");
+      if (!info || s.index(*info).empty()) continue;
+      auto im = s.read(*info, 0);
+      if (!im) break;
+      auto idec = s.decoder(*im->connection);
+      if (!idec) break;
+      auto iv = (*idec)->decode(im->bytes);
+      if (!iv) break;
+      if (auto ci = sensors::readCameraInfo(*iv)) report.cameraInfo[topics[t.topic].name] = *ci;
+      break;
+    }
+  }
+}
+
+Result<sensors::TfBuffer> loadTf(const Session& s, bool dynamicToo) {
+  sensors::TfBuffer tf;
+  for (const char* name : {"/tf_static", "/tf"}) {
+    bool isStatic = std::string_view(name) == "/tf_static";
+    if (!isStatic && !dynamicToo) continue;
+    auto topic = s.findTopic(name);
+    if (!topic) continue;
+    auto r = s.forEach({{*topic}}, [&](const Message& m) {
+      if (auto d = s.decoder(*m.connection))
+        if (auto v = (*d)->decode(m.bytes)) tf.add(*v, isStatic);
+      return true;
+    });
+    if (!r) return std::move(r).error();
+  }
+  return tf;
+}
+
+class Exporter {
+public:
+  Exporter(const Session& s, const std::string& bag, const ExportOptions& o, ExportReport& r, std::stop_token stop)
+      : s_(s), bag_(bag), o_(o), report_(r), stop_(std::move(stop)) {}
+
+  Result<void> run(const ProgressFn& progress);
+
+private:
+  void skip(const std::string& why, const std::string& detail = {}) {
+    std::lock_guard lock(mutex_);
+    ++report_.skipped[why];
+    if (!detail.empty() && report_.errors.size() < 100) report_.errors.push_back(detail);
+  }
+  void wrote(WrittenFile f) {
+    std::lock_guard lock(mutex_);
+    report_.bytes += f.bytes;
+    report_.files.push_back(std::move(f));
+  }
+  Result<void> writeFrame(const Planned& p, const Message& m);
+  Result<void> writeStream(const Target& t, const fs::path& path, const ProgressFn& progress);
+  Result<std::string> frameBytes(const Planned& p, const Value& v, Kind kind, std::int64_t& stampNs);
+
+  const Session& s_;
+  std::string bag_;
+  const ExportOptions& o_;
+  ExportReport& report_;
+  std::stop_token stop_;
+  std::mutex mutex_;
+  sensors::TfBuffer tf_;
+  std::map<TopicId, std::string> layouts_;  // first cloud layout per topic
+};
+
+Result<std::string> Exporter::frameBytes(const Planned& p, const Value& v, Kind kind, std::int64_t& stampNs) {
+  const std::string& topic = s_.topics()[p.topic].name;
+  if (kind == Kind::Image || kind == Kind::Compressed) {
+    cv::Mat mat;
+    if (kind == Kind::Compressed) {
+      auto c = sensors::readCompressedImage(v);
+      if (!c) return std::move(c).error();
+      stampNs = c->header.stampNs;
+      // Already in the wanted format: the original bytes, untouched.
+      if ((o_.format == Format::Jpeg && c->codec == "jpeg") || (o_.format == Format::Png && c->codec == "png"))
+        return std::string(reinterpret_cast<const char*>(c->bytes.data()), c->bytes.size());
+      auto decoded = sensors::decodeCompressed(*c);
+      if (!decoded) return std::move(decoded).error();
+      mat = *decoded;
+    } else {
+      auto img = sensors::readImage(v);
+      if (!img) return std::move(img).error();
+      stampNs = img->header.stampNs;
+      mat = img->mat;
+    }
+    std::vector<unsigned char> buf;
+    std::vector<int> params;
+    if (o_.format == Format::Jpeg) params = {cv::IMWRITE_JPEG_QUALITY, o_.jpegQuality};
+    if (!cv::imencode(o_.format == Format::Jpeg ? ".jpg" : ".png", forFormat(mat, o_.format), buf, params))
+      return fail(ErrorCode::Unsupported, "OpenCV could not encode the image");
+    return std::string(buf.begin(), buf.end());
+  }
+  // Clouds (and scans as clouds).
+  ScanCloud scan;
+  sensors::PointCloud cloud;
+  if (kind == Kind::Scan) {
+    auto pts = sensors::laserScanPoints(v);
+    if (!pts) return std::move(pts).error();
+    scan = scanAsCloud(std::move(pts).value(), sensors::headerOf(v).value_or(sensors::Header{}));
+    cloud = scan.cloud;
+  } else {
+    auto c = sensors::readPointCloud(v);
+    if (!c) return std::move(c).error();
+    cloud = std::move(c).value();
+    std::lock_guard lock(mutex_);
+    auto [it, first] = layouts_.try_emplace(p.topic, cloud.layout());
+    if (!first && it->second != cloud.layout()) {
+      report_.notes.push_back(topic + ": the point layout changes at message " + std::to_string(p.row) + " (" +
+                              cloud.layout() + ", was " + it->second + ")");
+      it->second = cloud.layout();
+    }
+  }
+  stampNs = cloud.header.stampNs;
+  std::vector<std::byte> moved;
+  if (!o_.targetFrame.empty()) {
+    std::string frame = cloud.header.frameId;
+    if (!frame.empty() && frame[0] == '/') frame.erase(frame.begin());
+    auto t = tf_.lookup(o_.targetFrame, frame, stampNs ? stampNs : p.logTimeNs);
+    if (!t) return std::move(t).error();
+    if (auto r = transformCloud(cloud, moved, *t); !r) return std::move(r).error();
+  }
+  std::vector<bool> keep;
+  if (o_.dropNaN || o_.format == Format::KittiBin) {
+    auto channels = cloud.channels(false);
+    const sensors::Channel *x = nullptr, *y = nullptr, *z = nullptr;
+    for (const auto& c : channels) {
+      if (c.name == "x") x = &c;
+      if (c.name == "y") y = &c;
+      if (c.name == "z") z = &c;
+    }
+    if (x && y && z) {
+      keep.resize(cloud.size());
+      for (std::size_t i = 0; i < cloud.size(); ++i)
+        keep[i] = std::isfinite(cloud.value(i, *x)) && std::isfinite(cloud.value(i, *y)) && std::isfinite(cloud.value(i, *z));
+    }
+  }
+  if (o_.format == Format::KittiBin) return kittiBytes(cloud, keep);
+  auto channels = chooseChannels(cloud, o_);
+  if (!channels) return std::move(channels).error();
+  switch (o_.format) {
+    case Format::Pcd: return pcdBytes(cloud, *channels, keep, o_.pcdEncoding);
+    case Format::Ply: return plyBytes(cloud, *channels, keep, o_.plyAscii, "from " + topic + " of " + bag_);
+    default: return npyCloudBytes(cloud, *channels, keep);
+  }
+}
+
+Result<void> Exporter::writeFrame(const Planned& p, const Message& m) {
+  auto d = s_.decoder(*m.connection);
+  if (!d) return std::move(d).error();
+  auto v = (*d)->decode(m.bytes);
+  if (!v) return std::move(v).error();
+  std::int64_t stampNs = 0;
+  auto bytes = frameBytes(p, *v, kindOf(s_.topics()[p.topic].type), stampNs);
+  if (!bytes) return std::move(bytes).error();
+  WrittenFile f{p.path, bag_, s_.topics()[p.topic].name, p.index, p.logTimeNs, stampNs, bytes->size()};
+  if (!o_.dryRun)
+    if (auto r = writeFileAtomically(p.path, *bytes, o_.overwrite); !r) return r;
+  wrote(std::move(f));
+  return {};
+}
+
+Result<void> Exporter::writeStream(const Target& t, const fs::path& path, const ProgressFn& progress) {
+  const auto& topic = s_.topics()[t.topic];
+  fs::path temp = temporaryBeside(path);
+  struct Cleanup {
+    fs::path p;
+    bool keep = false;
+    ~Cleanup() {
+      std::error_code ec;
+      if (!keep) fs::remove(p, ec);
+    }
+  } cleanup{temp};
+  std::uint64_t rows = 0, seen = 0, total = s_.index(t.topic).size();
+  std::int64_t firstLog = 0, firstStamp = 0;
+  std::ofstream csv;
+  std::string npyRows;
+  std::vector<detail::Column> columns;
+  std::map<const storage::Connection*, std::vector<detail::Column>> plans;  // per connection, by the first's names
+  bool headerTopic = false;
+  cv::VideoWriter video;
+  cv::Size frameSize;
+  if (o_.format == Format::Csv) {
+    csv.open(temp, std::ios::binary);
+    if (!csv) return fail(ErrorCode::Io, "cannot create a file here", u8(temp));
+  }
+  std::string line;
+  auto r = s_.forEach({{t.topic}, o_.startNs, o_.endNs}, [&](const Message& m) {
+    if (stop_.stop_requested()) return false;
+    if (++seen % 64 == 0 && progress) progress(static_cast<double>(seen) / static_cast<double>(std::max<std::uint64_t>(1, total)));
+    if ((seen - 1) % o_.every != 0) return true;
+    auto d = s_.decoder(*m.connection);
+    if (!d) return skip("no decoder for the type", topic.name + ": " + d.error().describe()), true;
+    auto v = (*d)->decode(m.bytes);
+    if (!v) return skip("message cannot be decoded", topic.name + ": " + v.error().describe()), true;
+    auto header = sensors::headerOf(*v);
+    if (rows == 0) {
+      firstLog = m.logTimeNs;
+      firstStamp = header ? header->stampNs : 0;
+    }
+    if (videoFormat(o_.format)) {
+      cv::Mat mat;
+      if (t.kind == Kind::Compressed) {
+        auto c = sensors::readCompressedImage(*v);
+        auto decoded = c ? sensors::decodeCompressed(*c) : Result<cv::Mat>(c.error());
+        if (!decoded) return skip("image cannot be decoded", topic.name + ": " + decoded.error().describe()), true;
+        mat = toBgr8(*decoded);
+      } else {
+        auto img = sensors::readImage(*v);
+        if (!img) return skip("image cannot be decoded", topic.name + ": " + img.error().describe()), true;
+        mat = toBgr8(img->mat);
+      }
+      if (!video.isOpened()) {
+        // Frame rate: the topic's mean rate over the exported range, unless given.
+        auto refs = s_.index(t.topic);
+        double fps = o_.fps;
+        if (fps <= 0 && refs.size() > 1)
+          fps = static_cast<double>(refs.size() - 1) / (static_cast<double>(refs.back().logTimeNs - refs.front().logTimeNs) / 1e9) /
+                o_.every;
+        if (!(fps > 0) || !std::isfinite(fps)) fps = 10;
+        frameSize = mat.size();
+        int fourcc = o_.format == Format::Mp4 ? cv::VideoWriter::fourcc('m', 'p', '4', 'v') : cv::VideoWriter::fourcc('M', 'J', 'P', 'G');
+        if (!video.open(u8(temp), cv::CAP_FFMPEG, fourcc, fps, frameSize, true) && !video.open(u8(temp), fourcc, fps, frameSize, true))
+          return skip("video cannot be written", topic.name + ": OpenCV cannot open a video writer for " + u8(path)), false;
+      }
+      if (mat.size() != frameSize) cv::resize(mat, mat, frameSize);
+      video.write(mat);
+      ++rows;
+      return true;
+    }
+    if (columns.empty()) {
+      columns = detail::planColumns(*(*d)->schema().root, o_.arrayLimit);
+      headerTopic = header.has_value();
+      if (o_.format == Format::Csv) {
+        line.clear();
+        const char* unit = o_.timeInSeconds ? "" : "_ns";
+        if (o_.timeColumns != TimeColumns::Stamp) line += std::string("log_time") + unit + ",";
+        if (o_.timeColumns != TimeColumns::LogTime && headerTopic) line += std::string("stamp") + unit + ",";
+        for (const auto& c : columns) {
+          bool quote = c.name.find_first_of(",\"") != std::string::npos;
+          line += quote ? "\"" + c.name + "\"," : c.name + ",";
+        }
+        line.back() = '\n';
+        csv << line;
+      }
+    }
+    auto& plan = plans[m.connection];
+    if (plan.empty()) {
+      // Another connection (another file's definition): its columns matched by name.
+      auto own = detail::planColumns(*(*d)->schema().root, o_.arrayLimit);
+      for (const auto& c : columns) {
+        auto it = std::find_if(own.begin(), own.end(), [&](const detail::Column& x) { return x.name == c.name; });
+        plan.push_back(it != own.end() ? *it : detail::Column{c.name, c.kind, {0xFFFFFFFFu}});
+      }
+    }
+    std::int64_t stamp = header ? header->stampNs : 0;
+    if (o_.format == Format::Csv) {
+      line.clear();
+      auto time = [&](std::int64_t ns) {
+        detail::Column tc{"", detail::Column::Kind::Time, {}};
+        Value tv;
+        tv.kind = Value::Kind::Time;
+        tv.t = {ns / 1'000'000'000, ns % 1'000'000'000};
+        detail::appendCsv(&tv, 0, false, tc, o_.timeInSeconds, line);
+        line += ',';
+      };
+      if (o_.timeColumns != TimeColumns::Stamp) time(m.logTimeNs);
+      if (o_.timeColumns != TimeColumns::LogTime && headerTopic) time(stamp);
+      for (const auto& c : plan) {
+        std::uint8_t byte = 0;
+        bool isByte = false;
+        detail::appendCsv(detail::columnValue(*v, c, byte, isByte), byte, isByte, c, o_.timeInSeconds, line);
+        line += ',';
+      }
+      line.back() = '\n';
+      csv << line;
+    } else {
+      auto put = [&](std::int64_t x) { npyRows.append(reinterpret_cast<const char*>(&x), 8); };
+      put(m.logTimeNs);
+      if (headerTopic) put(stamp);
+      for (const auto& c : plan) {
+        if (!*detail::npyType(c)) continue;
+        std::uint8_t byte = 0;
+        bool isByte = false;
+        detail::appendNpy(detail::columnValue(*v, c, byte, isByte), byte, isByte, c, npyRows);
+      }
+    }
+    ++rows;
+    return true;
+  });
+  if (!r) return r;
+  if (stop_.stop_requested()) return fail(ErrorCode::Cancelled, "stopped on request");
+  if (rows == 0) return skip("nothing to write", topic.name + ": no message could be exported"), Result<void>();
+  if (video.isOpened()) video.release();
+  if (o_.format == Format::Csv) {
+    csv.close();
+    if (!csv) return fail(ErrorCode::Io, "writing failed (disk full?)", u8(temp));
+  }
+  if (o_.format == Format::Npy) {
+    std::string header = "{'descr': [('log_time_ns', '<i8'), ";
+    if (headerTopic) header += "('stamp_ns', '<i8'), ";
+    for (const auto& c : columns)
+      if (*detail::npyType(c)) header += "('" + c.name + "', '" + detail::npyType(c) + "'), ";
+    header += "], 'fortran_order': False, 'shape': (" + std::to_string(rows) + ",), }";
+    header.append((64 - (10 + header.size() + 1) % 64) % 64, ' ');
+    header += '\n';
+    std::string head("\x93NUMPY\x01\x00", 8);
+    if (header.size() > 0xFFFF) return fail(ErrorCode::Unsupported, "too many columns for a NumPy 1.0 header", u8(path));
+    auto len = static_cast<std::uint16_t>(header.size());
+    head.append(reinterpret_cast<const char*>(&len), 2);
+    std::ofstream npy(temp, std::ios::binary);
+    npy << head << header;
+    npy.write(npyRows.data(), static_cast<std::streamsize>(npyRows.size()));
+    npy.close();
+    if (!npy) return fail(ErrorCode::Io, "writing failed (disk full?)", u8(temp));
+  }
+  std::error_code ec;
+  auto size = fs::file_size(temp, ec);
+  if (o_.dryRun) return {};
+  if (auto p = publish(temp, path, o_.overwrite); !p) return p;
+  cleanup.keep = true;
+  wrote({path, bag_, topic.name, 0, firstLog, firstStamp, ec ? 0 : size});
+  return {};
+}
+
+Result<void> Exporter::run(const ProgressFn& progress) {
+  auto targets = chooseTopics(s_, o_);
+  if (!targets) return std::move(targets).error();
+  if (targets->empty()) {
+    report_.notes.push_back(bag_ + ": none of the topics asked for; passed over");
+    return {};
+  }
+  if (o_.every == 0) return fail(ErrorCode::InvalidArgument, "--every must be at least 1");
+  auto tf = loadTf(s_, !o_.targetFrame.empty());
+  if (!tf) return std::move(tf).error();
+  tf_ = std::move(tf).value();
+  describeSensors(s_, *targets, tf_, report_);
+  auto topics = s_.topics();
+  bool several = targets->size() > 1;
+  const char* ext = extension(o_.format);
+
+  // Plan every name first, so that collisions are found before anything is written.
+  std::vector<Planned> frames;
+  std::vector<std::pair<Target, fs::path>> streams;
+  bool needStamps = o_.nameTemplate.find("{stamp_ns}") != std::string::npos;
+  for (const auto& t : *targets) {
+    const std::string& name = topics[t.topic].name;
+    if (!perMessage(o_.format, t.kind)) {
+      std::string pattern = o_.nameTemplate.empty() ? "{bag}_{topic}.{ext}" : o_.nameTemplate;
+      streams.push_back({t, o_.outDir / fs::u8path(expand(pattern, bag_, name, 0, 0, 0, ext))});
+      continue;
+    }
+    std::string pattern = !o_.nameTemplate.empty() ? o_.nameTemplate
+                          : several ? "{topic}/{bag}_frame_{index}.{ext}" : "{bag}_frame_{index}.{ext}";
+    auto refs = s_.index(t.topic);
+    auto lo = s_.atOrAfter(t.topic, o_.startNs);
+    for (std::size_t i = lo.value_or(refs.size()), row = 0; i < refs.size() && refs[i].logTimeNs <= o_.endNs; ++i, ++row)
+      if (row % o_.every == 0) frames.push_back({t.topic, row, row / o_.every, refs[i].logTimeNs, 0, {}});
+  }
+  if (needStamps && !frames.empty()) {
+    // The header stamp of each planned frame, straight from the bytes.
+    std::map<TopicId, std::vector<std::size_t>> byTopic;
+    for (std::size_t k = 0; k < frames.size(); ++k) byTopic[frames[k].topic].push_back(k);
+    session::Selection sel{{}, o_.startNs, o_.endNs};
+    for (const auto& [t, ks] : byTopic) sel.topics.push_back(t);
+    std::map<std::pair<TopicId, std::size_t>, std::size_t> where;
+    for (std::size_t k = 0; k < frames.size(); ++k) where[{frames[k].topic, frames[k].row}] = k;
+    std::mutex m;
+    auto r = s_.forEachParallel(sel, [&](TopicId t, std::size_t row, const Result<Message>& msg) {
+      auto it = where.find({t, row});
+      if (it == where.end() || !msg) return;
+      auto fmt = msg->connection->messageEncoding == "cdr" ? decode::WireFormat::Cdr : decode::WireFormat::Ros1;
+      frames[it->second].stampNs = decode::peekHeaderStamp(msg->bytes, fmt).value_or(0);
+    }, stop_);
+    if (!r) return r;
+  }
+  for (auto& f : frames) {
+    const std::string& name = topics[f.topic].name;
+    std::string pattern = !o_.nameTemplate.empty() ? o_.nameTemplate
+                          : several ? "{topic}/{bag}_frame_{index}.{ext}" : "{bag}_frame_{index}.{ext}";
+    f.path = o_.outDir / fs::u8path(expand(pattern, bag_, name, f.index, f.stampNs, f.logTimeNs, ext));
+  }
+  std::set<fs::path> names;
+  std::error_code ec;
+  auto check = [&](const fs::path& p) -> Result<void> {
+    if (!names.insert(p).second)
+      return fail(ErrorCode::InvalidArgument, "two exported files would have the same name; put {index} or {topic} "
+                                              "in the name template", u8(p));
+    if (!o_.overwrite && fs::exists(p, ec)) report_.conflicts.push_back(u8(p));
+    return {};
+  };
+  for (const auto& f : frames)
+    if (auto r = check(f.path); !r) return r;
+  for (const auto& [t, p] : streams)
+    if (auto r = check(p); !r) return r;
+  if (!report_.conflicts.empty())
+    return fail(ErrorCode::InvalidArgument, std::to_string(report_.conflicts.size()) +
+                                                " files exist already (use --overwrite to replace them), the first: " +
+                                                report_.conflicts.front());
+  if (!o_.dryRun) {
+    std::set<fs::path> folders;
+    for (const auto& f : frames) folders.insert(f.path.parent_path());
+    for (const auto& [t, p] : streams) folders.insert(p.parent_path());
+    for (const auto& dir : folders) {
+      fs::create_directories(dir, ec);
+      if (ec) return fail(ErrorCode::Io, "cannot create the folder: " + ec.message(), u8(dir));
+    }
+  }
+
+  // Frames: every core, each message decoded and written where it is read.
+  std::size_t work = frames.size() + streams.size();
+  std::atomic<std::size_t> done{0};
+  ProgressFn report = session::throttled(progress);
+  if (!frames.empty()) {
+    std::map<std::pair<TopicId, std::size_t>, const Planned*> plan;
+    session::Selection sel{{}, o_.startNs, o_.endNs};
+    for (const auto& f : frames) {
+      plan[{f.topic, f.row}] = &f;
+      if (sel.topics.empty() || sel.topics.back() != f.topic) sel.topics.push_back(f.topic);
+    }
+    auto r = s_.forEachParallel(sel, [&](TopicId t, std::size_t row, const Result<Message>& m) {
+      auto it = plan.find({t, row});
+      if (it == plan.end()) return;
+      if (!m) return skip("message cannot be read", m.error().describe());
+      if (auto w = writeFrame(*it->second, *m); !w) {
+        if (w.error().code == ErrorCode::Io) skip("file cannot be written", w.error().describe());
+        else skip(w.error().code == ErrorCode::Unsupported ? "not supported" : "message cannot be decoded",
+                  topics[t].name + " message " + std::to_string(row) + ": " + w.error().describe());
+      }
+      if (report) report(static_cast<double>(++done) / static_cast<double>(work));
+    }, stop_);
+    if (!r) return r;
+  }
+  for (const auto& [t, path] : streams) {
+    ProgressFn part;
+    if (report) {
+      std::size_t base = done.load();
+      part = [&, base](double f) { report((static_cast<double>(base) + f) / static_cast<double>(work)); };
+    }
+    if (auto r = writeStream(t, path, part); !r) {
+      if (r.error().code == ErrorCode::Cancelled) return r;
+      skip("file cannot be written", r.error().describe());
+    }
+    ++done;
+  }
+  if (report) report(1.0);
+  return {};
+}
+
+}  // namespace
+
+Result<Format> formatFromName(std::string_view name) {
+  static const std::pair<const char*, Format> names[] = {
+      {"pcd", Format::Pcd}, {"ply", Format::Ply}, {"bin", Format::KittiBin}, {"kitti", Format::KittiBin},
+      {"csv", Format::Csv}, {"jpeg", Format::Jpeg}, {"jpg", Format::Jpeg}, {"png", Format::Png},
+      {"mp4", Format::Mp4}, {"avi", Format::Avi}, {"npy", Format::Npy}};
+  for (const auto& [n, f] : names)
+    if (name == n) return f;
+  return fail(ErrorCode::InvalidArgument, "unknown format '" + std::string(name) + "' (pcd, ply, bin, csv, jpeg, png, mp4, avi, npy)");
+}
+
+const char* formatName(Format f) {
+  static const char* names[] = {"pcd", "ply", "bin", "csv", "jpeg", "png", "mp4", "avi", "npy"};
+  return names[static_cast<int>(f)];
+}
+
+const char* extension(Format f) {
+  static const char* ext[] = {"pcd", "ply", "bin", "csv", "jpg", "png", "mp4", "avi", "npy"};
+  return ext[static_cast<int>(f)];
+}
+
+Result<void> writeFileAtomically(const fs::path& path, std::string_view bytes, bool overwrite) {
+  fs::path temp = temporaryBeside(path);
+  {
+    std::ofstream out(temp, std::ios::binary);
+    if (!out) return fail(ErrorCode::Io, "cannot create a file here", u8(temp));
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    out.close();
+    if (!out) {
+      std::error_code ec;
+      fs::remove(temp, ec);
+      return fail(ErrorCode::Io, "writing failed (disk full?)", u8(temp));
+    }
+  }
+  return publish(temp, path, overwrite);
+}
+
+Result<void> exportSession(const Session& session, const std::string& bag, const ExportOptions& options,
+                           ExportReport& report, std::stop_token stop, const ProgressFn& progress) {
+  Exporter e(session, bag, options, report, std::move(stop));
+  return e.run(progress);
+}
+
+Result<fs::path> writeManifest(const ExportReport& report, const ExportOptions& options) {
+  std::string j = "{\n  \"format\": ";
+  appendJsonString(formatName(options.format), j);
+  j += ",\n  \"times\": \"log_time_ns: when the message was recorded; stamp_ns: its header stamp (0: none)\"";
+  j += ",\n  \"files\": [";
+  auto files = report.files;
+  std::sort(files.begin(), files.end(), [](const WrittenFile& a, const WrittenFile& b) { return a.path < b.path; });
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const auto& f = files[i];
+    j += i ? ",\n    {" : "\n    {";
+    j += "\"file\": ";
+    appendJsonString(u8(f.path.lexically_relative(options.outDir)), j);
+    j += ", \"bag\": ";
+    appendJsonString(f.bag, j);
+    j += ", \"topic\": ";
+    appendJsonString(f.topic, j);
+    j += ", \"index\": " + std::to_string(f.index) + ", \"log_time_ns\": " + std::to_string(f.logTimeNs) +
+         ", \"stamp_ns\": " + std::to_string(f.stampNs) + ", \"bytes\": " + std::to_string(f.bytes) + "}";
+  }
+  j += files.empty() ? "],\n  \"camera_info\": {" : "\n  ],\n  \"camera_info\": {";
+  std::size_t k = 0;
+  auto list = [&](auto begin, auto end) {
+    std::string s = "[";
+    for (auto it = begin; it != end; ++it) {
+      if (it != begin) s += ", ";
+      appendJsonDouble(*it, s);
+    }
+    return s + "]";
+  };
+  for (const auto& [topic, ci] : report.cameraInfo) {
+    j += k++ ? ",\n    " : "\n    ";
+    appendJsonString(topic, j);
+    j += ": {\"frame_id\": ";
+    appendJsonString(ci.header.frameId, j);
+    j += ", \"width\": " + std::to_string(ci.width) + ", \"height\": " + std::to_string(ci.height) +
+         ", \"distortion_model\": ";
+    appendJsonString(ci.distortionModel, j);
+    j += ", \"d\": " + list(ci.d.begin(), ci.d.end()) + ", \"k\": " + list(ci.k.begin(), ci.k.end()) +
+         ", \"r\": " + list(ci.r.begin(), ci.r.end()) + ", \"p\": " + list(ci.p.begin(), ci.p.end()) + "}";
+  }
+  j += k ? "\n  },\n  \"frames\": {" : "},\n  \"frames\": {";
+  k = 0;
+  for (const auto& [frame, rt] : report.frames) {
+    j += k++ ? ",\n    " : "\n    ";
+    appendJsonString(frame, j);
+    j += ": {\"parent\": ";
+    appendJsonString(rt.first, j);
+    j += ", \"translation\": " + list(rt.second.translation.begin(), rt.second.translation.end()) +
+         ", \"rotation_xyzw\": " + list(rt.second.rotation.begin(), rt.second.rotation.end()) + "}";
+  }
+  j += k ? "\n  }\n}\n" : "}\n}\n";
+  fs::path path = options.outDir / "manifest.json";
+  if (auto r = writeFileAtomically(path, j, options.overwrite); !r) return std::move(r).error();
+  return path;
+}
+
+}  // namespace bagscope::exporters

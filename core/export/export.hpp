@@ -1,0 +1,128 @@
+#pragma once
+// Getting data out: point clouds to PCD / PLY / KITTI .bin / NumPy, images to JPEG / PNG or
+// a video, any topic to CSV or a NumPy table. Every file is written under a temporary name
+// and renamed when complete; existing files are never replaced unless asked.
+
+#include <cstdint>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+#include "core/base/result.hpp"
+#include "core/sensors/sensors.hpp"
+#include "core/session/session.hpp"
+
+namespace bagscope::exporters {
+
+enum class Format : std::uint8_t { Pcd, Ply, KittiBin, Csv, Jpeg, Png, Mp4, Avi, Npy };
+/// "pcd", "ply", "bin", "csv", "jpeg", "png", "mp4", "avi", "npy"
+Result<Format> formatFromName(std::string_view name);
+const char* formatName(Format format);
+const char* extension(Format format);
+
+enum class PcdEncoding : std::uint8_t { Ascii, Binary, BinaryCompressed };
+enum class TimeColumns : std::uint8_t { LogTime, Stamp, Both };
+
+struct ExportOptions {
+  Format format = Format::Pcd;
+  std::vector<std::string> topics;  ///< empty: every topic the format can take
+  std::int64_t startNs = std::numeric_limits<std::int64_t>::min();
+  std::int64_t endNs = std::numeric_limits<std::int64_t>::max();
+  std::uint32_t every = 1;          ///< keep every n-th message of a topic
+  std::filesystem::path outDir;
+  /// Placeholders {bag} {topic} {index} {stamp_ns} {log_time_ns}; may contain '/'. Empty:
+  /// "{bag}_frame_{index}.{ext}" per frame (in a folder per topic when there are several),
+  /// "{bag}_{topic}.{ext}" for one file per topic (csv, video, npy of a non-cloud topic).
+  std::string nameTemplate;
+  bool overwrite = false;
+  bool dryRun = false;
+  /// In a batch: a recording without any of `topics` is noted and passed over, not an error.
+  bool allowMissingTopics = false;
+
+  // Clouds (pcd, ply, bin, npy).
+  PcdEncoding pcdEncoding = PcdEncoding::Binary;
+  bool plyAscii = false;
+  /// Channels to write, in order, each "name" or "name=newname" (PLY/NPY/PCD field names);
+  /// empty: all. Colour: a packed rgb/rgba stays packed in PCD, becomes r, g, b(, a) elsewhere.
+  std::vector<std::string> fields;
+  bool normaliseIntensity = false;  ///< intensity divided by the cloud's maximum (to [0, 1])
+  bool dropNaN = false;             ///< leave out points with a non-finite x, y or z (always for bin)
+  std::string targetFrame;          ///< transform clouds into this frame with /tf and /tf_static
+
+  // Images and video.
+  int jpegQuality = 95;
+  double fps = 0;  ///< video: 0 = the topic's mean rate
+
+  // CSV and table NumPy.
+  TimeColumns timeColumns = TimeColumns::Both;
+  bool timeInSeconds = false;
+  std::uint32_t arrayLimit = 16;  ///< variable-length arrays: at most this many columns
+};
+
+/// One file written (or, in a dry run, that would be).
+struct WrittenFile {
+  std::filesystem::path path;
+  std::string bag, topic;
+  std::uint64_t index = 0;    ///< frame number within the topic (after --every)
+  std::int64_t logTimeNs = 0;
+  std::int64_t stampNs = 0;   ///< header stamp, 0 if none
+  std::uint64_t bytes = 0;
+};
+
+struct ExportReport {
+  std::vector<WrittenFile> files;
+  std::uint64_t bytes = 0;
+  std::map<std::string, std::uint64_t> skipped;  ///< reason -> messages
+  std::vector<std::string> conflicts;            ///< existing files that were not replaced
+  std::vector<std::string> errors;               ///< failures (each also counted in skipped)
+  std::vector<std::string> notes;                ///< e.g. a cloud layout that changes
+  /// For the manifest: camera intrinsics by topic, and sensor frames in the tf tree.
+  std::map<std::string, sensors::CameraInfo> cameraInfo;
+  std::map<std::string, std::pair<std::string, sensors::Transform>> frames;  ///< frame -> (root, T_root_frame)
+};
+
+using ProgressFn = session::ProgressFn;
+
+/// Exports the session's messages as `options` say; `bag` names the recording in file names
+/// and the manifest. Results are appended to `report`. Fails before writing anything when
+/// names collide with existing files (listed in report.conflicts) unless overwriting.
+Result<void> exportSession(const session::Session& session, const std::string& bag, const ExportOptions& options,
+                           ExportReport& report, std::stop_token stop = {}, const ProgressFn& progress = {});
+
+/// Writes `outDir`/manifest.json listing every file of `report` (atomically).
+Result<std::filesystem::path> writeManifest(const ExportReport& report, const ExportOptions& options);
+
+// ---- Writers (used by exportSession; public for tests and the app) ----------------------
+
+/// Channels chosen by `fields` ("name" or "name=newname"); errors name an unknown field.
+struct OutputChannel {
+  sensors::Channel channel;
+  std::string name;  ///< as written
+  bool normalise = false;
+};
+Result<std::vector<OutputChannel>> chooseChannels(const sensors::PointCloud& cloud, const ExportOptions& options);
+
+/// A cloud as bytes of each file format. `keep[i]` says whether point i is written (empty:
+/// all, keeping an organized cloud's rows and columns).
+std::string pcdBytes(const sensors::PointCloud& cloud, const std::vector<OutputChannel>& channels,
+                     const std::vector<bool>& keep, PcdEncoding encoding);
+std::string plyBytes(const sensors::PointCloud& cloud, const std::vector<OutputChannel>& channels,
+                     const std::vector<bool>& keep, bool ascii, const std::string& comment);
+std::string kittiBytes(const sensors::PointCloud& cloud, const std::vector<bool>& keep);
+std::string npyCloudBytes(const sensors::PointCloud& cloud, const std::vector<OutputChannel>& channels,
+                          const std::vector<bool>& keep);
+
+/// LZF (liblzf's format, as PCD's binary_compressed uses).
+std::string lzfCompress(std::string_view in);
+/// Empty optional on corrupt input or a size mismatch.
+std::optional<std::string> lzfDecompress(std::string_view in, std::size_t size);
+
+/// Writes `bytes` to `path` through a temporary file in the same folder, then renames it.
+/// Without `overwrite`, an existing file is not replaced (an error naming it).
+Result<void> writeFileAtomically(const std::filesystem::path& path, std::string_view bytes, bool overwrite);
+
+}  // namespace bagscope::exporters

@@ -1,0 +1,35 @@
+#pragma once
+// A message type flattened to columns, for CSV and NumPy tables: nested fields as a.b.c,
+// arrays as name[i] (variable ones up to a limit), times as one column.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/decode/decoder.hpp"
+
+namespace bagscope::exporters::detail {
+
+struct Column {
+  enum class Kind : std::uint8_t { Int, UInt, Float, Bool, Time, String };
+  std::string name;
+  Kind kind = Kind::Float;
+  std::vector<std::uint32_t> path;  ///< field index or array element at each level
+};
+
+/// The columns of `type`; variable-length arrays get `arrayLimit` columns.
+std::vector<Column> planColumns(const schema::MessageType& type, std::uint32_t arrayLimit);
+
+/// The value of `column` in a decoded message; null when absent (a short array).
+const decode::Value* columnValue(const decode::Value& message, const Column& column, std::uint8_t& byte, bool& isByte);
+
+/// Appends the value as CSV text (nothing when absent). Times in ns, or seconds.
+void appendCsv(const decode::Value* value, std::uint8_t byte, bool isByte, const Column& column, bool seconds,
+               std::string& out);
+
+/// Appends the value as a NumPy little-endian field of the column's dtype (absent: 0 / NaN).
+void appendNpy(const decode::Value* value, std::uint8_t byte, bool isByte, const Column& column, std::string& out);
+/// The column's NumPy dtype ("<i8", "<u8", "<f8", "|b1"); empty for strings (not stored).
+const char* npyType(const Column& column);
+
+}  // namespace bagscope::exporters::detail

@@ -1,0 +1,451 @@
+#include "sensors.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+namespace bagscope::sensors {
+namespace {
+
+using decode::Value;
+
+Error bad(std::string why) { return makeError(ErrorCode::Decode, std::move(why)); }
+
+double number(const Value* v, double fallback = 0) {
+  if (!v) return fallback;
+  switch (v->kind) {
+    case Value::Kind::Bool: return v->b ? 1 : 0;
+    case Value::Kind::Int: return static_cast<double>(v->i);
+    case Value::Kind::UInt: return static_cast<double>(v->u);
+    case Value::Kind::Float: return v->f;
+    default: return fallback;
+  }
+}
+
+std::string text(const Value* v) { return v && v->kind == Value::Kind::String ? v->text : std::string(); }
+
+// A field whose name differs between ROS 1 and ROS 2 only by case ("K" and "k").
+const Value* fieldAnyCase(const Value& v, std::string_view name) {
+  if (const Value* f = field(v, name)) return f;
+  std::string lower(name);
+  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string upper(name);
+  for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (const Value* f = field(v, lower)) return f;
+  return field(v, upper);
+}
+
+template <std::size_t N>
+bool fixedArray(const Value* v, std::array<double, N>& out) {
+  if (!v || v->kind != Value::Kind::Array || v->items.size() != N) return false;
+  for (std::size_t i = 0; i < N; ++i) out[i] = number(&v->items[i]);
+  return true;
+}
+
+template <typename T>
+T load(const std::byte* p, bool bigEndian) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  if (bigEndian != (std::endian::native == std::endian::big)) {
+    auto* b = reinterpret_cast<unsigned char*>(&v);
+    std::reverse(b, b + sizeof v);
+  }
+  return v;
+}
+
+}  // namespace
+
+// ---- Decoded values ---------------------------------------------------------------------
+
+const Value* field(const Value& value, std::string_view name) {
+  if (value.kind != Value::Kind::Struct || !value.type) return nullptr;
+  const auto& fields = value.type->fields;
+  for (std::size_t i = 0; i < fields.size() && i < value.items.size(); ++i)
+    if (fields[i].name == name) return &value.items[i];
+  return nullptr;
+}
+
+std::optional<std::int64_t> timeNs(const Value& v) {
+  if (v.kind == Value::Kind::Time || v.kind == Value::Kind::Duration) return v.t.sec * 1'000'000'000 + v.t.nsec;
+  const Value* sec = field(v, "sec");
+  const Value* nsec = field(v, "nanosec");
+  if (!nsec) nsec = field(v, "nsec");
+  if (!sec || !nsec) return std::nullopt;
+  return static_cast<std::int64_t>(number(sec)) * 1'000'000'000 + static_cast<std::int64_t>(number(nsec));
+}
+
+std::string normalType(std::string_view type) {
+  auto slash = type.find('/');
+  if (slash != std::string_view::npos && type.substr(slash, 5) == "/msg/")
+    return std::string(type.substr(0, slash)) + std::string(type.substr(slash + 4));
+  return std::string(type);
+}
+
+std::optional<Header> headerOf(const Value& message) {
+  const Value* h = field(message, "header");
+  if (!h) return std::nullopt;
+  Header out;
+  if (const Value* stamp = field(*h, "stamp")) out.stampNs = timeNs(*stamp).value_or(0);
+  out.frameId = text(field(*h, "frame_id"));
+  return out;
+}
+
+// ---- PointCloud2 ------------------------------------------------------------------------
+
+std::size_t sizeOf(PointType type) {
+  switch (type) {
+    case PointType::Int8: case PointType::UInt8: return 1;
+    case PointType::Int16: case PointType::UInt16: return 2;
+    case PointType::Int32: case PointType::UInt32: case PointType::Float32: return 4;
+    case PointType::Float64: return 8;
+  }
+  return 0;
+}
+
+const char* pcdTypeLetter(PointType type) {
+  switch (type) {
+    case PointType::Int8: case PointType::Int16: case PointType::Int32: return "I";
+    case PointType::UInt8: case PointType::UInt16: case PointType::UInt32: return "U";
+    default: return "F";
+  }
+}
+
+const PointField* PointCloud::find(std::string_view name) const {
+  for (const auto& f : fields)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+std::vector<Channel> PointCloud::channels(bool unpackColour) const {
+  std::vector<Channel> out;
+  for (const auto& f : fields) {
+    bool packed = unpackColour && (f.name == "rgb" || f.name == "rgba") && f.count == 1 &&
+                  (f.type == PointType::Float32 || f.type == PointType::UInt32 || f.type == PointType::Int32);
+    if (packed) {
+      // Packed as 0xAARRGGBB in a 4-byte value: b is its lowest byte.
+      const char* names[] = {"b", "g", "r", "a"};
+      for (int byte : {2, 1, 0}) out.push_back({names[byte], PointType::UInt8, f.offset, static_cast<std::int8_t>(byte)});
+      if (f.name == "rgba") out.push_back({"a", PointType::UInt8, f.offset, 3});
+      continue;
+    }
+    for (std::uint32_t e = 0; e < f.count; ++e)
+      out.push_back({f.count == 1 ? f.name : f.name + "_" + std::to_string(e), f.type,
+                     f.offset + e * static_cast<std::uint32_t>(sizeOf(f.type)), -1});
+  }
+  return out;
+}
+
+double PointCloud::value(std::size_t i, const Channel& c) const {
+  const std::byte* p = point(i) + c.offset;
+  if (c.colourByte >= 0) {
+    auto packed = load<std::uint32_t>(p, bigEndian);
+    return static_cast<double>((packed >> (8 * c.colourByte)) & 0xFF);
+  }
+  switch (c.type) {
+    case PointType::Int8: return static_cast<double>(static_cast<std::int8_t>(*p));
+    case PointType::UInt8: return static_cast<double>(static_cast<std::uint8_t>(*p));
+    case PointType::Int16: return load<std::int16_t>(p, bigEndian);
+    case PointType::UInt16: return load<std::uint16_t>(p, bigEndian);
+    case PointType::Int32: return load<std::int32_t>(p, bigEndian);
+    case PointType::UInt32: return load<std::uint32_t>(p, bigEndian);
+    case PointType::Float32: return static_cast<double>(load<float>(p, bigEndian));
+    case PointType::Float64: return load<double>(p, bigEndian);
+  }
+  return 0;
+}
+
+std::string PointCloud::layout() const {
+  std::string s;
+  for (const auto& f : fields)
+    s += f.name + ":" + std::to_string(f.offset) + ":" + std::to_string(static_cast<int>(f.type)) + ":" +
+         std::to_string(f.count) + " ";
+  return s + "step " + std::to_string(pointStep) + (bigEndian ? " big-endian" : "");
+}
+
+Result<PointCloud> readPointCloud(const Value& m) {
+  PointCloud c;
+  if (auto h = headerOf(m)) c.header = *h;
+  const Value* data = field(m, "data");
+  const Value* fields = field(m, "fields");
+  if (!data || data->kind != Value::Kind::Bytes || !fields || fields->kind != Value::Kind::Array)
+    return bad("not a sensor_msgs/PointCloud2 (no fields or data)");
+  c.height = static_cast<std::uint32_t>(number(field(m, "height")));
+  c.width = static_cast<std::uint32_t>(number(field(m, "width")));
+  c.pointStep = static_cast<std::uint32_t>(number(field(m, "point_step")));
+  c.rowStep = static_cast<std::uint32_t>(number(field(m, "row_step")));
+  c.bigEndian = number(field(m, "is_bigendian")) != 0;
+  c.dense = number(field(m, "is_dense")) != 0;
+  c.data = data->bytes;
+  for (const auto& f : fields->items) {
+    PointField pf;
+    pf.name = text(field(f, "name"));
+    pf.offset = static_cast<std::uint32_t>(number(field(f, "offset")));
+    auto datatype = static_cast<int>(number(field(f, "datatype")));
+    pf.count = static_cast<std::uint32_t>(number(field(f, "count"), 1));
+    if (datatype < 1 || datatype > 8) return bad("field '" + pf.name + "' has unknown datatype " + std::to_string(datatype));
+    pf.type = static_cast<PointType>(datatype);
+    if (pf.count == 0) continue;  // some drivers write count 0 for unused fields
+    if (std::uint64_t{pf.offset} + std::uint64_t{pf.count} * sizeOf(pf.type) > c.pointStep)
+      return bad("field '" + pf.name + "' (offset " + std::to_string(pf.offset) + ", " + std::to_string(pf.count) +
+                 " x " + std::to_string(sizeOf(pf.type)) + " bytes) does not fit in point_step " + std::to_string(c.pointStep));
+    c.fields.push_back(std::move(pf));
+  }
+  if (c.size() == 0) return c;
+  if (std::uint64_t{c.width} * c.pointStep > c.rowStep)
+    return bad("row_step " + std::to_string(c.rowStep) + " is less than width " + std::to_string(c.width) +
+               " x point_step " + std::to_string(c.pointStep));
+  std::uint64_t needed = std::uint64_t{c.height - 1} * c.rowStep + std::uint64_t{c.width} * c.pointStep;
+  if (c.data.size() < needed)
+    return bad("data holds " + std::to_string(c.data.size()) + " bytes, " + std::to_string(c.height) + " x " +
+               std::to_string(c.width) + " points need " + std::to_string(needed));
+  return c;
+}
+
+Result<std::vector<ScanPoint>> laserScanPoints(const Value& m) {
+  const Value* ranges = field(m, "ranges");
+  if (!ranges || ranges->kind != Value::Kind::Array) return bad("not a sensor_msgs/LaserScan (no ranges)");
+  const Value* intensities = field(m, "intensities");
+  double angle = number(field(m, "angle_min")), step = number(field(m, "angle_increment"));
+  double lo = number(field(m, "range_min")), hi = number(field(m, "range_max"));
+  std::vector<ScanPoint> out;
+  for (std::size_t i = 0; i < ranges->items.size(); ++i) {
+    double r = number(&ranges->items[i]);
+    double a = angle + static_cast<double>(i) * step;
+    if (!std::isfinite(r) || r < lo || r > hi) continue;
+    float in = intensities && i < intensities->items.size() ? static_cast<float>(number(&intensities->items[i])) : 0.f;
+    out.push_back({static_cast<float>(r * std::cos(a)), static_cast<float>(r * std::sin(a)), 0.f, in});
+  }
+  return out;
+}
+
+// ---- Images -----------------------------------------------------------------------------
+
+Result<ImageFrame> readImage(const Value& m) {
+  ImageFrame f;
+  if (auto h = headerOf(m)) f.header = *h;
+  const Value* data = field(m, "data");
+  if (!data || data->kind != Value::Kind::Bytes) return bad("not a sensor_msgs/Image (no data)");
+  f.encoding = text(field(m, "encoding"));
+  auto height = static_cast<int>(number(field(m, "height")));
+  auto width = static_cast<int>(number(field(m, "width")));
+  auto step = static_cast<std::size_t>(number(field(m, "step")));
+  bool bigEndian = number(field(m, "is_bigendian")) != 0;
+  std::string e = f.encoding;
+  for (auto& ch : e) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+
+  int type = -1;  // the matrix type of the bytes as they are
+  int convert = -1;
+  if (e == "rgb8") type = CV_8UC3, convert = cv::COLOR_RGB2BGR;
+  else if (e == "bgr8" || e == "8uc3") type = CV_8UC3;
+  else if (e == "rgba8") type = CV_8UC4, convert = cv::COLOR_RGBA2BGRA;
+  else if (e == "bgra8" || e == "8uc4") type = CV_8UC4;
+  else if (e == "mono8" || e == "8uc1") type = CV_8UC1;
+  else if (e == "mono16" || e == "16uc1") type = CV_16UC1;
+  else if (e == "16sc1") type = CV_16SC1;
+  else if (e == "32fc1") type = CV_32FC1;
+  else if (e == "yuv422" || e == "uyvy") type = CV_8UC2, convert = cv::COLOR_YUV2BGR_UYVY;
+  else if (e == "yuv422_yuy2" || e == "yuyv") type = CV_8UC2, convert = cv::COLOR_YUV2BGR_YUY2;
+  else if (e.starts_with("bayer_") && (e.ends_with("8") || e.ends_with("16"))) {
+    // OpenCV names Bayer patterns by the second row: ROS rggb is OpenCV's BG.
+    std::string pattern = e.substr(6, 4);
+    type = e.ends_with("16") ? CV_16UC1 : CV_8UC1;
+    if (pattern == "rggb") convert = cv::COLOR_BayerBG2BGR;
+    else if (pattern == "bggr") convert = cv::COLOR_BayerRG2BGR;
+    else if (pattern == "gbrg") convert = cv::COLOR_BayerGR2BGR;
+    else if (pattern == "grbg") convert = cv::COLOR_BayerGB2BGR;
+    else type = -1;
+  }
+  if (type < 0) return makeError(ErrorCode::Unsupported, "image encoding '" + f.encoding + "' is not supported");
+  if (height <= 0 || width <= 0) return bad("image of " + std::to_string(width) + " x " + std::to_string(height) + " pixels");
+  std::size_t rowBytes = static_cast<std::size_t>(width) * CV_ELEM_SIZE(type);
+  if (step < rowBytes) return bad("step " + std::to_string(step) + " is less than a row of " + std::to_string(rowBytes) + " bytes");
+  std::size_t needed = (static_cast<std::size_t>(height) - 1) * step + rowBytes;
+  if (data->bytes.size() < needed)
+    return bad("image data holds " + std::to_string(data->bytes.size()) + " bytes, " + std::to_string(width) + " x " +
+               std::to_string(height) + " " + f.encoding + " needs " + std::to_string(needed));
+  cv::Mat view(height, width, type, const_cast<std::byte*>(data->bytes.data()), step);
+  if (bigEndian && CV_ELEM_SIZE1(type) > 1) {
+    // Multi-byte samples stored big-endian: swap into a copy.
+    cv::Mat swapped = view.clone();
+    std::size_t size = CV_ELEM_SIZE1(type);
+    for (int r = 0; r < height; ++r) {
+      auto* row = swapped.ptr<unsigned char>(r);
+      for (std::size_t i = 0; i + size <= rowBytes; i += size) std::reverse(row + i, row + i + size);
+    }
+    view = swapped;
+  }
+  if (convert >= 0) cv::cvtColor(view, f.mat, convert);
+  else f.mat = view;
+  return f;
+}
+
+Result<CompressedFrame> readCompressedImage(const Value& m) {
+  CompressedFrame f;
+  if (auto h = headerOf(m)) f.header = *h;
+  const Value* data = field(m, "data");
+  if (!data || data->kind != Value::Kind::Bytes) return bad("not a sensor_msgs/CompressedImage (no data)");
+  f.format = text(field(m, "format"));
+  f.bytes = data->bytes;
+  if (f.format.find("compressedDepth") != std::string::npos) {
+    // compressed_depth_image_transport: a 12-byte header (format, depth quantisation) first.
+    if (f.bytes.size() < 12) return bad("compressedDepth data shorter than its 12-byte header");
+    f.bytes = f.bytes.subspan(12);
+  }
+  static const unsigned char png[] = {0x89, 'P', 'N', 'G'};
+  static const unsigned char jpeg[] = {0xFF, 0xD8};
+  auto starts = [&](const unsigned char* magic, std::size_t n) {
+    return f.bytes.size() >= n && std::memcmp(f.bytes.data(), magic, n) == 0;
+  };
+  if (starts(png, 4)) f.codec = "png";
+  else if (starts(jpeg, 2)) f.codec = "jpeg";
+  else return makeError(ErrorCode::Unsupported, "compressed image is neither JPEG nor PNG (format '" + f.format + "')");
+  return f;
+}
+
+Result<cv::Mat> decodeCompressed(const CompressedFrame& f) {
+  cv::Mat raw(1, static_cast<int>(f.bytes.size()), CV_8UC1, const_cast<std::byte*>(f.bytes.data()));
+  cv::Mat out = cv::imdecode(raw, cv::IMREAD_UNCHANGED);
+  if (out.empty()) return bad("the " + f.codec + " data cannot be decoded");
+  return out;
+}
+
+// ---- Camera model and transforms --------------------------------------------------------
+
+Result<CameraInfo> readCameraInfo(const Value& m) {
+  CameraInfo c;
+  if (auto h = headerOf(m)) c.header = *h;
+  c.width = static_cast<std::uint32_t>(number(field(m, "width")));
+  c.height = static_cast<std::uint32_t>(number(field(m, "height")));
+  c.distortionModel = text(field(m, "distortion_model"));
+  if (const Value* d = fieldAnyCase(m, "D"); d && d->kind == Value::Kind::Array)
+    for (const auto& v : d->items) c.d.push_back(number(&v));
+  if (!fixedArray(fieldAnyCase(m, "K"), c.k) || !fixedArray(fieldAnyCase(m, "R"), c.r) ||
+      !fixedArray(fieldAnyCase(m, "P"), c.p))
+    return bad("not a sensor_msgs/CameraInfo (K, R, P missing)");
+  return c;
+}
+
+Transform Transform::inverse() const {
+  Transform t;  // rotation conjugated, translation -R^-1 t
+  t.rotation = {-rotation[0], -rotation[1], -rotation[2], rotation[3]};
+  auto r = t.apply(translation);
+  t.translation = {-r[0], -r[1], -r[2]};
+  return t;
+}
+
+std::array<double, 3> Transform::apply(const std::array<double, 3>& v) const {
+  // v' = q v q* + t, expanded.
+  const auto [x, y, z, w] = rotation;
+  double tx = 2 * (y * v[2] - z * v[1]), ty = 2 * (z * v[0] - x * v[2]), tz = 2 * (x * v[1] - y * v[0]);
+  return {v[0] + w * tx + (y * tz - z * ty) + translation[0], v[1] + w * ty + (z * tx - x * tz) + translation[1],
+          v[2] + w * tz + (x * ty - y * tx) + translation[2]};
+}
+
+Transform Transform::operator*(const Transform& o) const {
+  Transform t;
+  const auto [x1, y1, z1, w1] = rotation;
+  const auto [x2, y2, z2, w2] = o.rotation;
+  t.rotation = {w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2, w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2,
+                w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2, w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2};
+  t.translation = apply(o.translation);
+  return t;
+}
+
+void TfBuffer::add(const Value& tfMessage, bool isStatic) {
+  const Value* transforms = field(tfMessage, "transforms");
+  if (!transforms || transforms->kind != Value::Kind::Array) return;
+  for (const auto& ts : transforms->items) {
+    auto header = headerOf(ts);
+    const Value* tf = field(ts, "transform");
+    if (!header || !tf) continue;
+    const Value* tr = field(*tf, "translation");
+    const Value* rot = field(*tf, "rotation");
+    if (!tr || !rot) continue;
+    Transform t;
+    t.translation = {number(field(*tr, "x")), number(field(*tr, "y")), number(field(*tr, "z"))};
+    t.rotation = {number(field(*rot, "x")), number(field(*rot, "y")), number(field(*rot, "z")), number(field(*rot, "w"), 1)};
+    std::string child = text(field(ts, "child_frame_id"));
+    auto strip = [](std::string s) { return !s.empty() && s[0] == '/' ? s.substr(1) : s; };
+    Edge& e = edges_[strip(child)];
+    e.parent = strip(header->frameId);
+    e.isStatic = e.isStatic || isStatic;
+    Sample s{header->stampNs, t};
+    auto at = std::upper_bound(e.samples.begin(), e.samples.end(), s.timeNs,
+                               [](std::int64_t v, const Sample& x) { return v < x.timeNs; });
+    e.samples.insert(at, s);
+  }
+}
+
+Result<Transform> TfBuffer::toParent(const std::string& child, std::int64_t timeNs, std::string& parent) const {
+  auto it = edges_.find(child);
+  if (it == edges_.end() || it->second.samples.empty()) return makeError(ErrorCode::InvalidArgument, "no transform for frame '" + child + "'");
+  const Edge& e = it->second;
+  parent = e.parent;
+  const auto& s = e.samples;
+  if (e.isStatic || s.size() == 1) return s.back().transform;
+  auto after = std::lower_bound(s.begin(), s.end(), timeNs, [](const Sample& x, std::int64_t v) { return x.timeNs < v; });
+  constexpr std::int64_t kTolerance = 500'000'000;  // nearest sample within 0.5 s of either end
+  if (after == s.begin()) {
+    if (s.front().timeNs - timeNs > kTolerance) return makeError(ErrorCode::InvalidArgument, "no transform of '" + child + "' that early");
+    return s.front().transform;
+  }
+  if (after == s.end()) {
+    if (timeNs - s.back().timeNs > kTolerance) return makeError(ErrorCode::InvalidArgument, "no transform of '" + child + "' that late");
+    return s.back().transform;
+  }
+  const Sample& a = *(after - 1);
+  const Sample& b = *after;
+  double u = b.timeNs == a.timeNs ? 0 : static_cast<double>(timeNs - a.timeNs) / static_cast<double>(b.timeNs - a.timeNs);
+  Transform t;
+  for (int i = 0; i < 3; ++i) t.translation[i] = a.transform.translation[i] * (1 - u) + b.transform.translation[i] * u;
+  // Slerp along the shorter arc.
+  auto qa = a.transform.rotation, qb = b.transform.rotation;
+  double dot = qa[0] * qb[0] + qa[1] * qb[1] + qa[2] * qb[2] + qa[3] * qb[3];
+  if (dot < 0) {
+    for (auto& v : qb) v = -v;
+    dot = -dot;
+  }
+  double wa = 1 - u, wb = u;
+  if (dot < 0.9995) {
+    double theta = std::acos(dot);
+    wa = std::sin((1 - u) * theta) / std::sin(theta);
+    wb = std::sin(u * theta) / std::sin(theta);
+  }
+  double norm = 0;
+  for (int i = 0; i < 4; ++i) norm += (t.rotation[i] = qa[i] * wa + qb[i] * wb) * t.rotation[i];
+  for (auto& v : t.rotation) v /= std::sqrt(norm);
+  return t;
+}
+
+Result<Transform> TfBuffer::lookup(const std::string& target, const std::string& source, std::int64_t timeNs) const {
+  // Each frame up to its root: T_root_frame.
+  auto toRoot = [&](std::string frame, std::string& root) -> Result<Transform> {
+    Transform acc;
+    for (int depth = 0; depth < 64; ++depth) {
+      if (!edges_.contains(frame)) {
+        root = frame;
+        return acc;
+      }
+      std::string parent;
+      auto t = toParent(frame, timeNs, parent);
+      if (!t) return t;
+      acc = *t * acc;
+      frame = parent;
+    }
+    return makeError(ErrorCode::InvalidArgument, "the transform tree has a loop");
+  };
+  std::string rootA, rootB;
+  auto a = toRoot(source, rootA);
+  if (!a) return a;
+  auto b = toRoot(target, rootB);
+  if (!b) return b;
+  if (rootA != rootB)
+    return makeError(ErrorCode::InvalidArgument, "frames '" + source + "' and '" + target + "' are not connected");
+  return b->inverse() * *a;
+}
+
+}  // namespace bagscope::sensors

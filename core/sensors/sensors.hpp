@@ -1,0 +1,164 @@
+#pragma once
+// Typed views of sensor messages, from decoded values: PointCloud2 as per-point channels,
+// Image and CompressedImage as OpenCV matrices, LaserScan as points, CameraInfo, and a TF
+// buffer. ROS 1 and ROS 2 spellings of the types are both accepted.
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+#include "core/base/result.hpp"
+#include "core/decode/decoder.hpp"
+
+namespace bagscope::sensors {
+
+// ---- Decoded values ---------------------------------------------------------------------
+
+/// The field `name` of a struct value, or null.
+const decode::Value* field(const decode::Value& value, std::string_view name);
+/// A time value (ROS 1 time, ROS 2 builtin_interfaces/Time) in ns; nullopt if not one.
+std::optional<std::int64_t> timeNs(const decode::Value& value);
+/// "sensor_msgs/msg/Image" -> "sensor_msgs/Image".
+std::string normalType(std::string_view type);
+
+struct Header {
+  std::int64_t stampNs = 0;  ///< 0 when unset
+  std::string frameId;
+};
+/// The message's `header` field, if it has one.
+std::optional<Header> headerOf(const decode::Value& message);
+
+// ---- PointCloud2 ------------------------------------------------------------------------
+
+enum class PointType : std::uint8_t { Int8 = 1, UInt8, Int16, UInt16, Int32, UInt32, Float32, Float64 };
+std::size_t sizeOf(PointType type);
+const char* pcdTypeLetter(PointType type);  ///< "I", "U", "F"
+
+struct PointField {
+  std::string name;
+  std::uint32_t offset = 0;
+  PointType type = PointType::Float32;
+  std::uint32_t count = 1;
+};
+
+/// One exported value per point: a field element, or a byte of a packed rgb/rgba float.
+struct Channel {
+  std::string name;      ///< "x", "intensity", "normal_1" (count > 1), "r" (from rgb)
+  PointType type;        ///< of the value as exported
+  std::uint32_t offset;  ///< of the value (or of the packed colour) within a point
+  std::int8_t colourByte = -1;  ///< 0..3: byte of a packed rgb(a) (b, g, r, a order); -1: none
+};
+
+struct PointCloud {
+  Header header;
+  std::uint32_t height = 0, width = 0, pointStep = 0, rowStep = 0;
+  bool bigEndian = false;
+  bool dense = false;
+  std::vector<PointField> fields;
+  std::span<const std::byte> data;  ///< a view into the message bytes
+
+  std::size_t size() const { return std::size_t{height} * width; }
+  bool organized() const { return height > 1; }
+  /// The bytes of point i (row-major), honouring row_step padding.
+  const std::byte* point(std::size_t i) const {
+    return data.data() + (i / width) * std::size_t{rowStep} + (i % width) * std::size_t{pointStep};
+  }
+  const PointField* find(std::string_view name) const;
+  /// Channels in field order; `rgb`/`rgba` packed floats become r, g, b(, a) as uint8.
+  std::vector<Channel> channels(bool unpackColour = true) const;
+  /// The value of channel `c` at point i, as double.
+  double value(std::size_t i, const Channel& c) const;
+  /// Fields, steps and endianness as text: equal for clouds with the same layout.
+  std::string layout() const;
+};
+
+/// A sensor_msgs/PointCloud2, checked: every field inside point_step, row_step and data
+/// long enough for height x width points. Errors say what does not fit.
+Result<PointCloud> readPointCloud(const decode::Value& message);
+
+/// LaserScan ranges as points (x, y, z = 0, intensity when present) in the scan's frame;
+/// beams out of [range_min, range_max] or not finite are left out.
+struct ScanPoint {
+  float x, y, z, intensity;
+};
+Result<std::vector<ScanPoint>> laserScanPoints(const decode::Value& message);
+
+// ---- Images -----------------------------------------------------------------------------
+
+/// A decoded image: 8-bit BGR/BGRA/mono, or 16-bit mono, or 32-bit float mono, as the
+/// encoding says. `mat` may view the message bytes (valid as long as they are).
+struct ImageFrame {
+  Header header;
+  std::string encoding;  ///< as the message gives it
+  cv::Mat mat;
+};
+
+/// sensor_msgs/Image: rgb8, rgba8, bgr8, bgra8, mono8, mono16, 8UC1/3/4, 16UC1, 16SC1,
+/// 32FC1, bayer_*8/16 (demosaiced to BGR), yuv422/uyvy, yuv422_yuy2/yuyv; honours step and
+/// is_bigendian. Colour comes out as BGR(A), as OpenCV writes it.
+Result<ImageFrame> readImage(const decode::Value& message);
+
+/// sensor_msgs/CompressedImage: jpeg, png, and compressedDepth (PNG after a 12-byte header).
+/// `format` is what the message says; `bytes` the compressed data.
+struct CompressedFrame {
+  Header header;
+  std::string format;
+  std::string codec;  ///< "jpeg" or "png": what `bytes` are
+  std::span<const std::byte> bytes;
+};
+Result<CompressedFrame> readCompressedImage(const decode::Value& message);
+/// Decodes the compressed bytes (16-bit PNG depth kept 16-bit).
+Result<cv::Mat> decodeCompressed(const CompressedFrame& frame);
+
+// ---- Camera model and transforms --------------------------------------------------------
+
+struct CameraInfo {
+  Header header;
+  std::uint32_t width = 0, height = 0;
+  std::string distortionModel;
+  std::vector<double> d;
+  std::array<double, 9> k{}, r{};
+  std::array<double, 12> p{};
+};
+Result<CameraInfo> readCameraInfo(const decode::Value& message);
+
+struct Transform {
+  std::array<double, 3> translation{0, 0, 0};
+  std::array<double, 4> rotation{0, 0, 0, 1};  ///< quaternion x, y, z, w
+  Transform inverse() const;
+  Transform operator*(const Transform& other) const;  ///< this after other
+  std::array<double, 3> apply(const std::array<double, 3>& p) const;
+};
+
+/// Transforms from /tf and /tf_static, answering "frame A in frame B at time t" by
+/// interpolating (linear translation, slerp rotation) between the samples around t.
+class TfBuffer {
+public:
+  /// Adds every transform of a tf2_msgs/TFMessage; `isStatic` for /tf_static.
+  void add(const decode::Value& tfMessage, bool isStatic);
+  /// The transform taking points in `source` frame to `target` frame at `timeNs`.
+  Result<Transform> lookup(const std::string& target, const std::string& source, std::int64_t timeNs) const;
+  bool empty() const { return edges_.empty(); }
+
+private:
+  struct Sample {
+    std::int64_t timeNs;
+    Transform transform;  ///< child in parent
+  };
+  struct Edge {
+    std::string parent;
+    bool isStatic = false;
+    std::vector<Sample> samples;  ///< sorted by time
+  };
+  Result<Transform> toParent(const std::string& child, std::int64_t timeNs, std::string& parent) const;
+  std::map<std::string, Edge> edges_;  ///< by child frame
+};
+
+}  // namespace bagscope::sensors

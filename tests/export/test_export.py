@@ -1,0 +1,373 @@
+#!/usr/bin/python3
+"""bagscope-cli export, checked with independent readers.
+
+The reference is the ROS 1 fixture as python3-rosbag decodes it (clouds unpacked here with
+numpy from each message's own fields, point_step and row_step; images from their raw
+bytes). The exports are read back with Open3D, PCL's command line tools, OpenCV, pandas
+and numpy. Run by CTest:
+
+    /usr/bin/python3 tests/export/test_export.py --cli build/release/bin/bagscope-cli --data tests/data
+"""
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+import cv2
+import numpy as np
+import open3d as o3d
+import pandas as pd
+import rosbag
+
+ARGS = None
+BAG = 'ros1/demo_uncompressed.bag'
+NUMPY_TYPES = {1: 'i1', 2: 'u1', 3: 'i2', 4: 'u2', 5: 'i4', 6: 'u4', 7: 'f4', 8: 'f8'}
+
+
+def data(rel):
+    return os.path.join(ARGS.data, rel)
+
+
+def cli(*args, check=True):
+    p = subprocess.run([ARGS.cli, *args], capture_output=True, text=True)
+    if check and p.returncode != 0:
+        raise AssertionError(f'bagscope-cli {" ".join(args)} -> {p.returncode}\n{p.stderr}')
+    return p
+
+
+def messages(topic, bag=BAG):
+    with rosbag.Bag(data(bag)) as b:
+        return [(m, t.to_nsec()) for _, m, t in b.read_messages(topics=[topic])]
+
+
+def reference_cloud(msg):
+    """The points of a PointCloud2, decoded from its fields with numpy (row padding skipped)."""
+    order = '>' if msg.is_bigendian else '<'
+    names, formats, offsets = [], [], []
+    for f in msg.fields:
+        base = np.dtype(order + NUMPY_TYPES[f.datatype])
+        names.append(f.name)
+        formats.append(base if f.count == 1 else (base, f.count))
+        offsets.append(f.offset)
+    dtype = np.dtype({'names': names, 'formats': formats, 'offsets': offsets, 'itemsize': msg.point_step})
+    raw = np.frombuffer(msg.data, np.uint8)
+    rows = [raw[r * msg.row_step: r * msg.row_step + msg.width * msg.point_step] for r in range(msg.height)]
+    return np.concatenate(rows).view(dtype)
+
+
+def pcl_ascii(path):
+    """PCL's own reading of a PCD: converted to ASCII with pcl_convert_pcd_ascii_binary."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, 'ascii.pcd')
+        subprocess.run(['pcl_convert_pcd_ascii_binary', path, out, '0'], check=True, capture_output=True)
+        with open(out) as f:
+            lines = f.read().splitlines()
+    header = {}
+    for i, line in enumerate(lines):
+        key, _, value = line.partition(' ')
+        header[key] = value.split()
+        if key == 'DATA':
+            body = lines[i + 1:]
+            break
+    table = np.array([[float(v) for v in line.split()] for line in body if line.strip()])
+    return header, table
+
+
+def read_ply(path):
+    """A PLY's vertex properties, parsed here from its header (binary_little_endian or ascii)."""
+    types = {'char': 'i1', 'uchar': 'u1', 'short': '<i2', 'ushort': '<u2', 'int': '<i4', 'uint': '<u4',
+             'float': '<f4', 'double': '<f8'}
+    with open(path, 'rb') as f:
+        blob = f.read()
+    end = blob.index(b'end_header\n') + len(b'end_header\n')
+    props, count, fmt = [], 0, None
+    for line in blob[:end].decode().splitlines():
+        parts = line.split()
+        if parts[0] == 'format':
+            fmt = parts[1]
+        elif parts[:2] == ['element', 'vertex']:
+            count = int(parts[2])
+        elif parts[0] == 'property':
+            props.append((parts[2], types[parts[1]]))
+    dtype = np.dtype(props)
+    if fmt == 'ascii':
+        rows = np.loadtxt(blob[end:].decode().splitlines(), ndmin=2)
+        out = np.zeros(count, dtype)
+        for k, (name, _) in enumerate(props):
+            out[name] = rows[:, k]
+        return out
+    return np.frombuffer(blob[end:], dtype, count=count)
+
+
+def read_bytes(path):
+    with open(path, 'rb') as f:
+        return f.read()
+
+
+def files(folder, ext):
+    return sorted(os.path.join(r, f) for r, _, fs in os.walk(folder) for f in fs if f.endswith(ext))
+
+
+class ExportTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.out = self.tmp.name
+
+    def tearDown(self):
+        leftovers = [f for r, _, fs in os.walk(self.out) for f in fs if '.part-' in f]
+        self.assertEqual(leftovers, [], 'temporary files left behind')
+        self.tmp.cleanup()
+
+    # ---- clouds ----------------------------------------------------------------------------
+
+    def test_pcd_every_encoding_reads_back_exactly_in_open3d_and_pcl(self):
+        for topic in ('/points', '/points_organized'):
+            refs = messages(topic)
+            for encoding in ('binary', 'ascii', 'binary_compressed'):
+                out = os.path.join(self.out, encoding + topic.replace('/', '_'))
+                cli('export', data(BAG), '--format', 'pcd', '--topic', topic, '--pcd-encoding', encoding, '--out', out)
+                pcds = files(out, '.pcd')
+                self.assertEqual(len(pcds), len(refs))
+                self.assertEqual(os.path.basename(pcds[3]), 'demo_uncompressed_frame_000003.pcd')
+                for path, (msg, _) in zip(pcds, refs):
+                    ref = reference_cloud(msg)
+                    cloud = o3d.t.io.read_point_cloud(path)
+                    pos = cloud.point.positions.numpy()
+                    self.assertEqual(pos.shape[0], msg.width * msg.height, path)
+                    xyz = np.stack([ref['x'], ref['y'], ref['z']], axis=1).astype(np.float32)
+                    np.testing.assert_array_equal(pos, xyz, err_msg=f'{path}: x, y, z (NaN kept for an organized cloud)')
+                    np.testing.assert_array_equal(cloud.point.intensity.numpy()[:, 0], ref['intensity'])
+                    if topic == '/points':
+                        np.testing.assert_array_equal(cloud.point.ring.numpy()[:, 0], ref['ring'])
+                        np.testing.assert_array_equal(cloud.point.time.numpy()[:, 0], ref['time'])
+                # PCL reads the same file: every field, organized width x height kept.
+                header, table = pcl_ascii(pcds[-1])
+                ref = reference_cloud(refs[-1][0])
+                self.assertEqual(header['WIDTH'], [str(refs[-1][0].width)])
+                self.assertEqual(header['HEIGHT'], [str(refs[-1][0].height)])
+                for k, name in enumerate(header['FIELDS']):
+                    np.testing.assert_allclose(table[:, k], ref[name].astype(np.float64), rtol=1e-6, equal_nan=True,
+                                               err_msg=f'PCL reading {name} of {pcds[-1]}')
+
+    def test_ply_binary_and_ascii_with_renamed_fields_and_normalised_intensity(self):
+        msg = messages('/points')[5][0]
+        ref = reference_cloud(msg)
+        for mode in ([], ['--ascii']):
+            out = os.path.join(self.out, 'ply' + ''.join(mode))
+            cli('export', data(BAG), '--format', 'ply', '--topic', '/points', '--out', out, *mode,
+                '--fields', 'x,y,z,intensity=i,time=t,ring=c', '--normalise-intensity')
+            path = files(out, '.ply')[5]
+            ply = read_ply(path)
+            self.assertEqual(ply.dtype.names, ('x', 'y', 'z', 'i', 't', 'c'))
+            self.assertEqual(ply.dtype['c'], np.dtype('<u2'))
+            np.testing.assert_array_equal(ply['x'], ref['x'])
+            np.testing.assert_array_equal(ply['t'], ref['time'])
+            np.testing.assert_array_equal(ply['c'], ref['ring'])
+            expected = (ref['intensity'].astype(np.float64) / ref['intensity'].max()).astype(np.float32)
+            np.testing.assert_allclose(ply['i'], expected, rtol=1e-6)
+            self.assertEqual(ply['i'].max(), 1.0)
+            # Open3D reads the positions of the same file.
+            pts = np.asarray(o3d.io.read_point_cloud(path).points)
+            np.testing.assert_allclose(pts[:, 2], ref['z'], rtol=1e-6)
+
+    def test_kitti_bin_and_npy_clouds(self):
+        refs = messages('/points_organized')
+        out = os.path.join(self.out, 'bin')
+        cli('export', data(BAG), '--format', 'bin', '--topic', '/points_organized', '--out', out)
+        bins = files(out, '.bin')
+        self.assertEqual(len(bins), len(refs))
+        for path, (msg, _) in zip(bins, refs):
+            ref = reference_cloud(msg)
+            finite = np.isfinite(ref['x']) & np.isfinite(ref['y']) & np.isfinite(ref['z'])
+            pts = np.fromfile(path, dtype='<f4').reshape(-1, 4)
+            self.assertEqual(len(pts), finite.sum())  # beams without a return are left out
+            np.testing.assert_array_equal(pts[:, 0], ref['x'][finite])
+            np.testing.assert_array_equal(pts[:, 3], ref['intensity'][finite].astype(np.float32))
+        out = os.path.join(self.out, 'npy')
+        cli('export', data(BAG), '--format', 'npy', '--topic', '/points_organized', '--out', out)
+        arr = np.load(files(out, '.npy')[2])
+        ref = reference_cloud(refs[2][0])
+        self.assertEqual(arr.shape, (16, 128))  # organized stays rows x columns
+        self.assertEqual(arr.dtype['intensity'], np.dtype('u1'))
+        np.testing.assert_array_equal(arr['x'].ravel(), ref['x'])
+        np.testing.assert_array_equal(arr['intensity'].ravel(), ref['intensity'])
+
+    def test_ros2_clouds_agree_between_mcap_and_db3_and_with_the_expected_shape(self):
+        with open(data('ros2/demo.expected.jsonl')) as f:
+            expected = [json.loads(line) for line in f]
+        shapes = [(e['msg']['width'], e['msg']['height']) for e in expected if e['topic'] == '/points_organized']
+        outs = []
+        for src in ('ros2/demo.mcap', 'ros2/demo_db3'):
+            out = os.path.join(self.out, os.path.basename(src))
+            cli('export', data(src), '--format', 'pcd', '--topic', '/points_organized', '--out', out, '--name', 'f_{index}.pcd')
+            outs.append([read_bytes(p) for p in files(out, '.pcd')])
+            for path, (w, h) in zip(files(out, '.pcd'), shapes):
+                self.assertEqual(o3d.t.io.read_point_cloud(path).point.positions.shape[0], w * h)
+        self.assertEqual(len(outs[0]), len(shapes))
+        self.assertEqual(outs[0], outs[1])
+
+    # ---- images and video ------------------------------------------------------------------
+
+    def test_png_is_lossless_in_colour_mono_and_16_bit_depth(self):
+        for topic, convert in (('/camera/image_bgr', None), ('/camera/image_raw', cv2.COLOR_RGB2BGR),
+                               ('/camera/image_mono', None), ('/camera/depth', None)):
+            out = os.path.join(self.out, topic.replace('/', '_'))
+            cli('export', data(BAG), '--format', 'png', '--topic', topic, '--out', out)
+            pngs = files(out, '.png')
+            refs = messages(topic)
+            self.assertEqual(len(pngs), len(refs))
+            for path, (msg, _) in zip(pngs, refs):
+                depth = np.uint16 if msg.encoding in ('16UC1', 'mono16') else np.uint8
+                channels = msg.step // msg.width // np.dtype(depth).itemsize
+                ref = np.frombuffer(msg.data, depth).reshape(msg.height, msg.width, channels).squeeze()
+                if convert is not None:
+                    ref = cv2.cvtColor(ref, convert)
+                img = cv2.imread(path, cv2.IMREAD_UNCHANGED)
+                self.assertEqual(img.dtype, ref.dtype, path)
+                np.testing.assert_array_equal(img, ref, err_msg=path)
+
+    def test_compressed_images_keep_their_bytes_and_jpeg_re_encodes_raw_frames(self):
+        out = os.path.join(self.out, 'jpeg')
+        cli('export', data(BAG), '--format', 'jpeg', '--topic', '/camera/image_raw/compressed', '--out', out)
+        jpgs = files(out, '.jpg')
+        refs = messages('/camera/image_raw/compressed')
+        self.assertEqual([read_bytes(p) for p in jpgs], [bytes(m.data) for m, _ in refs])
+        out = os.path.join(self.out, 'raw_jpeg')
+        cli('export', data(BAG), '--format', 'jpeg', '--quality', '98', '--topic', '/camera/image_raw', '--out', out)
+        msg = messages('/camera/image_raw')[0][0]
+        ref = cv2.cvtColor(np.frombuffer(msg.data, np.uint8).reshape(48, 64, 3), cv2.COLOR_RGB2BGR)
+        img = cv2.imread(files(out, '.jpg')[0])
+        self.assertGreater(cv2.PSNR(img, ref), 30)
+
+    def test_video_has_every_frame_at_the_topic_rate(self):
+        for fmt in ('mp4', 'avi'):
+            out = os.path.join(self.out, fmt)
+            cli('export', data(BAG), '--format', fmt, '--topic', '/camera/image_raw', '--out', out)
+            path = files(out, '.' + fmt)[0]
+            self.assertEqual(os.path.basename(path), 'demo_uncompressed_camera_image_raw.' + fmt)
+            cap = cv2.VideoCapture(path)
+            frames = 0
+            while cap.read()[0]:
+                frames += 1
+            self.assertEqual(frames, 20)
+            self.assertAlmostEqual(cap.get(cv2.CAP_PROP_FPS), 10.0, places=3)
+            self.assertEqual((cap.get(cv2.CAP_PROP_FRAME_WIDTH), cap.get(cv2.CAP_PROP_FRAME_HEIGHT)), (64, 48))
+
+    # ---- tables ----------------------------------------------------------------------------
+
+    def test_csv_opens_in_pandas_with_the_right_values_and_types(self):
+        out = os.path.join(self.out, 'csv')
+        cli('export', data(BAG), '--format', 'csv', '--topic', '/imu', '--topic', '/chatter', '--topic', '/number',
+            '--topic', '/gps', '--out', out)
+        # The file holds every double exactly (shortest round-trip form); pandas' default
+        # parser can be one ulp off, its round_trip parser is exact.
+        imu = pd.read_csv(os.path.join(out, 'demo_uncompressed_imu.csv'), float_precision='round_trip')
+        refs = messages('/imu')
+        self.assertEqual(len(imu), len(refs))
+        self.assertEqual(imu['log_time_ns'].dtype, np.int64)
+        self.assertEqual(imu['header.seq'].dtype, np.int64)
+        self.assertEqual(imu['linear_acceleration.z'].dtype, np.float64)
+        self.assertEqual(list(imu['log_time_ns']), [t for _, t in refs])
+        self.assertEqual(list(imu['stamp_ns']), [m.header.stamp.to_nsec() for m, _ in refs])
+        self.assertEqual(list(imu['header.stamp']), [m.header.stamp.to_nsec() for m, _ in refs])
+        self.assertEqual(list(imu['linear_acceleration.z']), [m.linear_acceleration.z for m, _ in refs])
+        self.assertEqual(list(imu['orientation_covariance[8]']), [m.orientation_covariance[8] for m, _ in refs])
+        chatter = pd.read_csv(os.path.join(out, 'demo_uncompressed_chatter.csv'), keep_default_na=False)
+        self.assertEqual(list(chatter['data']), [m.data for m, _ in messages('/chatter')])
+        self.assertNotIn('stamp_ns', chatter.columns)  # std_msgs/String has no header
+        number = pd.read_csv(os.path.join(out, 'demo_uncompressed_number.csv'))
+        self.assertEqual(number['data'].dtype, np.int64)
+        self.assertEqual(list(number['data']), [m.data for m, _ in messages('/number')])
+        gps = pd.read_csv(os.path.join(out, 'demo_uncompressed_gps.csv'))
+        self.assertTrue(np.isnan(gps['latitude'][0]))  # the first fix is NaN
+        self.assertEqual(list(gps['status.status']), [m.status.status for m, _ in messages('/gps')])
+
+    def test_npy_table_of_a_numeric_topic(self):
+        out = os.path.join(self.out, 'npy')
+        cli('export', data(BAG), '--format', 'npy', '--topic', '/odom', '--out', out)
+        arr = np.load(os.path.join(out, 'demo_uncompressed_odom.npy'))
+        refs = messages('/odom')
+        self.assertEqual(arr.shape, (len(refs),))
+        np.testing.assert_array_equal(arr['log_time_ns'], [t for _, t in refs])
+        np.testing.assert_array_equal(arr['pose.pose.position.x'], [m.pose.pose.position.x for m, _ in refs])
+        np.testing.assert_array_equal(arr['twist.covariance[35]'], [m.twist.covariance[35] for m, _ in refs])
+
+    # ---- the command -----------------------------------------------------------------------
+
+    def test_existing_files_are_not_overwritten_unless_asked_and_dry_run_writes_nothing(self):
+        out = os.path.join(self.out, 'safe')
+        p = cli('export', data(BAG), '--format', 'pcd', '--topic', '/points', '--out', out, '--dry-run')
+        self.assertFalse(os.path.exists(out))
+        self.assertEqual(len(p.stdout.split()), 20)
+        cli('export', data(BAG), '--format', 'pcd', '--topic', '/points', '--out', out)
+        victim = files(out, '.pcd')[0]
+        os.remove(os.path.join(out, 'manifest.json'))
+        with open(victim, 'wb') as f:
+            f.write(b'mine')
+        p = cli('export', data(BAG), '--format', 'pcd', '--topic', '/points', '--out', out, check=False)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn('exists: ' + victim, p.stderr)
+        self.assertEqual(read_bytes(victim), b'mine')
+        cli('export', data(BAG), '--format', 'pcd', '--topic', '/points', '--out', out, '--overwrite')
+        self.assertEqual(o3d.t.io.read_point_cloud(victim).point.positions.shape[0], 2000)
+
+    def test_batch_over_a_folder_with_every_and_a_name_template(self):
+        out = os.path.join(self.out, 'batch')
+        cli('export', data('ros1'), '--format', 'bin', '--topic', '/points', '--every', '5', '--out', out,
+            '--name', '{bag}/{topic}_{index}_{stamp_ns}.bin')
+        with open(os.path.join(out, 'manifest.json')) as f:
+            manifest = json.load(f)
+        bags = sorted({f['bag'] for f in manifest['files']})
+        # Every fixture bag with clouds, the damaged ones with what they recover; empty.bag
+        # has no /points and is passed over.
+        self.assertEqual(bags, ['demo_bz2', 'demo_crashed', 'demo_lz4', 'demo_truncated', 'demo_uncompressed'])
+        ours = [f for f in manifest['files'] if f['bag'] == 'demo_uncompressed']
+        self.assertEqual([f['index'] for f in ours], [0, 1, 2, 3])
+        self.assertEqual(ours[1]['file'], 'demo_uncompressed/points_000001_%d.bin' % ours[1]['stamp_ns'])
+        self.assertEqual(ours[1]['stamp_ns'], 1700000000500000000)  # every 5th: the 6th message, at 0.5 s
+        self.assertEqual(manifest['frames']['lidar']['parent'], 'base_link')
+        self.assertEqual(manifest['frames']['lidar']['translation'], [0.5, 0.0, 1.2])
+
+    def test_an_interrupted_export_leaves_only_complete_files(self):
+        # A bag big enough to take a while: 60 clouds of 150,000 points, as ASCII PCD.
+        big = os.path.join(self.out, 'big.bag')
+        from sensor_msgs.msg import PointCloud2, PointField
+        import rospy
+        with rosbag.Bag(big, 'w') as b:
+            pts = np.random.default_rng(1).random((150000, 4), dtype=np.float32)
+            for i in range(60):
+                m = PointCloud2(height=1, width=150000, point_step=16, row_step=16 * 150000, is_dense=True,
+                                fields=[PointField(n, 4 * k, 7, 1) for k, n in enumerate('xyz')] +
+                                       [PointField('intensity', 12, 7, 1)], data=pts.tobytes())
+                m.header.stamp = rospy.Time(1700000000 + i)
+                b.write('/cloud', m, rospy.Time(1700000000 + i))
+        out = os.path.join(self.out, 'interrupted')
+        proc = subprocess.Popen([ARGS.cli, 'export', big, '--format', 'pcd', '--pcd-encoding', 'ascii', '--out', out],
+                                stderr=subprocess.PIPE, text=True)
+        time.sleep(1.0)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        self.assertEqual(proc.returncode, 1, err)
+        self.assertIn('interrupted', err)
+        written = files(out, '.pcd')
+        self.assertLess(len(written), 60, 'the export finished before it was interrupted: make the bag bigger')
+        for path in written:
+            self.assertEqual(o3d.t.io.read_point_cloud(path).point.positions.shape[0], 150000, path)
+
+
+def main():
+    global ARGS
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--cli', required=True)
+    ap.add_argument('--data', required=True)
+    ARGS, rest = ap.parse_known_args()
+    unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
+
+
+if __name__ == '__main__':
+    main()
