@@ -13,14 +13,20 @@
 //                   topic from its last message to its first: all through the chunk cache
 //   session-imu     linear_acceleration x, y, z of every sensor_msgs/Imu as columns
 //   session-stats   timing diagnostics of every topic
+//   export-pcd      every PointCloud2 to binary PCD (x, y, z, intensity, as the peer writes)
+//                   under BAGSCOPE_BENCH_OUT (default /tmp/bagscope-bench-out)
+//   export-jpeg     every Image to JPEG there; prints the cores used (CPU time / wall time)
 
 #include <chrono>
+#include <ctime>
+#include <filesystem>
 #include <cstdio>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "core/decode/decoder.hpp"
+#include "core/export/export.hpp"
 #include "core/session/session.hpp"
 #include "core/session/timing.hpp"
 #include "core/storage/source.hpp"
@@ -45,7 +51,7 @@ std::shared_ptr<const decode::Decoder> decoderFor(const storage::Connection& c) 
 // The session tasks; false if `task` is not one.
 bool runSessionTask(const std::string& task, const char* path, std::uint64_t& count, std::uint64_t& bytes,
                     unsigned& checksum, std::chrono::steady_clock::time_point& t0) {
-  if (!task.starts_with("session-")) return false;
+  if (!task.starts_with("session-") && !task.starts_with("export-")) return false;
   session::SessionOptions options;
   if (const char* mib = std::getenv("BAGSCOPE_CACHE_MIB")) options.cacheBytes = std::stoull(mib) << 20;
   auto opened = session::Session::open({path}, options);
@@ -86,6 +92,25 @@ bool runSessionTask(const std::string& task, const char* path, std::uint64_t& co
     auto stats = session::timingStats(s);
     if (!stats) die(stats.error());
     for (const auto& t : *stats) count += t.count;
+  } else if (task == "export-pcd" || task == "export-jpeg") {
+    exporters::ExportOptions o;
+    o.format = task == "export-pcd" ? exporters::Format::Pcd : exporters::Format::Jpeg;
+    if (task == "export-pcd") o.fields = {"x", "y", "z", "intensity"};
+    const char* out = std::getenv("BAGSCOPE_BENCH_OUT");
+    o.outDir = std::filesystem::path(out ? out : "/tmp/bagscope-bench-out") / task;
+    o.overwrite = true;
+    o.nameTemplate = "{topic}_{index}.{ext}";
+    for (const auto& t : s.topics())
+      if (t.type == (task == "export-pcd" ? "sensor_msgs/PointCloud2" : "sensor_msgs/Image")) o.topics.push_back(t.name);
+    exporters::ExportReport report;
+    std::clock_t cpu0 = std::clock();
+    auto r = exporters::exportSession(s, "bench", o, report);
+    if (!r) die(r.error());
+    double cpu = static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;
+    double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::fprintf(stderr, "cores used: %.2f (cpu %.2f s / wall %.2f s)\n", cpu / wall, cpu, wall);
+    count = report.files.size();
+    bytes = report.bytes;
   } else {
     std::fprintf(stderr, "bagscope-bench: unknown task '%s'\n", task.c_str());
     std::exit(2);

@@ -25,8 +25,9 @@ enum class WireFormat : std::uint8_t {
 };
 
 /// A decoded value. Struct items follow the definition's field order (names in `type`).
-/// Lifetime: `bytes` (uint8[]/char[] contents) points into the decoded buffer; keep that
-/// buffer alive while the Value is used. Everything else is owned.
+/// Lifetime: `bytes` (uint8[]/char[] contents) points into the decoded buffer and `type`
+/// into the decoder's schema; keep both alive while the Value is used. Everything else is
+/// owned.
 struct Value {
   enum class Kind : std::uint8_t { Bool, Int, UInt, Float, String, Time, Duration, Bytes, Array, Struct };
   struct TimeValue {

@@ -15,11 +15,14 @@ namespace {
 using sensors::PointCloud;
 using sensors::PointType;
 
-// The value of an output channel at point i, as the channel's type (normalised: float).
-struct Sample {
+// How one output channel is written, worked out once per cloud.
+struct Plan {
   const PointCloud& cloud;
   const OutputChannel& out;
-  double scale;
+  double scale;       // normalisation factor
+  PointType type;     // as written
+  bool packed;        // a packed rgb(a): its 4 bytes as they are (PCD)
+  bool direct;        // the bytes in the point are already what is written
   double get(std::size_t i) const {
     double v = cloud.value(i, out.channel);
     return out.normalise ? v * scale : v;
@@ -56,8 +59,8 @@ void appendText(PointType type, double v, std::string& out) {
 // The packed rgb(a) of PCD stays a 4-byte value: its bits, not a number.
 bool packedColour(const OutputChannel& c) { return c.channel.colourByte < 0 && (c.name == "rgb" || c.name == "rgba"); }
 
-std::vector<Sample> samplers(const PointCloud& cloud, const std::vector<OutputChannel>& channels) {
-  std::vector<Sample> s;
+std::vector<Plan> plansFor(const PointCloud& cloud, const std::vector<OutputChannel>& channels, bool keepPacked) {
+  std::vector<Plan> plans;
   for (const auto& c : channels) {
     double scale = 1;
     if (c.normalise) {
@@ -68,9 +71,60 @@ std::vector<Sample> samplers(const PointCloud& cloud, const std::vector<OutputCh
       }
       scale = peak > 0 ? 1 / peak : 1;
     }
-    s.push_back({cloud, c, scale});
+    bool packed = keepPacked && packedColour(c);
+    PointType type = packed ? PointType::Float32 : outputType(c);
+    bool direct = !cloud.bigEndian && (packed || (!c.normalise && c.channel.colourByte < 0 && type == c.channel.type));
+    plans.push_back({cloud, c, scale, type, packed, direct});
   }
-  return s;
+  return plans;
+}
+
+// Appends point i's channels as binary little-endian values.
+void appendPoint(const std::vector<Plan>& plans, std::size_t i, std::string& out) {
+  const std::byte* point = plans.empty() ? nullptr : plans.front().cloud.point(i);
+  for (const auto& p : plans) {
+    if (p.direct) out.append(reinterpret_cast<const char*>(point + p.out.channel.offset), sensors::sizeOf(p.type));
+    else if (p.packed) {  // big-endian packed colour
+      std::uint32_t bits;
+      std::memcpy(&bits, point + p.out.channel.offset, 4);
+      bits = __builtin_bswap32(bits);
+      out.append(reinterpret_cast<const char*>(&bits), 4);
+    } else {
+      appendAs(p.type, p.get(i), out);
+    }
+  }
+}
+
+// Appends every kept point's channels. When all channels are bytes of the point as they
+// are, adjacent ones are copied together (x, y, z, intensity: one 16-byte copy).
+void appendPoints(const std::vector<Plan>& plans, const std::vector<bool>& keep, std::string& out) {
+  if (plans.empty()) return;
+  const PointCloud& cloud = plans.front().cloud;
+  bool direct = std::all_of(plans.begin(), plans.end(), [](const Plan& p) { return p.direct; });
+  if (!direct) {
+    for (std::size_t i = 0; i < cloud.size(); ++i)
+      if (keep.empty() || keep[i]) appendPoint(plans, i, out);
+    return;
+  }
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> runs;  // offset in the point, length
+  std::size_t pointBytes = 0;
+  for (const auto& p : plans) {
+    auto size = static_cast<std::uint32_t>(sensors::sizeOf(p.type));
+    if (!runs.empty() && runs.back().first + runs.back().second == p.out.channel.offset) runs.back().second += size;
+    else runs.push_back({p.out.channel.offset, size});
+    pointBytes += size;
+  }
+  std::size_t at = out.size();
+  out.resize(at + pointBytes * (keep.empty() ? cloud.size() : static_cast<std::size_t>(std::count(keep.begin(), keep.end(), true))));
+  char* dst = out.data() + at;
+  for (std::size_t i = 0; i < cloud.size(); ++i) {
+    if (!keep.empty() && !keep[i]) continue;
+    const std::byte* point = cloud.point(i);
+    for (const auto& [offset, length] : runs) {
+      std::memcpy(dst, point + offset, length);
+      dst += length;
+    }
+  }
 }
 
 std::size_t keptCount(const PointCloud& cloud, const std::vector<bool>& keep) {
@@ -106,13 +160,15 @@ std::string pcdBytes(const PointCloud& cloud, const std::vector<OutputChannel>& 
                      PcdEncoding encoding) {
   std::size_t n = keptCount(cloud, keep);
   bool organized = keep.empty() && cloud.organized();
+  auto plans = plansFor(cloud, channels, true);
   std::string fields, sizes, types, counts;
-  for (const auto& c : channels) {
-    PointType t = packedColour(c) ? PointType::Float32 : outputType(c);
-    fields += " " + c.name;
-    sizes += " " + std::to_string(sensors::sizeOf(t));
-    types += std::string(" ") + (packedColour(c) ? "F" : sensors::pcdTypeLetter(t));
+  std::size_t pointBytes = 0;
+  for (const auto& p : plans) {
+    fields += " " + p.out.name;
+    sizes += " " + std::to_string(sensors::sizeOf(p.type));
+    types += std::string(" ") + sensors::pcdTypeLetter(p.type);
     counts += " 1";
+    pointBytes += sensors::sizeOf(p.type);
   }
   std::string out = "# .PCD v0.7 - Point Cloud Data file format\nVERSION 0.7\nFIELDS" + fields + "\nSIZE" + sizes +
                     "\nTYPE" + types + "\nCOUNT" + counts + "\nWIDTH " +
@@ -121,55 +177,35 @@ std::string pcdBytes(const PointCloud& cloud, const std::vector<OutputChannel>& 
                     std::to_string(n) + "\nDATA " +
                     (encoding == PcdEncoding::Ascii ? "ascii" : encoding == PcdEncoding::Binary ? "binary" : "binary_compressed") +
                     "\n";
-  auto s = samplers(cloud, channels);
-  auto packedBits = [&](std::size_t i, const OutputChannel& c) {
-    std::uint32_t bits;
-    std::memcpy(&bits, cloud.point(i) + c.channel.offset, 4);
-    if (cloud.bigEndian) bits = __builtin_bswap32(bits);
-    return bits;
-  };
   if (encoding == PcdEncoding::Ascii) {
+    std::string value;
     for (std::size_t i = 0; i < cloud.size(); ++i) {
       if (!keep.empty() && !keep[i]) continue;
-      for (std::size_t k = 0; k < channels.size(); ++k) {
+      for (std::size_t k = 0; k < plans.size(); ++k) {
         if (k) out += ' ';
-        if (packedColour(channels[k])) {
+        if (plans[k].packed) {  // PCL writes a packed colour as the float its bits make
+          value.clear();
+          appendPoint({plans[k]}, i, value);
           float f;
-          std::uint32_t bits = packedBits(i, channels[k]);
-          std::memcpy(&f, &bits, 4);
-          appendText(PointType::Float32, f, out);  // PCL writes packed colour as its float
+          std::memcpy(&f, value.data(), 4);
+          appendText(PointType::Float32, f, out);
         } else {
-          appendText(outputType(channels[k]), s[k].get(i), out);
+          appendText(plans[k].type, plans[k].get(i), out);
         }
       }
       out += '\n';
     }
     return out;
   }
-  std::string data;
-  std::size_t pointBytes = 0;
-  for (const auto& c : channels) pointBytes += sensors::sizeOf(packedColour(c) ? PointType::Float32 : outputType(c));
-  data.reserve(n * pointBytes);
-  auto appendValue = [&](std::size_t i, std::size_t k) {
-    if (packedColour(channels[k])) {
-      std::uint32_t bits = packedBits(i, channels[k]);
-      data.append(reinterpret_cast<const char*>(&bits), 4);
-    } else {
-      appendAs(outputType(channels[k]), s[k].get(i), data);
-    }
-  };
   if (encoding == PcdEncoding::Binary) {
-    for (std::size_t i = 0; i < cloud.size(); ++i) {
-      if (!keep.empty() && !keep[i]) continue;
-      for (std::size_t k = 0; k < channels.size(); ++k) appendValue(i, k);
-    }
-    return out + data;
+    appendPoints(plans, keep, out);
+    return out;
   }
   // binary_compressed: field after field (all x, then all y, ...), LZF-compressed, after
   // the compressed and uncompressed sizes.
-  for (std::size_t k = 0; k < channels.size(); ++k)
-    for (std::size_t i = 0; i < cloud.size(); ++i)
-      if (keep.empty() || keep[i]) appendValue(i, k);
+  std::string data;
+  data.reserve(n * pointBytes);
+  for (const auto& p : plans) appendPoints({p}, keep, data);
   std::string packed = lzfCompress(data);
   auto u32 = [&](std::size_t v) {
     auto x = static_cast<std::uint32_t>(v);
@@ -183,23 +219,23 @@ std::string pcdBytes(const PointCloud& cloud, const std::vector<OutputChannel>& 
 std::string plyBytes(const PointCloud& cloud, const std::vector<OutputChannel>& channels, const std::vector<bool>& keep,
                      bool ascii, const std::string& comment) {
   static const char* plyType[] = {"", "char", "uchar", "short", "ushort", "int", "uint", "float", "double"};
+  auto plans = plansFor(cloud, channels, false);
   std::string out = std::string("ply\nformat ") + (ascii ? "ascii" : "binary_little_endian") + " 1.0\n";
   if (!comment.empty()) out += "comment " + comment + "\n";
   out += "element vertex " + std::to_string(keptCount(cloud, keep)) + "\n";
-  for (const auto& c : channels) out += std::string("property ") + plyType[static_cast<int>(outputType(c))] + " " + c.name + "\n";
+  for (const auto& p : plans) out += std::string("property ") + plyType[static_cast<int>(p.type)] + " " + p.out.name + "\n";
   out += "end_header\n";
-  auto s = samplers(cloud, channels);
+  if (!ascii) {
+    appendPoints(plans, keep, out);
+    return out;
+  }
   for (std::size_t i = 0; i < cloud.size(); ++i) {
     if (!keep.empty() && !keep[i]) continue;
-    for (std::size_t k = 0; k < channels.size(); ++k) {
-      if (ascii) {
-        if (k) out += ' ';
-        appendText(outputType(channels[k]), s[k].get(i), out);
-      } else {
-        appendAs(outputType(channels[k]), s[k].get(i), out);
-      }
+    for (std::size_t k = 0; k < plans.size(); ++k) {
+      if (k) out += ' ';
+      appendText(plans[k].type, plans[k].get(i), out);
     }
-    if (ascii) out += '\n';
+    out += '\n';
   }
   return out;
 }
@@ -227,8 +263,9 @@ std::string kittiBytes(const PointCloud& cloud, const std::vector<bool>& keep) {
 
 std::string npyCloudBytes(const PointCloud& cloud, const std::vector<OutputChannel>& channels, const std::vector<bool>& keep) {
   static const char* descr[] = {"", "|i1", "|u1", "<i2", "<u2", "<i4", "<u4", "<f4", "<f8"};
+  auto plans = plansFor(cloud, channels, false);
   std::string header = "{'descr': [";
-  for (const auto& c : channels) header += "('" + c.name + "', '" + descr[static_cast<int>(outputType(c))] + "'), ";
+  for (const auto& p : plans) header += "('" + p.out.name + "', '" + descr[static_cast<int>(p.type)] + "'), ";
   bool organized = keep.empty() && cloud.organized();
   header += "], 'fortran_order': False, 'shape': (" +
             (organized ? std::to_string(cloud.height) + ", " + std::to_string(cloud.width)
@@ -241,11 +278,7 @@ std::string npyCloudBytes(const PointCloud& cloud, const std::vector<OutputChann
   auto len = static_cast<std::uint16_t>(header.size());
   out.append(reinterpret_cast<const char*>(&len), 2);
   out += header;
-  auto s = samplers(cloud, channels);
-  for (std::size_t i = 0; i < cloud.size(); ++i) {
-    if (!keep.empty() && !keep[i]) continue;
-    for (std::size_t k = 0; k < channels.size(); ++k) appendAs(outputType(channels[k]), s[k].get(i), out);
-  }
+  appendPoints(plans, keep, out);
   return out;
 }
 

@@ -595,7 +595,7 @@ Result<void> Session::forEachParallel(const Selection& selection, const Parallel
   // Work units of whole chunks, a few per thread for balance (messages read message by
   // message, without chunks, may be cut anywhere).
   std::vector<std::size_t> cuts{0};
-  std::size_t target = std::max<std::size_t>(256, total / (8 * std::max(1u, st.pool.size()))), size = 0;
+  std::size_t target = std::max<std::size_t>(1, total / (8 * std::max(1u, st.pool.size()))), size = 0;
   for (std::size_t r = 0; r < runs.size(); ++r) {
     if (size >= target && runs[r].key != runs[r - 1].key) {
       cuts.push_back(r);

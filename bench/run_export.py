@@ -1,0 +1,64 @@
+#!/usr/bin/python3
+"""Times exports (issue #5): every cloud of the 20 s sensor bag (200 frames x 100,000
+points) to binary PCD against shared/bench-peers/pypeer.py rosbag pcd in the same run, and
+its 600 640x480 images to JPEG with the cores used.
+
+    /usr/bin/python3 bench/run_export.py [--runs 5] [--work /tmp/bagscope-bench]
+
+Needs `scripts/setup.sh --bench` and a release build. sensor.bag is generated into --work
+on first use (shared/fixtures-gen/ros1/generate_large.py --seconds 20, 1.2 GB). Both tools
+write x, y, z, intensity per point; every run writes into a fresh folder under --work.
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+
+from benchlib import ensure_peers, measure, report
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    ap.add_argument('--runs', type=int, default=5)
+    ap.add_argument('--work', default='/tmp/bagscope-bench')
+    ap.add_argument('--shared', default=os.path.join(ROOT, '..', 'shared'))
+    ap.add_argument('--bench-bin', default=os.path.join(ROOT, 'build/release/bin/bagscope-bench'))
+    args = ap.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    bag = os.path.join(args.work, 'sensor.bag')
+    if not os.path.exists(bag):
+        print('generating', bag, flush=True)
+        subprocess.run([sys.executable, os.path.join(args.shared, 'fixtures-gen/ros1/generate_large.py'), bag,
+                        '--seconds', '20'], check=True)
+    peers = ensure_peers(args.work, args.shared)
+    out = os.path.join(args.work, 'export-out')
+    shutil.rmtree(out, ignore_errors=True)
+    os.environ['BAGSCOPE_BENCH_OUT'] = out
+
+    tools = {
+        'bagscope': lambda task, path: [args.bench_bin, task, path],
+        'python3-rosbag': lambda task, path: (['/usr/bin/python3', os.path.join(peers, 'pypeer.py'), 'rosbag', 'pcd',
+                                               path, os.path.join(out, 'pypeer')] if task == 'export-pcd' else None),
+    }
+    results = measure([('sensor.bag', 'export-pcd', bag), ('sensor.bag', 'export-jpeg', bag)], tools, args.runs, peers)
+    cores = []
+    for _ in range(3):
+        p = subprocess.run([args.bench_bin, 'export-jpeg', bag], check=True, capture_output=True, text=True)
+        cores.append(float(p.stderr.split('cores used: ')[1].split()[0]))
+    cores.sort()
+    print(f'\nexport-jpeg: cores used (CPU time / wall time), median of 3: {cores[1]:.2f}')
+    ratio = results[('sensor.bag', 'export-pcd', 'python3-rosbag')][0] / results[('sensor.bag', 'export-pcd', 'bagscope')][0]
+    jpeg = results[('sensor.bag', 'export-jpeg', 'bagscope')]
+    checks = [
+        ('clouds to binary PCD >= 5x python3-rosbag', ratio >= 5, f'{ratio:.1f}x'),
+        ('images to JPEG on both cores (>= 1.6 cores busy)', cores[1] >= 1.6,
+         f'{cores[1]:.2f} cores, {jpeg[1]} frames in {jpeg[0]:.2f} s ({jpeg[1] / jpeg[0]:.0f} frames/s)'),
+    ]
+    return report(checks)
+
+
+if __name__ == '__main__':
+    sys.exit(main())
