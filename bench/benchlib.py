@@ -13,6 +13,33 @@ def run(cmd, cwd=None):
     return float(fields[2]), int(fields[3]), int(fields[4]) if len(fields) > 4 else 0
 
 
+def ros1_bags(work, shared, specs):
+    """Generates the ROS 1 bags of specs {name: generator arguments} into WORK once; returns
+    {name: path}. Arguments name a generator under shared/ (bench-peers/gen_signals.py,
+    fixtures-gen/ros1/generate_large.py) followed by its options."""
+    paths = {}
+    for name, (script, *options) in specs.items():
+        path = paths[name] = os.path.join(work, name)
+        if not os.path.exists(path):
+            print('generating', path, flush=True)
+            subprocess.run(['/usr/bin/python3', os.path.join(shared, script), path, *options], check=True)
+    return paths
+
+
+def parse_args(doc, work):
+    """The options every driver takes: --runs, --work, --shared, --bench-bin."""
+    import argparse
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    ap = argparse.ArgumentParser(description=doc.split('\n\n')[0])
+    ap.add_argument('--runs', type=int, default=5)
+    ap.add_argument('--work', default=work)
+    ap.add_argument('--shared', default=os.path.join(root, '..', 'shared'))
+    ap.add_argument('--bench-bin', default=os.path.join(root, 'build/release/bin/bagscope-bench'))
+    args = ap.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    return args
+
+
 def ensure_peers(work, shared):
     """shared/bench-peers copied into WORK/peers, with its npm packages installed once."""
     peers = os.path.join(work, 'peers')

@@ -9,30 +9,17 @@ Needs `scripts/setup.sh --bench` and a release build. sensor.bag is generated in
 on first use (shared/fixtures-gen/ros1/generate_large.py --seconds 20, 1.2 GB). Both tools
 write x, y, z, intensity per point; every run writes into a fresh folder under --work.
 """
-import argparse
 import os
 import shutil
 import subprocess
 import sys
 
-from benchlib import ensure_peers, measure, report
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from benchlib import ensure_peers, measure, parse_args, report, ros1_bags
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
-    ap.add_argument('--runs', type=int, default=5)
-    ap.add_argument('--work', default='/tmp/bagscope-bench')
-    ap.add_argument('--shared', default=os.path.join(ROOT, '..', 'shared'))
-    ap.add_argument('--bench-bin', default=os.path.join(ROOT, 'build/release/bin/bagscope-bench'))
-    args = ap.parse_args()
-    os.makedirs(args.work, exist_ok=True)
-    bag = os.path.join(args.work, 'sensor.bag')
-    if not os.path.exists(bag):
-        print('generating', bag, flush=True)
-        subprocess.run([sys.executable, os.path.join(args.shared, 'fixtures-gen/ros1/generate_large.py'), bag,
-                        '--seconds', '20'], check=True)
+    args = parse_args(__doc__, '/tmp/bagscope-bench')
+    bag = ros1_bags(args.work, args.shared, {'sensor.bag': ['fixtures-gen/ros1/generate_large.py', '--seconds', '20']})['sensor.bag']
     peers = ensure_peers(args.work, args.shared)
     out = os.path.join(args.work, 'export-out')
     shutil.rmtree(out, ignore_errors=True)

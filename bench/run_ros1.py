@@ -13,41 +13,19 @@ Every tool times itself inside its process (start-up excluded). Each case runs o
 warm the page cache, then --runs times; the table gives medians and the ratio
 peer time / Bagscope time. The machine is noisy: read the medians, not one run.
 """
-import argparse
 import os
-import subprocess
 import sys
 
-from benchlib import ensure_peers, measure, report
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def ensure_bags(work, shared):
-    bags = {
-        'signals.bag': [sys.executable, os.path.join(shared, 'bench-peers/gen_signals.py'), None, '1800'],
-        'sensor.bag': [sys.executable, os.path.join(shared, 'fixtures-gen/ros1/generate_large.py'), None,
-                       '--seconds', '20'],
-        'sensor_lz4.bag': [sys.executable, os.path.join(shared, 'fixtures-gen/ros1/generate_large.py'), None,
-                           '--seconds', '20', '--compression', 'lz4'],
-    }
-    for name, cmd in bags.items():
-        path = os.path.join(work, name)
-        if not os.path.exists(path):
-            print('generating', path, flush=True)
-            cmd[2] = path
-            subprocess.run(cmd, check=True)
+from benchlib import ensure_peers, measure, parse_args, report, ros1_bags
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
-    ap.add_argument('--runs', type=int, default=5)
-    ap.add_argument('--work', default='/tmp/bagscope-bench')
-    ap.add_argument('--shared', default=os.path.join(ROOT, '..', 'shared'))
-    ap.add_argument('--bench-bin', default=os.path.join(ROOT, 'build/release/bin/bagscope-bench'))
-    args = ap.parse_args()
-    os.makedirs(args.work, exist_ok=True)
-    ensure_bags(args.work, args.shared)
+    args = parse_args(__doc__, '/tmp/bagscope-bench')
+    ros1_bags(args.work, args.shared, {
+        'signals.bag': ['bench-peers/gen_signals.py', '1800'],
+        'sensor.bag': ['fixtures-gen/ros1/generate_large.py', '--seconds', '20'],
+        'sensor_lz4.bag': ['fixtures-gen/ros1/generate_large.py', '--seconds', '20', '--compression', 'lz4'],
+    })
     peers = ensure_peers(args.work, args.shared)
 
     tools = {

@@ -63,6 +63,14 @@ bool parseSeconds(std::string_view s, std::int64_t& ns) {
   return true;
 }
 
+bool parseTimeArgument(std::string_view arg, std::int64_t recordingStartNs, std::int64_t& ns) {
+  bool relative = arg.starts_with('+');
+  if (relative) arg.remove_prefix(1);
+  if (!parseSeconds(arg, ns)) return false;
+  if (relative) ns += recordingStartNs;
+  return true;
+}
+
 int runInfo(const std::vector<std::string>& args) {
   std::optional<std::string> path;
   bool json = false;
@@ -130,16 +138,9 @@ int runCat(const std::vector<std::string>& args) {
 
   storage::ReadFilter filter;
   const auto& info = source->info();
-  for (const auto* arg : {&startArg, &endArg}) {
-    if (!*arg) continue;
-    std::string_view s = **arg;
-    bool relative = s.starts_with('+');
-    if (relative) s.remove_prefix(1);
-    std::int64_t ns = 0;
-    if (!parseSeconds(s, ns)) return usage("cat: '" + **arg + "' is not a time in seconds");
-    if (relative) ns += info.startNs;
-    (arg == &startArg ? filter.startNs : filter.endNs) = ns;
-  }
+  for (const auto* arg : {&startArg, &endArg})
+    if (*arg && !parseTimeArgument(**arg, info.startNs, arg == &startArg ? filter.startNs : filter.endNs))
+      return usage("cat: '" + **arg + "' is not a time in seconds");
   for (const auto& t : topics) {
     bool found = false;
     for (const auto& c : source->connections()) {

@@ -29,11 +29,6 @@ std::stop_source& interrupt() {
 
 extern "C" void onInterrupt(int) { interrupt().request_stop(); }
 
-std::string u8(const fs::path& p) {
-  auto s = p.u8string();
-  return {s.begin(), s.end()};
-}
-
 int usage(const std::string& why) {
   std::fprintf(stderr, "bagscope-cli: export: %s (see bagscope-cli --help)\n", why.c_str());
   return kUsage;
@@ -42,7 +37,7 @@ int usage(const std::string& why) {
 // A quoted glob ("logs/*.bag", for shells that do not expand): '*' and '?' in the last
 // component only.
 std::vector<fs::path> expandGlob(const fs::path& pattern) {
-  std::string name = u8(pattern.filename()), re;
+  std::string name = utf8(pattern.filename()), re;
   for (char c : name) {
     if (c == '*') re += ".*";
     else if (c == '?') re += '.';
@@ -54,7 +49,7 @@ std::vector<fs::path> expandGlob(const fs::path& pattern) {
   std::error_code ec;
   fs::path dir = pattern.has_parent_path() ? pattern.parent_path() : fs::path(".");
   for (const auto& e : fs::directory_iterator(dir, ec))
-    if (std::regex_match(u8(e.path().filename()), matcher)) out.push_back(e.path());
+    if (std::regex_match(utf8(e.path().filename()), matcher)) out.push_back(e.path());
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -64,8 +59,8 @@ std::string bagName(const fs::path& p) {
   std::error_code ec;
   fs::path q = p;
   if (q.filename().empty()) q = q.parent_path();
-  if (fs::is_directory(q, ec) || q.filename() == "metadata.yaml") return u8((fs::is_directory(q, ec) ? q : q.parent_path()).filename());
-  return u8(q.stem());
+  if (fs::is_directory(q, ec) || q.filename() == "metadata.yaml") return utf8((fs::is_directory(q, ec) ? q : q.parent_path()).filename());
+  return utf8(q.stem());
 }
 
 class ProgressLine {
@@ -211,7 +206,7 @@ int runExport(const std::vector<std::string>& args) {
   std::vector<fs::path> recordings;
   for (const auto& in : inputs) {
     std::error_code ec;
-    std::string s = u8(in);
+    std::string s = utf8(in);
     if (s.find_first_of("*?") != std::string::npos) {
       auto matched = expandGlob(in);
       if (matched.empty()) {
@@ -233,7 +228,7 @@ int runExport(const std::vector<std::string>& args) {
   std::error_code ec;
   if (!o.dryRun && !o.overwrite && fs::exists(o.outDir / "manifest.json", ec)) {
     std::fprintf(stderr, "bagscope-cli: '%s' holds an export already (manifest.json); use --overwrite or another --out\n",
-                 u8(o.outDir).c_str());
+                 utf8(o.outDir).c_str());
     return kFailed;
   }
 
@@ -253,16 +248,9 @@ int runExport(const std::vector<std::string>& args) {
       continue;
     }
     exporters::ExportOptions mine = o;
-    for (const auto* arg : {&startArg, &endArg}) {
-      if (!*arg) continue;
-      std::string_view s = **arg;
-      bool relative = s.starts_with('+');
-      if (relative) s.remove_prefix(1);
-      std::int64_t ns = 0;
-      if (!parseSeconds(s, ns)) return usage("'" + **arg + "' is not a time in seconds");
-      if (relative) ns += (*opened)->startNs();
-      (arg == &startArg ? mine.startNs : mine.endNs) = ns;
-    }
+    for (const auto* arg : {&startArg, &endArg})
+      if (*arg && !parseTimeArgument(**arg, (*opened)->startNs(), arg == &startArg ? mine.startNs : mine.endNs))
+        return usage("'" + **arg + "' is not a time in seconds");
     std::string bag = bagName(path);
     auto r = exporters::exportSession(**opened, bag, mine, report, interrupt().get_token(),
                                       [&](double f) { line.show(bag, k + 1, recordings.size(), f); });
@@ -272,7 +260,7 @@ int runExport(const std::vector<std::string>& args) {
         cancelled = true;
         break;
       }
-      std::fprintf(stderr, "bagscope-cli: '%s': %s\n", u8(path).c_str(), r.error().message.c_str());
+      std::fprintf(stderr, "bagscope-cli: '%s': %s\n", utf8(path).c_str(), r.error().message.c_str());
       if (!report.conflicts.empty()) {
         for (std::size_t c = 0; c < report.conflicts.size() && c < 20; ++c)
           std::fprintf(stderr, "  exists: %s\n", report.conflicts[c].c_str());
@@ -286,7 +274,7 @@ int runExport(const std::vector<std::string>& args) {
   std::signal(SIGINT, SIG_DFL);
 
   if (o.dryRun) {
-    for (const auto& f : report.files) std::printf("%s\n", u8(f.path).c_str());
+    for (const auto& f : report.files) std::printf("%s\n", utf8(f.path).c_str());
   } else if (!report.files.empty()) {
     auto manifest = exporters::writeManifest(report, o);
     if (!manifest) std::fprintf(stderr, "bagscope-cli: %s\n", manifest.error().describe().c_str());
@@ -295,7 +283,7 @@ int runExport(const std::vector<std::string>& args) {
   for (const auto& [why, n] : report.skipped) skipped += n;
   std::fprintf(stderr, "bagscope-cli: %s %zu files (%.1f MB) from %zu recordings into %s%s\n",
                o.dryRun ? "would write" : "wrote", report.files.size(), static_cast<double>(report.bytes) / 1e6,
-               recordings.size() - static_cast<std::size_t>(failedRecordings), u8(o.outDir).c_str(),
+               recordings.size() - static_cast<std::size_t>(failedRecordings), utf8(o.outDir).c_str(),
                cancelled ? " before being interrupted" : "");
   for (const auto& [why, n] : report.skipped)
     std::fprintf(stderr, "  skipped %llu: %s\n", static_cast<unsigned long long>(n), why.c_str());

@@ -26,6 +26,12 @@ public:
   virtual const std::string& name() const = 0;
 };
 
+/// A path as UTF-8 text (for messages and JSON), on every platform.
+inline std::string utf8(const std::filesystem::path& p) {
+  auto s = p.u8string();
+  return {s.begin(), s.end()};
+}
+
 /// Opens a file read-only (the file is never modified, locked or created).
 Result<std::unique_ptr<ByteSource>> openFile(const std::filesystem::path& path);
 

@@ -300,6 +300,15 @@ std::string lzfCompress(std::string_view in) {
     if (lit) out[litStart] = static_cast<char>(lit - 1);
     else out.pop_back();
   };
+  auto literal = [&](unsigned char byte) {
+    out.push_back(static_cast<char>(byte));
+    if (++lit == 32) {  // a run holds at most 32 literals
+      out[litStart] = 31;
+      litStart = out.size();
+      out.push_back(0);
+      lit = 0;
+    }
+  };
   auto hash = [&](std::size_t at) {
     std::uint32_t v = (std::uint32_t{p[at]} << 16) | (std::uint32_t{p[at + 1]} << 8) | p[at + 2];
     return ((v * 2654435761u) >> (32 - kHashBits)) & ((1u << kHashBits) - 1);
@@ -327,23 +336,9 @@ std::string lzfCompress(std::string_view in) {
       lit = 0;
       continue;
     }
-    out.push_back(static_cast<char>(p[i++]));
-    if (++lit == 32) {
-      out[litStart] = 31;
-      litStart = out.size();
-      out.push_back(0);
-      lit = 0;
-    }
+    literal(p[i++]);
   }
-  while (i < n) {
-    out.push_back(static_cast<char>(p[i++]));
-    if (++lit == 32) {
-      out[litStart] = 31;
-      litStart = out.size();
-      out.push_back(0);
-      lit = 0;
-    }
-  }
+  while (i < n) literal(p[i++]);
   closeLiterals();
   return out;
 }

@@ -32,11 +32,6 @@ using session::TopicId;
 
 namespace {
 
-std::string u8(const fs::path& p) {
-  auto s = p.u8string();
-  return {s.begin(), s.end()};
-}
-
 Error fail(ErrorCode code, std::string message, const std::string& file = {}) {
   Error e = makeError(code, std::move(message));
   e.file = file;
@@ -107,7 +102,7 @@ fs::path temporaryBeside(const fs::path& final) {
   std::lock_guard lock(mutex);
   char tag[20];
   std::snprintf(tag, sizeof tag, "%012llx", static_cast<unsigned long long>(random() & 0xFFFFFFFFFFFFull));
-  return final.parent_path() / fs::u8path("." + u8(final.stem()) + ".part-" + tag + u8(final.extension()));
+  return final.parent_path() / fs::u8path("." + utf8(final.stem()) + ".part-" + tag + utf8(final.extension()));
 }
 
 // Moves a finished temporary file to its name; without `overwrite` never replaces one.
@@ -122,19 +117,19 @@ Result<void> publish(const fs::path& temp, const fs::path& final, bool overwrite
     }
     if (errno == EEXIST) {
       fs::remove(temp, ec);
-      return fail(ErrorCode::Io, "exists already (not replaced without --overwrite)", u8(final));
+      return fail(ErrorCode::Io, "exists already (not replaced without --overwrite)", utf8(final));
     }
     // A file system without hard links: fall through to check-and-rename.
   }
 #endif
   if (!overwrite && fs::exists(final, ec)) {
     fs::remove(temp, ec);
-    return fail(ErrorCode::Io, "exists already (not replaced without --overwrite)", u8(final));
+    return fail(ErrorCode::Io, "exists already (not replaced without --overwrite)", utf8(final));
   }
   fs::rename(temp, final, ec);
   if (ec) {
     fs::remove(temp, ec);
-    return fail(ErrorCode::Io, "cannot rename the finished file into place: " + ec.message(), u8(final));
+    return fail(ErrorCode::Io, "cannot rename the finished file into place: " + ec.message(), utf8(final));
   }
   return {};
 }
@@ -486,7 +481,7 @@ Result<void> Exporter::writeStream(const Target& t, const fs::path& path, const 
   cv::Size frameSize;
   if (o_.format == Format::Csv) {
     csv.open(temp, std::ios::binary);
-    if (!csv) return fail(ErrorCode::Io, "cannot create a file here", u8(temp));
+    if (!csv) return fail(ErrorCode::Io, "cannot create a file here", utf8(temp));
   }
   std::string line;
   auto r = s_.forEach({{t.topic}, o_.startNs, o_.endNs}, [&](const Message& m) {
@@ -524,8 +519,8 @@ Result<void> Exporter::writeStream(const Target& t, const fs::path& path, const 
         if (!(fps > 0) || !std::isfinite(fps)) fps = 10;
         frameSize = mat.size();
         int fourcc = o_.format == Format::Mp4 ? cv::VideoWriter::fourcc('m', 'p', '4', 'v') : cv::VideoWriter::fourcc('M', 'J', 'P', 'G');
-        if (!video.open(u8(temp), cv::CAP_FFMPEG, fourcc, fps, frameSize, true) && !video.open(u8(temp), fourcc, fps, frameSize, true))
-          return skip("video cannot be written", topic.name + ": OpenCV cannot open a video writer for " + u8(path)), false;
+        if (!video.open(utf8(temp), cv::CAP_FFMPEG, fourcc, fps, frameSize, true) && !video.open(utf8(temp), fourcc, fps, frameSize, true))
+          return skip("video cannot be written", topic.name + ": OpenCV cannot open a video writer for " + utf8(path)), false;
       }
       if (mat.size() != frameSize) cv::resize(mat, mat, frameSize);
       video.write(mat);
@@ -598,7 +593,7 @@ Result<void> Exporter::writeStream(const Target& t, const fs::path& path, const 
   if (video.isOpened()) video.release();
   if (o_.format == Format::Csv) {
     csv.close();
-    if (!csv) return fail(ErrorCode::Io, "writing failed (disk full?)", u8(temp));
+    if (!csv) return fail(ErrorCode::Io, "writing failed (disk full?)", utf8(temp));
   }
   if (o_.format == Format::Npy) {
     std::string header = "{'descr': [('log_time_ns', '<i8'), ";
@@ -609,14 +604,14 @@ Result<void> Exporter::writeStream(const Target& t, const fs::path& path, const 
     header.append((64 - (10 + header.size() + 1) % 64) % 64, ' ');
     header += '\n';
     std::string head("\x93NUMPY\x01\x00", 8);
-    if (header.size() > 0xFFFF) return fail(ErrorCode::Unsupported, "too many columns for a NumPy 1.0 header", u8(path));
+    if (header.size() > 0xFFFF) return fail(ErrorCode::Unsupported, "too many columns for a NumPy 1.0 header", utf8(path));
     auto len = static_cast<std::uint16_t>(header.size());
     head.append(reinterpret_cast<const char*>(&len), 2);
     std::ofstream npy(temp, std::ios::binary);
     npy << head << header;
     npy.write(npyRows.data(), static_cast<std::streamsize>(npyRows.size()));
     npy.close();
-    if (!npy) return fail(ErrorCode::Io, "writing failed (disk full?)", u8(temp));
+    if (!npy) return fail(ErrorCode::Io, "writing failed (disk full?)", utf8(temp));
   }
   std::error_code ec;
   auto size = fs::file_size(temp, ec);
@@ -689,8 +684,8 @@ Result<void> Exporter::run(const ProgressFn& progress) {
   auto check = [&](const fs::path& p) -> Result<void> {
     if (!names.insert(p).second)
       return fail(ErrorCode::InvalidArgument, "two exported files would have the same name; put {index} or {topic} "
-                                              "in the name template", u8(p));
-    if (!o_.overwrite && fs::exists(p, ec)) report_.conflicts.push_back(u8(p));
+                                              "in the name template", utf8(p));
+    if (!o_.overwrite && fs::exists(p, ec)) report_.conflicts.push_back(utf8(p));
     return {};
   };
   for (const auto& f : frames)
@@ -707,7 +702,7 @@ Result<void> Exporter::run(const ProgressFn& progress) {
     for (const auto& [t, p] : streams) folders.insert(p.parent_path());
     for (const auto& dir : folders) {
       fs::create_directories(dir, ec);
-      if (ec) return fail(ErrorCode::Io, "cannot create the folder: " + ec.message(), u8(dir));
+      if (ec) return fail(ErrorCode::Io, "cannot create the folder: " + ec.message(), utf8(dir));
     }
   }
 
@@ -777,13 +772,13 @@ Result<void> writeFileAtomically(const fs::path& path, std::string_view bytes, b
   fs::path temp = temporaryBeside(path);
   {
     std::ofstream out(temp, std::ios::binary);
-    if (!out) return fail(ErrorCode::Io, "cannot create a file here", u8(temp));
+    if (!out) return fail(ErrorCode::Io, "cannot create a file here", utf8(temp));
     out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     out.close();
     if (!out) {
       std::error_code ec;
       fs::remove(temp, ec);
-      return fail(ErrorCode::Io, "writing failed (disk full?)", u8(temp));
+      return fail(ErrorCode::Io, "writing failed (disk full?)", utf8(temp));
     }
   }
   return publish(temp, path, overwrite);
@@ -806,7 +801,7 @@ Result<fs::path> writeManifest(const ExportReport& report, const ExportOptions& 
     const auto& f = files[i];
     j += i ? ",\n    {" : "\n    {";
     j += "\"file\": ";
-    appendJsonString(u8(f.path.lexically_relative(options.outDir)), j);
+    appendJsonString(utf8(f.path.lexically_relative(options.outDir)), j);
     j += ", \"bag\": ";
     appendJsonString(f.bag, j);
     j += ", \"topic\": ";

@@ -19,11 +19,6 @@ using storage::Source;
 
 namespace {
 
-std::string u8(const fs::path& p) {
-  auto s = p.u8string();
-  return {s.begin(), s.end()};
-}
-
 Error fail(ErrorCode code, std::string message, const std::string& file = {}) {
   Error e = makeError(code, std::move(message));
   e.file = file;
@@ -321,7 +316,7 @@ Result<std::unique_ptr<Session>> Session::open(const std::vector<fs::path>& inpu
       found = findRecordings(input, options.recursive);
       if (found.empty())
         return fail(ErrorCode::InvalidArgument, std::string("no recordings (.bag, .mcap, rosbag2 folders) in this folder") +
-                                                    (options.recursive ? " or its subfolders" : ""), u8(input));
+                                                    (options.recursive ? " or its subfolders" : ""), utf8(input));
     } else {
       found.push_back(input);
     }
