@@ -210,7 +210,7 @@ cv::Mat forFormat(const cv::Mat& in, Format f) {
     in.convertTo(out, CV_16U, 1.0, 32768.0);  // 16SC1: offset into unsigned
     return out;
   }
-  cv::Mat f32, mask;
+  cv::Mat f32;
   in.convertTo(f32, CV_32F);
   cv::patchNaNs(f32, 0);
   cv::normalize(f32, out, 0, 255, cv::NORM_MINMAX, CV_8U);
@@ -238,9 +238,10 @@ Result<std::vector<Target>> chooseTopics(const Session& s, const ExportOptions& 
   if (o.topics.empty()) {
     for (TopicId t = 0; t < topics.size(); ++t) {
       Kind k = kindOf(topics[t].type);
-      bool wanted = o.format == Format::Npy ? (k == Kind::Cloud || k == Kind::Scan)
-                    : o.format == Format::Csv ? true : (accepts(o.format, k) && k != Kind::Other);
-      if (cloudFormat(o.format) && o.format != Format::Npy && k == Kind::Scan) wanted = false;  // clouds only unless asked
+      // Cloud formats take PointCloud2 topics (LaserScan only when named), image formats
+      // image topics, CSV everything.
+      bool wanted = o.format == Format::Csv ? true
+                    : cloudFormat(o.format) ? k == Kind::Cloud : (accepts(o.format, k) && k != Kind::Other);
       if (wanted && topics[t].messageCount > 0) out.push_back({t, k});
     }
     if (out.empty())

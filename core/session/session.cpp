@@ -106,7 +106,8 @@ struct Session::State {
 
   SessionOptions options;
   std::vector<std::unique_ptr<Source>> sources;
-  std::vector<std::unique_ptr<std::mutex>> sourceMutex;  // for the one-thread-at-a-time calls
+  // For the one-thread-at-a-time calls; recursive: a forEach callback may read() the same file.
+  std::vector<std::unique_ptr<std::recursive_mutex>> sourceMutex;
   std::vector<std::vector<TopicId>> topicOf;             // [source][connection index]
   std::vector<Topic> topics;
   std::vector<std::vector<MessageRef>> index;            // [topic]
@@ -297,7 +298,7 @@ Result<std::unique_ptr<Session>> Session::open(std::vector<std::unique_ptr<Sourc
   auto state = std::make_unique<State>(options);
   for (auto& s : sources) {
     state->sources.push_back(std::move(s));
-    state->sourceMutex.push_back(std::make_unique<std::mutex>());
+    state->sourceMutex.push_back(std::make_unique<std::recursive_mutex>());
   }
   if (auto r = state->build(); !r) return std::move(r).error();
   return std::unique_ptr<Session>(new Session(std::move(state)));

@@ -195,6 +195,13 @@ private slots:
         }
       }
       QCOMPARE(checked, static_cast<std::size_t>(s->messageCount()));
+      // Reading from inside time-ordered iteration (one file: the reader's own loop) works.
+      std::size_t nested = 0;
+      QVERIFY(s->forEach({}, [&](const Message& m) {
+        nested += s->read(m.topic, 0).has_value();
+        return nested < 5;
+      }).has_value());
+      QCOMPARE(nested, std::size_t{5});
       QVERIFY(!s->read(0, s->index(0).size()).has_value());  // one past the end
       QCOMPARE(s->read(0, s->index(0).size()).error().code, ErrorCode::InvalidArgument);
     }
