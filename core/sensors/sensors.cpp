@@ -268,6 +268,10 @@ Result<ImageFrame> readImage(const Value& m) {
     return bad("image data holds " + std::to_string(data->bytes.size()) + " bytes, " + std::to_string(width) + " x " +
                std::to_string(height) + " " + f.encoding + " needs " + std::to_string(needed));
   cv::Mat view(height, width, type, const_cast<std::byte*>(data->bytes.data()), step);
+  // Multi-byte samples at an odd address (anywhere in a message) are copied to aligned memory.
+  std::size_t sample = CV_ELEM_SIZE1(type);
+  if (sample > 1 && (reinterpret_cast<std::uintptr_t>(data->bytes.data()) % sample != 0 || step % sample != 0))
+    view = view.clone();
   if (bigEndian && CV_ELEM_SIZE1(type) > 1) {
     // Multi-byte samples stored big-endian: swap into a copy.
     cv::Mat swapped = view.clone();

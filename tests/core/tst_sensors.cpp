@@ -100,7 +100,8 @@ private slots:
     QCOMPARE(rgb->header.frameId, std::string("cam"));
     QCOMPARE(rgb->header.stampNs, std::int64_t{7'000'000'000});
     QCOMPARE(rgb->mat.at<cv::Vec3b>(0, 1), cv::Vec3b(60, 50, 40));
-    auto bgra = sensors::readImage(image("bgra8", 1, 1, 4, {1, 2, 3, 4}).value);
+    auto bgraMessage = image("bgra8", 1, 1, 4, {1, 2, 3, 4});  // the frame views its bytes
+    auto bgra = sensors::readImage(bgraMessage.value);
     QCOMPARE(bgra->mat.at<cv::Vec4b>(0, 0), cv::Vec4b(1, 2, 3, 4));
     auto rgba = sensors::readImage(image("rgba8", 1, 1, 4, {1, 2, 3, 4}).value);
     QCOMPARE(rgba->mat.at<cv::Vec4b>(0, 0), cv::Vec4b(3, 2, 1, 4));
@@ -135,7 +136,8 @@ private slots:
   void depthAndSignedAndFloatImagesKeepTheirValues() {
     auto be = sensors::readImage(image("mono16", 1, 1, 2, {0x01, 0x02}, true).value);
     QCOMPARE(be->mat.at<std::uint16_t>(0, 0), std::uint16_t{0x0102});
-    auto le = sensors::readImage(image("16UC1", 1, 1, 2, {0x01, 0x02}).value);
+    auto leMessage = image("16UC1", 1, 1, 2, {0x01, 0x02});
+    auto le = sensors::readImage(leMessage.value);
     QCOMPARE(le->mat.at<std::uint16_t>(0, 0), std::uint16_t{0x0201});
     std::vector<std::uint8_t> s;
     put<std::int16_t>(s, -1234);
