@@ -84,4 +84,11 @@ inline Error makeError(ErrorCode code, std::string message, std::int64_t offset 
   return e;
 }
 
+/// An Error about a whole file (no offset), or about nothing in particular (`file` empty).
+inline Error fileError(ErrorCode code, std::string message, std::string file = {}) {
+  Error e = makeError(code, std::move(message));
+  e.file = std::move(file);
+  return e;
+}
+
 }  // namespace bagscope

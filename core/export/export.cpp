@@ -32,16 +32,10 @@ using session::TopicId;
 
 namespace {
 
-Error fail(ErrorCode code, std::string message, const std::string& file = {}) {
-  Error e = makeError(code, std::move(message));
-  e.file = file;
-  return e;
-}
-
 enum class Kind : std::uint8_t { Cloud, Scan, Image, Compressed, Other };
 
 Kind kindOf(const std::string& type) {
-  std::string t = sensors::normalType(type);
+  std::string t = schema::normalTypeName(type);
   if (t == "sensor_msgs/PointCloud2") return Kind::Cloud;
   if (t == "sensor_msgs/LaserScan") return Kind::Scan;
   if (t == "sensor_msgs/Image") return Kind::Image;
@@ -117,19 +111,19 @@ Result<void> publish(const fs::path& temp, const fs::path& final, bool overwrite
     }
     if (errno == EEXIST) {
       fs::remove(temp, ec);
-      return fail(ErrorCode::Io, "exists already (not replaced without --overwrite)", utf8(final));
+      return fileError(ErrorCode::Io, "exists already (not replaced without --overwrite)", utf8(final));
     }
     // A file system without hard links: fall through to check-and-rename.
   }
 #endif
   if (!overwrite && fs::exists(final, ec)) {
     fs::remove(temp, ec);
-    return fail(ErrorCode::Io, "exists already (not replaced without --overwrite)", utf8(final));
+    return fileError(ErrorCode::Io, "exists already (not replaced without --overwrite)", utf8(final));
   }
   fs::rename(temp, final, ec);
   if (ec) {
     fs::remove(temp, ec);
-    return fail(ErrorCode::Io, "cannot rename the finished file into place: " + ec.message(), utf8(final));
+    return fileError(ErrorCode::Io, "cannot rename the finished file into place: " + ec.message(), utf8(final));
   }
   return {};
 }
@@ -163,7 +157,7 @@ Result<void> transformCloud(sensors::PointCloud& cloud, std::vector<std::byte>& 
   const auto* fz = cloud.find("z");
   if (!fx || !fy || !fz || fx->type != fy->type || fx->type != fz->type ||
       (fx->type != sensors::PointType::Float32 && fx->type != sensors::PointType::Float64) || cloud.bigEndian)
-    return fail(ErrorCode::Unsupported, "only clouds with little-endian float x, y, z can be transformed");
+    return fileError(ErrorCode::Unsupported, "only clouds with little-endian float x, y, z can be transformed");
   storage.assign(cloud.data.begin(), cloud.data.end());
   cloud.data = storage;
   bool f32 = fx->type == sensors::PointType::Float32;
@@ -245,7 +239,7 @@ Result<std::vector<Target>> chooseTopics(const Session& s, const ExportOptions& 
       if (wanted && topics[t].messageCount > 0) out.push_back({t, k});
     }
     if (out.empty())
-      return fail(ErrorCode::InvalidArgument, std::string("no topic of this recording can be exported as ") + formatName(o.format));
+      return fileError(ErrorCode::InvalidArgument, std::string("no topic of this recording can be exported as ") + formatName(o.format));
     return out;
   }
   for (const auto& name : o.topics) {
@@ -255,11 +249,11 @@ Result<std::vector<Target>> chooseTopics(const Session& s, const ExportOptions& 
       found = true;
       Kind k = kindOf(topics[t].type);
       if (!accepts(o.format, k))
-        return fail(ErrorCode::InvalidArgument, "topic " + name + " (" + topics[t].type + ") cannot be exported as " +
+        return fileError(ErrorCode::InvalidArgument, "topic " + name + " (" + topics[t].type + ") cannot be exported as " +
                                                     formatName(o.format));
       out.push_back({t, k});
     }
-    if (!found && !o.allowMissingTopics) return fail(ErrorCode::InvalidArgument, "the recording has no topic " + name);
+    if (!found && !o.allowMissingTopics) return fileError(ErrorCode::InvalidArgument, "the recording has no topic " + name);
   }
   return out;
 }
@@ -388,7 +382,7 @@ Result<std::string> Exporter::frameBytes(const Planned& p, const Value& v, Kind 
     std::vector<int> params;
     if (o_.format == Format::Jpeg) params = {cv::IMWRITE_JPEG_QUALITY, o_.jpegQuality};
     if (!cv::imencode(o_.format == Format::Jpeg ? ".jpg" : ".png", forFormat(mat, o_.format), buf, params))
-      return fail(ErrorCode::Unsupported, "OpenCV could not encode the image");
+      return fileError(ErrorCode::Unsupported, "OpenCV could not encode the image");
     return std::string(buf.begin(), buf.end());
   }
   // Clouds (and scans as clouds).
@@ -482,7 +476,7 @@ Result<void> Exporter::writeStream(const Target& t, const fs::path& path, const 
   cv::Size frameSize;
   if (o_.format == Format::Csv) {
     csv.open(temp, std::ios::binary);
-    if (!csv) return fail(ErrorCode::Io, "cannot create a file here", utf8(temp));
+    if (!csv) return fileError(ErrorCode::Io, "cannot create a file here", utf8(temp));
   }
   std::string line;
   auto r = s_.forEach({{t.topic}, o_.startNs, o_.endNs}, [&](const Message& m) {
@@ -589,12 +583,12 @@ Result<void> Exporter::writeStream(const Target& t, const fs::path& path, const 
     return true;
   });
   if (!r) return r;
-  if (stop_.stop_requested()) return fail(ErrorCode::Cancelled, "stopped on request");
+  if (stop_.stop_requested()) return fileError(ErrorCode::Cancelled, "stopped on request");
   if (rows == 0) return skip("nothing to write", topic.name + ": no message could be exported"), Result<void>();
   if (video.isOpened()) video.release();
   if (o_.format == Format::Csv) {
     csv.close();
-    if (!csv) return fail(ErrorCode::Io, "writing failed (disk full?)", utf8(temp));
+    if (!csv) return fileError(ErrorCode::Io, "writing failed (disk full?)", utf8(temp));
   }
   if (o_.format == Format::Npy) {
     std::string header = "{'descr': [('log_time_ns', '<i8'), ";
@@ -605,14 +599,14 @@ Result<void> Exporter::writeStream(const Target& t, const fs::path& path, const 
     header.append((64 - (10 + header.size() + 1) % 64) % 64, ' ');
     header += '\n';
     std::string head("\x93NUMPY\x01\x00", 8);
-    if (header.size() > 0xFFFF) return fail(ErrorCode::Unsupported, "too many columns for a NumPy 1.0 header", utf8(path));
+    if (header.size() > 0xFFFF) return fileError(ErrorCode::Unsupported, "too many columns for a NumPy 1.0 header", utf8(path));
     auto len = static_cast<std::uint16_t>(header.size());
     head.append(reinterpret_cast<const char*>(&len), 2);
     std::ofstream npy(temp, std::ios::binary);
     npy << head << header;
     npy.write(npyRows.data(), static_cast<std::streamsize>(npyRows.size()));
     npy.close();
-    if (!npy) return fail(ErrorCode::Io, "writing failed (disk full?)", utf8(temp));
+    if (!npy) return fileError(ErrorCode::Io, "writing failed (disk full?)", utf8(temp));
   }
   std::error_code ec;
   auto size = fs::file_size(temp, ec);
@@ -630,7 +624,7 @@ Result<void> Exporter::run(const ProgressFn& progress) {
     report_.notes.push_back(bag_ + ": none of the topics asked for; passed over");
     return {};
   }
-  if (o_.every == 0) return fail(ErrorCode::InvalidArgument, "--every must be at least 1");
+  if (o_.every == 0) return fileError(ErrorCode::InvalidArgument, "--every must be at least 1");
   auto tf = loadTf(s_, !o_.targetFrame.empty());
   if (!tf) return std::move(tf).error();
   tf_ = std::move(tf).value();
@@ -642,7 +636,8 @@ Result<void> Exporter::run(const ProgressFn& progress) {
   // Plan every name first, so that collisions are found before anything is written.
   std::vector<Planned> frames;
   std::vector<std::pair<Target, fs::path>> streams;
-  bool needStamps = o_.nameTemplate.find("{stamp_ns}") != std::string::npos;
+  const std::string framePattern = !o_.nameTemplate.empty() ? o_.nameTemplate
+                                   : several ? "{topic}/{bag}_frame_{index}.{ext}" : "{bag}_frame_{index}.{ext}";
   for (const auto& t : *targets) {
     const std::string& name = topics[t.topic].name;
     if (!perMessage(o_.format, t.kind)) {
@@ -650,41 +645,37 @@ Result<void> Exporter::run(const ProgressFn& progress) {
       streams.push_back({t, o_.outDir / fs::u8path(expand(pattern, bag_, name, 0, 0, 0, ext))});
       continue;
     }
-    std::string pattern = !o_.nameTemplate.empty() ? o_.nameTemplate
-                          : several ? "{topic}/{bag}_frame_{index}.{ext}" : "{bag}_frame_{index}.{ext}";
     auto refs = s_.index(t.topic);
     auto lo = s_.atOrAfter(t.topic, o_.startNs);
     for (std::size_t i = lo.value_or(refs.size()), row = 0; i < refs.size() && refs[i].logTimeNs <= o_.endNs; ++i, ++row)
       if (row % o_.every == 0) frames.push_back({t.topic, row, row / o_.every, refs[i].logTimeNs, 0, {}});
   }
-  if (needStamps && !frames.empty()) {
+  // Each frame by (topic, row) and the topics they come from, for the stamp and write passes.
+  std::map<std::pair<TopicId, std::size_t>, std::size_t> frameAt;
+  session::Selection frameTopics{{}, o_.startNs, o_.endNs};
+  for (std::size_t k = 0; k < frames.size(); ++k) {
+    frameAt[{frames[k].topic, frames[k].row}] = k;
+    if (frameTopics.topics.empty() || frameTopics.topics.back() != frames[k].topic)
+      frameTopics.topics.push_back(frames[k].topic);
+  }
+  if (framePattern.find("{stamp_ns}") != std::string::npos && !frames.empty()) {
     // The header stamp of each planned frame, straight from the bytes.
-    std::map<TopicId, std::vector<std::size_t>> byTopic;
-    for (std::size_t k = 0; k < frames.size(); ++k) byTopic[frames[k].topic].push_back(k);
-    session::Selection sel{{}, o_.startNs, o_.endNs};
-    for (const auto& [t, ks] : byTopic) sel.topics.push_back(t);
-    std::map<std::pair<TopicId, std::size_t>, std::size_t> where;
-    for (std::size_t k = 0; k < frames.size(); ++k) where[{frames[k].topic, frames[k].row}] = k;
-    std::mutex m;
-    auto r = s_.forEachParallel(sel, [&](TopicId t, std::size_t row, const Result<Message>& msg) {
-      auto it = where.find({t, row});
-      if (it == where.end() || !msg) return;
+    auto r = s_.forEachParallel(frameTopics, [&](TopicId t, std::size_t row, const Result<Message>& msg) {
+      auto it = frameAt.find({t, row});
+      if (it == frameAt.end() || !msg) return;
       auto fmt = msg->connection->messageEncoding == "cdr" ? decode::WireFormat::Cdr : decode::WireFormat::Ros1;
       frames[it->second].stampNs = decode::peekHeaderStamp(msg->bytes, fmt).value_or(0);
     }, stop_);
     if (!r) return r;
   }
-  for (auto& f : frames) {
-    const std::string& name = topics[f.topic].name;
-    std::string pattern = !o_.nameTemplate.empty() ? o_.nameTemplate
-                          : several ? "{topic}/{bag}_frame_{index}.{ext}" : "{bag}_frame_{index}.{ext}";
-    f.path = o_.outDir / fs::u8path(expand(pattern, bag_, name, f.index, f.stampNs, f.logTimeNs, ext));
-  }
+  for (auto& f : frames)
+    f.path = o_.outDir /
+             fs::u8path(expand(framePattern, bag_, topics[f.topic].name, f.index, f.stampNs, f.logTimeNs, ext));
   std::set<fs::path> names;
   std::error_code ec;
   auto check = [&](const fs::path& p) -> Result<void> {
     if (!names.insert(p).second)
-      return fail(ErrorCode::InvalidArgument, "two exported files would have the same name; put {index} or {topic} "
+      return fileError(ErrorCode::InvalidArgument, "two exported files would have the same name; put {index} or {topic} "
                                               "in the name template", utf8(p));
     if (!o_.overwrite && fs::exists(p, ec)) report_.conflicts.push_back(utf8(p));
     return {};
@@ -694,7 +685,7 @@ Result<void> Exporter::run(const ProgressFn& progress) {
   for (const auto& [t, p] : streams)
     if (auto r = check(p); !r) return r;
   if (!report_.conflicts.empty())
-    return fail(ErrorCode::InvalidArgument, std::to_string(report_.conflicts.size()) +
+    return fileError(ErrorCode::InvalidArgument, std::to_string(report_.conflicts.size()) +
                                                 " files exist already (use --overwrite to replace them), the first: " +
                                                 report_.conflicts.front());
   if (!o_.dryRun) {
@@ -703,7 +694,7 @@ Result<void> Exporter::run(const ProgressFn& progress) {
     for (const auto& [t, p] : streams) folders.insert(p.parent_path());
     for (const auto& dir : folders) {
       fs::create_directories(dir, ec);
-      if (ec) return fail(ErrorCode::Io, "cannot create the folder: " + ec.message(), utf8(dir));
+      if (ec) return fileError(ErrorCode::Io, "cannot create the folder: " + ec.message(), utf8(dir));
     }
   }
 
@@ -712,17 +703,11 @@ Result<void> Exporter::run(const ProgressFn& progress) {
   std::atomic<std::size_t> done{0};
   ProgressFn report = session::throttled(progress);
   if (!frames.empty()) {
-    std::map<std::pair<TopicId, std::size_t>, const Planned*> plan;
-    session::Selection sel{{}, o_.startNs, o_.endNs};
-    for (const auto& f : frames) {
-      plan[{f.topic, f.row}] = &f;
-      if (sel.topics.empty() || sel.topics.back() != f.topic) sel.topics.push_back(f.topic);
-    }
-    auto r = s_.forEachParallel(sel, [&](TopicId t, std::size_t row, const Result<Message>& m) {
-      auto it = plan.find({t, row});
-      if (it == plan.end()) return;
+    auto r = s_.forEachParallel(frameTopics, [&](TopicId t, std::size_t row, const Result<Message>& m) {
+      auto it = frameAt.find({t, row});
+      if (it == frameAt.end()) return;
       if (!m) return skip("message cannot be read", m.error().describe());
-      if (auto w = writeFrame(*it->second, *m); !w) {
+      if (auto w = writeFrame(frames[it->second], *m); !w) {
         if (w.error().code == ErrorCode::Io) skip("file cannot be written", w.error().describe());
         else skip(w.error().code == ErrorCode::Unsupported ? "not supported" : "message cannot be decoded",
                   topics[t].name + " message " + std::to_string(row) + ": " + w.error().describe());
@@ -756,7 +741,7 @@ Result<Format> formatFromName(std::string_view name) {
       {"mp4", Format::Mp4}, {"avi", Format::Avi}, {"npy", Format::Npy}};
   for (const auto& [n, f] : names)
     if (name == n) return f;
-  return fail(ErrorCode::InvalidArgument, "unknown format '" + std::string(name) + "' (pcd, ply, bin, csv, jpeg, png, mp4, avi, npy)");
+  return fileError(ErrorCode::InvalidArgument, "unknown format '" + std::string(name) + "' (pcd, ply, bin, csv, jpeg, png, mp4, avi, npy)");
 }
 
 const char* formatName(Format f) {
@@ -773,13 +758,13 @@ Result<void> writeFileAtomically(const fs::path& path, std::string_view bytes, b
   fs::path temp = temporaryBeside(path);
   {
     std::ofstream out(temp, std::ios::binary);
-    if (!out) return fail(ErrorCode::Io, "cannot create a file here", utf8(temp));
+    if (!out) return fileError(ErrorCode::Io, "cannot create a file here", utf8(temp));
     out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     out.close();
     if (!out) {
       std::error_code ec;
       fs::remove(temp, ec);
-      return fail(ErrorCode::Io, "writing failed (disk full?)", utf8(temp));
+      return fileError(ErrorCode::Io, "writing failed (disk full?)", utf8(temp));
     }
   }
   return publish(temp, path, overwrite);

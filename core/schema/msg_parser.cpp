@@ -301,4 +301,11 @@ Result<std::shared_ptr<const MessageSchema>> parseDefinition(std::string_view ty
   return std::shared_ptr<const MessageSchema>(std::move(schema));
 }
 
+std::string normalTypeName(std::string_view type) {
+  auto slash = type.find('/');
+  if (slash != std::string_view::npos && type.substr(slash, 5) == "/msg/")
+    return std::string(type.substr(0, slash)) + std::string(type.substr(slash + 4));
+  return std::string(type);
+}
+
 }  // namespace bagscope::schema

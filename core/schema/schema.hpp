@@ -65,6 +65,10 @@ struct MessageSchema {
 
 /// Parses a full definition (root text + "MSG:" sections) of type `typeName`.
 /// Errors (Schema) name the type and the line.
+/// The type name without ROS 2's "/msg/": "sensor_msgs/msg/Image" -> "sensor_msgs/Image",
+/// so that ROS 1 and ROS 2 spellings of a type compare equal.
+std::string normalTypeName(std::string_view type);
+
 Result<std::shared_ptr<const MessageSchema>> parseDefinition(std::string_view typeName,
                                                              std::string_view text,
                                                              Dialect dialect);

@@ -78,13 +78,6 @@ std::optional<std::int64_t> timeNs(const Value& v) {
   return static_cast<std::int64_t>(number(sec)) * 1'000'000'000 + static_cast<std::int64_t>(number(nsec));
 }
 
-std::string normalType(std::string_view type) {
-  auto slash = type.find('/');
-  if (slash != std::string_view::npos && type.substr(slash, 5) == "/msg/")
-    return std::string(type.substr(0, slash)) + std::string(type.substr(slash + 4));
-  return std::string(type);
-}
-
 std::optional<Header> headerOf(const Value& message) {
   const Value* h = field(message, "header");
   if (!h) return std::nullopt;

@@ -25,8 +25,6 @@ namespace bagscope::sensors {
 const decode::Value* field(const decode::Value& value, std::string_view name);
 /// A time value (ROS 1 time, ROS 2 builtin_interfaces/Time) in ns; nullopt if not one.
 std::optional<std::int64_t> timeNs(const decode::Value& value);
-/// "sensor_msgs/msg/Image" -> "sensor_msgs/Image".
-std::string normalType(std::string_view type);
 
 struct Header {
   std::int64_t stampNs = 0;  ///< 0 when unset

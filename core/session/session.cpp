@@ -19,21 +19,7 @@ using storage::Source;
 
 namespace {
 
-Error fail(ErrorCode code, std::string message, const std::string& file = {}) {
-  Error e = makeError(code, std::move(message));
-  e.file = file;
-  return e;
-}
-
-Error cancelled() { return fail(ErrorCode::Cancelled, "stopped on request"); }
-
-// ROS 1 writes "pkg/Type", ROS 2 "pkg/msg/Type": the same type for merging topics.
-std::string sameTypeKey(std::string_view type) {
-  auto first = type.find('/');
-  if (first != std::string_view::npos && type.substr(first, 5) == "/msg/")
-    return std::string(type.substr(0, first)) + std::string(type.substr(first + 4));
-  return std::string(type);
-}
+Error cancelled() { return fileError(ErrorCode::Cancelled, "stopped on request"); }
 
 bool isBagFile(const fs::path& p) { return p.extension() == ".bag" || p.extension() == ".mcap"; }
 
@@ -155,7 +141,7 @@ Result<void> Session::State::build() {
   for (std::uint32_t s = 0; s < sources.size(); ++s) {
     if (!indexes[s]) return std::move(indexes[s]).error();
     for (const auto& c : sources[s]->connections()) {
-      std::pair key{c.topic, sameTypeKey(c.type)};
+      std::pair key{c.topic, schema::normalTypeName(c.type)};
       byKey[key].push_back({s, &c});
       spelling.emplace(key, c.type);
     }
@@ -255,7 +241,7 @@ Result<Message> Session::State::read(TopicId topic, const MessageRef& ref, Hint&
   }
   const storage::ChunkMessage* m = storage::findMessage(*hint.chunk, entry);
   if (!m)
-    return fail(ErrorCode::Format, "no message record at offset " + std::to_string(ref.location.offset) +
+    return fileError(ErrorCode::Format, "no message record at offset " + std::to_string(ref.location.offset) +
                                        " of chunk " + std::to_string(ref.location.chunk), src.info().path);
   msg.connection = &src.connections()[m->connIndex];
   msg.logTimeNs = m->logTimeNs;
@@ -305,7 +291,7 @@ Result<std::unique_ptr<Session>> Session::open(std::vector<std::unique_ptr<Sourc
 }
 
 Result<std::unique_ptr<Session>> Session::open(const std::vector<fs::path>& inputs, const SessionOptions& options) {
-  if (inputs.empty()) return fail(ErrorCode::InvalidArgument, "nothing to open");
+  if (inputs.empty()) return fileError(ErrorCode::InvalidArgument, "nothing to open");
   std::vector<std::unique_ptr<Source>> sources;
   std::vector<std::string> skipped;
   std::set<fs::path> seen;
@@ -316,7 +302,7 @@ Result<std::unique_ptr<Session>> Session::open(const std::vector<fs::path>& inpu
     if (folderOfBags) {
       found = findRecordings(input, options.recursive);
       if (found.empty())
-        return fail(ErrorCode::InvalidArgument, std::string("no recordings (.bag, .mcap, rosbag2 folders) in this folder") +
+        return fileError(ErrorCode::InvalidArgument, std::string("no recordings (.bag, .mcap, rosbag2 folders) in this folder") +
                                                     (options.recursive ? " or its subfolders" : ""), utf8(input));
     } else {
       found.push_back(input);
@@ -333,7 +319,7 @@ Result<std::unique_ptr<Session>> Session::open(const std::vector<fs::path>& inpu
       }
     }
   }
-  if (sources.empty()) return fail(ErrorCode::InvalidArgument, "none of the recordings found could be opened: " + skipped.front());
+  if (sources.empty()) return fileError(ErrorCode::InvalidArgument, "none of the recordings found could be opened: " + skipped.front());
   auto session = open(std::move(sources), options);
   if (session) {
     auto& problems = (*session)->state_->problems;
@@ -375,10 +361,10 @@ std::optional<std::size_t> Session::atOrAfter(TopicId topic, std::int64_t timeNs
 }
 
 Result<Message> Session::read(TopicId topic, std::size_t n) const {
-  if (topic >= state_->topics.size()) return fail(ErrorCode::InvalidArgument, "no topic " + std::to_string(topic));
+  if (topic >= state_->topics.size()) return fileError(ErrorCode::InvalidArgument, "no topic " + std::to_string(topic));
   const auto& refs = state_->index[topic];
   if (n >= refs.size())
-    return fail(ErrorCode::InvalidArgument, "topic " + state_->topics[topic].name + " has " +
+    return fileError(ErrorCode::InvalidArgument, "topic " + state_->topics[topic].name + " has " +
                                                 std::to_string(refs.size()) + " messages, not " + std::to_string(n + 1));
   State::Hint hint;
   auto m = state_->read(topic, refs[n], hint);
@@ -402,7 +388,7 @@ Result<void> Session::forEach(const Selection& selection, const std::function<bo
     for (TopicId t = 0; t < st.topics.size(); ++t) topics.push_back(t);
   std::set<std::uint32_t> involved;
   for (TopicId t : topics) {
-    if (t >= st.topics.size()) return fail(ErrorCode::InvalidArgument, "no topic " + std::to_string(t));
+    if (t >= st.topics.size()) return fileError(ErrorCode::InvalidArgument, "no topic " + std::to_string(t));
     for (const auto& m : st.topics[t].members) involved.insert(m.source);
   }
   if (involved.empty()) return {};
@@ -510,7 +496,7 @@ Result<std::shared_ptr<const decode::Decoder>> Session::decoder(const storage::C
 Result<FieldColumns> Session::extractFields(TopicId topic, const std::vector<std::string>& paths, std::int64_t startNs,
                                             std::int64_t endNs, std::stop_token stop, const ProgressFn& progress) const {
   const State& st = *state_;
-  if (topic >= st.topics.size()) return fail(ErrorCode::InvalidArgument, "no topic " + std::to_string(topic));
+  if (topic >= st.topics.size()) return fileError(ErrorCode::InvalidArgument, "no topic " + std::to_string(topic));
   const Topic& t = st.topics[topic];
   // A reader per connection of the topic; a path that does not exist is the caller's error.
   std::vector<decode::FieldReader> readers;
@@ -548,7 +534,7 @@ Result<FieldColumns> Session::extractFields(TopicId topic, const std::vector<std
     out.logTimeNs[row] = st.index[topic][lo + row].logTimeNs;
     if (!m) return note(m.error());
     auto reader = readerOf.find(m->connection);
-    if (reader == readerOf.end()) return note(fail(ErrorCode::Schema, undecodable));
+    if (reader == readerOf.end()) return note(fileError(ErrorCode::Schema, undecodable));
     thread_local std::vector<double> values;
     values.resize(paths.size());
     if (auto ok = readers[reader->second].read(m->bytes, values); !ok) return note(ok.error());
@@ -576,7 +562,7 @@ Result<void> Session::forEachParallel(const Selection& selection, const Parallel
   std::vector<Run> runs;
   std::size_t total = 0;
   for (TopicId t : topics) {
-    if (t >= st.topics.size()) return fail(ErrorCode::InvalidArgument, "no topic " + std::to_string(t));
+    if (t >= st.topics.size()) return fileError(ErrorCode::InvalidArgument, "no topic " + std::to_string(t));
     auto [lo, hi] = st.range(t, selection.startNs, selection.endNs);
     const auto& refs = st.index[t];
     for (std::size_t i = lo; i < hi;) {
@@ -677,7 +663,7 @@ std::shared_ptr<Job> Session::startJob(std::function<Result<void>(std::stop_toke
 }
 
 Result<storage::RecordingSummary> Session::summary(std::uint32_t source) const {
-  if (source >= state_->sources.size()) return fail(ErrorCode::InvalidArgument, "no file " + std::to_string(source));
+  if (source >= state_->sources.size()) return fileError(ErrorCode::InvalidArgument, "no file " + std::to_string(source));
   std::lock_guard lock(*state_->sourceMutex[source]);
   return storage::summarize(*state_->sources[source]);
 }

@@ -31,9 +31,7 @@ std::string u8(const fs::path& p) {
 }
 
 Error fail(ErrorCode code, std::string message, const fs::path& file) {
-  Error e = makeError(code, std::move(message));
-  e.file = u8(file);
-  return e;
+  return fileError(code, std::move(message), u8(file));
 }
 
 struct TopicMetadata {
