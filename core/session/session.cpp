@@ -98,6 +98,7 @@ struct Session::State {
   std::vector<Topic> topics;
   std::vector<std::vector<MessageRef>> index;            // [topic]
   std::vector<std::string> problems;
+  std::vector<OpenFailure> failures;
   std::int64_t startNs = 0, endNs = 0;
   std::uint64_t messageCount = 0;
 
@@ -292,8 +293,13 @@ Result<std::unique_ptr<Session>> Session::open(std::vector<std::unique_ptr<Sourc
 
 Result<std::unique_ptr<Session>> Session::open(const std::vector<fs::path>& inputs, const SessionOptions& options) {
   if (inputs.empty()) return fileError(ErrorCode::InvalidArgument, "nothing to open");
-  std::vector<std::unique_ptr<Source>> sources;
-  std::vector<std::string> skipped;
+  auto cancelled = [] { return makeError(ErrorCode::Cancelled, "opening cancelled"); };
+  // First what to open (cheap), then the files one by one, with progress between them.
+  struct Candidate {
+    fs::path path;
+    bool named;  // named by the caller, not found in a folder
+  };
+  std::vector<Candidate> candidates;
   std::set<fs::path> seen;
   for (const auto& input : inputs) {
     std::error_code ec;
@@ -301,30 +307,46 @@ Result<std::unique_ptr<Session>> Session::open(const std::vector<fs::path>& inpu
     std::vector<fs::path> found;
     if (folderOfBags) {
       found = findRecordings(input, options.recursive);
-      if (found.empty())
+      if (found.empty() && !options.skipFailedInputs)
         return fileError(ErrorCode::InvalidArgument, std::string("no recordings (.bag, .mcap, rosbag2 folders) in this folder") +
                                                     (options.recursive ? " or its subfolders" : ""), utf8(input));
     } else {
       found.push_back(input);
     }
-    for (const auto& path : found) {
-      if (!seen.insert(fs::weakly_canonical(path, ec)).second) continue;  // named twice
-      auto source = storage::openSource(path);
-      if (source) {
-        sources.push_back(std::move(source).value());
-      } else if (folderOfBags) {
-        skipped.push_back("skipped " + source.error().describe());
-      } else {
-        return std::move(source).error();
-      }
+    for (auto& path : found)
+      if (seen.insert(fs::weakly_canonical(path, ec)).second) candidates.push_back({std::move(path), !folderOfBags});
+  }
+  auto progress = throttled(options.progress);
+  std::vector<std::unique_ptr<Source>> sources;
+  std::vector<OpenFailure> failures;
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    if (options.stop.stop_requested()) return cancelled();
+    if (progress) progress(0.9 * static_cast<double>(i) / static_cast<double>(candidates.size()));
+    auto source = storage::openSource(candidates[i].path);
+    if (source) {
+      sources.push_back(std::move(source).value());
+    } else if (candidates[i].named && !options.skipFailedInputs) {
+      return std::move(source).error();
+    } else {
+      failures.push_back({utf8(candidates[i].path), source.error().describe()});
     }
   }
-  if (sources.empty()) return fileError(ErrorCode::InvalidArgument, "none of the recordings found could be opened: " + skipped.front());
+  if (sources.empty()) {
+    std::string why;
+    for (const auto& f : failures) why += (why.empty() ? "" : "; ") + f.reason;
+    if (why.empty()) why = "no recordings (.bag, .mcap, rosbag2 folders) found";
+    return fileError(ErrorCode::InvalidArgument, "none of the recordings could be opened: " + why);
+  }
+  if (options.stop.stop_requested()) return cancelled();
   auto session = open(std::move(sources), options);
   if (session) {
     auto& problems = (*session)->state_->problems;
+    std::vector<std::string> skipped;
+    for (const auto& f : failures) skipped.push_back("skipped " + f.reason);
     problems.insert(problems.begin(), skipped.begin(), skipped.end());
+    (*session)->state_->failures = std::move(failures);
   }
+  if (progress) progress(1.0);
   return session;
 }
 
@@ -338,6 +360,7 @@ std::int64_t Session::startNs() const { return state_->startNs; }
 std::int64_t Session::endNs() const { return state_->endNs; }
 std::uint64_t Session::messageCount() const { return state_->messageCount; }
 const std::vector<std::string>& Session::problems() const { return state_->problems; }
+const std::vector<OpenFailure>& Session::failures() const { return state_->failures; }
 
 std::optional<TopicId> Session::findTopic(std::string_view name) const {
   const auto& t = state_->topics;

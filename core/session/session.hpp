@@ -38,11 +38,26 @@ class Decoder;
 
 namespace bagscope::session {
 
+/// Fraction done in [0, 1]; called at most about ten times a second, and once with 1.
+using ProgressFn = std::function<void(double)>;
+
 struct SessionOptions {
   bool recursive = false;                   ///< look for bags in the subfolders of folders given
   std::size_t cacheBytes = std::size_t{1} << 30;  ///< chunk cache budget
   unsigned workers = 0;                     ///< 0: one per hardware thread (at least 2)
   std::vector<std::filesystem::path> msgPaths;  ///< folders of .msg files for types files lack
+  /// A named file that cannot be opened is skipped and listed in Session::failures()
+  /// instead of failing the open (the desktop app opens the others); the open still fails
+  /// when nothing could be opened.
+  bool skipFailedInputs = false;
+  std::stop_token stop;  ///< opening returns Cancelled soon after a stop is requested
+  ProgressFn progress;   ///< opening progress (files opened of files found, then the index)
+};
+
+/// A file that could not be opened, and why.
+struct OpenFailure {
+  std::string path;
+  std::string reason;
 };
 
 using TopicId = std::uint32_t;
@@ -86,9 +101,6 @@ struct FieldColumns {
   std::uint64_t unreadable = 0;  ///< messages that could not be read or decoded (NaN rows)
   std::string firstProblem;      ///< what went wrong with the first of them
 };
-
-/// Fraction done in [0, 1]; called at most about ten times a second, and once with 1.
-using ProgressFn = std::function<void(double)>;
 
 /// A long job running on its own thread. Destroying the handle cancels the job and waits
 /// for it; a job must not outlive its session.
@@ -137,6 +149,9 @@ public:
   std::uint64_t messageCount() const;
   /// Type conflicts, skipped files, and every file's own problems (prefixed with its name).
   const std::vector<std::string>& problems() const;
+  /// Files skipped because they could not be opened (found in folders, or named with
+  /// skipFailedInputs).
+  const std::vector<OpenFailure>& failures() const;
 
   // The index and random access.
   std::span<const MessageRef> index(TopicId topic) const;

@@ -382,6 +382,29 @@ private slots:
     auto empty = Session::open({root / "empty"});
     QVERIFY(!empty.has_value());
     QVERIFY2(empty.error().message.find("no recordings") != std::string::npos, empty.error().message.c_str());
+
+    // The desktop app's way: a broken named file is skipped and said; the others open.
+    session::SessionOptions keepGoing;
+    keepGoing.skipFailedInputs = true;
+    std::vector<double> fractions;
+    keepGoing.progress = [&](double f) { fractions.push_back(f); };
+    auto some = openOrFail({root / "broken.bag", root / "a.bag"}, keepGoing);
+    QCOMPARE(some->sourceCount(), std::size_t{1});
+    QCOMPARE(some->failures().size(), std::size_t{1});
+    QVERIFY(some->failures()[0].path.find("broken.bag") != std::string::npos);
+    QVERIFY2(some->failures()[0].reason.find("broken.bag") != std::string::npos, some->failures()[0].reason.c_str());
+    QVERIFY(!fractions.empty());
+    QCOMPARE(fractions.back(), 1.0);
+    auto none = Session::open({root / "broken.bag"}, keepGoing);
+    QVERIFY(!none.has_value());
+    QVERIFY2(none.error().message.find("broken.bag") != std::string::npos, none.error().message.c_str());
+    // A stop requested before opening ends it as cancelled.
+    std::stop_source stop;
+    stop.request_stop();
+    keepGoing.stop = stop.get_token();
+    auto cancelled = Session::open({root / "a.bag"}, keepGoing);
+    QVERIFY(!cancelled.has_value());
+    QCOMPARE(cancelled.error().code, ErrorCode::Cancelled);
   }
 
   void longJobsReportProgressAndStopWithin100ms() {
