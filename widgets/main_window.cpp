@@ -2,209 +2,397 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFormLayout>
 #include <QHeaderView>
+#include <QInputDialog>
+#include <QJsonDocument>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QProgressBar>
+#include <QSettings>
 #include <QStatusBar>
-#include <QThread>
-#include <QTreeWidget>
-#include <QVBoxLayout>
+#include <QToolButton>
+#include <QTreeView>
 
-#include <cstdio>
-
-#include "core/storage/source.hpp"
-#include "core/session/session.hpp"
+#include "core/storage/summary.hpp"
+#include "document.hpp"
+#include "inspector.hpp"
+#include "playback.hpp"
+#include "stats_dialog.hpp"
+#include "timeline.hpp"
+#include "topic_list.hpp"
 
 namespace bagscope::widgets {
 namespace {
 
-enum TopicColumn { kTopic, kType, kCount, kFrequency, kConnections, kColumnCount };
+constexpr int kMaxRecent = 10;
+const QString kRecentKey = QStringLiteral("recent");
+const QString kLastLayoutKey = QStringLiteral("lastLayout");
 
-// Sorts numeric columns by value, not by text.
-class TopicItem : public QTreeWidgetItem {
-public:
-  using QTreeWidgetItem::QTreeWidgetItem;
-  bool operator<(const QTreeWidgetItem& other) const override {
-    int column = treeWidget() ? treeWidget()->sortColumn() : 0;
-    if (column == kCount || column == kFrequency || column == kConnections)
-      return data(column, Qt::UserRole).toDouble() < other.data(column, Qt::UserRole).toDouble();
-    return QTreeWidgetItem::operator<(other);
-  }
-};
+// A message box that does not block (tests and scripted runs keep going).
+void tell(QWidget* parent, QMessageBox::Icon icon, const QString& title, const QString& text, const QString& details = {}) {
+  auto* box = new QMessageBox(icon, title, text, QMessageBox::Ok, parent);
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  if (!details.isEmpty()) box->setDetailedText(details);
+  box->open();
+}
 
-QString toQt(const std::string& s) {
-  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+QString displayName(const QStringList& paths) {
+  if (paths.isEmpty()) return {};
+  QString first = QFileInfo(paths.front()).fileName();
+  if (first.isEmpty()) first = paths.front();
+  return paths.size() == 1 ? first : QObject::tr("%1 + %n more", nullptr, static_cast<int>(paths.size() - 1)).arg(first);
 }
 
 }  // namespace
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+MainWindow::MainWindow(QWidget* parent, const QString& layoutFolder)
+    : QMainWindow(parent), document_(new Document(this)), playback_(new Playback(document_, this)),
+      playbackBar_(new PlaybackBar(document_, playback_, this)), topics_(new TopicListPanel(document_)),
+      timeline_(new TimelineWidget(document_)), inspector_(new InspectorPanel(document_)), store_(layoutFolder) {
   setWindowTitle(tr("Bagscope"));
   setAcceptDrops(true);
-  resize(1000, 700);
+  resize(1280, 800);
+  setDockOptions(AnimatedDocks | AllowNestedDocks | AllowTabbedDocks);
+  addToolBar(Qt::TopToolBarArea, playbackBar_);
+  addPanel(topics_, tr("Topics"), QStringLiteral("topics"), Qt::LeftDockWidgetArea);
+  addPanel(inspector_, tr("Message Inspector"), QStringLiteral("inspector"), Qt::RightDockWidgetArea);
+  addPanel(timeline_, tr("Timeline"), QStringLiteral("timeline"), Qt::BottomDockWidgetArea);
+  // No central widget: the panels share the window and the user arranges them.
+  auto* hint = new QLabel(tr("Open a recording with File ▸ Open, or drop bags and folders here."), this);
+  hint->setAlignment(Qt::AlignCenter);
+  hint->setEnabled(false);
+  setCentralWidget(hint);
 
-  auto* central = new QWidget(this);
-  auto* layout = new QVBoxLayout(central);
-  facts_ = new QFormLayout();
-  layout->addLayout(facts_);
-  problems_ = new QLabel(central);
-  problems_->setWordWrap(true);
-  problems_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  problems_->setStyleSheet(QStringLiteral("QLabel { color: #a05a00; }"));
-  problems_->hide();
-  layout->addWidget(problems_);
-  topics_ = new QTreeWidget(central);
-  topics_->setColumnCount(kColumnCount);
-  topics_->setHeaderLabels({tr("Topic"), tr("Type"), tr("Messages"), tr("Frequency (Hz)"), tr("Connections")});
-  topics_->setRootIsDecorated(false);
-  topics_->setSortingEnabled(true);
-  topics_->sortByColumn(kTopic, Qt::AscendingOrder);
-  topics_->setAlternatingRowColors(true);
-  topics_->header()->setSectionResizeMode(kTopic, QHeaderView::ResizeToContents);
-  topics_->header()->setSectionResizeMode(kType, QHeaderView::Stretch);
-  topics_->header()->setStretchLastSection(false);
-  layout->addWidget(topics_, 1);
-  setCentralWidget(central);
+  summary_ = new QLabel(this);
+  progress_ = new QProgressBar(this);
+  progress_->setRange(0, 1000);
+  progress_->setMaximumWidth(220);
+  progress_->hide();
+  cancel_ = new QToolButton(this);
+  cancel_->setText(tr("Cancel"));
+  cancel_->hide();
+  statusBar()->addPermanentWidget(summary_);
+  statusBar()->addPermanentWidget(progress_);
+  statusBar()->addPermanentWidget(cancel_);
+  connect(cancel_, &QToolButton::clicked, document_, &Document::cancelOpen);
 
-  QMenu* file = menuBar()->addMenu(tr("&File"));
-  QAction* open = file->addAction(tr("&Open…"), this, &MainWindow::showOpenDialog);
-  open->setShortcut(QKeySequence::Open);
-  QAction* openFolder = file->addAction(tr("Open &Folder…"), this, [this] {
-    QString dir = QFileDialog::getExistingDirectory(this, tr("Open rosbag2 folder"), QFileInfo(currentPath_).path());
-    if (!dir.isEmpty()) openFile(dir);
+  connect(document_, &Document::openProgress, this, [this](double f) { progress_->setValue(static_cast<int>(f * 1000)); });
+  connect(document_, &Document::openFinished, this, &MainWindow::onOpenFinished);
+  connect(document_, &Document::sessionChanged, this, &MainWindow::onSessionChanged);
+  connect(document_, &Document::sizeProgress, this, [this](double f) {
+    if (f < 1.0) statusBar()->showMessage(tr("Measuring topic sizes… %1%").arg(static_cast<int>(f * 100)));
+    else statusBar()->clearMessage();
   });
-  openFolder->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
-  file->addSeparator();
-  QAction* quit = file->addAction(tr("&Quit"), qApp, &QApplication::quit);
-  quit->setShortcut(QKeySequence::Quit);
-  QMenu* help = menuBar()->addMenu(tr("&Help"));
-  help->addAction(tr("&About Bagscope"), this, [this] {
-    QMessageBox::about(this, tr("About Bagscope"),
-                       tr("<b>Bagscope</b> %1<br>Opens ROS recordings without ROS.")
-                           .arg(QApplication::applicationVersion()));
-  });
+  connect(topics_, &TopicListPanel::shownTopicsChanged, this, [this] { timeline_->setRows(topics_->filter()->shownTopics()); });
+  connect(timeline_, &TimelineWidget::topicClicked, document_, &Document::setCurrentTopic);
+  connect(topics_, &TopicListPanel::statsRequested, this, &MainWindow::showStats);
+
+  createMenus();
+  applySettings(AppSettings::load());
+  // The arrangement the user left last time.
+  QByteArray last = QSettings().value(kLastLayoutKey).toByteArray();
+  if (!last.isEmpty())
+    if (auto layout = Layout::fromJson(QJsonDocument::fromJson(last).object(), nullptr)) applyLayout(*layout);
   statusBar()->showMessage(tr("Open a recording (ROS 1 .bag, .mcap, rosbag2 folder) with File ▸ Open or drop it on the window."));
 }
 
-MainWindow::~MainWindow() {
-  // Workers call back into this window: let them finish before it goes.
-  for (QThread* worker : findChildren<QThread*>()) worker->wait();
+MainWindow::~MainWindow() = default;
+
+QDockWidget* MainWindow::addPanel(QWidget* panel, const QString& title, const QString& name, Qt::DockWidgetArea area) {
+  auto* dock = new QDockWidget(title, this);
+  dock->setObjectName(name);  // saveState/restoreState find docks by name
+  dock->setWidget(panel);
+  addDockWidget(area, dock);
+  return dock;
 }
 
-void MainWindow::showOpenDialog() {
-  QString path = QFileDialog::getOpenFileName(this, tr("Open recording"), QFileInfo(currentPath_).path(),
-                                              tr("Recordings (*.bag *.mcap *.db3 *.zstd metadata.yaml);;All files (*)"));
-  if (!path.isEmpty()) openFile(path);
-}
+QList<QDockWidget*> MainWindow::docks() const { return findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly); }
 
-void MainWindow::openFile(const QString& path) {
-  int generation = ++openGeneration_;
-  statusBar()->showMessage(tr("Opening %1…").arg(QFileInfo(path).fileName()));
-  std::string nativePath = QFile::encodeName(path).toStdString();
-  // Opening reads the index (and may scan a damaged file): never on the GUI thread.
-  QThread* worker = QThread::create([this, path, nativePath, generation] {
-    auto summary = std::make_shared<Result<storage::RecordingSummary>>(
-        makeError(ErrorCode::Io, "not opened"));
-    if (auto session = session::Session::open({std::filesystem::path(nativePath)})) {
-      *summary = (*session)->summary(0);
-    } else {
-      *summary = std::move(session).error();
-    }
-    // Queued to the GUI thread; dropped if the window is gone by then.
-    QMetaObject::invokeMethod(this, [this, path, summary, generation] {
-      if (generation != openGeneration_) return;  // a newer open superseded this one
-      if (*summary) {
-        showSummary(path, **summary);
-        emit openFinished(path, QString());
-      } else {
-        QString error = toQt(summary->error().describe());
-        showError(path, error);
-        emit openFinished(path, error);
-      }
-    }, Qt::QueuedConnection);
+void MainWindow::createMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
+    QStringList paths = QFileDialog::getOpenFileNames(
+        this, tr("Open recordings"), QFileInfo(document_->paths().value(0)).path(),
+        tr("Recordings (*.bag *.mcap *.db3 metadata.yaml);;All files (*)"));
+    for (QString& p : paths)  // a rosbag2 folder is opened by its metadata.yaml
+      if (QFileInfo(p).fileName() == QLatin1String("metadata.yaml")) p = QFileInfo(p).path();
+    if (!paths.isEmpty()) open(paths);
   });
-  worker->setParent(this);
-  connect(worker, &QThread::finished, worker, &QObject::deleteLater);
-  worker->start();
+  file->addAction(tr("Open &Folder…"), QKeySequence(tr("Ctrl+Shift+O")), this, [this] {
+    QString dir = QFileDialog::getExistingDirectory(this, tr("Open a rosbag2 folder or a folder of bags"),
+                                                    QFileInfo(document_->paths().value(0)).path());
+    if (!dir.isEmpty()) open({dir});
+  });
+  recentMenu_ = file->addMenu(tr("Open &Recent"));
+  rebuildRecentMenu();
+  file->addAction(tr("&Close"), QKeySequence::Close, document_, &Document::close);
+  file->addSeparator();
+  file->addAction(tr("&Settings…"), QKeySequence::Preferences, this, &MainWindow::showSettings);
+  file->addSeparator();
+  QAction* quit = file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+  quit->setMenuRole(QAction::QuitRole);
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  for (QDockWidget* dock : docks()) view->addAction(dock->toggleViewAction());
+  view->addAction(playbackBar_->toggleViewAction());
+  view->addSeparator();
+  view->addAction(tr("Zoom Timeline to Fit"), timeline_, &TimelineWidget::zoomToFit);
+  view->addSeparator();
+  layoutsMenu_ = view->addMenu(tr("&Layouts"));
+  rebuildLayoutsMenu();
+
+  QMenu* play = menuBar()->addMenu(tr("&Playback"));
+  play->addActions(playbackBar_->playbackActions());
+  addActions(playbackBar_->playbackActions());
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&About Bagscope"), this, &MainWindow::showAbout)->setMenuRole(QAction::AboutRole);
 }
 
-void MainWindow::showSummary(const QString& path, const storage::RecordingSummary& s) {
-  currentPath_ = path;
-  const auto& info = s.info;
-  setWindowTitle(tr("%1 — Bagscope").arg(QFileInfo(path).fileName()));
-  while (facts_->rowCount() > 0) facts_->removeRow(0);
-  auto fact = [this](const QString& key, const QString& value) {
-    auto* label = new QLabel(value);
-    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    facts_->addRow(key, label);
-  };
-  double seconds = info.messageCount ? static_cast<double>(info.endNs - info.startNs) / 1e9 : 0.0;
-  fact(tr("Path:"), path);
-  fact(tr("Format:"), toQt(info.format + " " + info.version) +
-                          (info.indexed ? QString() : tr(" (no usable index: rebuilt by scanning)")));
-  fact(tr("Duration:"), tr("%1 s").arg(seconds, 0, 'f', 3));
-  if (info.messageCount) {
-    fact(tr("Start:"), toQt(storage::formatUtc(info.startNs)));
-    fact(tr("End:"), toQt(storage::formatUtc(info.endNs)));
-  }
-  fact(tr("Size:"), toQt(storage::formatBytes(info.sizeBytes)));
-  fact(tr("Messages:"), QString::number(info.messageCount));
-  QString compression;
-  for (const auto& [name, n] : s.chunks.chunksByCompression)
-    compression += (compression.isEmpty() ? "" : ", ") + tr("%1 (%2 chunks)").arg(toQt(name)).arg(n);
-  if (s.chunks.uncompressedBytes > 0 && s.chunks.storedBytes != s.chunks.uncompressedBytes)
-    compression += tr("; %1 → %2").arg(toQt(storage::formatBytes(s.chunks.uncompressedBytes)),
-                                       toQt(storage::formatBytes(s.chunks.storedBytes)));
-  fact(tr("Compression:"), compression.isEmpty() ? tr("none") : compression);
-
-  QStringList problems;
-  for (const auto& p : info.problems) problems << toQt(p);
-  problems_->setText(tr("This file is damaged or was not closed properly:\n• %1").arg(problems.join("\n• ")));
-  problems_->setVisible(!problems.isEmpty());
-
-  topics_->setSortingEnabled(false);
-  topics_->clear();
-  for (const auto& t : s.topics) {
-    auto* item = new TopicItem(topics_);
-    QStringList types;
-    for (const auto& type : t.types) types << toQt(type);
-    item->setText(kTopic, toQt(t.topic));
-    item->setText(kType, types.join(", "));
-    item->setText(kCount, QString::number(t.messageCount));
-    item->setData(kCount, Qt::UserRole, static_cast<double>(t.messageCount));
-    item->setText(kFrequency, t.frequencyHz > 0 ? QString::number(t.frequencyHz, 'f', 2) : QStringLiteral("–"));
-    item->setData(kFrequency, Qt::UserRole, t.frequencyHz);
-    item->setText(kConnections, QString::number(t.connectionCount));
-    item->setData(kConnections, Qt::UserRole, static_cast<double>(t.connectionCount));
-    for (int c : {kCount, kFrequency, kConnections}) item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
-  }
-  topics_->setSortingEnabled(true);
-  statusBar()->showMessage(tr("%1 topics, %2 messages, %3 s").arg(s.topics.size()).arg(info.messageCount).arg(seconds, 0, 'f', 3));
+void MainWindow::open(const QStringList& paths) {
+  if (paths.isEmpty()) return;
+  playback_->pause();
+  statusBar()->showMessage(tr("Opening %1…").arg(displayName(paths)));
+  progress_->setValue(0);
+  progress_->show();
+  cancel_->show();
+  document_->open(paths);
 }
 
-void MainWindow::showError(const QString& path, const QString& error) {
-  statusBar()->showMessage(tr("Could not open %1").arg(QFileInfo(path).fileName()));
-  if (QApplication::platformName() == QLatin1String("offscreen")) {
-    std::fprintf(stderr, "bagscope: %s\n", error.toLocal8Bit().constData());  // tests: no modal dialog
+void MainWindow::onOpenFinished(const QString& error, const QStringList& failures) {
+  progress_->hide();
+  cancel_->hide();
+  if (!error.isEmpty()) {
+    statusBar()->showMessage(error, 10000);
+    if (!error.isEmpty() && error != tr("Opening was cancelled."))
+      tell(this, QMessageBox::Warning, tr("Could not open"), error);
+  } else if (!failures.isEmpty()) {
+    tell(this, QMessageBox::Warning, tr("Some files could not be opened"),
+         tr("%n file(s) could not be opened; the others are open.", nullptr, static_cast<int>(failures.size())) +
+             QStringLiteral("\n\n• ") + failures.join(QStringLiteral("\n• ")));
+  }
+  emit openFinished(error);
+}
+
+void MainWindow::onSessionChanged() {
+  const session::Session* s = document_->session();
+  timeline_->setRows(topics_->filter()->shownTopics());
+  if (!s) {
+    setWindowTitle(tr("Bagscope"));
+    summary_->clear();
+    centralWidget()->show();
     return;
   }
-  QMessageBox::warning(this, tr("Could not open recording"), error);
+  rememberRecent(document_->paths());
+  setWindowTitle(tr("%1 — Bagscope").arg(displayName(document_->paths())));
+  double seconds = static_cast<double>(document_->endNs() - document_->startNs()) / 1e9;
+  summary_->setText(tr("%n file(s)", nullptr, static_cast<int>(s->sourceCount())) + QStringLiteral(" · ") +
+                    tr("%1 s").arg(QLocale().toString(seconds, 'f', 1)) + QStringLiteral(" · ") +
+                    QString::fromStdString(storage::formatBytes(static_cast<std::uint64_t>(document_->totalBytes()))) +
+                    QStringLiteral(" · ") +
+                    tr("%1 messages").arg(QLocale().toString(static_cast<qulonglong>(s->messageCount()))));
+  summary_->setToolTip(document_->paths().join(QLatin1Char('\n')));
+  statusBar()->clearMessage();
+  centralWidget()->hide();
+  if (!s->problems().empty()) {
+    QStringList problems;
+    for (const auto& p : s->problems()) problems << QString::fromStdString(p);
+    statusBar()->showMessage(tr("Opened with %n problem(s): %1", nullptr, static_cast<int>(problems.size())).arg(problems.front()), 15000);
+  }
+  // A layout's topic, matched by name; else the first topic shown.
+  const TopicInfo* wanted = pendingTopic_.isEmpty() ? nullptr : document_->topicByName(pendingTopic_);
+  auto shown = topics_->filter()->shownTopics();
+  if (wanted) document_->setCurrentTopic(static_cast<int>(wanted->id));
+  else if (!shown.empty()) document_->setCurrentTopic(static_cast<int>(shown.front()));
+}
+
+void MainWindow::rememberRecent(const QStringList& paths) {
+  QSettings settings;
+  QVariantList recent = settings.value(kRecentKey).toList();
+  recent.removeAll(QVariant(paths));
+  recent.prepend(QVariant(paths));
+  while (recent.size() > kMaxRecent) recent.removeLast();
+  settings.setValue(kRecentKey, recent);
+  rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+  recentMenu_->clear();
+  QVariantList recent = QSettings().value(kRecentKey).toList();
+  int n = 0;
+  for (const QVariant& entry : recent) {
+    QStringList paths = entry.toStringList();
+    if (paths.isEmpty()) continue;
+    QAction* a = recentMenu_->addAction(QStringLiteral("&%1 %2").arg(++n).arg(displayName(paths)), this, [this, paths] { open(paths); });
+    a->setStatusTip(paths.join(QStringLiteral("; ")));
+    a->setToolTip(a->statusTip());
+  }
+  if (n == 0) recentMenu_->addAction(tr("No recent files"))->setEnabled(false);
+  recentMenu_->addSeparator();
+  recentMenu_->addAction(tr("Clear Recent Files"), this, [this] {
+    QSettings().remove(kRecentKey);
+    rebuildRecentMenu();
+  })->setEnabled(n > 0);
+}
+
+// ---------------------------------------------------------------------------------------
+// Layouts
+
+Layout MainWindow::currentLayout(const QString& name) const {
+  Layout l;
+  l.name = name;
+  l.windowState = saveState();
+  l.geometry = saveGeometry();
+  QTreeView* view = topics_->view();
+  const TopicInfo* current = nullptr;
+  if (int t = document_->currentTopic(); t >= 0 && static_cast<std::size_t>(t) < document_->topics().size())
+    current = &document_->topics()[static_cast<std::size_t>(t)];
+  l.panels[QStringLiteral("topics")] = QJsonObject{
+      {QStringLiteral("filter"), topics_->filterBox()->text()},
+      {QStringLiteral("sortColumn"), view->header()->sortIndicatorSection()},
+      {QStringLiteral("sortOrder"), static_cast<int>(view->header()->sortIndicatorOrder())},
+      {QStringLiteral("selected"), current ? current->name : pendingTopic_}};
+  l.panels[QStringLiteral("inspector")] = QJsonObject{{QStringLiteral("search"), inspector_->searchBox()->text()}};
+  l.panels[QStringLiteral("playback")] =
+      QJsonObject{{QStringLiteral("speed"), playback_->speed()}, {QStringLiteral("loop"), playback_->loops()}};
+  return l;
+}
+
+void MainWindow::applyLayout(const Layout& l) {
+  if (!l.geometry.isEmpty()) restoreGeometry(l.geometry);
+  if (!l.windowState.isEmpty()) restoreState(l.windowState);
+  QJsonObject topics = l.panels.value(QStringLiteral("topics")).toObject();
+  topics_->filterBox()->setText(topics.value(QStringLiteral("filter")).toString());
+  if (topics.contains(QStringLiteral("sortColumn")))
+    topics_->view()->sortByColumn(topics.value(QStringLiteral("sortColumn")).toInt(),
+                                  static_cast<Qt::SortOrder>(topics.value(QStringLiteral("sortOrder")).toInt()));
+  pendingTopic_ = topics.value(QStringLiteral("selected")).toString();
+  if (const TopicInfo* t = document_->topicByName(pendingTopic_)) document_->setCurrentTopic(static_cast<int>(t->id));
+  inspector_->searchBox()->setText(l.panels.value(QStringLiteral("inspector")).toObject().value(QStringLiteral("search")).toString());
+  QJsonObject play = l.panels.value(QStringLiteral("playback")).toObject();
+  playback_->setSpeed(play.value(QStringLiteral("speed")).toDouble(1.0));
+  playback_->setLoop(play.value(QStringLiteral("loop")).toBool());
+}
+
+void MainWindow::rebuildLayoutsMenu() {
+  layoutsMenu_->clear();
+  for (const QString& name : store_.names()) {
+    layoutsMenu_->addAction(name, this, [this, name] {
+      QString error;
+      if (auto l = store_.load(name, &error)) applyLayout(*l);
+      else tell(this, QMessageBox::Warning, tr("Could not load the layout"), error);
+    });
+  }
+  if (store_.names().isEmpty()) layoutsMenu_->addAction(tr("No saved layouts"))->setEnabled(false);
+  layoutsMenu_->addSeparator();
+  layoutsMenu_->addAction(tr("Save Layout As…"), this, &MainWindow::saveLayoutAs);
+  layoutsMenu_->addAction(tr("Import Layout…"), this, &MainWindow::importLayout);
+  layoutsMenu_->addAction(tr("Export Layout…"), this, &MainWindow::exportLayout);
+  QMenu* remove = layoutsMenu_->addMenu(tr("Delete Layout"));
+  for (const QString& name : store_.names())
+    remove->addAction(name, this, [this, name] {
+      store_.remove(name);
+      rebuildLayoutsMenu();
+    });
+  remove->setEnabled(!remove->isEmpty());
+}
+
+void MainWindow::saveLayoutAs() {
+  bool ok = false;
+  QString name = QInputDialog::getText(this, tr("Save Layout"), tr("Layout name:"), QLineEdit::Normal, QString(), &ok).trimmed();
+  if (!ok || name.isEmpty()) return;
+  if (store_.names().contains(name) &&
+      QMessageBox::question(this, tr("Save Layout"), tr("Replace the layout “%1”?").arg(name)) != QMessageBox::Yes)
+    return;
+  QString error;
+  if (!store_.save(currentLayout(name), &error)) tell(this, QMessageBox::Warning, tr("Could not save the layout"), error);
+  rebuildLayoutsMenu();
+}
+
+void MainWindow::importLayout() {
+  QString path = QFileDialog::getOpenFileName(this, tr("Import Layout"), QString(), tr("Bagscope layouts (*.json)"));
+  if (path.isEmpty()) return;
+  QString error;
+  auto layout = Layout::readFile(path, &error);
+  if (layout && layout->name.isEmpty()) layout->name = QFileInfo(path).completeBaseName();
+  if (!layout || !store_.save(*layout, &error)) return tell(this, QMessageBox::Warning, tr("Could not import the layout"), error);
+  applyLayout(*layout);
+  rebuildLayoutsMenu();
+}
+
+void MainWindow::exportLayout() {
+  QString path = QFileDialog::getSaveFileName(this, tr("Export Layout"), tr("layout.json"), tr("Bagscope layouts (*.json)"));
+  if (path.isEmpty()) return;
+  QString error;
+  if (!currentLayout(QFileInfo(path).completeBaseName()).writeFile(path, &error))
+    tell(this, QMessageBox::Warning, tr("Could not export the layout"), error);
+}
+
+// ---------------------------------------------------------------------------------------
+// Dialogs and events
+
+void MainWindow::applySettings(const AppSettings& settings) {
+  settings_ = settings;
+  document_->setCacheBudget(static_cast<std::size_t>(settings.cacheMiB) << 20);
+  timeline_->setTimeDisplay(settings.timeDisplay);
+  playbackBar_->setTimeDisplay(settings.timeDisplay);
+  inspector_->setTimeDisplay(settings.timeDisplay);
+}
+
+void MainWindow::showSettings() {
+  SettingsDialog dialog(settings_, this);
+  if (dialog.exec() != QDialog::Accepted) return;
+  AppSettings chosen = dialog.settings();
+  bool languageChanged = chosen.language != settings_.language;
+  chosen.save();
+  applySettings(chosen);
+  if (languageChanged)
+    tell(this, QMessageBox::Information, tr("Language"), tr("The new language takes effect when Bagscope starts again."));
+}
+
+void MainWindow::showStats(int topic) {
+  if (!document_->session() || topic < 0) return;
+  auto* dialog = new StatsDialog(document_, static_cast<session::TopicId>(topic), this);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  connect(document_, &Document::sessionChanged, dialog, &QWidget::close);  // its session is going
+  dialog->show();
+}
+
+void MainWindow::showAbout() {
+  QMessageBox::about(this, tr("About Bagscope"),
+                     tr("<h3>Bagscope %1</h3><p>Opens ROS 1 and ROS 2 recordings (.bag, .mcap, rosbag2 folders) "
+                        "without ROS: look inside, plot, and export.</p><p>Built with Qt %2.</p>")
+                         .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion())));
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
-  if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+  for (const QUrl& url : event->mimeData()->urls())
+    if (url.isLocalFile()) return event->acceptProposedAction();
 }
 
 void MainWindow::dropEvent(QDropEvent* event) {
-  const auto urls = event->mimeData()->urls();
-  if (!urls.isEmpty() && urls.front().isLocalFile()) openFile(urls.front().toLocalFile());
+  QStringList paths;
+  for (const QUrl& url : event->mimeData()->urls())
+    if (url.isLocalFile()) paths << url.toLocalFile();
+  if (!paths.isEmpty()) {
+    event->acceptProposedAction();
+    open(paths);
+  }
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  playback_->pause();
+  QSettings().setValue(kLastLayoutKey, QJsonDocument(currentLayout(QString()).toJson()).toJson(QJsonDocument::Compact));
+  QMainWindow::closeEvent(event);
 }
 
 }  // namespace bagscope::widgets

@@ -1,54 +1,93 @@
 #pragma once
-// The main window: opens a recording in the background and shows its summary — time
-// range, size, compression, and a sortable table of topics.
+// The main window: opens recordings (menus, drag and drop, recent files) in the background,
+// and arranges the panels — topics, timeline, message inspector — as dock widgets that
+// follow one playhead. Layouts save and restore the arrangement and the panels' settings.
 
 #include <QMainWindow>
-#include <QString>
+#include <QStringList>
 
-#include <memory>
+#include "layouts.hpp"
+#include "settings.hpp"
 
+class QDockWidget;
 class QLabel;
-class QTreeWidget;
-class QFormLayout;
-
-namespace bagscope::storage {
-struct RecordingSummary;
-}
+class QMenu;
+class QProgressBar;
+class QToolButton;
 
 namespace bagscope::widgets {
+
+class Document;
+class InspectorPanel;
+class Playback;
+class PlaybackBar;
+class TimelineWidget;
+class TopicListPanel;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
 
 public:
-  explicit MainWindow(QWidget* parent = nullptr);
+  /// `layouts`: where named layouts live (tests give a temporary folder).
+  explicit MainWindow(QWidget* parent = nullptr, const QString& layoutFolder = {});
   ~MainWindow() override;
 
-  /// Starts opening `path` on a worker thread; the window updates when it is done.
-  void openFile(const QString& path);
+  /// Opens files and folders in the background, replacing what is open.
+  void open(const QStringList& paths);
 
-  /// The path whose summary is shown (empty before the first successful open).
-  QString currentPath() const { return currentPath_; }
-  QTreeWidget* topicTable() const { return topics_; }
+  Document* document() const { return document_; }
+  TopicListPanel* topicPanel() const { return topics_; }
+  TimelineWidget* timeline() const { return timeline_; }
+  InspectorPanel* inspector() const { return inspector_; }
+  Playback* playback() const { return playback_; }
+  QList<QDockWidget*> docks() const;
+
+  /// The arrangement and panel settings now, under `name`.
+  Layout currentLayout(const QString& name) const;
+  void applyLayout(const Layout& layout);
+  const LayoutStore& layoutStore() const { return store_; }
+
+  void applySettings(const AppSettings& settings);
 
 signals:
-  /// Emitted on the GUI thread when an open finishes: `error` is empty on success.
-  void openFinished(const QString& path, const QString& error);
+  /// An open ended: `error` is empty when something opened.
+  void openFinished(const QString& error);
 
 protected:
   void dragEnterEvent(QDragEnterEvent* event) override;
   void dropEvent(QDropEvent* event) override;
+  void closeEvent(QCloseEvent* event) override;
 
 private:
-  void showOpenDialog();
-  void showSummary(const QString& path, const storage::RecordingSummary& summary);
-  void showError(const QString& path, const QString& error);
+  QDockWidget* addPanel(QWidget* panel, const QString& title, const QString& name, Qt::DockWidgetArea area);
+  void createMenus();
+  void rebuildRecentMenu();
+  void rebuildLayoutsMenu();
+  void rememberRecent(const QStringList& paths);
+  void onOpenFinished(const QString& error, const QStringList& failures);
+  void onSessionChanged();
+  void showStats(int topic);
+  void saveLayoutAs();
+  void importLayout();
+  void exportLayout();
+  void showSettings();
+  void showAbout();
+  QString describeOpen() const;
 
-  QString currentPath_;
-  QFormLayout* facts_ = nullptr;
-  QLabel* problems_ = nullptr;
-  QTreeWidget* topics_ = nullptr;
-  int openGeneration_ = 0;  // a newer open makes results of older ones stale
+  Document* document_;
+  Playback* playback_;
+  PlaybackBar* playbackBar_;
+  TopicListPanel* topics_;
+  TimelineWidget* timeline_;
+  InspectorPanel* inspector_;
+  LayoutStore store_;
+  AppSettings settings_;
+  QMenu* recentMenu_ = nullptr;
+  QMenu* layoutsMenu_ = nullptr;
+  QLabel* summary_ = nullptr;
+  QProgressBar* progress_ = nullptr;
+  QToolButton* cancel_ = nullptr;
+  QString pendingTopic_;  // from a layout: selected when a session with it opens
 };
 
 }  // namespace bagscope::widgets

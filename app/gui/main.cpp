@@ -1,34 +1,56 @@
-// bagscope: the desktop entry point. Opens the files named on the command line, or the
-// bundled sample bag when there are none.
+// bagscope: the desktop entry point. Opens the files and folders named on the command line,
+// or the bundled sample bag when there are none.
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
+#include <QLibraryInfo>
+#include <QLocale>
+#include <QTranslator>
 
 #include "widgets/main_window.hpp"
+#include "widgets/settings.hpp"
+
+namespace {
+
+// The user's choice, else the system's languages; Qt's own strings (dialog buttons) too.
+void installTranslations(QApplication& app, const QString& chosen) {
+  QLocale locale = chosen.isEmpty() ? QLocale::system() : QLocale(chosen);
+  auto* ours = new QTranslator(&app);
+  if (ours->load(locale, QStringLiteral("bagscope"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+    QApplication::installTranslator(ours);
+  auto* qt = new QTranslator(&app);
+  if (qt->load(locale, QStringLiteral("qtbase"), QStringLiteral("_"), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+    QApplication::installTranslator(qt);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
   QApplication::setApplicationName(QStringLiteral("Bagscope"));
   QApplication::setOrganizationName(QStringLiteral("Bagscope"));
   QApplication::setApplicationVersion(QStringLiteral(BAGSCOPE_VERSION));
+  installTranslations(app, bagscope::widgets::AppSettings::load().language);
 
   QCommandLineParser parser;
-  parser.setApplicationDescription(QStringLiteral("Opens ROS recordings without ROS."));
+  parser.setApplicationDescription(QApplication::translate("main", "Opens ROS recordings without ROS."));
   parser.addHelpOption();
   parser.addVersionOption();
-  parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("recording to open"));
+  parser.addPositionalArgument(QStringLiteral("files"), QApplication::translate("main", "recordings or folders to open"),
+                               QStringLiteral("[files...]"));
   parser.process(app);
 
   bagscope::widgets::MainWindow window;
   window.show();
-  QString path = parser.positionalArguments().value(0);
-  if (path.isEmpty()) {
+  QStringList paths;
+  for (const QString& p : parser.positionalArguments()) paths << QFileInfo(p).absoluteFilePath();
+  if (paths.isEmpty()) {
     // Installed and build trees share the layout <prefix>/bin and <prefix>/share/bagscope.
-    path = QDir(QApplication::applicationDirPath())
-               .filePath(QStringLiteral("../share/bagscope/samples/demo.bag"));
+    paths << QFileInfo(QDir(QApplication::applicationDirPath()).filePath(QStringLiteral("../share/bagscope/samples/demo.bag")))
+                 .absoluteFilePath();
   }
-  window.openFile(QFileInfo(path).absoluteFilePath());
+  window.open(paths);
   return QApplication::exec();
 }

@@ -93,11 +93,16 @@ TopicTiming computeTiming(std::vector<std::int64_t> logTimes, const std::vector<
   return t;
 }
 
-Result<std::vector<TopicTiming>> timingStats(const Session& session, std::stop_token stop) {
+Result<std::vector<TopicTiming>> timingStats(const Session& session, std::stop_token stop,
+                                             std::span<const TopicId> only) {
   auto topics = session.topics();
+  std::vector<TopicId> ids(only.begin(), only.end());
+  if (ids.empty())
+    for (TopicId id = 0; id < topics.size(); ++id) ids.push_back(id);
   std::vector<bool> header(topics.size());
   Selection withHeader;
-  for (TopicId id = 0; id < topics.size(); ++id) {
+  for (TopicId id : ids) {
+    if (id >= topics.size()) return makeError(ErrorCode::InvalidArgument, "no topic " + std::to_string(id));
     const auto& members = topics[id].members;
     header[id] = !members.empty() && std::all_of(members.begin(), members.end(), [&](const Topic::Member& m) {
       auto d = session.decoder(*m.connection);
@@ -118,7 +123,7 @@ Result<std::vector<TopicTiming>> timingStats(const Session& session, std::stop_t
     if (!r) return std::move(r).error();
   }
   std::vector<TopicTiming> out;
-  for (TopicId id = 0; id < topics.size(); ++id) {
+  for (TopicId id : ids) {
     auto refs = session.index(id);
     std::vector<std::int64_t> logTimes(refs.size());
     for (std::size_t i = 0; i < refs.size(); ++i) logTimes[i] = refs[i].logTimeNs;

@@ -99,6 +99,14 @@ private slots:
     QCOMPARE(imu.latency->minNs, std::int64_t{1'200'000});
     QCOMPARE(imu.latency->maxNs, std::int64_t{1'200'000});
     QCOMPARE(imu.largestGaps[0].lengthNs(), std::int64_t{5'000'000});
+    // One topic alone (the app's Stats dialog) gives the same figures.
+    session::TopicId id = *opened->findTopic("/imu");
+    auto one = session::timingStats(*opened, {}, std::span(&id, 1));
+    QVERIFY(one.has_value());
+    QCOMPARE(one->size(), std::size_t{1});
+    QCOMPARE((*one)[0].topic, std::string("/imu"));
+    QCOMPARE((*one)[0].latency->medianNs, imu.latency->medianNs);
+    QCOMPARE((*one)[0].jitterNs, imu.jitterNs);
   }
 
   void zeroStampsAndOutOfOrderWritesAreCounted() {

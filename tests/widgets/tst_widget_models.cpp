@@ -1,0 +1,469 @@
+// The widgets' models, checked without a screen (offscreen platform): topic list sorting
+// and filtering, the timeline's time <-> pixel mapping and density, the message inspector's
+// tree, and layouts saved and loaded. Expected values come from the fixtures'
+// .expected.jsonl files (written by python3-rosbag / Foxglove's libraries) or by hand.
+
+#include <QtTest>
+
+#include <QDockWidget>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QTreeView>
+
+#include <map>
+#include <random>
+
+#include "common/ros1_bag_builder.hpp"
+#include "common/test_support.hpp"
+#include "common/wire_writer.hpp"
+#include "core/storage/source.hpp"
+#include "widgets/document.hpp"
+#include "widgets/inspector.hpp"
+#include "widgets/layouts.hpp"
+#include "widgets/main_window.hpp"
+#include "widgets/playback.hpp"
+#include "widgets/timeline.hpp"
+#include "widgets/topic_list.hpp"
+
+using namespace bagscope;
+using namespace bagscope::widgets;
+using bagscope::test::dataPath;
+
+namespace {
+
+std::vector<QJsonObject> expected(const QString& relative) {
+  QString error;
+  auto lines = test::readJsonLines(dataPath(relative), &error);
+  if (!error.isEmpty()) qFatal("%s", qPrintable(error));
+  return lines;
+}
+
+// Per topic: message count and log times, from the expectations.
+std::map<QString, std::vector<qint64>> timesByTopic(const std::vector<QJsonObject>& lines) {
+  std::map<QString, std::vector<qint64>> out;
+  for (const auto& l : lines) out[l["topic"].toString()].push_back(l["log_time_ns"].toInteger());
+  return out;
+}
+
+bool openAndWait(Document& d, const QStringList& paths, QString* error = nullptr) {
+  QSignalSpy done(&d, &Document::openFinished);
+  d.open(paths);
+  if (!done.wait(30000)) return false;
+  if (error) *error = done.at(0).at(0).toString();
+  return d.session() != nullptr;
+}
+
+// The displayed value of `path` in the inspector model (searching the tree).
+QModelIndex findPath(const QAbstractItemModel& m, const QString& path, const QModelIndex& parent = {}) {
+  for (int r = 0; r < m.rowCount(parent); ++r) {
+    QModelIndex i = m.index(r, 0, parent);
+    if (i.data(MessageTreeModel::PathRole).toString() == path) return i;
+    if (path.startsWith(i.data(MessageTreeModel::PathRole).toString()))
+      if (QModelIndex found = findPath(m, path, i); found.isValid()) return found;
+  }
+  return {};
+}
+
+QString valueText(const QAbstractItemModel& m, const QModelIndex& i) {
+  return m.index(i.row(), MessageTreeModel::ValueColumn, i.parent()).data().toString();
+}
+
+}  // namespace
+
+class TestWidgetModels : public QObject {
+  Q_OBJECT
+
+private slots:
+  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+  void topicListSortsAndFilters() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
+    auto times = timesByTopic(expected("ros1/demo.expected.jsonl"));
+    TopicModel model(&d);
+    TopicFilter filter;
+    filter.setSourceModel(&model);
+    QCOMPARE(filter.rowCount(), static_cast<int>(times.size()));
+    // Counts and rates as the expectations give them.
+    for (int r = 0; r < model.rowCount(); ++r) {
+      QString name = model.index(r, TopicModel::Topic).data().toString();
+      const auto& t = times.at(name);
+      QCOMPARE(model.index(r, TopicModel::Count).data(TopicModel::SortRole).toULongLong(), static_cast<qulonglong>(t.size()));
+      if (t.size() > 1) {
+        double rate = static_cast<double>(t.size() - 1) * 1e9 / static_cast<double>(t.back() - t.front());
+        QVERIFY(qAbs(model.index(r, TopicModel::Rate).data(TopicModel::SortRole).toDouble() - rate) < 1e-9 * rate);
+      }
+    }
+    // Sorting by count is numeric: descending order follows the expectations' counts.
+    filter.sort(TopicModel::Count, Qt::DescendingOrder);
+    std::vector<std::size_t> counts;
+    for (int r = 0; r < filter.rowCount(); ++r)
+      counts.push_back(times.at(filter.index(r, TopicModel::Topic).data().toString()).size());
+    QVERIFY(std::is_sorted(counts.rbegin(), counts.rend()));
+    QCOMPARE(filter.index(0, TopicModel::Topic).data().toString(), QString("/imu"));
+    // By name, case-insensitively.
+    filter.sort(TopicModel::Topic, Qt::AscendingOrder);
+    QStringList names;
+    for (int r = 0; r < filter.rowCount(); ++r) names << filter.index(r, 0).data().toString();
+    QStringList sorted = names;
+    std::sort(sorted.begin(), sorted.end(), [](const QString& a, const QString& b) { return a.compare(b, Qt::CaseInsensitive) < 0; });
+    QCOMPARE(names, sorted);
+    // Filter words match name or type, all of them, in any case.
+    filter.setFilterText("IMAGE sensor_msgs/Image");
+    QStringList images;
+    for (int r = 0; r < filter.rowCount(); ++r) images << filter.index(r, 0).data().toString();
+    QStringList wanted;
+    for (const auto& l : expected("ros1/demo.expected.jsonl"))
+      // Both words in the name or the type: "IMAGE" in either, "sensor_msgs/Image" in the type.
+      if (l["type"].toString().contains("sensor_msgs/Image", Qt::CaseInsensitive) && !wanted.contains(l["topic"].toString()))
+        wanted << l["topic"].toString();
+    std::sort(wanted.begin(), wanted.end());
+    QCOMPARE(images, wanted);
+    filter.setFilterText("imu");
+    QCOMPARE(filter.rowCount(), 1);
+    QCOMPARE(filter.shownTopics().size(), std::size_t{1});
+    QCOMPARE(d.topics()[filter.shownTopics()[0]].name, QString("/imu"));
+    filter.setFilterText("no such topic");
+    QCOMPARE(filter.rowCount(), 0);
+  }
+
+  void topicSizesAreMeasuredInTheBackground() {
+    Document d;
+    QSignalSpy sizes(&d, &Document::topicSizesChanged);
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
+    QVERIFY(sizes.count() > 0 || sizes.wait(30000));
+    // The sum of sizes is the bytes of all messages, read independently.
+    qint64 total = 0;
+    for (const auto& t : d.topics()) {
+      QVERIFY(t.sizeBytes >= 0);
+      total += t.sizeBytes;
+    }
+    auto source = storage::openSource(dataPath("ros1/demo_lz4.bag").toStdString());
+    QVERIFY(source.has_value());
+    qint64 bytes = 0;
+    QVERIFY((*source)->readMessages({}, [&](const storage::MessageView& m) { return bytes += static_cast<qint64>(m.bytes.size()), true; }, {}).has_value());
+    QCOMPARE(total, bytes);
+  }
+
+  void undecodableTopicsAreMarkedAndFailedFilesListed() {
+    // A type whose definition is missing cannot be decoded: the topic says why.
+    test::Ros1BagBuilder b;
+    b.addConnection(0, "/good", "std_msgs/Int32", "da5909fbe378aeaf85e547e830cc1bb7", "int32 data\n");
+    b.addConnection(1, "/bad", "custom_msgs/Thing", "0123456789abcdef0123456789abcdef", "");
+    b.addChunk({{0, 1'000'000'000, test::WireWriter().put<std::int32_t>(7).bytes},
+                {1, 1'500'000'000, test::WireWriter().u32(1).bytes}});
+    QTemporaryDir dir;
+    QString bag = dir.filePath("custom.bag"), junk = dir.filePath("junk.bag");
+    {
+      QFile f(bag);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      auto bytes = b.finish({});
+      f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<qint64>(bytes.size()));
+      QFile j(junk);
+      QVERIFY(j.open(QIODevice::WriteOnly));
+      j.write("this is not a bag");
+    }
+    Document d;
+    QSignalSpy done(&d, &Document::openFinished);
+    d.open({junk, bag});
+    QVERIFY(done.wait(30000));
+    QCOMPARE(done.at(0).at(0).toString(), QString());  // something opened
+    QStringList failures = done.at(0).at(1).toStringList();
+    QCOMPARE(failures.size(), 1);
+    QVERIFY2(failures[0].contains("junk.bag"), qPrintable(failures[0]));
+    TopicModel model(&d);
+    QCOMPARE(model.rowCount(), 2);
+    for (int r = 0; r < 2; ++r) {
+      QModelIndex i = model.index(r, 0);
+      bool bad = i.data().toString() == "/bad";
+      QCOMPARE(i.data(Qt::ForegroundRole).isValid(), bad);
+      QCOMPARE(i.data(Qt::ToolTipRole).toString().contains("cannot be decoded"), bad);
+    }
+    // Nothing openable at all: an error naming the file.
+    Document none;
+    QString error;
+    QVERIFY(!openAndWait(none, {junk}, &error));
+    QVERIFY2(error.contains("junk.bag"), qPrintable(error));
+  }
+
+  void timeAxisMapsTimeToPixelsAndBack() {
+    TimeAxis a;
+    a.setSpan(0, 10'000'000'000);  // 10 s
+    a.setWidth(1000);
+    a.fit();
+    QCOMPARE(a.toPixel(5'000'000'000), 500.0);
+    QCOMPARE(a.toTime(250), qint64{2'500'000'000});
+    QCOMPARE(a.nsPerPixel(), 1e7);
+    // Zooming keeps the time under the cursor under it.
+    a.zoom(2.0, 250);
+    QCOMPARE(a.toNs() - a.fromNs(), qint64{5'000'000'000});
+    QCOMPARE(a.toTime(250), qint64{2'500'000'000});
+    QCOMPARE(a.fromNs(), qint64{1'250'000'000});
+    // Panning moves by pixels and stops at the span's ends.
+    a.pan(100);
+    QCOMPARE(a.fromNs(), qint64{1'750'000'000});
+    a.pan(-10000);
+    QCOMPARE(a.fromNs(), qint64{0});
+    QCOMPARE(a.toNs(), qint64{5'000'000'000});
+    a.pan(10000);
+    QCOMPARE(a.toNs(), qint64{10'000'000'000});
+    // Zooming out never shows more than the span; zooming in stops at 1 µs.
+    a.zoom(0.001, 500);
+    QCOMPARE(a.fromNs(), qint64{0});
+    QCOMPARE(a.toNs(), qint64{10'000'000'000});
+    a.zoom(1e12, 500);
+    QCOMPARE(a.toNs() - a.fromNs(), qint64{1000});
+    // Ticks: 1-2-5 steps at least the spacing apart, on round offsets from the start.
+    a.fit();
+    auto ticks = a.ticks(80);  // 80 px = 0.8 s: the step is 1 s
+    QCOMPARE(a.tickStep(80), qint64{1'000'000'000});
+    QCOMPARE(ticks.size(), std::size_t{11});
+    QCOMPARE(ticks[3].ns, qint64{3'000'000'000});
+    QCOMPARE(ticks[3].x, 300.0);
+    QCOMPARE(a.tickStep(150), qint64{2'000'000'000});
+    QCOMPARE(a.tickStep(300), qint64{5'000'000'000});
+  }
+
+  void densityCountsEveryMessageOnce() {
+    // Against a brute-force count, for random message times and views.
+    std::mt19937_64 rng(7);
+    std::vector<session::MessageRef> index(20000);
+    std::uniform_int_distribution<qint64> when(0, 1'000'000'000);
+    for (auto& r : index) r.logTimeNs = when(rng);
+    std::sort(index.begin(), index.end(), [](auto& x, auto& y) { return x.logTimeNs < y.logTimeNs; });
+    TimeAxis a;
+    a.setSpan(0, 1'000'000'000);
+    for (int trial = 0; trial < 20; ++trial) {
+      int width = 50 + trial * 37;
+      a.setWidth(width);
+      qint64 from = when(rng) / 2, span = 1 + when(rng) / 2;
+      a.setView(from, from + span);
+      auto counts = messageDensity(index, a, width);
+      for (int c = 0; c < width; c += 7) {
+        qint64 t0 = a.toTime(c), t1 = a.toTime(c + 1);
+        auto n = std::count_if(index.begin(), index.end(), [&](auto& r) { return r.logTimeNs >= t0 && r.logTimeNs < t1; });
+        QCOMPARE(static_cast<long>(counts[static_cast<std::size_t>(c)]), static_cast<long>(n));
+      }
+      auto inView = std::count_if(index.begin(), index.end(), [&](auto& r) { return r.logTimeNs >= a.toTime(0) && r.logTimeNs < a.toTime(width); });
+      QCOMPARE(static_cast<long>(std::accumulate(counts.begin(), counts.end(), 0L)), static_cast<long>(inView));
+    }
+  }
+
+  void inspectorShowsNestedAndArrayFields() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
+    auto lines = expected("ros1/demo.expected.jsonl");
+    int imuSeen = 0;
+    QJsonObject third;
+    for (const auto& l : lines)
+      if (l["topic"] == "/imu" && imuSeen++ == 2) third = l["msg"].toObject();
+    auto imu = *d.session()->findTopic("/imu");
+    MessageTreeModel model;
+    model.setMessage(readDecoded(*d.session(), imu, 2));
+    QVERIFY(model.message() && model.message()->error.isEmpty());
+    // Top level: the fields in definition order.
+    QStringList top;
+    for (int r = 0; r < model.rowCount(); ++r) top << model.index(r, 0).data().toString();
+    QCOMPARE(top, third.keys().size() == 7 ? QStringList({"header", "orientation", "orientation_covariance", "angular_velocity",
+                                                           "angular_velocity_covariance", "linear_acceleration",
+                                                           "linear_acceleration_covariance"})
+                                           : QStringList());
+    // Nested struct fields and their values.
+    QModelIndex z = findPath(model, "orientation.z");
+    QVERIFY(z.isValid());
+    QCOMPARE(valueText(model, z).toDouble(), third["orientation"][u"z"].toDouble());
+    QCOMPARE(model.index(z.row(), MessageTreeModel::TypeColumn, z.parent()).data().toString(), QString("float64"));
+    QModelIndex frame = findPath(model, "header.frame_id");
+    QCOMPARE(valueText(model, frame), "\"" + third["header"][u"frame_id"].toString() + "\"");
+    QModelIndex stamp = findPath(model, "header.stamp");
+    QCOMPARE(valueText(model, stamp), QStringLiteral("%1.%2").arg(third["header"][u"stamp"][u"sec"].toInteger())
+                                          .arg(third["header"][u"stamp"][u"nsec"].toInteger(), 9, 10, QLatin1Char('0')));
+    QCOMPARE(*model.message()->stampNs, third["header"][u"stamp"][u"sec"].toInteger() * 1'000'000'000 + third["header"][u"stamp"][u"nsec"].toInteger());
+    // A fixed array: its length, then its elements as children.
+    QModelIndex cov = findPath(model, "orientation_covariance");
+    QCOMPARE(valueText(model, cov), QString("9 item(s)"));
+    QCOMPARE(model.rowCount(cov), 9);
+    QJsonArray covariance = third["orientation_covariance"].toArray();
+    for (int i = 0; i < 9; ++i) {
+      QModelIndex item = model.index(i, 0, cov);
+      QCOMPARE(item.data().toString(), QStringLiteral("[%1]").arg(i));
+      QCOMPARE(item.data(MessageTreeModel::PathRole).toString(), QStringLiteral("orientation_covariance[%1]").arg(i));
+      QCOMPARE(valueText(model, item).toDouble(), covariance[i].toDouble());
+    }
+    // The search keeps matching paths with their parents and children.
+    FieldFilter filter;
+    filter.setSourceModel(&model);
+    filter.setText("ANGULAR");
+    QStringList shown;
+    for (int r = 0; r < filter.rowCount(); ++r) shown << filter.index(r, 0).data().toString();
+    QCOMPARE(shown, QStringList({"angular_velocity", "angular_velocity_covariance"}));
+    QCOMPARE(filter.rowCount(filter.index(0, 0)), 3);
+    filter.setText("stamp");
+    QCOMPARE(filter.rowCount(), 1);
+    QCOMPARE(filter.rowCount(filter.index(0, 0)), 1);  // header: only its stamp
+  }
+
+  void longArraysAndBytesStayCollapsed() {
+    // float32[] of 2500 and uint8[] of 100000: a "more" row, and bytes never expanded.
+    test::Ros1BagBuilder b;
+    b.addConnection(0, "/big", "test_msgs/Big", "0123456789abcdef0123456789abcdef", "float32[] values\nuint8[] blob\n");
+    test::WireWriter w;
+    w.u32(2500);
+    for (int i = 0; i < 2500; ++i) w.put<float>(static_cast<float>(i) * 0.5f);
+    w.u32(100000);
+    for (int i = 0; i < 100000; ++i) w.u8(static_cast<std::uint8_t>(i));
+    b.addChunk({{0, 1'000'000'000, w.bytes}});
+    auto source = storage::openSource(memorySource(b.finish({}), "big.bag"));
+    QVERIFY(source.has_value());
+    std::vector<std::unique_ptr<storage::Source>> sources;
+    sources.push_back(std::move(source).value());
+    auto s = session::Session::open(std::move(sources));
+    QVERIFY(s.has_value());
+    MessageTreeModel model;
+    model.setMessage(readDecoded(**s, 0, 0));
+    QModelIndex values = findPath(model, "values");
+    QCOMPARE(valueText(model, values), QString("2500 item(s)"));
+    QCOMPARE(model.rowCount(values), MessageTreeModel::kMaxShownItems + 1);
+    QModelIndex last = model.index(MessageTreeModel::kMaxShownItems - 1, 0, values);
+    QCOMPARE(valueText(model, last), QString("499.5"));
+    QModelIndex more = model.index(MessageTreeModel::kMaxShownItems, 0, values);
+    QCOMPARE(valueText(model, more), QString("1500 more item(s) not shown"));
+    QModelIndex blob = findPath(model, "blob");
+    QVERIFY(!model.hasChildren(blob));
+    QCOMPARE(model.rowCount(blob), 0);
+    QVERIFY2(valueText(model, blob).startsWith("100000 byte(s): 00 01 02"), qPrintable(valueText(model, blob)));
+    // YAML: flow lists for numbers, long byte arrays summarised.
+    QString yaml = messageYaml(model.message()->value);
+    QVERIFY2(yaml.startsWith("values: [0, 0.5, 1, 1.5,"), qPrintable(yaml.left(80)));
+    QVERIFY2(yaml.contains("blob: \"<100000 bytes, not shown>\""), qPrintable(yaml.right(80)));
+  }
+
+  void copiedJsonAndYamlMatchTheExpectations() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
+    QJsonObject first;
+    for (const auto& l : expected("ros1/demo.expected.jsonl"))
+      if (l["topic"] == "/odom") {
+        first = l["msg"].toObject();
+        break;
+      }
+    auto odom = readDecoded(*d.session(), *d.session()->findTopic("/odom"), 0);
+    QVERIFY(odom->error.isEmpty());
+    QJsonDocument json = QJsonDocument::fromJson(messageJson(odom->value).toUtf8());
+    QString diff = test::jsonDifference(json.object(), first);
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    // YAML: nested blocks with the same values (spot checks by line).
+    QString yaml = messageYaml(odom->value);
+    QVERIFY2(yaml.contains("header:\n  seq: " + QString::number(first["header"][u"seq"].toInteger()) + "\n"), qPrintable(yaml.left(200)));
+    QVERIFY(yaml.contains("\n  frame_id: \"" + first["header"][u"frame_id"].toString() + "\"\n"));
+    QVERIFY(yaml.contains("child_frame_id: \"" + first["child_frame_id"].toString() + "\"\n"));
+    QVERIFY(yaml.contains("pose:\n  pose:\n    position:\n      x: "));
+  }
+
+  void layoutsRoundTripAndMatchTopicsByName() {
+    QTemporaryDir folder;
+    Layout saved;
+    {
+      MainWindow w(nullptr, folder.path());
+      QSignalSpy opened(&w, &MainWindow::openFinished);
+      w.open({dataPath("ros1/demo_lz4.bag")});
+      QVERIFY(opened.wait(30000));
+      w.topicPanel()->filterBox()->setText("i");
+      w.topicPanel()->view()->sortByColumn(TopicModel::Count, Qt::DescendingOrder);
+      w.document()->setCurrentTopic(static_cast<int>(w.document()->topicByName("/imu")->id));
+      w.inspector()->searchBox()->setText("angular");
+      w.playback()->setSpeed(2.0);
+      w.playback()->setLoop(true);
+      w.docks()[1]->hide();  // the inspector
+      saved = w.currentLayout("work");
+      QString error;
+      QVERIFY2(w.layoutStore().save(saved, &error), qPrintable(error));
+      QCOMPARE(w.layoutStore().names(), QStringList({"work"}));
+    }
+    // Read back from its file, it is the same layout.
+    LayoutStore store(folder.path());
+    QString error;
+    auto loaded = store.load("work", &error);
+    QVERIFY2(loaded.has_value(), qPrintable(error));
+    QCOMPARE(loaded->toJson(), saved.toJson());
+    QCOMPARE(loaded->panels["topics"][u"selected"].toString(), QString("/imu"));
+    // Applied to a new window that then opens a ROS 2 bag: same panels, /imu selected there.
+    MainWindow w(nullptr, folder.path());
+    w.applyLayout(*loaded);
+    QSignalSpy opened(&w, &MainWindow::openFinished);
+    w.open({dataPath("ros2/demo_zstd.mcap")});
+    QVERIFY(opened.wait(30000));
+    QCOMPARE(w.topicPanel()->filterBox()->text(), QString("i"));
+    QCOMPARE(w.topicPanel()->view()->header()->sortIndicatorSection(), static_cast<int>(TopicModel::Count));
+    QCOMPARE(w.topicPanel()->view()->header()->sortIndicatorOrder(), Qt::DescendingOrder);
+    QCOMPARE(w.inspector()->searchBox()->text(), QString("angular"));
+    QCOMPARE(w.playback()->speed(), 2.0);
+    QVERIFY(w.playback()->loops());
+    QVERIFY(w.docks()[1]->isHidden());
+    QVERIFY(w.document()->currentTopic() >= 0);
+    QCOMPARE(w.document()->topics()[static_cast<std::size_t>(w.document()->currentTopic())].name, QString("/imu"));
+    // Broken layout files are refused with a reason.
+    QFile bad(folder.filePath("bad.json"));
+    QVERIFY(bad.open(QIODevice::WriteOnly));
+    bad.write("{\"kind\": \"something else\"}");
+    bad.close();
+    QVERIFY(!Layout::readFile(bad.fileName(), &error).has_value());
+    QVERIFY2(error.contains("not a Bagscope layout"), qPrintable(error));
+    QCOMPARE(store.names(), QStringList({"work"}));  // the bad file is not listed
+  }
+
+  void playbackStepsAndLoops() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
+    auto times = timesByTopic(expected("ros1/demo.expected.jsonl"));
+    std::vector<qint64> all;
+    for (const auto& [name, t] : times) all.insert(all.end(), t.begin(), t.end());
+    std::sort(all.begin(), all.end());
+    const auto& gps = times.at("/gps");
+    Playback p(&d);
+    int topic = static_cast<int>(d.topicByName("/gps")->id);
+    QCOMPARE(d.playheadNs(), all.front());
+    for (std::size_t i = 0; i < gps.size(); ++i) {
+      QVERIFY(p.step(+1, topic));
+      QCOMPARE(d.playheadNs(), gps[i]);
+    }
+    QVERIFY(!p.step(+1, topic));  // none after the last
+    QVERIFY(p.step(-1, topic));
+    QCOMPARE(d.playheadNs(), gps[gps.size() - 2]);
+    // Any topic: the next distinct time of all messages.
+    auto next = std::upper_bound(all.begin(), all.end(), d.playheadNs());
+    QVERIFY(p.step(+1, -1));
+    QCOMPARE(d.playheadNs(), *next);
+    p.toEnd();
+    QCOMPARE(d.playheadNs(), all.back());
+    p.toStart();
+    QCOMPARE(d.playheadNs(), all.front());
+    // Looping within a range at 10x: the playhead stays inside it and comes round again.
+    TimeRange range{all.front() + 500'000'000, all.front() + 700'000'000};
+    d.setRange(range);
+    p.setLoop(true);
+    p.setSpeed(10);
+    p.play();
+    QCOMPARE(d.playheadNs(), range.startNs);
+    qint64 highest = 0;
+    bool wrapped = false;
+    qint64 previous = d.playheadNs();
+    QElapsedTimer clock;
+    clock.start();
+    while (clock.elapsed() < 200) {
+      QTest::qWait(10);
+      QVERIFY(d.playheadNs() >= range.startNs && d.playheadNs() <= range.endNs);
+      wrapped |= d.playheadNs() < previous;
+      previous = d.playheadNs();
+      highest = std::max(highest, d.playheadNs());
+    }
+    QVERIFY(p.isPlaying());
+    QVERIFY2(wrapped, "10x over a 0.2 s range for 0.2 s must wrap at least once");
+    QVERIFY(highest > range.startNs + 100'000'000);
+    p.pause();
+    QVERIFY(!p.isPlaying());
+  }
+};
+
+QTEST_MAIN(TestWidgetModels)
+#include "tst_widget_models.moc"

@@ -1,0 +1,215 @@
+#include "document.hpp"
+
+#include <QFile>
+#include <QMetaObject>
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+#include "core/decode/decoder.hpp"
+#include "mailbox.hpp"
+
+namespace bagscope::widgets {
+namespace {
+
+QString toQt(const std::string& s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+std::vector<TopicInfo> describeTopics(const session::Session& s) {
+  std::vector<TopicInfo> out;
+  auto topics = s.topics();
+  out.reserve(topics.size());
+  for (session::TopicId id = 0; id < topics.size(); ++id) {
+    const auto& t = topics[id];
+    TopicInfo info;
+    info.id = id;
+    info.name = toQt(t.name);
+    info.type = toQt(t.type);
+    info.count = t.messageCount;
+    auto index = s.index(id);
+    if (index.size() > 1 && index.back().logTimeNs > index.front().logTimeNs)
+      info.rateHz = static_cast<double>(index.size() - 1) * 1e9 /
+                    static_cast<double>(index.back().logTimeNs - index.front().logTimeNs);
+    for (const auto& m : t.members) {
+      if (auto d = s.decoder(*m.connection); !d) {
+        info.decodeProblem = toQt(d.error().describe());
+        break;
+      }
+    }
+    out.push_back(std::move(info));
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<std::vector<qint64>> topicSizes(const session::Session& session, std::stop_token stop,
+                                       const session::ProgressFn& progress) {
+  std::vector<std::atomic<qint64>> sums(session.topics().size());
+  auto r = session.forEachParallel({}, [&](session::TopicId topic, std::size_t, const Result<session::Message>& m) {
+    if (m) sums[topic].fetch_add(static_cast<qint64>(m->bytes.size()), std::memory_order_relaxed);
+  }, stop, progress);
+  if (!r) return std::move(r).error();
+  std::vector<qint64> out;
+  for (const auto& s : sums) out.push_back(s.load());
+  return out;
+}
+
+// One open in flight. A reader scanning a damaged file cannot stop at once, and the
+// window must not wait for it: a cancelled open's thread finishes on its own and its
+// result is dropped (the mailbox is closed).
+struct Document::Opening {
+  std::stop_source stop;
+  std::shared_ptr<Mailbox> mailbox;
+  void release() {
+    stop.request_stop();
+    mailbox->close();
+  }
+};
+
+Document::Document(QObject* parent) : QObject(parent) {}
+
+Document::~Document() {
+  sizeJob_.reset();  // a job must not outlive its session
+  if (opening_) opening_->release();
+}
+
+void Document::open(const QStringList& paths) {
+  cancelOpen();
+  auto opening = std::make_shared<Opening>();
+  opening->mailbox = Mailbox::create(this);
+  opening_ = opening;
+  std::vector<std::filesystem::path> inputs;
+  for (const auto& p : paths) inputs.emplace_back(QFile::encodeName(p).toStdString());
+  session::SessionOptions options;
+  options.skipFailedInputs = true;
+  options.cacheBytes = cacheBytes_;
+  options.stop = opening->stop.get_token();
+  options.progress = [this, opening](double f) {
+    opening->mailbox->post([this, opening, f] {
+      if (opening_ == opening) emit openProgress(f);
+    });
+  };
+  std::thread([this, opening, inputs, options, paths] {
+    auto result = session::Session::open(inputs, options);
+    std::shared_ptr<session::Session> opened;
+    std::vector<TopicInfo> topics;
+    QString error;
+    QStringList failures;
+    if (result) {
+      opened = std::move(result).value();
+      topics = describeTopics(*opened);
+      for (const auto& f : opened->failures()) failures << toQt(f.reason);
+    } else if (result.error().code != ErrorCode::Cancelled) {
+      error = toQt(result.error().describe());
+    }
+    opening->mailbox->post([this, opening, opened, topics, error, failures, paths]() mutable {
+      if (opening_ != opening) return;  // cancelled, or a newer open replaced this one
+      opening_.reset();
+      if (opened) adopt(std::move(opened), paths, std::move(topics));
+      emit openFinished(error, failures);
+    });
+  }).detach();
+}
+
+void Document::cancelOpen() {
+  if (!opening_) return;
+  opening_->release();
+  opening_.reset();
+  emit openFinished(tr("Opening was cancelled."), {});
+}
+
+void Document::close() {
+  sizeJob_.reset();
+  session_.reset();
+  paths_.clear();
+  topics_.clear();
+  range_.reset();
+  currentTopic_ = -1;
+  playheadNs_ = 0;
+  emit sessionChanged();
+}
+
+void Document::adopt(std::shared_ptr<session::Session> session, const QStringList& paths,
+                     std::vector<TopicInfo> topics) {
+  sizeJob_.reset();
+  session_ = std::move(session);
+  paths_ = paths;
+  topics_ = std::move(topics);
+  range_.reset();
+  currentTopic_ = -1;
+  playheadNs_ = session_->startNs();
+  emit sessionChanged();
+  emit playheadChanged(playheadNs_);
+  measureSizes();
+}
+
+void Document::measureSizes() {
+  auto sizes = std::make_shared<std::vector<qint64>>();
+  const session::Session* s = session_.get();
+  sizeJob_ = session_->startJob(
+      [s, sizes](std::stop_token stop, const session::ProgressFn& progress) -> Result<void> {
+        auto r = topicSizes(*s, stop, progress);
+        if (!r) return std::move(r).error();
+        *sizes = std::move(r).value();
+        return {};
+      },
+      [this](double f) { QMetaObject::invokeMethod(this, [this, f] { emit sizeProgress(f); }, Qt::QueuedConnection); },
+      [this, s, sizes](Result<void> r) {
+        if (!r) return;  // cancelled (a new session) or unreadable: sizes stay unknown
+        QMetaObject::invokeMethod(this, [this, s, sizes] {
+          if (session_.get() != s || sizes->size() != topics_.size()) return;
+          for (std::size_t i = 0; i < topics_.size(); ++i) topics_[i].sizeBytes = (*sizes)[i];
+          emit topicSizesChanged();
+        }, Qt::QueuedConnection);
+      });
+}
+
+const TopicInfo* Document::topicByName(const QString& name) const {
+  auto it = std::find_if(topics_.begin(), topics_.end(), [&](const TopicInfo& t) { return t.name == name; });
+  return it == topics_.end() ? nullptr : &*it;
+}
+
+qint64 Document::startNs() const { return session_ ? session_->startNs() : 0; }
+qint64 Document::endNs() const { return session_ ? session_->endNs() : 0; }
+
+qint64 Document::totalBytes() const {
+  if (!session_) return 0;
+  qint64 total = 0;
+  for (std::uint32_t i = 0; i < session_->sourceCount(); ++i)
+    total += static_cast<qint64>(session_->sourceInfo(i).sizeBytes);
+  return total;
+}
+
+void Document::setPlayhead(qint64 ns) {
+  if (!session_) return;
+  ns = std::clamp(ns, startNs(), endNs());
+  if (ns == playheadNs_) return;
+  playheadNs_ = ns;
+  emit playheadChanged(ns);
+}
+
+void Document::setRange(std::optional<TimeRange> range) {
+  if (range) {
+    if (range->startNs > range->endNs) std::swap(range->startNs, range->endNs);
+    range->startNs = std::max(range->startNs, startNs());
+    range->endNs = std::min(range->endNs, endNs());
+    if (range->startNs >= range->endNs) range.reset();
+  }
+  if (range == range_) return;
+  range_ = range;
+  emit rangeChanged();
+}
+
+void Document::setCurrentTopic(int topic) {
+  if (topic == currentTopic_) return;
+  currentTopic_ = topic;
+  emit currentTopicChanged(topic);
+}
+
+void Document::setCacheBudget(std::size_t bytes) {
+  cacheBytes_ = bytes;
+  if (session_) session_->setCacheBudget(bytes);
+}
+
+}  // namespace bagscope::widgets

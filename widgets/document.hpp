@@ -1,0 +1,106 @@
+#pragma once
+// Document: what the window has open — a session over one or many recordings — and the
+// state every panel follows: the playhead, the selected time range and the selected topic.
+// Opening, measuring topic sizes and reading messages run on other threads; results come
+// back as queued signals, so the GUI thread never waits on disk or decompression.
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "core/session/session.hpp"
+
+namespace bagscope::widgets {
+
+/// What the topic list shows of a session topic.
+struct TopicInfo {
+  session::TopicId id = 0;
+  QString name;
+  QString type;
+  std::uint64_t count = 0;
+  double rateHz = 0;        ///< mean message rate over the topic's own span (0: < 2 messages)
+  qint64 sizeBytes = -1;    ///< sum of message sizes; -1 while not measured yet
+  QString decodeProblem;    ///< why its messages cannot be decoded; empty when they can
+};
+
+/// A time range in log-time nanoseconds (inclusive).
+struct TimeRange {
+  qint64 startNs = 0;
+  qint64 endNs = 0;
+  bool operator==(const TimeRange&) const = default;
+};
+
+class Document : public QObject {
+  Q_OBJECT
+
+public:
+  explicit Document(QObject* parent = nullptr);
+  ~Document() override;
+
+  /// Opens files and folders in the background (replacing what is open when it succeeds).
+  /// Files that fail are reported by openFinished; the others open.
+  void open(const QStringList& paths);
+  void cancelOpen();
+  bool isOpening() const { return opening_ != nullptr; }
+  void close();
+
+  /// Empty when nothing is open.
+  const session::Session* session() const { return session_.get(); }
+  std::shared_ptr<const session::Session> sharedSession() const { return session_; }
+  const QStringList& paths() const { return paths_; }
+  const std::vector<TopicInfo>& topics() const { return topics_; }
+  const TopicInfo* topicByName(const QString& name) const;
+  qint64 startNs() const;
+  qint64 endNs() const;
+  qint64 totalBytes() const;
+
+  qint64 playheadNs() const { return playheadNs_; }
+  /// Clamped to the recording's span.
+  void setPlayhead(qint64 ns);
+  const std::optional<TimeRange>& range() const { return range_; }
+  void setRange(std::optional<TimeRange> range);
+  /// -1: none.
+  int currentTopic() const { return currentTopic_; }
+  void setCurrentTopic(int topic);
+
+  /// Chunk cache budget for this and later sessions.
+  void setCacheBudget(std::size_t bytes);
+
+signals:
+  void openProgress(double fraction);
+  /// `error` is empty when something opened; `failures` lists files that did not (each
+  /// "path: reason"), whether or not the others opened.
+  void openFinished(const QString& error, const QStringList& failures);
+  void sessionChanged();
+  void topicSizesChanged();
+  void sizeProgress(double fraction);
+  void playheadChanged(qint64 ns);
+  void rangeChanged();
+  void currentTopicChanged(int topic);
+
+private:
+  struct Opening;
+  void adopt(std::shared_ptr<session::Session> session, const QStringList& paths, std::vector<TopicInfo> topics);
+  void measureSizes();
+
+  std::shared_ptr<session::Session> session_;
+  QStringList paths_;
+  std::vector<TopicInfo> topics_;
+  qint64 playheadNs_ = 0;
+  std::optional<TimeRange> range_;
+  int currentTopic_ = -1;
+  std::size_t cacheBytes_ = std::size_t{1} << 30;
+  std::shared_ptr<Opening> opening_;
+  std::shared_ptr<session::Job> sizeJob_;
+};
+
+/// Message sizes summed per topic over `session`, on its workers (for TopicInfo::sizeBytes).
+Result<std::vector<qint64>> topicSizes(const session::Session& session, std::stop_token stop,
+                                       const session::ProgressFn& progress);
+
+}  // namespace bagscope::widgets

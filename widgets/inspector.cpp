@@ -1,0 +1,511 @@
+#include "inspector.hpp"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QScrollBar>
+#include <QSet>
+#include <QThreadPool>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+#include <charconv>
+#include <cmath>
+
+#include "core/base/json_text.hpp"
+#include "core/schema/schema.hpp"
+#include "document.hpp"
+#include "mailbox.hpp"
+
+namespace bagscope::widgets {
+
+using decode::Value;
+using Kind = decode::Value::Kind;
+
+namespace {
+
+QString toQt(const std::string& s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+std::string shortest(double v, bool single) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  char buf[64];
+  auto r = single ? std::to_chars(buf, buf + sizeof buf, static_cast<float>(v)) : std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
+
+std::string timeText(const Value::TimeValue& t) {
+  std::string nsec = std::to_string(t.nsec < 0 ? -t.nsec : t.nsec);
+  return std::to_string(t.sec) + "." + std::string(9 - std::min<std::size_t>(9, nsec.size()), '0') + nsec;
+}
+
+// The field's element type ("float64[3]" -> "float64").
+QString elementType(const schema::Field& f) {
+  QString t = toQt(f.typeText);
+  auto bracket = t.indexOf(QLatin1Char('['));
+  return bracket < 0 ? t : t.left(bracket);
+}
+
+std::optional<qint64> headerStamp(const Value& root) {
+  if (root.kind != Kind::Struct || !root.type) return std::nullopt;
+  for (std::size_t i = 0; i < root.type->fields.size() && i < root.items.size(); ++i) {
+    const auto& f = root.type->fields[i];
+    if (f.name != "header" || !f.message || schema::normalTypeName(f.message->name) != "std_msgs/Header") continue;
+    const Value& header = root.items[i];
+    for (std::size_t k = 0; k < f.message->fields.size() && k < header.items.size(); ++k)
+      if (f.message->fields[k].name == "stamp" && header.items[k].kind == Kind::Time)
+        return header.items[k].t.sec * 1'000'000'000 + header.items[k].t.nsec;
+  }
+  return std::nullopt;
+}
+
+// YAML (block style; primitive arrays in flow style; long byte arrays summarised).
+void appendYaml(const Value& v, const schema::Field* field, int indent, std::string& out);
+
+void appendScalarYaml(const Value& v, const schema::Field* field, std::string& out) {
+  bool single = field && field->type == schema::Primitive::Float32;
+  switch (v.kind) {
+    case Kind::Bool: out += v.b ? "true" : "false"; break;
+    case Kind::Int: out += std::to_string(v.i); break;
+    case Kind::UInt: out += std::to_string(v.u); break;
+    case Kind::Float:
+      if (std::isnan(v.f)) out += ".nan";
+      else if (std::isinf(v.f)) out += v.f > 0 ? ".inf" : "-.inf";
+      else out += shortest(v.f, single);
+      break;
+    case Kind::String: appendJsonString(v.text, out); break;  // a JSON string is a YAML string
+    case Kind::Time:
+    case Kind::Duration:
+      out += "{sec: " + std::to_string(v.t.sec) + ", nanosec: " + std::to_string(v.t.nsec) + "}";
+      break;
+    case Kind::Bytes:
+      if (v.bytes.size() > 4096) {
+        out += "\"<" + std::to_string(v.bytes.size()) + " bytes, not shown>\"";
+      } else {
+        out += "[";
+        for (std::size_t i = 0; i < v.bytes.size(); ++i)
+          out += (i ? ", " : "") + std::to_string(static_cast<unsigned>(v.bytes[i]));
+        out += "]";
+      }
+      break;
+    default: break;
+  }
+}
+
+void appendYaml(const Value& v, const schema::Field* field, int indent, std::string& out) {
+  std::string pad(static_cast<std::size_t>(indent), ' ');
+  if (v.kind == Kind::Struct) {
+    if (!v.type || v.items.empty()) return void(out += " {}\n");
+    out += "\n";
+    for (std::size_t i = 0; i < v.items.size() && i < v.type->fields.size(); ++i) {
+      out += pad + v.type->fields[i].name + ":";
+      appendYaml(v.items[i], &v.type->fields[i], indent + 2, out);
+    }
+  } else if (v.kind == Kind::Array) {
+    bool structs = !v.items.empty() && v.items.front().kind == Kind::Struct;
+    if (!structs) {
+      out += " [";
+      for (std::size_t i = 0; i < v.items.size(); ++i) {
+        if (i) out += ", ";
+        appendScalarYaml(v.items[i], field, out);
+      }
+      out += "]\n";
+      return;
+    }
+    out += "\n";
+    for (const auto& item : v.items) {
+      out += pad + "-";
+      std::string inner;
+      appendYaml(item, field, indent + 2, inner);
+      // "- " then the struct's first line at the item's indentation.
+      out += inner.front() == '\n' ? " " + inner.substr(1 + pad.size() + 2) : inner;
+    }
+  } else {
+    out += " ";
+    appendScalarYaml(v, field, out);
+    out += "\n";
+  }
+}
+
+}  // namespace
+
+std::shared_ptr<const DecodedMessage> readDecoded(const session::Session& session, session::TopicId topic,
+                                                  std::size_t row) {
+  auto out = std::make_shared<DecodedMessage>();
+  const auto& t = session.topics()[topic];
+  out->topic = toQt(t.name);
+  out->type = toQt(t.type);
+  out->row = row;
+  out->count = t.messageCount;
+  auto message = session.read(topic, row);
+  if (!message) {
+    out->error = toQt(message.error().describe());
+    return out;
+  }
+  out->message = std::move(message).value();
+  auto decoder = session.decoder(*out->message.connection);
+  if (!decoder) {
+    out->error = toQt(decoder.error().describe());
+    return out;
+  }
+  out->decoder = std::move(decoder).value();
+  auto value = out->decoder->decode(out->message.bytes);
+  if (!value) {
+    out->error = QObject::tr("%1 (topic %2, message %3)").arg(toQt(value.error().describe()), out->topic).arg(row + 1);
+    return out;
+  }
+  out->value = std::move(value).value();
+  out->stampNs = headerStamp(out->value);
+  return out;
+}
+
+QString messageYaml(const Value& value) {
+  std::string out;
+  appendYaml(value, nullptr, 0, out);
+  if (!out.empty() && out.front() == '\n') out.erase(0, 1);
+  return toQt(out);
+}
+
+QString messageJson(const Value& value) {
+  std::string out;
+  decode::appendJson(value, out, decode::BytesMode::Base64);
+  return toQt(out);
+}
+
+// ---------------------------------------------------------------------------------------
+// MessageTreeModel
+
+struct MessageTreeModel::Node {
+  const decode::Value* value = nullptr;  // nullptr: the "N more" row of a long array
+  const schema::Field* field = nullptr;
+  QString name, path, type;
+  Node* parent = nullptr;
+  int row = 0;
+  std::size_t hidden = 0;  // array elements not shown
+  bool built = false;
+  std::vector<std::unique_ptr<Node>> children;
+
+  bool expandable() const {
+    return value && ((value->kind == Kind::Struct && !value->items.empty()) ||
+                     (value->kind == Kind::Array && !value->items.empty()));
+  }
+  void build() {
+    if (built) return;
+    built = true;
+    if (!value) return;
+    auto add = [this](const decode::Value* v, const schema::Field* f, QString childName, QString childPath,
+                      QString childType) {
+      auto n = std::make_unique<Node>();
+      n->value = v;
+      n->field = f;
+      n->name = std::move(childName);
+      n->path = std::move(childPath);
+      n->type = std::move(childType);
+      n->parent = this;
+      n->row = static_cast<int>(children.size());
+      children.push_back(std::move(n));
+    };
+    if (value->kind == Kind::Struct && value->type) {
+      for (std::size_t i = 0; i < value->items.size() && i < value->type->fields.size(); ++i) {
+        const auto& f = value->type->fields[i];
+        QString fieldName = toQt(f.name);
+        add(&value->items[i], &f, fieldName, path.isEmpty() ? fieldName : path + QLatin1Char('.') + fieldName,
+            toQt(f.typeText));
+      }
+    } else if (value->kind == Kind::Array) {
+      std::size_t shown = std::min<std::size_t>(value->items.size(), kMaxShownItems);
+      QString itemType = field ? elementType(*field) : QString();
+      for (std::size_t i = 0; i < shown; ++i) {
+        QString itemName = QStringLiteral("[%1]").arg(i);
+        add(&value->items[i], field, itemName, path + itemName, itemType);
+      }
+      hidden = value->items.size() - shown;
+      if (hidden) add(nullptr, nullptr, QStringLiteral("…"), path, QString());
+    }
+  }
+};
+
+MessageTreeModel::MessageTreeModel(QObject* parent) : QAbstractItemModel(parent), root_(std::make_unique<Node>()) {}
+MessageTreeModel::~MessageTreeModel() = default;
+
+void MessageTreeModel::setMessage(std::shared_ptr<const DecodedMessage> message) {
+  beginResetModel();
+  message_ = std::move(message);
+  root_ = std::make_unique<Node>();
+  if (message_ && message_->error.isEmpty()) root_->value = &message_->value;
+  endResetModel();
+}
+
+MessageTreeModel::Node* MessageTreeModel::nodeOf(const QModelIndex& index) const {
+  return index.isValid() ? static_cast<Node*>(index.internalPointer()) : root_.get();
+}
+
+QModelIndex MessageTreeModel::index(int row, int column, const QModelIndex& parent) const {
+  Node* p = nodeOf(parent);
+  p->build();
+  if (row < 0 || row >= static_cast<int>(p->children.size()) || column < 0 || column >= ColumnCount) return {};
+  return createIndex(row, column, p->children[static_cast<std::size_t>(row)].get());
+}
+
+QModelIndex MessageTreeModel::parent(const QModelIndex& child) const {
+  Node* n = nodeOf(child);
+  if (!child.isValid() || !n->parent || n->parent == root_.get()) return {};
+  return createIndex(n->parent->row, 0, n->parent);
+}
+
+int MessageTreeModel::rowCount(const QModelIndex& parent) const {
+  if (parent.column() > 0) return 0;
+  Node* n = nodeOf(parent);
+  n->build();
+  return static_cast<int>(n->children.size());
+}
+
+int MessageTreeModel::columnCount(const QModelIndex&) const { return ColumnCount; }
+
+bool MessageTreeModel::hasChildren(const QModelIndex& parent) const {
+  if (parent.column() > 0) return false;
+  Node* n = nodeOf(parent);
+  return n == root_.get() ? n->value != nullptr : n->expandable();
+}
+
+const decode::Value* MessageTreeModel::valueAt(const QModelIndex& index) const { return index.isValid() ? nodeOf(index)->value : nullptr; }
+
+QVariant MessageTreeModel::data(const QModelIndex& index, int role) const {
+  if (!index.isValid()) return {};
+  Node* n = nodeOf(index);
+  if (role == PathRole) return n->path;
+  if (role == Qt::ToolTipRole && index.column() == FieldColumn) return n->path;
+  if (role != Qt::DisplayRole && role != Qt::ToolTipRole) return {};
+  if (!n->value) {
+    return index.column() == FieldColumn ? QVariant(n->name)
+           : index.column() == ValueColumn ? QVariant(tr("%n more item(s) not shown", nullptr, static_cast<int>(n->parent->hidden)))
+                                     : QVariant();
+  }
+  switch (index.column()) {
+    case FieldColumn: return n->name;
+    case TypeColumn: return n->type;
+    case ValueColumn: break;
+    default: return {};
+  }
+  const decode::Value& v = *n->value;
+  bool single = n->field && n->field->type == schema::Primitive::Float32;
+  switch (v.kind) {
+    case Kind::Bool: return v.b ? QStringLiteral("true") : QStringLiteral("false");
+    case Kind::Int: return QString::number(v.i);
+    case Kind::UInt: return QString::number(v.u);
+    case Kind::Float: return QString::fromStdString(shortest(v.f, single));
+    case Kind::String: return role == Qt::ToolTipRole ? toQt(v.text) : QStringLiteral("\"%1\"").arg(toQt(v.text));
+    case Kind::Time:
+    case Kind::Duration: return QString::fromStdString(timeText(v.t));
+    case Kind::Bytes: {
+      // Never expanded: the length and the first bytes.
+      QString head;
+      for (std::size_t i = 0; i < std::min<std::size_t>(v.bytes.size(), 16); ++i)
+        head += QStringLiteral("%1 ").arg(static_cast<unsigned>(v.bytes[i]), 2, 16, QLatin1Char('0'));
+      if (v.bytes.size() > 16) head += QStringLiteral("…");
+      return tr("%n byte(s)", nullptr, static_cast<int>(v.bytes.size())) + (head.isEmpty() ? QString() : QStringLiteral(": ") + head.trimmed());
+    }
+    case Kind::Array: return tr("%n item(s)", nullptr, static_cast<int>(v.items.size()));
+    case Kind::Struct: return {};
+  }
+  return {};
+}
+
+QVariant MessageTreeModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  switch (section) {
+    case FieldColumn: return tr("Field");
+    case TypeColumn: return tr("Type");
+    case ValueColumn: return tr("Value");
+  }
+  return {};
+}
+
+// ---------------------------------------------------------------------------------------
+// FieldFilter
+
+void FieldFilter::setText(const QString& text) {
+  text_ = text.trimmed();
+  invalidateFilter();
+}
+
+bool FieldFilter::filterAcceptsRow(int row, const QModelIndex& parent) const {
+  if (text_.isEmpty()) return true;
+  // Accepted when this path, a parent's or a child's matches.
+  for (QModelIndex i = sourceModel()->index(row, 0, parent); i.isValid(); i = i.parent())
+    if (i.data(MessageTreeModel::PathRole).toString().contains(text_, Qt::CaseInsensitive)) return true;
+  QModelIndex self = sourceModel()->index(row, 0, parent);
+  for (int r = 0; r < sourceModel()->rowCount(self); ++r)
+    if (filterAcceptsRow(r, self)) return true;
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------
+// InspectorPanel
+
+InspectorPanel::InspectorPanel(Document* document, QWidget* parent)
+    : QWidget(parent), document_(document), model_(new MessageTreeModel(this)), filter_(new FieldFilter(this)),
+      header_(new QLabel(this)), search_(new QLineEdit(this)), view_(new QTreeView(this)),
+      mailbox_(Mailbox::create(this)) {
+  filter_->setSourceModel(model_);
+  header_->setWordWrap(true);
+  header_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  header_->setMargin(2);
+  search_->setPlaceholderText(tr("Search fields"));
+  search_->setClearButtonEnabled(true);
+  view_->setModel(filter_);
+  view_->setUniformRowHeights(true);
+  view_->setAlternatingRowColors(true);
+  view_->setContextMenuPolicy(Qt::CustomContextMenu);
+  view_->header()->resizeSection(MessageTreeModel::FieldColumn, 200);
+  view_->header()->resizeSection(MessageTreeModel::TypeColumn, 130);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(2, 2, 2, 2);
+  layout->addWidget(header_);
+  layout->addWidget(search_);
+  layout->addWidget(view_);
+  connect(search_, &QLineEdit::textChanged, this, [this](const QString& text) {
+    filter_->setText(text);
+    if (!text.trimmed().isEmpty()) view_->expandAll();
+  });
+  connect(view_, &QWidget::customContextMenuRequested, this, &InspectorPanel::showContextMenu);
+  connect(document_, &Document::playheadChanged, this, &InspectorPanel::refresh);
+  connect(document_, &Document::currentTopicChanged, this, &InspectorPanel::refresh);
+  connect(document_, &Document::sessionChanged, this, &InspectorPanel::refresh);
+  refresh();
+}
+
+InspectorPanel::~InspectorPanel() { mailbox_->close(); }
+
+void InspectorPanel::setTimeDisplay(TimeDisplay display) {
+  display_ = display;
+  updateHeader();
+}
+
+void InspectorPanel::refresh() {
+  const session::Session* s = document_->session();
+  int topic = document_->currentTopic();
+  std::optional<std::size_t> row;
+  if (s && topic >= 0) {
+    auto id = static_cast<session::TopicId>(topic);
+    // Before the topic's first message: show that first message (the header says so).
+    row = s->atOrBefore(id, document_->playheadNs());
+    if (!row && s->index(id).size() > 0) row = 0;
+  }
+  if (!row) {
+    shown_ = wanted_ = {};
+    model_->setMessage(nullptr);
+    updateHeader();
+    return;
+  }
+  wanted_ = {s, topic, *row};
+  if (wanted_ == shown_ || reading_) return;
+  startRead();
+}
+
+void InspectorPanel::startRead() {
+  reading_ = true;
+  Request request = wanted_;
+  auto session = document_->sharedSession();
+  // Read and decode on a pool thread; only the newest request is read after this one.
+  QThreadPool::globalInstance()->start([session, request, mailbox = mailbox_, this] {
+    auto message = readDecoded(*session, static_cast<session::TopicId>(request.topic), request.row);
+    mailbox->post([this, request, message] {
+      reading_ = false;
+      if (request.session == document_->session()) {
+        shown_ = request;
+        show(message);
+      }
+      if (wanted_.session && !(wanted_ == shown_)) startRead();
+    });
+  });
+}
+
+void InspectorPanel::show(std::shared_ptr<const DecodedMessage> message) {
+  // Keep what the user opened and where they were.
+  QSet<QString> expanded;
+  std::function<void(const QModelIndex&)> collect = [&](const QModelIndex& parent) {
+    for (int r = 0; r < filter_->rowCount(parent); ++r) {
+      QModelIndex i = filter_->index(r, 0, parent);
+      if (view_->isExpanded(i)) {
+        expanded.insert(i.data(MessageTreeModel::PathRole).toString());
+        collect(i);
+      }
+    }
+  };
+  collect({});
+  int scroll = view_->verticalScrollBar()->value();
+  model_->setMessage(std::move(message));
+  std::function<void(const QModelIndex&)> reopen = [&](const QModelIndex& parent) {
+    for (int r = 0; r < filter_->rowCount(parent); ++r) {
+      QModelIndex i = filter_->index(r, 0, parent);
+      if (expanded.contains(i.data(MessageTreeModel::PathRole).toString())) {
+        view_->expand(i);
+        reopen(i);
+      }
+    }
+  };
+  if (expanded.isEmpty() && model_->message() && model_->rowCount() < 30) {
+    // First message of a topic: open the top level's small structs (header, pose …).
+    for (int r = 0; r < filter_->rowCount(); ++r) {
+      QModelIndex i = filter_->index(r, 0);
+      const decode::Value* v = model_->valueAt(filter_->mapToSource(i));
+      if (v && v->kind == Kind::Struct) view_->expand(i);
+    }
+  } else {
+    reopen({});
+  }
+  if (!search_->text().trimmed().isEmpty()) view_->expandAll();
+  view_->verticalScrollBar()->setValue(scroll);
+  updateHeader();
+  emit messageShown();
+}
+
+void InspectorPanel::updateHeader() {
+  const DecodedMessage* m = model_->message();
+  if (!document_->session()) return header_->setText(QString());
+  if (document_->currentTopic() < 0) return header_->setText(tr("Select a topic to see its message at the playhead."));
+  if (!m) return header_->setText(tr("This topic has no messages."));
+  qint64 origin = document_->startNs();
+  QString text = tr("<b>%1</b> (%2) — message %3 of %4").arg(m->topic.toHtmlEscaped(), m->type.toHtmlEscaped())
+                     .arg(m->row + 1).arg(m->count);
+  if (m->message.connection) {
+    text += QStringLiteral("<br>") + tr("log time %1").arg(formatTime(m->message.logTimeNs, display_, origin, 6));
+    if (m->message.logTimeNs > document_->playheadNs()) text += QStringLiteral(" ") + tr("(after the playhead: the topic's first message)");
+  }
+  if (m->stampNs) {
+    double diffMs = static_cast<double>(*m->stampNs - m->message.logTimeNs) / 1e6;
+    text += QStringLiteral(" · ") + tr("header.stamp %1 (stamp − log time: %2 ms)")
+                                        .arg(formatTime(*m->stampNs, display_, origin, 6))
+                                        .arg(diffMs, 0, 'f', 3);
+  }
+  if (!m->error.isEmpty())
+    text += QStringLiteral("<br><span style='color:#b00020'>%1</span>").arg(m->error.toHtmlEscaped());
+  header_->setText(text);
+}
+
+void InspectorPanel::showContextMenu(const QPoint& pos) {
+  const DecodedMessage* m = model_->message();
+  if (!m || !m->error.isEmpty()) return;
+  QModelIndex index = filter_->mapToSource(view_->indexAt(pos));
+  QMenu menu(this);
+  auto* clipboard = QApplication::clipboard();
+  if (index.isValid() && model_->valueAt(index)) {
+    QString value = model_->index(index.row(), MessageTreeModel::ValueColumn, index.parent()).data(Qt::ToolTipRole).toString();
+    QString path = index.data(MessageTreeModel::PathRole).toString();
+    menu.addAction(tr("Copy Value"), this, [clipboard, value] { clipboard->setText(value); });
+    menu.addAction(tr("Copy Path"), this, [clipboard, path] { clipboard->setText(path); });
+    menu.addSeparator();
+  }
+  menu.addAction(tr("Copy Message as JSON"), this, [clipboard, m] { clipboard->setText(messageJson(m->value)); });
+  menu.addAction(tr("Copy Message as YAML"), this, [clipboard, m] { clipboard->setText(messageYaml(m->value)); });
+  menu.addSeparator();
+  menu.addAction(tr("Expand All"), view_, &QTreeView::expandAll);
+  menu.addAction(tr("Collapse All"), view_, &QTreeView::collapseAll);
+  menu.exec(view_->viewport()->mapToGlobal(pos));
+}
+
+}  // namespace bagscope::widgets

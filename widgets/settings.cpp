@@ -1,0 +1,75 @@
+#include "settings.hpp"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QSettings>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace bagscope::widgets {
+
+AppSettings AppSettings::load() {
+  QSettings s;
+  AppSettings a;
+  a.language = s.value(QStringLiteral("language")).toString();
+  a.timeDisplay = static_cast<TimeDisplay>(std::clamp(s.value(QStringLiteral("timeDisplay"), 0).toInt(), 0, 2));
+  a.cacheMiB = std::clamp(s.value(QStringLiteral("cacheMiB"), 1024).toInt(), 0, 1 << 20);
+  return a;
+}
+
+void AppSettings::save() const {
+  QSettings s;
+  s.setValue(QStringLiteral("language"), language);
+  s.setValue(QStringLiteral("timeDisplay"), static_cast<int>(timeDisplay));
+  s.setValue(QStringLiteral("cacheMiB"), cacheMiB);
+}
+
+QList<QPair<QString, QString>> availableLanguages() {
+  return {{QStringLiteral("en"), QStringLiteral("English")},
+          {QStringLiteral("zh_CN"), QStringLiteral("简体中文")},
+          {QStringLiteral("ja_JP"), QStringLiteral("日本語")}};
+}
+
+SettingsDialog::SettingsDialog(const AppSettings& settings, QWidget* parent)
+    : QDialog(parent), language_(new QComboBox(this)), time_(new QComboBox(this)), cache_(new QSpinBox(this)) {
+  setWindowTitle(tr("Settings"));
+  language_->addItem(tr("System default"), QString());
+  for (const auto& [code, name] : availableLanguages()) language_->addItem(name, code);
+  language_->setCurrentIndex(std::max(0, language_->findData(settings.language)));
+  time_->addItem(tr("Seconds from the start"), static_cast<int>(TimeDisplay::Relative));
+  time_->addItem(tr("Clock time"), static_cast<int>(TimeDisplay::Clock));
+  time_->addItem(tr("Unix time (s)"), static_cast<int>(TimeDisplay::Unix));
+  time_->setCurrentIndex(std::max(0, time_->findData(static_cast<int>(settings.timeDisplay))));
+  cache_->setRange(64, 65536);
+  cache_->setSingleStep(256);
+  cache_->setSuffix(tr(" MiB"));
+  cache_->setValue(std::max(64, settings.cacheMiB));
+  cache_->setToolTip(tr("Memory for decompressed chunks, shared by all panels. More makes moving back and forth faster."));
+
+  auto* form = new QFormLayout;
+  form->addRow(tr("Language:"), language_);
+  auto* note = new QLabel(tr("A new language takes effect when Bagscope starts again."), this);
+  note->setWordWrap(true);
+  note->setEnabled(false);
+  form->addRow(QString(), note);
+  form->addRow(tr("Show times as:"), time_);
+  form->addRow(tr("Cache budget:"), cache_);
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+  connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+  connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(form);
+  layout->addWidget(buttons);
+}
+
+AppSettings SettingsDialog::settings() const {
+  AppSettings a;
+  a.language = language_->currentData().toString();
+  a.timeDisplay = static_cast<TimeDisplay>(time_->currentData().toInt());
+  a.cacheMiB = cache_->value();
+  return a;
+}
+
+}  // namespace bagscope::widgets

@@ -1,0 +1,39 @@
+#pragma once
+// The user's settings (kept with QSettings) and the dialog that edits them.
+
+#include <QDialog>
+#include <QString>
+
+#include "timeline.hpp"
+
+class QComboBox;
+class QSpinBox;
+
+namespace bagscope::widgets {
+
+struct AppSettings {
+  QString language;  ///< "" follows the system; else "en", "zh_CN", "ja_JP"
+  TimeDisplay timeDisplay = TimeDisplay::Relative;
+  int cacheMiB = 1024;  ///< chunk cache budget
+
+  static AppSettings load();
+  void save() const;
+};
+
+/// The languages the app is translated into: (code, name in that language).
+QList<QPair<QString, QString>> availableLanguages();
+
+class SettingsDialog : public QDialog {
+  Q_OBJECT
+
+public:
+  explicit SettingsDialog(const AppSettings& settings, QWidget* parent = nullptr);
+  AppSettings settings() const;
+
+private:
+  QComboBox* language_;
+  QComboBox* time_;
+  QSpinBox* cache_;
+};
+
+}  // namespace bagscope::widgets
