@@ -18,11 +18,13 @@ else()
   endif()
 endif()
 
-# bagscope_add_test(NAME storage_ros1 SOURCES ... LIBS ... LABELS core [TIMEOUT 120])
+# bagscope_add_test(NAME storage_ros1 SOURCES ... LIBS ... LABELS core [TIMEOUT 120] [XVFB])
 # One QtTest executable per module, registered with CTest. Tests find their fixtures through
-# BAGSCOPE_TEST_DATA (tests/data in the source tree).
+# BAGSCOPE_TEST_DATA (tests/data in the source tree). XVFB runs it on a virtual X server
+# (xvfb-run, from Debian's xvfb package) with the xcb platform, for tests that need a real
+# window system.
 function(bagscope_add_test)
-  cmake_parse_arguments(T "" "NAME;TIMEOUT" "SOURCES;LIBS;LABELS;ENV" ${ARGN})
+  cmake_parse_arguments(T "XVFB" "NAME;TIMEOUT" "SOURCES;LIBS;LABELS;ENV" ${ARGN})
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 120)
   endif()
@@ -35,7 +37,13 @@ function(bagscope_add_test)
   endif()
   target_compile_definitions(${target} PRIVATE
     BAGSCOPE_TEST_DATA="${PROJECT_SOURCE_DIR}/tests/data")
-  add_test(NAME ${T_NAME} COMMAND ${target})
+  if(T_XVFB)
+    find_program(XVFB_RUN xvfb-run REQUIRED)
+    add_test(NAME ${T_NAME} COMMAND ${XVFB_RUN} -a -s "-screen 0 1280x900x24" $<TARGET_FILE:${target}>)
+    list(APPEND T_ENV QT_QPA_PLATFORM=xcb)
+  else()
+    add_test(NAME ${T_NAME} COMMAND ${target})
+  endif()
   set_tests_properties(${T_NAME} PROPERTIES LABELS "${T_LABELS}" TIMEOUT ${T_TIMEOUT}
                                             ENVIRONMENT "${T_ENV}")
 endfunction()

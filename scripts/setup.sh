@@ -15,6 +15,8 @@ packages=(
   # app and tests: Qt 6 (Widgets, Test, LinguistTools)
   qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   libgl-dev libglx-dev
+  # the app's languages: Qt's own translations (dialog buttons) and fonts for 中文 / 日本語
+  qt6-translations-l10n fonts-noto-cjk
   # GUI tests and screenshots under a virtual display
   xvfb xauth
   # the export test's independent readers: the ROS 1 reference, Open3D, PCL, OpenCV, pandas

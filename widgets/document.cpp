@@ -116,7 +116,7 @@ void Document::cancelOpen() {
   if (!opening_) return;
   opening_->release();
   opening_.reset();
-  emit openFinished(tr("Opening was cancelled."), {});
+  emit openCancelled();
 }
 
 void Document::close() {

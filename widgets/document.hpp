@@ -76,6 +76,8 @@ signals:
   /// `error` is empty when something opened; `failures` lists files that did not (each
   /// "path: reason"), whether or not the others opened.
   void openFinished(const QString& error, const QStringList& failures);
+  /// cancelOpen() ended an open: what was open stays open.
+  void openCancelled();
   void sessionChanged();
   void topicSizesChanged();
   void sizeProgress(double fraction);

@@ -478,9 +478,9 @@ void InspectorPanel::updateHeader() {
   }
   if (m->stampNs) {
     double diffMs = static_cast<double>(*m->stampNs - m->message.logTimeNs) / 1e6;
-    text += QStringLiteral(" · ") + tr("header.stamp %1 (stamp − log time: %2 ms)")
-                                        .arg(formatTime(*m->stampNs, display_, origin, 6))
-                                        .arg(diffMs, 0, 'f', 3);
+    text += QStringLiteral("<br>") + tr("header.stamp %1 (stamp − log time: %2 ms)")
+                                         .arg(formatTime(*m->stampNs, display_, origin, 6))
+                                         .arg(diffMs, 0, 'f', 3);
   }
   if (!m->error.isEmpty())
     text += QStringLiteral("<br><span style='color:#b00020'>%1</span>").arg(m->error.toHtmlEscaped());

@@ -87,6 +87,12 @@ MainWindow::MainWindow(QWidget* parent, const QString& layoutFolder)
 
   connect(document_, &Document::openProgress, this, [this](double f) { progress_->setValue(static_cast<int>(f * 1000)); });
   connect(document_, &Document::openFinished, this, &MainWindow::onOpenFinished);
+  connect(document_, &Document::openCancelled, this, [this] {
+    progress_->hide();
+    cancel_->hide();
+    statusBar()->showMessage(tr("Opening was cancelled."), 10000);
+    emit openFinished(tr("Opening was cancelled."));
+  });
   connect(document_, &Document::sessionChanged, this, &MainWindow::onSessionChanged);
   connect(document_, &Document::sizeProgress, this, [this](double f) {
     if (f < 1.0) statusBar()->showMessage(tr("Measuring topic sizes… %1%").arg(static_cast<int>(f * 100)));
@@ -173,8 +179,7 @@ void MainWindow::onOpenFinished(const QString& error, const QStringList& failure
   cancel_->hide();
   if (!error.isEmpty()) {
     statusBar()->showMessage(error, 10000);
-    if (!error.isEmpty() && error != tr("Opening was cancelled."))
-      tell(this, QMessageBox::Warning, tr("Could not open"), error);
+    tell(this, QMessageBox::Warning, tr("Could not open"), error);
   } else if (!failures.isEmpty()) {
     tell(this, QMessageBox::Warning, tr("Some files could not be opened"),
          tr("%n file(s) could not be opened; the others are open.", nullptr, static_cast<int>(failures.size())) +

@@ -32,12 +32,19 @@ int main(int argc, char** argv) {
   QApplication::setApplicationName(QStringLiteral("Bagscope"));
   QApplication::setOrganizationName(QStringLiteral("Bagscope"));
   QApplication::setApplicationVersion(QStringLiteral(BAGSCOPE_VERSION));
-  installTranslations(app, bagscope::widgets::AppSettings::load().language);
+  // The language is needed before the parser's own texts: read the option by hand first.
+  QString language = bagscope::widgets::AppSettings::load().language;
+  QStringList args = QApplication::arguments();
+  if (auto i = args.indexOf(QStringLiteral("--language")); i >= 0 && i + 1 < args.size()) language = args[i + 1];
+  installTranslations(app, language);
 
   QCommandLineParser parser;
   parser.setApplicationDescription(QApplication::translate("main", "Opens ROS recordings without ROS."));
   parser.addHelpOption();
   parser.addVersionOption();
+  parser.addOption({QStringLiteral("language"),
+                    QApplication::translate("main", "user interface language for this run (en, zh_CN, ja_JP)"),
+                    QStringLiteral("code")});
   parser.addPositionalArgument(QStringLiteral("files"), QApplication::translate("main", "recordings or folders to open"),
                                QStringLiteral("[files...]"));
   parser.process(app);

@@ -186,6 +186,22 @@ private slots:
     QVERIFY2(error.contains("junk.bag"), qPrintable(error));
   }
 
+  void cancellingAnOpenKeepsWhatWasOpen() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
+    const session::Session* before = d.session();
+    QSignalSpy finished(&d, &Document::openFinished), cancelled(&d, &Document::openCancelled);
+    d.open({dataPath("ros2/demo_zstd.mcap")});
+    QVERIFY(d.isOpening());
+    d.cancelOpen();
+    QCOMPARE(cancelled.count(), 1);
+    QVERIFY(!d.isOpening());
+    QTest::qWait(500);  // the abandoned open's result, if it comes, is dropped
+    QCOMPARE(finished.count(), 0);
+    QCOMPARE(d.session(), before);
+    QCOMPARE(d.paths(), QStringList({dataPath("ros1/demo_lz4.bag")}));
+  }
+
   void timeAxisMapsTimeToPixelsAndBack() {
     TimeAxis a;
     a.setSpan(0, 10'000'000'000);  // 10 s

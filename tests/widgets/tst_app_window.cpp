@@ -1,0 +1,153 @@
+// The real main window on a virtual X screen (run by xvfb-run): opens a fixture bag,
+// selects a topic with the mouse, steps and plays with the keyboard, moves the playhead by
+// clicking the timeline, and takes a screenshot. Asserts on the window's state, with the
+// expected message times from the fixture's .expected.jsonl (written by python3-rosbag).
+
+#include <QtTest>
+
+#include <QDockWidget>
+#include <QScreen>
+#include <QTreeView>
+
+#include <map>
+
+#include "common/test_support.hpp"
+#include "widgets/document.hpp"
+#include "widgets/inspector.hpp"
+#include "widgets/main_window.hpp"
+#include "widgets/playback.hpp"
+#include "widgets/timeline.hpp"
+#include "widgets/topic_list.hpp"
+
+using namespace bagscope::widgets;
+using bagscope::test::dataPath;
+
+class TestAppWindow : public QObject {
+  Q_OBJECT
+
+  std::map<QString, std::vector<qint64>> times_;
+
+private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QVERIFY2(QGuiApplication::platformName() == "xcb",
+             qPrintable("this test needs a real X server (xvfb-run), not " + QGuiApplication::platformName()));
+    QString error;
+    for (const auto& l : bagscope::test::readJsonLines(dataPath("ros1/demo.expected.jsonl"), &error))
+      times_[l["topic"].toString()].push_back(l["log_time_ns"].toInteger());
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QDir().mkpath(BAGSCOPE_SHOTS);
+  }
+
+  void opensStepsPlaysAndShowsTheWindow() {
+    QTemporaryDir layouts;
+    MainWindow w(nullptr, layouts.path());
+    w.resize(1280, 860);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.activateWindow();  // no window manager on Xvfb gives it focus
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QSignalSpy opened(&w, &MainWindow::openFinished);
+    w.open({dataPath("ros1/demo_lz4.bag")});
+    QVERIFY(opened.wait(30000));
+    QCOMPARE(opened.at(0).at(0).toString(), QString());
+    QVERIFY(w.windowTitle().contains("demo_lz4.bag"));
+
+    // Every topic listed, and one timeline row each.
+    QTreeView* view = w.topicPanel()->view();
+    QCOMPARE(view->model()->rowCount(), static_cast<int>(times_.size()));
+    QCOMPARE(w.timeline()->rows().size(), times_.size());
+
+    // Click /imu in the list: it becomes the selected topic, and the inspector shows it.
+    QModelIndex imuRow;
+    for (int r = 0; r < view->model()->rowCount(); ++r)
+      if (view->model()->index(r, 0).data().toString() == "/imu") imuRow = view->model()->index(r, 0);
+    QVERIFY(imuRow.isValid());
+    view->scrollTo(imuRow);
+    QSignalSpy shown(w.inspector(), &InspectorPanel::messageShown);
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(imuRow).center());
+    QCOMPARE(w.document()->topics()[static_cast<std::size_t>(w.document()->currentTopic())].name, QString("/imu"));
+
+    // Keys go through the window system, as typed (so shortcuts apply), to the focused list.
+    QTRY_VERIFY(view->hasFocus());
+    // → steps to the next /imu message; Shift+→ to the next message of any topic.
+    const auto& imu = times_.at("/imu");
+    qint64 start = w.document()->playheadNs();
+    auto next = *std::upper_bound(imu.begin(), imu.end(), start);
+    QTest::keyClick(w.windowHandle(), Qt::Key_Right);
+    QCOMPARE(w.document()->playheadNs(), next);
+    QTest::keyClick(w.windowHandle(), Qt::Key_Right);
+    QCOMPARE(w.document()->playheadNs(), *std::upper_bound(imu.begin(), imu.end(), next));
+    std::vector<qint64> all;
+    for (const auto& [topic, t] : times_) all.insert(all.end(), t.begin(), t.end());
+    std::sort(all.begin(), all.end());
+    qint64 before = w.document()->playheadNs();
+    QTest::keyClick(w.windowHandle(), Qt::Key_Right, Qt::ShiftModifier);
+    QCOMPARE(w.document()->playheadNs(), *std::upper_bound(all.begin(), all.end(), before));
+    QTest::keyClick(w.windowHandle(), Qt::Key_Left);
+    QCOMPARE(w.document()->playheadNs(), *(std::lower_bound(imu.begin(), imu.end(), w.document()->playheadNs() + 1) - 1));
+    // The inspector follows: the /imu message at the playhead.
+    QTRY_VERIFY_WITH_TIMEOUT(w.inspector()->model()->message() &&
+                                 w.inspector()->model()->message()->message.logTimeNs == w.document()->playheadNs(),
+                             5000);
+    QCOMPARE(w.inspector()->model()->message()->topic, QString("/imu"));
+
+    // End / Home.
+    QTest::keyClick(w.windowHandle(), Qt::Key_End);
+    QCOMPARE(w.document()->playheadNs(), all.back());
+    QTest::keyClick(w.windowHandle(), Qt::Key_Home);
+    QCOMPARE(w.document()->playheadNs(), all.front());
+
+    // A click on the timeline's track puts the playhead at that time.
+    TimelineWidget* t = w.timeline();
+    int x = t->trackLeft() + static_cast<int>(t->axis().width() / 2);
+    qint64 clicked = t->axis().toTime(x - t->trackLeft());
+    QTest::mouseClick(t, Qt::LeftButton, {}, QPoint(x, t->height() - 5));
+    QVERIFY2(qAbs(w.document()->playheadNs() - clicked) <= static_cast<qint64>(t->axis().nsPerPixel()) + 1,
+             qPrintable(QString("%1 vs %2").arg(w.document()->playheadNs()).arg(clicked)));
+
+    // Space plays (the playhead moves on by itself), Space again pauses.
+    qint64 beforePlay = w.document()->playheadNs();
+    QTest::keyClick(w.windowHandle(), Qt::Key_Space);
+    QVERIFY(w.playback()->isPlaying());
+    QTRY_VERIFY_WITH_TIMEOUT(w.document()->playheadNs() > beforePlay + 100'000'000, 3000);
+    QTest::keyClick(w.windowHandle(), Qt::Key_Space);
+    QVERIFY(!w.playback()->isPlaying());
+
+    // Shift-drag on the timeline selects a range, shown in the playback bar's fields.
+    QPoint from(t->trackLeft() + 100, t->height() - 5), to(t->trackLeft() + 300, t->height() - 5);
+    QTest::mousePress(t, Qt::LeftButton, Qt::ShiftModifier, from);
+    QMouseEvent move(QEvent::MouseMove, to, t->mapToGlobal(to), Qt::NoButton, Qt::LeftButton, Qt::ShiftModifier);
+    QCoreApplication::sendEvent(t, &move);
+    QTest::mouseRelease(t, Qt::LeftButton, Qt::ShiftModifier, to);
+    QVERIFY(w.document()->range().has_value());
+    QVERIFY(qAbs(w.document()->range()->startNs - t->axis().toTime(100)) <= static_cast<qint64>(t->axis().nsPerPixel()) + 1);
+    QVERIFY(qAbs(w.document()->range()->endNs - t->axis().toTime(300)) <= static_cast<qint64>(t->axis().nsPerPixel()) + 1);
+
+    // The screenshot: the timeline's rows are drawn (coloured ticks) and the playhead is red
+    // where the document says it is.
+    w.document()->setPlayhead(imu[imu.size() / 2]);
+    QTest::qWait(300);
+    QImage shot = w.screen()->grabWindow(w.winId()).toImage();
+    QVERIFY(!shot.isNull());
+    QString file = QStringLiteral(BAGSCOPE_SHOTS "/app_window.png");
+    QVERIFY(shot.save(file));
+    QPoint origin = t->mapTo(&w, QPoint(0, 0));
+    double scale = shot.width() / static_cast<double>(w.width());
+    int playheadX = origin.x() + t->trackLeft() + static_cast<int>(std::lround(t->axis().toPixel(w.document()->playheadNs())));
+    int redRows = 0, colouredPixels = 0;
+    for (int y = origin.y() + 40; y < origin.y() + t->height() - 2; ++y) {
+      QColor c = shot.pixelColor(static_cast<int>(playheadX * scale), static_cast<int>(y * scale));
+      if (c.red() > 180 && c.green() < 80 && c.blue() < 80) ++redRows;
+      for (int xx = origin.x() + t->trackLeft() + 2; xx < origin.x() + t->width() - 20; xx += 3) {
+        QColor p = shot.pixelColor(static_cast<int>(xx * scale), static_cast<int>(y * scale));
+        if (p.saturation() > 80) ++colouredPixels;
+      }
+    }
+    QVERIFY2(redRows > t->height() / 2, qPrintable(QString("playhead column red in %1 rows").arg(redRows)));
+    QVERIFY2(colouredPixels > 500, qPrintable(QString("%1 coloured timeline pixels").arg(colouredPixels)));
+  }
+};
+
+QTEST_MAIN(TestAppWindow)
+#include "tst_app_window.moc"

@@ -1,0 +1,47 @@
+<?xml version='1.0' encoding='utf-8'?>
+<TS version="2.1" language="en">
+<context>
+    <name>QObject</name>
+    <message numerus="yes">
+        <source>%1 + %n more</source>
+        <translation>
+            <numerusform>%1 + %n more</numerusform><numerusform>%1 + %n more</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::MainWindow</name>
+    <message numerus="yes">
+        <source>%n file(s) could not be opened; the others are open.</source>
+        <translation>
+            <numerusform>%n file could not be opened; the others are open.</numerusform><numerusform>%n files could not be opened; the others are open.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s)</source>
+        <translation>
+            <numerusform>%n file</numerusform><numerusform>%n files</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>Opened with %n problem(s): %1</source>
+        <translation>
+            <numerusform>Opened with %n problem: %1</numerusform><numerusform>Opened with %n problems: %1</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::MessageTreeModel</name>
+    <message numerus="yes">
+        <source>%n more item(s) not shown</source>
+        <translation>
+            <numerusform>%n more item not shown</numerusform><numerusform>%n more items not shown</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n byte(s)</source>
+        <translation>
+            <numerusform>%n byte</numerusform><numerusform>%n bytes</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n item(s)</source>
+        <translation>
+            <numerusform>%n item</numerusform><numerusform>%n items</numerusform></translation>
+    </message>
+</context>
+</TS>

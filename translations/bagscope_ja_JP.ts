@@ -1,0 +1,635 @@
+<?xml version='1.0' encoding='utf-8'?>
+<TS version="2.1" language="ja_JP">
+<context>
+    <name>QObject</name>
+    <message>
+        <source>%1 (topic %2, message %3)</source>
+        <translation>%1（トピック %2、%3 件目のメッセージ）</translation>
+    </message>
+    <message>
+        <source>not a Bagscope layout</source>
+        <translation>Bagscope のレイアウトファイルではありません</translation>
+    </message>
+    <message>
+        <source>written by a newer Bagscope (layout version %1)</source>
+        <translation>新しいバージョンの Bagscope で作成されています（レイアウト形式 %1）</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>%1: not JSON (%2 at offset %3)</source>
+        <translation>%1: JSON ではありません（オフセット %3: %2）</translation>
+    </message>
+    <message>
+        <source>cannot create %1</source>
+        <translation>%1 を作成できません</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 + %n more</source>
+        <translation>
+            <numerusform>%1 ほか %n 件</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::InspectorPanel</name>
+    <message>
+        <source>Search fields</source>
+        <translation>フィールドを検索</translation>
+    </message>
+    <message>
+        <source>Select a topic to see its message at the playhead.</source>
+        <translation>トピックを選択すると、再生位置のメッセージが表示されます。</translation>
+    </message>
+    <message>
+        <source>This topic has no messages.</source>
+        <translation>このトピックにはメッセージがありません。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; (%2) — message %3 of %4</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;（%2）— %4 件中 %3 件目</translation>
+    </message>
+    <message>
+        <source>log time %1</source>
+        <translation>記録時刻 %1</translation>
+    </message>
+    <message>
+        <source>(after the playhead: the topic's first message)</source>
+        <translation>（再生位置より後：このトピックの最初のメッセージ）</translation>
+    </message>
+    <message>
+        <source>header.stamp %1 (stamp − log time: %2 ms)</source>
+        <translation>header.stamp %1（スタンプ − 記録時刻: %2 ms）</translation>
+    </message>
+    <message>
+        <source>Copy Value</source>
+        <translation>値をコピー</translation>
+    </message>
+    <message>
+        <source>Copy Path</source>
+        <translation>パスをコピー</translation>
+    </message>
+    <message>
+        <source>Copy Message as JSON</source>
+        <translation>メッセージを JSON でコピー</translation>
+    </message>
+    <message>
+        <source>Copy Message as YAML</source>
+        <translation>メッセージを YAML でコピー</translation>
+    </message>
+    <message>
+        <source>Expand All</source>
+        <translation>すべて展開</translation>
+    </message>
+    <message>
+        <source>Collapse All</source>
+        <translation>すべて折りたたむ</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::MainWindow</name>
+    <message>
+        <source>Bagscope</source>
+        <translation>Bagscope</translation>
+    </message>
+    <message>
+        <source>Topics</source>
+        <translation>トピック</translation>
+    </message>
+    <message>
+        <source>Message Inspector</source>
+        <translation>メッセージインスペクター</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>タイムライン</translation>
+    </message>
+    <message>
+        <source>Open a recording with File ▸ Open, or drop bags and folders here.</source>
+        <translation>「ファイル ▸ 開く」で記録を開くか、bag ファイルやフォルダーをここにドロップしてください。</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <source>Opening was cancelled.</source>
+        <translation>読み込みをキャンセルしました。</translation>
+    </message>
+    <message>
+        <source>Measuring topic sizes… %1%</source>
+        <translation>トピックのサイズを計測中… %1%</translation>
+    </message>
+    <message>
+        <source>Open a recording (ROS 1 .bag, .mcap, rosbag2 folder) with File ▸ Open or drop it on the window.</source>
+        <translation>「ファイル ▸ 開く」で記録（ROS 1 の .bag、.mcap、rosbag2 フォルダー）を開くか、ウィンドウにドロップしてください。</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>ファイル(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>開く(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open recordings</source>
+        <translation>記録を開く</translation>
+    </message>
+    <message>
+        <source>Recordings (*.bag *.mcap *.db3 metadata.yaml);;All files (*)</source>
+        <translation>記録ファイル (*.bag *.mcap *.db3 metadata.yaml);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>Open &amp;Folder…</source>
+        <translation>フォルダーを開く(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+O</source>
+        <translation>Ctrl+Shift+O</translation>
+    </message>
+    <message>
+        <source>Open a rosbag2 folder or a folder of bags</source>
+        <translation>rosbag2 フォルダー、または bag ファイルのあるフォルダーを開く</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近使ったファイル(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>閉じる(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation>設定(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>終了(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>表示(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Zoom Timeline to Fit</source>
+        <translation>タイムラインを全体表示</translation>
+    </message>
+    <message>
+        <source>&amp;Layouts</source>
+        <translation>レイアウト(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Playback</source>
+        <translation>再生(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>ヘルプ(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About Bagscope</source>
+        <translation>Bagscope について(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Opening %1…</source>
+        <translation>%1 を開いています…</translation>
+    </message>
+    <message>
+        <source>Could not open</source>
+        <translation>開けませんでした</translation>
+    </message>
+    <message>
+        <source>Some files could not be opened</source>
+        <translation>一部のファイルを開けませんでした</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) could not be opened; the others are open.</source>
+        <translation>
+            <numerusform>%n 件のファイルを開けませんでした。ほかのファイルは開いています。</numerusform></translation>
+    </message>
+    <message>
+        <source>%1 — Bagscope</source>
+        <translation>%1 — Bagscope</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s)</source>
+        <translation>
+            <numerusform>%n ファイル</numerusform></translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 messages</source>
+        <translation>%1 メッセージ</translation>
+    </message>
+    <message numerus="yes">
+        <source>Opened with %n problem(s): %1</source>
+        <translation>
+            <numerusform>開きましたが、%n 件の問題があります: %1</numerusform></translation>
+    </message>
+    <message>
+        <source>No recent files</source>
+        <translation>最近使ったファイルはありません</translation>
+    </message>
+    <message>
+        <source>Clear Recent Files</source>
+        <translation>履歴を消去</translation>
+    </message>
+    <message>
+        <source>Could not load the layout</source>
+        <translation>レイアウトを読み込めませんでした</translation>
+    </message>
+    <message>
+        <source>No saved layouts</source>
+        <translation>保存済みのレイアウトはありません</translation>
+    </message>
+    <message>
+        <source>Save Layout As…</source>
+        <translation>レイアウトに名前を付けて保存…</translation>
+    </message>
+    <message>
+        <source>Import Layout…</source>
+        <translation>レイアウトを読み込む…</translation>
+    </message>
+    <message>
+        <source>Export Layout…</source>
+        <translation>レイアウトを書き出す…</translation>
+    </message>
+    <message>
+        <source>Delete Layout</source>
+        <translation>レイアウトを削除</translation>
+    </message>
+    <message>
+        <source>Save Layout</source>
+        <translation>レイアウトを保存</translation>
+    </message>
+    <message>
+        <source>Layout name:</source>
+        <translation>レイアウト名:</translation>
+    </message>
+    <message>
+        <source>Replace the layout “%1”?</source>
+        <translation>レイアウト「%1」を置き換えますか？</translation>
+    </message>
+    <message>
+        <source>Could not save the layout</source>
+        <translation>レイアウトを保存できませんでした</translation>
+    </message>
+    <message>
+        <source>Import Layout</source>
+        <translation>レイアウトを読み込む</translation>
+    </message>
+    <message>
+        <source>Bagscope layouts (*.json)</source>
+        <translation>Bagscope レイアウト (*.json)</translation>
+    </message>
+    <message>
+        <source>Could not import the layout</source>
+        <translation>レイアウトを読み込めませんでした</translation>
+    </message>
+    <message>
+        <source>Export Layout</source>
+        <translation>レイアウトを書き出す</translation>
+    </message>
+    <message>
+        <source>layout.json</source>
+        <translation>layout.json</translation>
+    </message>
+    <message>
+        <source>Could not export the layout</source>
+        <translation>レイアウトを書き出せませんでした</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>言語</translation>
+    </message>
+    <message>
+        <source>The new language takes effect when Bagscope starts again.</source>
+        <translation>新しい言語は Bagscope の次回起動時に反映されます。</translation>
+    </message>
+    <message>
+        <source>About Bagscope</source>
+        <translation>Bagscope について</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Bagscope %1&lt;/h3&gt;&lt;p&gt;Opens ROS 1 and ROS 2 recordings (.bag, .mcap, rosbag2 folders) without ROS: look inside, plot, and export.&lt;/p&gt;&lt;p&gt;Built with Qt %2.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Bagscope %1&lt;/h3&gt;&lt;p&gt;ROS をインストールせずに ROS 1 / ROS 2 の記録（.bag、.mcap、rosbag2 フォルダー）を開き、中身の確認、グラフ表示、書き出しができます。&lt;/p&gt;&lt;p&gt;Qt %2 でビルドされています。&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::MessageTreeModel</name>
+    <message numerus="yes">
+        <source>%n more item(s) not shown</source>
+        <translation>
+            <numerusform>ほか %n 項目は表示していません</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n byte(s)</source>
+        <translation>
+            <numerusform>%n バイト</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n item(s)</source>
+        <translation>
+            <numerusform>%n 項目</numerusform></translation>
+    </message>
+    <message>
+        <source>Field</source>
+        <translation>フィールド</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>型</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>値</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::PlaybackBar</name>
+    <message>
+        <source>Playback</source>
+        <translation>再生</translation>
+    </message>
+    <message>
+        <source>Jump to Start</source>
+        <translation>先頭へ移動</translation>
+    </message>
+    <message>
+        <source>Previous Message of Selected Topic</source>
+        <translation>選択中トピックの前のメッセージ</translation>
+    </message>
+    <message>
+        <source>Play</source>
+        <translation>再生</translation>
+    </message>
+    <message>
+        <source>Next Message of Selected Topic</source>
+        <translation>選択中トピックの次のメッセージ</translation>
+    </message>
+    <message>
+        <source>Jump to End</source>
+        <translation>末尾へ移動</translation>
+    </message>
+    <message>
+        <source>Previous Message of Any Topic</source>
+        <translation>いずれかのトピックの前のメッセージ</translation>
+    </message>
+    <message>
+        <source>Next Message of Any Topic</source>
+        <translation>いずれかのトピックの次のメッセージ</translation>
+    </message>
+    <message>
+        <source>Loop</source>
+        <translation>ループ</translation>
+    </message>
+    <message>
+        <source>Loop within the selected range (or the whole recording) (L)</source>
+        <translation>選択範囲（または記録全体）をループ再生 (L)</translation>
+    </message>
+    <message>
+        <source>Playback speed</source>
+        <translation>再生速度</translation>
+    </message>
+    <message>
+        <source>Range:</source>
+        <translation>範囲:</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>Seconds from the start of the recording. Shift-drag on the timeline to select a range.</source>
+        <translation>記録の開始からの秒数です。タイムライン上で Shift を押しながらドラッグすると範囲を選択できます。</translation>
+    </message>
+    <message>
+        <source>Clear Range</source>
+        <translation>範囲を解除</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>一時停止</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::SettingsDialog</name>
+    <message>
+        <source>Settings</source>
+        <translation>設定</translation>
+    </message>
+    <message>
+        <source>System default</source>
+        <translation>システムの設定に従う</translation>
+    </message>
+    <message>
+        <source>Seconds from the start</source>
+        <translation>開始からの秒数</translation>
+    </message>
+    <message>
+        <source>Clock time</source>
+        <translation>時刻</translation>
+    </message>
+    <message>
+        <source>Unix time (s)</source>
+        <translation>Unix 時間（秒）</translation>
+    </message>
+    <message>
+        <source> MiB</source>
+        <translation> MiB</translation>
+    </message>
+    <message>
+        <source>Memory for decompressed chunks, shared by all panels. More makes moving back and forth faster.</source>
+        <translation>展開済みチャンクを保持するメモリで、すべてのパネルで共有します。大きくすると前後の移動が速くなります。</translation>
+    </message>
+    <message>
+        <source>Language:</source>
+        <translation>言語:</translation>
+    </message>
+    <message>
+        <source>A new language takes effect when Bagscope starts again.</source>
+        <translation>言語の変更は Bagscope の再起動後に反映されます。</translation>
+    </message>
+    <message>
+        <source>Show times as:</source>
+        <translation>時刻の表示:</translation>
+    </message>
+    <message>
+        <source>Cache budget:</source>
+        <translation>キャッシュ上限:</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::StatsDialog</name>
+    <message>
+        <source>Stats — %1</source>
+        <translation>統計 — %1</translation>
+    </message>
+    <message>
+        <source>Largest gaps between messages:</source>
+        <translation>メッセージ間の最大の間隔:</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>開始</translation>
+    </message>
+    <message>
+        <source>To</source>
+        <translation>終了</translation>
+    </message>
+    <message>
+        <source>Length (ms)</source>
+        <translation>長さ (ms)</translation>
+    </message>
+    <message>
+        <source>Could not compute:</source>
+        <translation>計算できませんでした:</translation>
+    </message>
+    <message>
+        <source>Messages:</source>
+        <translation>メッセージ数:</translation>
+    </message>
+    <message>
+        <source>Mean rate:</source>
+        <translation>平均レート:</translation>
+    </message>
+    <message>
+        <source>%1 Hz</source>
+        <translation>%1 Hz</translation>
+    </message>
+    <message>
+        <source>–</source>
+        <translation>–</translation>
+    </message>
+    <message>
+        <source>Jitter (std. dev. of intervals):</source>
+        <translation>ジッター（間隔の標準偏差）:</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>Out-of-order writes:</source>
+        <translation>順序の乱れた書き込み:</translation>
+    </message>
+    <message>
+        <source>Zero header stamps:</source>
+        <translation>header スタンプが 0:</translation>
+    </message>
+    <message>
+        <source>Latency (log time − stamp):</source>
+        <translation>遅延（記録時刻 − スタンプ）:</translation>
+    </message>
+    <message>
+        <source>min %1 ms · median %2 ms · max %3 ms</source>
+        <translation>最小 %1 ms · 中央値 %2 ms · 最大 %3 ms</translation>
+    </message>
+    <message>
+        <source>Latency:</source>
+        <translation>遅延:</translation>
+    </message>
+    <message>
+        <source>this type has no header stamp</source>
+        <translation>この型には header スタンプがありません</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::TimelineWidget</name>
+    <message>
+        <source>time</source>
+        <translation>時刻</translation>
+    </message>
+    <message>
+        <source>seconds</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <source>Open a recording to see its messages over time.</source>
+        <translation>記録を開くと、メッセージが時間順に表示されます。</translation>
+    </message>
+    <message>
+        <source>Zoom to Fit</source>
+        <translation>全体を表示</translation>
+    </message>
+    <message>
+        <source>Zoom to Selected Range</source>
+        <translation>選択範囲を拡大表示</translation>
+    </message>
+    <message>
+        <source>Clear Selected Range</source>
+        <translation>選択範囲を解除</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::TopicListPanel</name>
+    <message>
+        <source>Filter topics by name or type</source>
+        <translation>名前または型でトピックを絞り込む</translation>
+    </message>
+    <message>
+        <source>Copy Topic Name</source>
+        <translation>トピック名をコピー</translation>
+    </message>
+    <message>
+        <source>Stats…</source>
+        <translation>統計…</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::TopicModel</name>
+    <message>
+        <source>Messages of this topic cannot be decoded: %1</source>
+        <translation>このトピックのメッセージはデコードできません: %1</translation>
+    </message>
+    <message>
+        <source>Being measured in the background…</source>
+        <translation>バックグラウンドで計測中…</translation>
+    </message>
+    <message>
+        <source>Topic</source>
+        <translation>トピック</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>型</translation>
+    </message>
+    <message>
+        <source>Messages</source>
+        <translation>メッセージ数</translation>
+    </message>
+    <message>
+        <source>Rate (Hz)</source>
+        <translation>レート (Hz)</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>サイズ</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>Opens ROS recordings without ROS.</source>
+        <translation>ROS なしで ROS の記録を開きます。</translation>
+    </message>
+    <message>
+        <source>user interface language for this run (en, zh_CN, ja_JP)</source>
+        <translation>今回の起動で使う表示言語（en、zh_CN、ja_JP）</translation>
+    </message>
+    <message>
+        <source>recordings or folders to open</source>
+        <translation>開く記録ファイルまたはフォルダー</translation>
+    </message>
+</context>
+</TS>

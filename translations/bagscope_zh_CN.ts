@@ -1,0 +1,635 @@
+<?xml version='1.0' encoding='utf-8'?>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>QObject</name>
+    <message>
+        <source>%1 (topic %2, message %3)</source>
+        <translation>%1（话题 %2，第 %3 条消息）</translation>
+    </message>
+    <message>
+        <source>not a Bagscope layout</source>
+        <translation>不是 Bagscope 布局文件</translation>
+    </message>
+    <message>
+        <source>written by a newer Bagscope (layout version %1)</source>
+        <translation>由更新版本的 Bagscope 写入（布局版本 %1）</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1: not JSON (%2 at offset %3)</source>
+        <translation>%1：不是有效的 JSON（偏移 %3 处：%2）</translation>
+    </message>
+    <message>
+        <source>cannot create %1</source>
+        <translation>无法创建 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 + %n more</source>
+        <translation>
+            <numerusform>%1 等 %n 个以上</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::InspectorPanel</name>
+    <message>
+        <source>Search fields</source>
+        <translation>搜索字段</translation>
+    </message>
+    <message>
+        <source>Select a topic to see its message at the playhead.</source>
+        <translation>选择一个话题，即可查看播放头位置的消息。</translation>
+    </message>
+    <message>
+        <source>This topic has no messages.</source>
+        <translation>此话题没有消息。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; (%2) — message %3 of %4</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;（%2）— 第 %3 条，共 %4 条</translation>
+    </message>
+    <message>
+        <source>log time %1</source>
+        <translation>记录时间 %1</translation>
+    </message>
+    <message>
+        <source>(after the playhead: the topic's first message)</source>
+        <translation>（位于播放头之后：该话题的第一条消息）</translation>
+    </message>
+    <message>
+        <source>header.stamp %1 (stamp − log time: %2 ms)</source>
+        <translation>header.stamp %1（时间戳 − 记录时间：%2 毫秒）</translation>
+    </message>
+    <message>
+        <source>Copy Value</source>
+        <translation>复制值</translation>
+    </message>
+    <message>
+        <source>Copy Path</source>
+        <translation>复制路径</translation>
+    </message>
+    <message>
+        <source>Copy Message as JSON</source>
+        <translation>以 JSON 复制消息</translation>
+    </message>
+    <message>
+        <source>Copy Message as YAML</source>
+        <translation>以 YAML 复制消息</translation>
+    </message>
+    <message>
+        <source>Expand All</source>
+        <translation>全部展开</translation>
+    </message>
+    <message>
+        <source>Collapse All</source>
+        <translation>全部折叠</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::MainWindow</name>
+    <message>
+        <source>Bagscope</source>
+        <translation>Bagscope</translation>
+    </message>
+    <message>
+        <source>Topics</source>
+        <translation>话题</translation>
+    </message>
+    <message>
+        <source>Message Inspector</source>
+        <translation>消息查看器</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>时间轴</translation>
+    </message>
+    <message>
+        <source>Open a recording with File ▸ Open, or drop bags and folders here.</source>
+        <translation>通过“文件 ▸ 打开”打开录制文件，或将 bag 文件和文件夹拖放到此处。</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Opening was cancelled.</source>
+        <translation>已取消打开。</translation>
+    </message>
+    <message>
+        <source>Measuring topic sizes… %1%</source>
+        <translation>正在统计各话题大小… %1%</translation>
+    </message>
+    <message>
+        <source>Open a recording (ROS 1 .bag, .mcap, rosbag2 folder) with File ▸ Open or drop it on the window.</source>
+        <translation>通过“文件 ▸ 打开”打开录制文件（ROS 1 .bag、.mcap、rosbag2 文件夹），或将其拖放到窗口中。</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>打开(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open recordings</source>
+        <translation>打开录制文件</translation>
+    </message>
+    <message>
+        <source>Recordings (*.bag *.mcap *.db3 metadata.yaml);;All files (*)</source>
+        <translation>录制文件 (*.bag *.mcap *.db3 metadata.yaml);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Open &amp;Folder…</source>
+        <translation>打开文件夹(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+O</source>
+        <translation>Ctrl+Shift+O</translation>
+    </message>
+    <message>
+        <source>Open a rosbag2 folder or a folder of bags</source>
+        <translation>打开 rosbag2 文件夹或存放 bag 文件的文件夹</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>关闭(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation>设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Zoom Timeline to Fit</source>
+        <translation>时间轴缩放至全部</translation>
+    </message>
+    <message>
+        <source>&amp;Layouts</source>
+        <translation>布局(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Playback</source>
+        <translation>播放(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About Bagscope</source>
+        <translation>关于 Bagscope(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Opening %1…</source>
+        <translation>正在打开 %1…</translation>
+    </message>
+    <message>
+        <source>Could not open</source>
+        <translation>无法打开</translation>
+    </message>
+    <message>
+        <source>Some files could not be opened</source>
+        <translation>部分文件无法打开</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) could not be opened; the others are open.</source>
+        <translation>
+            <numerusform>有 %n 个文件无法打开，其余文件已打开。</numerusform></translation>
+    </message>
+    <message>
+        <source>%1 — Bagscope</source>
+        <translation>%1 — Bagscope</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s)</source>
+        <translation>
+            <numerusform>%n 个文件</numerusform></translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 messages</source>
+        <translation>%1 条消息</translation>
+    </message>
+    <message numerus="yes">
+        <source>Opened with %n problem(s): %1</source>
+        <translation>
+            <numerusform>已打开，但有 %n 个问题：%1</numerusform></translation>
+    </message>
+    <message>
+        <source>No recent files</source>
+        <translation>没有最近打开的文件</translation>
+    </message>
+    <message>
+        <source>Clear Recent Files</source>
+        <translation>清除最近打开记录</translation>
+    </message>
+    <message>
+        <source>Could not load the layout</source>
+        <translation>无法加载布局</translation>
+    </message>
+    <message>
+        <source>No saved layouts</source>
+        <translation>没有已保存的布局</translation>
+    </message>
+    <message>
+        <source>Save Layout As…</source>
+        <translation>布局另存为…</translation>
+    </message>
+    <message>
+        <source>Import Layout…</source>
+        <translation>导入布局…</translation>
+    </message>
+    <message>
+        <source>Export Layout…</source>
+        <translation>导出布局…</translation>
+    </message>
+    <message>
+        <source>Delete Layout</source>
+        <translation>删除布局</translation>
+    </message>
+    <message>
+        <source>Save Layout</source>
+        <translation>保存布局</translation>
+    </message>
+    <message>
+        <source>Layout name:</source>
+        <translation>布局名称：</translation>
+    </message>
+    <message>
+        <source>Replace the layout “%1”?</source>
+        <translation>要替换布局“%1”吗？</translation>
+    </message>
+    <message>
+        <source>Could not save the layout</source>
+        <translation>无法保存布局</translation>
+    </message>
+    <message>
+        <source>Import Layout</source>
+        <translation>导入布局</translation>
+    </message>
+    <message>
+        <source>Bagscope layouts (*.json)</source>
+        <translation>Bagscope 布局 (*.json)</translation>
+    </message>
+    <message>
+        <source>Could not import the layout</source>
+        <translation>无法导入布局</translation>
+    </message>
+    <message>
+        <source>Export Layout</source>
+        <translation>导出布局</translation>
+    </message>
+    <message>
+        <source>layout.json</source>
+        <translation>layout.json</translation>
+    </message>
+    <message>
+        <source>Could not export the layout</source>
+        <translation>无法导出布局</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>The new language takes effect when Bagscope starts again.</source>
+        <translation>新的语言将在 Bagscope 下次启动时生效。</translation>
+    </message>
+    <message>
+        <source>About Bagscope</source>
+        <translation>关于 Bagscope</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Bagscope %1&lt;/h3&gt;&lt;p&gt;Opens ROS 1 and ROS 2 recordings (.bag, .mcap, rosbag2 folders) without ROS: look inside, plot, and export.&lt;/p&gt;&lt;p&gt;Built with Qt %2.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Bagscope %1&lt;/h3&gt;&lt;p&gt;无需安装 ROS 即可打开 ROS 1 和 ROS 2 录制文件（.bag、.mcap、rosbag2 文件夹）：查看内容、绘制曲线、导出数据。&lt;/p&gt;&lt;p&gt;基于 Qt %2 构建。&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::MessageTreeModel</name>
+    <message numerus="yes">
+        <source>%n more item(s) not shown</source>
+        <translation>
+            <numerusform>另有 %n 项未显示</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n byte(s)</source>
+        <translation>
+            <numerusform>%n 字节</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n item(s)</source>
+        <translation>
+            <numerusform>%n 项</numerusform></translation>
+    </message>
+    <message>
+        <source>Field</source>
+        <translation>字段</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::PlaybackBar</name>
+    <message>
+        <source>Playback</source>
+        <translation>播放</translation>
+    </message>
+    <message>
+        <source>Jump to Start</source>
+        <translation>跳到开头</translation>
+    </message>
+    <message>
+        <source>Previous Message of Selected Topic</source>
+        <translation>所选话题的上一条消息</translation>
+    </message>
+    <message>
+        <source>Play</source>
+        <translation>播放</translation>
+    </message>
+    <message>
+        <source>Next Message of Selected Topic</source>
+        <translation>所选话题的下一条消息</translation>
+    </message>
+    <message>
+        <source>Jump to End</source>
+        <translation>跳到结尾</translation>
+    </message>
+    <message>
+        <source>Previous Message of Any Topic</source>
+        <translation>任意话题的上一条消息</translation>
+    </message>
+    <message>
+        <source>Next Message of Any Topic</source>
+        <translation>任意话题的下一条消息</translation>
+    </message>
+    <message>
+        <source>Loop</source>
+        <translation>循环</translation>
+    </message>
+    <message>
+        <source>Loop within the selected range (or the whole recording) (L)</source>
+        <translation>在选定范围内（或整个录制）循环播放 (L)</translation>
+    </message>
+    <message>
+        <source>Playback speed</source>
+        <translation>播放速度</translation>
+    </message>
+    <message>
+        <source>Range:</source>
+        <translation>范围：</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>Seconds from the start of the recording. Shift-drag on the timeline to select a range.</source>
+        <translation>从录制开始起算的秒数。在时间轴上按住 Shift 拖动可选择范围。</translation>
+    </message>
+    <message>
+        <source>Clear Range</source>
+        <translation>清除范围</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::SettingsDialog</name>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>System default</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>Seconds from the start</source>
+        <translation>从开头起算的秒数</translation>
+    </message>
+    <message>
+        <source>Clock time</source>
+        <translation>时钟时间</translation>
+    </message>
+    <message>
+        <source>Unix time (s)</source>
+        <translation>Unix 时间（秒）</translation>
+    </message>
+    <message>
+        <source> MiB</source>
+        <translation> MiB</translation>
+    </message>
+    <message>
+        <source>Memory for decompressed chunks, shared by all panels. More makes moving back and forth faster.</source>
+        <translation>用于缓存已解压数据块的内存，由所有面板共享。越大，来回跳转越快。</translation>
+    </message>
+    <message>
+        <source>Language:</source>
+        <translation>语言：</translation>
+    </message>
+    <message>
+        <source>A new language takes effect when Bagscope starts again.</source>
+        <translation>更改语言后，需重新启动 Bagscope 才会生效。</translation>
+    </message>
+    <message>
+        <source>Show times as:</source>
+        <translation>时间显示方式：</translation>
+    </message>
+    <message>
+        <source>Cache budget:</source>
+        <translation>缓存上限：</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::StatsDialog</name>
+    <message>
+        <source>Stats — %1</source>
+        <translation>统计 — %1</translation>
+    </message>
+    <message>
+        <source>Largest gaps between messages:</source>
+        <translation>消息之间最大的间隔：</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>起</translation>
+    </message>
+    <message>
+        <source>To</source>
+        <translation>止</translation>
+    </message>
+    <message>
+        <source>Length (ms)</source>
+        <translation>时长（毫秒）</translation>
+    </message>
+    <message>
+        <source>Could not compute:</source>
+        <translation>无法计算：</translation>
+    </message>
+    <message>
+        <source>Messages:</source>
+        <translation>消息数：</translation>
+    </message>
+    <message>
+        <source>Mean rate:</source>
+        <translation>平均频率：</translation>
+    </message>
+    <message>
+        <source>%1 Hz</source>
+        <translation>%1 Hz</translation>
+    </message>
+    <message>
+        <source>–</source>
+        <translation>–</translation>
+    </message>
+    <message>
+        <source>Jitter (std. dev. of intervals):</source>
+        <translation>抖动（间隔的标准差）：</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>Out-of-order writes:</source>
+        <translation>乱序写入：</translation>
+    </message>
+    <message>
+        <source>Zero header stamps:</source>
+        <translation>header 时间戳为零：</translation>
+    </message>
+    <message>
+        <source>Latency (log time − stamp):</source>
+        <translation>延迟（记录时间 − 时间戳）：</translation>
+    </message>
+    <message>
+        <source>min %1 ms · median %2 ms · max %3 ms</source>
+        <translation>最小 %1 毫秒 · 中位数 %2 毫秒 · 最大 %3 毫秒</translation>
+    </message>
+    <message>
+        <source>Latency:</source>
+        <translation>延迟：</translation>
+    </message>
+    <message>
+        <source>this type has no header stamp</source>
+        <translation>此类型没有 header 时间戳</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::TimelineWidget</name>
+    <message>
+        <source>time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>seconds</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <source>Open a recording to see its messages over time.</source>
+        <translation>打开录制文件后，即可在此按时间查看其消息。</translation>
+    </message>
+    <message>
+        <source>Zoom to Fit</source>
+        <translation>缩放至全部</translation>
+    </message>
+    <message>
+        <source>Zoom to Selected Range</source>
+        <translation>缩放至所选范围</translation>
+    </message>
+    <message>
+        <source>Clear Selected Range</source>
+        <translation>清除所选范围</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::TopicListPanel</name>
+    <message>
+        <source>Filter topics by name or type</source>
+        <translation>按名称或类型筛选话题</translation>
+    </message>
+    <message>
+        <source>Copy Topic Name</source>
+        <translation>复制话题名称</translation>
+    </message>
+    <message>
+        <source>Stats…</source>
+        <translation>统计…</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::TopicModel</name>
+    <message>
+        <source>Messages of this topic cannot be decoded: %1</source>
+        <translation>无法解码此话题的消息：%1</translation>
+    </message>
+    <message>
+        <source>Being measured in the background…</source>
+        <translation>正在后台统计…</translation>
+    </message>
+    <message>
+        <source>Topic</source>
+        <translation>话题</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Messages</source>
+        <translation>消息数</translation>
+    </message>
+    <message>
+        <source>Rate (Hz)</source>
+        <translation>频率 (Hz)</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>Opens ROS recordings without ROS.</source>
+        <translation>无需 ROS 即可打开 ROS 录制文件。</translation>
+    </message>
+    <message>
+        <source>user interface language for this run (en, zh_CN, ja_JP)</source>
+        <translation>本次运行使用的界面语言（en、zh_CN、ja_JP）</translation>
+    </message>
+    <message>
+        <source>recordings or folders to open</source>
+        <translation>要打开的录制文件或文件夹</translation>
+    </message>
+</context>
+</TS>
