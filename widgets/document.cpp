@@ -2,6 +2,7 @@
 
 #include <QFile>
 #include <QMetaObject>
+#include <QTimer>
 
 #include <algorithm>
 #include <atomic>
@@ -145,6 +146,15 @@ void Document::adopt(std::shared_ptr<session::Session> session, const QStringLis
 }
 
 void Document::measureSizes() {
+  // A second after opening, when the window has drawn the new recording: the pass keeps
+  // every core busy for a while.
+  const session::Session* s = session_.get();
+  QTimer::singleShot(1000, this, [this, s] {
+    if (session_.get() == s) startSizeJob();
+  });
+}
+
+void Document::startSizeJob() {
   auto sizes = std::make_shared<std::vector<qint64>>();
   const session::Session* s = session_.get();
   sizeJob_ = session_->startJob(

@@ -89,6 +89,7 @@ private:
   struct Opening;
   void adopt(std::shared_ptr<session::Session> session, const QStringList& paths, std::vector<TopicInfo> topics);
   void measureSizes();
+  void startSizeJob();
 
   std::shared_ptr<session::Session> session_;
   QStringList paths_;

@@ -219,7 +219,16 @@ void TimelineWidget::paintRows(QPainter& p) {
   p.fillRect(rect(), pal.base());
   const session::Session* s = document_->session();
   QRect track = trackRect();
-  int columns = track.width();
+  int columns = std::max(0, track.width());
+  // Ticks are written straight into an image, a pixel column at a time: thousands of
+  // columns per row cost no more than one blit.
+  QImage ticks(std::max(1, columns), std::max(1, height() - kRulerHeight), QImage::Format_ARGB32_Premultiplied);
+  ticks.fill(Qt::transparent);
+  auto bar = [&ticks](int x, int y0, int y1, QColor c) {
+    QRgb px = qPremultiply(c.rgba());
+    for (int y = std::max(0, y0); y <= std::min(y1, ticks.height() - 1); ++y)
+      reinterpret_cast<QRgb*>(ticks.scanLine(y))[x] = px;
+  };
   p.save();
   p.setClipRect(QRect(0, kRulerHeight, width(), height() - kRulerHeight));
   for (std::size_t r = 0; r < rows_.size(); ++r) {
@@ -241,26 +250,24 @@ void TimelineWidget::paintRows(QPainter& p) {
     if (most == 0) continue;
     QColor color = rowColor(r);
     int inner = kRowHeight - 6;
-    if (most == 1) {
-      // Sparse: every message its own tick.
-      p.setPen(QPen(color, 1));
-      for (int c = 0; c < columns; ++c)
-        if (counts[static_cast<std::size_t>(c)]) p.drawLine(track.left() + c, top + 3, track.left() + c, top + 3 + inner);
-      continue;
-    }
-    // Dense: each column's bar grows with log(count), so one message still shows.
+    int base = top - kRulerHeight + 3 + inner;  // in the image
+    // Sparse rows: every message a full tick. Dense rows: a bar that grows with log(count),
+    // so a single message still shows beside a burst.
     double scale = std::log1p(static_cast<double>(most));
     for (int c = 0; c < columns; ++c) {
       std::uint32_t n = counts[static_cast<std::size_t>(c)];
       if (!n) continue;
+      if (most == 1) {
+        bar(c, base - inner, base, color);
+        continue;
+      }
       double level = std::log1p(static_cast<double>(n)) / scale;
-      int h = std::max(2, static_cast<int>(std::lround(level * inner)));
       QColor shade = color;
       shade.setAlphaF(static_cast<float>(0.35 + 0.65 * level));
-      p.setPen(shade);
-      p.drawLine(track.left() + c, top + 3 + inner - h, track.left() + c, top + 3 + inner);
+      bar(c, base - std::max(2, static_cast<int>(std::lround(level * inner))), base, shade);
     }
   }
+  p.drawImage(track.left(), kRulerHeight, ticks);
   p.restore();
   p.setPen(pal.mid().color());
   p.drawLine(track.left() - 1, kRulerHeight, track.left() - 1, height());
