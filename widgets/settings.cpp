@@ -35,6 +35,7 @@ QList<QPair<QString, QString>> availableLanguages() {
 SettingsDialog::SettingsDialog(const AppSettings& settings, QWidget* parent)
     : QDialog(parent), language_(new QComboBox(this)), time_(new QComboBox(this)), cache_(new QSpinBox(this)) {
   setWindowTitle(tr("Settings"));
+  setMinimumWidth(480);
   language_->addItem(tr("System default"), QString());
   for (const auto& [code, name] : availableLanguages()) language_->addItem(name, code);
   language_->setCurrentIndex(std::max(0, language_->findData(settings.language)));
