@@ -6,7 +6,9 @@
 #include <QtTest>
 
 #include <QDockWidget>
+#include <QMimeData>
 #include <QScreen>
+#include <QSettings>
 #include <QTreeView>
 
 #include <map>
@@ -146,6 +148,37 @@ private slots:
     }
     QVERIFY2(redRows > t->height() / 2, qPrintable(QString("playhead column red in %1 rows").arg(redRows)));
     QVERIFY2(colouredPixels > 500, qPrintable(QString("%1 coloured timeline pixels").arg(colouredPixels)));
+  }
+
+  void dropsManyFilesAndRemembersThem() {
+    QTemporaryDir layouts;
+    MainWindow w(nullptr, layouts.path());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    // A ROS 1 bag and a ROS 2 MCAP dropped together open as one timeline.
+    QStringList files{dataPath("ros1/demo_lz4.bag"), dataPath("ros2/demo_zstd.mcap")};
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(files[0]), QUrl::fromLocalFile(files[1])});
+    QPoint at(w.width() / 2, w.height() / 2);
+    QDragEnterEvent enter(at, Qt::CopyAction, &mime, Qt::LeftButton, {});
+    QCoreApplication::sendEvent(&w, &enter);
+    QVERIFY(enter.isAccepted());
+    QSignalSpy opened(&w, &MainWindow::openFinished);
+    QDropEvent drop(QPointF(at), Qt::CopyAction, &mime, Qt::LeftButton, {});
+    QCoreApplication::sendEvent(&w, &drop);
+    QVERIFY(opened.wait(30000));
+    QCOMPARE(opened.at(0).at(0).toString(), QString());
+    QCOMPARE(w.document()->session()->sourceCount(), std::size_t{2});
+    QString error;
+    auto ros2 = bagscope::test::readJsonLines(dataPath("ros2/demo.expected.jsonl"), &error);
+    std::size_t ros1 = 0;
+    for (const auto& [topic, t] : times_) ros1 += t.size();
+    QCOMPARE(w.document()->session()->messageCount(), static_cast<std::uint64_t>(ros1 + ros2.size()));
+    QVERIFY(w.windowTitle().contains("demo_lz4.bag"));
+    // File > Open Recent has them, newest first, as one entry.
+    QVariantList recent = QSettings().value("recent").toList();
+    QVERIFY(!recent.isEmpty());
+    QCOMPARE(recent.front().toStringList(), files);
   }
 };
 
