@@ -12,8 +12,10 @@ packages=(
   # core: decompression, rosbag2 storage (SQLite, metadata.yaml), images and video (OpenCV:
   # only core, imgproc, imgcodecs and videoio are linked)
   libbz2-dev liblz4-dev libzstd-dev libsqlitecpp-dev libsqlite3-dev libyaml-cpp-dev libopencv-dev
-  # app and tests: Qt 6 (Widgets, Test, LinguistTools)
-  qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+  # app and tests: Qt 6 (Widgets, OpenGLWidgets, Svg, Test, LinguistTools), QCustomPlot built
+  # for Qt 6, VTK 9 (drawn through our own QOpenGLWidget adapter, not VTK's Qt 5 module)
+  qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libqt6opengl6-dev
+  qt6-svg-dev libqcustomplot-dev libqcustomplot2.1-qt6 libvtk9-dev
   libgl-dev libglx-dev
   # the app's languages: Qt's own translations (dialog buttons) and fonts for 中文 / 日本語
   qt6-translations-l10n fonts-noto-cjk

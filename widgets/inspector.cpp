@@ -6,6 +6,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QMimeData>
 #include <QScrollBar>
 #include <QSet>
 #include <QThreadPool>
@@ -19,6 +20,7 @@
 #include "core/schema/schema.hpp"
 #include "document.hpp"
 #include "mailbox.hpp"
+#include "plot_panel.hpp"
 
 namespace bagscope::widgets {
 
@@ -314,6 +316,25 @@ QVariant MessageTreeModel::data(const QModelIndex& index, int role) const {
   return {};
 }
 
+Qt::ItemFlags MessageTreeModel::flags(const QModelIndex& index) const {
+  Qt::ItemFlags f = QAbstractItemModel::flags(index);
+  const decode::Value* v = valueAt(index);
+  if (v && v->kind != Kind::Struct && v->kind != Kind::Array && v->kind != Kind::Bytes && v->kind != Kind::String)
+    f |= Qt::ItemIsDragEnabled;
+  return f;
+}
+
+QStringList MessageTreeModel::mimeTypes() const { return {QString::fromLatin1(kFieldMimeType)}; }
+
+QMimeData* MessageTreeModel::mimeData(const QModelIndexList& indexes) const {
+  if (indexes.isEmpty() || !message_) return nullptr;
+  auto* mime = new QMimeData;
+  QString path = indexes.front().data(PathRole).toString();
+  mime->setData(QString::fromLatin1(kFieldMimeType), (message_->topic + QLatin1Char('\n') + path).toUtf8());
+  mime->setText(path);
+  return mime;
+}
+
 QVariant MessageTreeModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
   switch (section) {
@@ -360,6 +381,8 @@ InspectorPanel::InspectorPanel(Document* document, QWidget* parent)
   view_->setUniformRowHeights(true);
   view_->setAlternatingRowColors(true);
   view_->setContextMenuPolicy(Qt::CustomContextMenu);
+  view_->setDragEnabled(true);
+  view_->setDragDropMode(QAbstractItemView::DragOnly);
   view_->header()->resizeSection(MessageTreeModel::FieldColumn, 200);
   view_->header()->resizeSection(MessageTreeModel::TypeColumn, 130);
   auto* layout = new QVBoxLayout(this);

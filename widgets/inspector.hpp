@@ -65,6 +65,10 @@ public:
   QVariant data(const QModelIndex& index, int role) const override;
   QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
   bool hasChildren(const QModelIndex& parent = {}) const override;
+  /// Numeric leaves can be dragged onto a plot (as "topic\npath").
+  Qt::ItemFlags flags(const QModelIndex& index) const override;
+  QStringList mimeTypes() const override;
+  QMimeData* mimeData(const QModelIndexList& indexes) const override;
 
   /// The value at `index` (nullptr for the "more items" row).
   const decode::Value* valueAt(const QModelIndex& index) const;

@@ -10,6 +10,7 @@
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QInputDialog>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
@@ -23,6 +24,9 @@
 #include <QTreeView>
 
 #include "core/storage/summary.hpp"
+#include "cloud_panel.hpp"
+#include "image_panel.hpp"
+#include "plot_panel.hpp"
 #include "document.hpp"
 #include "inspector.hpp"
 #include "playback.hpp"
@@ -63,9 +67,9 @@ MainWindow::MainWindow(QWidget* parent, const QString& layoutFolder)
   resize(1280, 800);
   setDockOptions(AnimatedDocks | AllowNestedDocks | AllowTabbedDocks);
   addToolBar(Qt::TopToolBarArea, playbackBar_);
-  addPanel(topics_, tr("Topics"), QStringLiteral("topics"), Qt::LeftDockWidgetArea);
-  addPanel(inspector_, tr("Message Inspector"), QStringLiteral("inspector"), Qt::RightDockWidgetArea);
-  addPanel(timeline_, tr("Timeline"), QStringLiteral("timeline"), Qt::BottomDockWidgetArea);
+  addDock(topics_, tr("Topics"), QStringLiteral("topics"), Qt::LeftDockWidgetArea);
+  addDock(inspector_, tr("Message Inspector"), QStringLiteral("inspector"), Qt::RightDockWidgetArea);
+  addDock(timeline_, tr("Timeline"), QStringLiteral("timeline"), Qt::BottomDockWidgetArea);
   // No central widget: the panels share the window and the user arranges them.
   auto* hint = new QLabel(tr("Open a recording with File ▸ Open, or drop bags and folders here."), this);
   hint->setAlignment(Qt::AlignCenter);
@@ -101,6 +105,16 @@ MainWindow::MainWindow(QWidget* parent, const QString& layoutFolder)
   connect(topics_, &TopicListPanel::shownTopicsChanged, this, [this] { timeline_->setRows(topics_->filter()->shownTopics()); });
   connect(timeline_, &TimelineWidget::topicClicked, document_, &Document::setCurrentTopic);
   connect(topics_, &TopicListPanel::statsRequested, this, &MainWindow::showStats);
+  connect(topics_, &TopicListPanel::plotRequested, this, [this](int topic) {
+    document_->setCurrentTopic(topic);
+    QMetaObject::invokeMethod(plotForField(), "showAddDialog", Qt::QueuedConnection);
+  });
+  connect(topics_, &TopicListPanel::imageRequested, this, [this](int topic) {
+    static_cast<ImagePanel*>(addPanel(QStringLiteral("image")))->setTopic(document_->topics()[static_cast<std::size_t>(topic)].name);
+  });
+  connect(topics_, &TopicListPanel::cloudRequested, this, [this](int topic) {
+    static_cast<CloudPanel*>(addPanel(QStringLiteral("cloud")))->setTopic(document_->topics()[static_cast<std::size_t>(topic)].name);
+  });
 
   createMenus();
   applySettings(AppSettings::load());
@@ -113,7 +127,7 @@ MainWindow::MainWindow(QWidget* parent, const QString& layoutFolder)
 
 MainWindow::~MainWindow() = default;
 
-QDockWidget* MainWindow::addPanel(QWidget* panel, const QString& title, const QString& name, Qt::DockWidgetArea area) {
+QDockWidget* MainWindow::addDock(QWidget* panel, const QString& title, const QString& name, Qt::DockWidgetArea area) {
   auto* dock = new QDockWidget(title, this);
   dock->setObjectName(name);  // saveState/restoreState find docks by name
   dock->setWidget(panel);
@@ -122,6 +136,74 @@ QDockWidget* MainWindow::addPanel(QWidget* panel, const QString& title, const QS
 }
 
 QList<QDockWidget*> MainWindow::docks() const { return findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly); }
+
+Panel* MainWindow::addPanel(const QString& kind, const QString& name) {
+  Panel* panel = nullptr;
+  QString title;
+  if (kind == QLatin1String("plot")) {
+    auto* plot = new PlotPanel(document_);
+    linkPlot(plot);
+    panel = plot;
+    title = tr("Plot");
+  } else if (kind == QLatin1String("image")) {
+    panel = new ImagePanel(document_);
+    title = tr("Image");
+  } else if (kind == QLatin1String("cloud")) {
+    panel = new CloudPanel(document_);
+    title = tr("3D View");
+  } else {
+    return nullptr;
+  }
+  QString dockName = name.isEmpty() ? QStringLiteral("%1-%2").arg(kind).arg(nextPanel_++) : name;
+  auto* dock = addDock(panel, title, dockName, Qt::RightDockWidgetArea);
+  dock->setAttribute(Qt::WA_DeleteOnClose);  // a closed plot or view is gone, not hidden
+  dock->setProperty("panelKind", kind);
+  connect(panel, &Panel::titleChanged, dock, [dock, title](const QString& topic) {
+    dock->setWindowTitle(topic.isEmpty() ? title : QStringLiteral("%1 — %2").arg(title, topic));
+  });
+  connect(dock, &QObject::destroyed, this, [this, dock] { panelDocks_.removeAll(dock); });
+  // Beside the inspector, as a tab of the previous panel of the same area.
+  if (!panelDocks_.isEmpty() && dockWidgetArea(panelDocks_.back()) == Qt::RightDockWidgetArea)
+    splitDockWidget(panelDocks_.back(), dock, Qt::Vertical);
+  panelDocks_ << dock;
+  dock->show();
+  dock->raise();
+  return panel;
+}
+
+QList<Panel*> MainWindow::panels() const {
+  QList<Panel*> out;
+  for (QDockWidget* d : panelDocks_)
+    if (auto* p = qobject_cast<Panel*>(d->widget())) out << p;
+  return out;
+}
+
+void MainWindow::removePanels() {
+  for (QDockWidget* d : QList<QDockWidget*>(panelDocks_)) {
+    removeDockWidget(d);
+    delete d;
+  }
+  panelDocks_.clear();
+}
+
+PlotPanel* MainWindow::plotForField() {
+  // The most recently opened time plot, or a new one.
+  for (auto it = panelDocks_.rbegin(); it != panelDocks_.rend(); ++it)
+    if (auto* plot = qobject_cast<PlotPanel*>((*it)->widget()); plot && plot->mode() == PlotPanel::Mode::Time) {
+      (*it)->raise();
+      return plot;
+    }
+  return static_cast<PlotPanel*>(addPanel(QStringLiteral("plot")));
+}
+
+void MainWindow::linkPlot(PlotPanel* plot) {
+  // Time plots share their x range: zooming or panning one moves the others.
+  connect(plot, &PlotPanel::xRangeChanged, this, [this, plot](double lo, double hi) {
+    for (Panel* p : panels())
+      if (auto* other = qobject_cast<PlotPanel*>(p); other && other != plot && other->mode() == PlotPanel::Mode::Time)
+        other->setXRange(lo, hi);
+  });
+}
 
 void MainWindow::createMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -150,6 +232,10 @@ void MainWindow::createMenus() {
   QMenu* view = menuBar()->addMenu(tr("&View"));
   for (QDockWidget* dock : docks()) view->addAction(dock->toggleViewAction());
   view->addAction(playbackBar_->toggleViewAction());
+  view->addSeparator();
+  view->addAction(tr("New &Plot"), QKeySequence(tr("Ctrl+Shift+P")), this, [this] { addPanel(QStringLiteral("plot")); });
+  view->addAction(tr("New &Image Viewer"), QKeySequence(tr("Ctrl+Shift+I")), this, [this] { addPanel(QStringLiteral("image")); });
+  view->addAction(tr("New &3D View"), QKeySequence(tr("Ctrl+Shift+D")), this, [this] { addPanel(QStringLiteral("cloud")); });
   view->addSeparator();
   view->addAction(tr("Zoom Timeline to Fit"), timeline_, &TimelineWidget::zoomToFit);
   view->addSeparator();
@@ -198,6 +284,7 @@ void MainWindow::onSessionChanged() {
     return;
   }
   rememberRecent(document_->paths());
+  for (Panel* p : panels()) p->sessionChanged();
   setWindowTitle(tr("%1 — Bagscope").arg(displayName(document_->paths())));
   double seconds = static_cast<double>(document_->endNs() - document_->startNs()) / 1e9;
   summary_->setText(tr("%n file(s)", nullptr, static_cast<int>(s->sourceCount())) + QStringLiteral(" · ") +
@@ -269,12 +356,31 @@ Layout MainWindow::currentLayout(const QString& name) const {
   l.panels[QStringLiteral("inspector")] = QJsonObject{{QStringLiteral("search"), inspector_->searchBox()->text()}};
   l.panels[QStringLiteral("playback")] =
       QJsonObject{{QStringLiteral("speed"), playback_->speed()}, {QStringLiteral("loop"), playback_->loops()}};
+  QJsonArray views;
+  for (QDockWidget* d : panelDocks_)
+    if (auto* p = qobject_cast<Panel*>(d->widget()))
+      views.append(QJsonObject{{QStringLiteral("kind"), p->kind()},
+                               {QStringLiteral("name"), d->objectName()},
+                               {QStringLiteral("settings"), p->saveSettings()}});
+  l.panels[QStringLiteral("views")] = views;
   return l;
 }
 
 void MainWindow::applyLayout(const Layout& l) {
+  // The layout's plots and views first: restoreState places docks that exist.
+  removePanels();
+  QList<QPair<Panel*, QJsonObject>> created;
+  for (const auto& v : l.panels.value(QStringLiteral("views")).toArray()) {
+    QJsonObject o = v.toObject();
+    QString name = o.value(QStringLiteral("name")).toString();
+    if (Panel* p = addPanel(o.value(QStringLiteral("kind")).toString(), name)) {
+      created << qMakePair(p, o.value(QStringLiteral("settings")).toObject());
+      if (auto n = name.section(QLatin1Char('-'), -1).toInt(); n >= nextPanel_) nextPanel_ = n + 1;
+    }
+  }
   if (!l.geometry.isEmpty()) restoreGeometry(l.geometry);
   if (!l.windowState.isEmpty()) restoreState(l.windowState);
+  for (const auto& [panel, settings] : created) panel->restoreSettings(settings);
   QJsonObject topics = l.panels.value(QStringLiteral("topics")).toObject();
   topics_->filterBox()->setText(topics.value(QStringLiteral("filter")).toString());
   if (topics.contains(QStringLiteral("sortColumn")))

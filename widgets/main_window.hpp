@@ -17,8 +17,12 @@ class QToolButton;
 
 namespace bagscope::widgets {
 
+class CloudPanel;
 class Document;
+class ImagePanel;
 class InspectorPanel;
+class Panel;
+class PlotPanel;
 class Playback;
 class PlaybackBar;
 class TimelineWidget;
@@ -42,6 +46,11 @@ public:
   Playback* playback() const { return playback_; }
   QList<QDockWidget*> docks() const;
 
+  /// Opens a new panel of `kind` ("plot", "image", "cloud") as a dock; `name` (from a
+  /// layout) or a new one.
+  Panel* addPanel(const QString& kind, const QString& name = {});
+  QList<Panel*> panels() const;
+
   /// The arrangement and panel settings now, under `name`.
   Layout currentLayout(const QString& name) const;
   void applyLayout(const Layout& layout);
@@ -59,7 +68,10 @@ protected:
   void closeEvent(QCloseEvent* event) override;
 
 private:
-  QDockWidget* addPanel(QWidget* panel, const QString& title, const QString& name, Qt::DockWidgetArea area);
+  QDockWidget* addDock(QWidget* panel, const QString& title, const QString& name, Qt::DockWidgetArea area);
+  void removePanels();
+  PlotPanel* plotForField();
+  void linkPlot(PlotPanel* plot);
   void createMenus();
   void rebuildRecentMenu();
   void rebuildLayoutsMenu();
@@ -88,6 +100,8 @@ private:
   QProgressBar* progress_ = nullptr;
   QToolButton* cancel_ = nullptr;
   QString pendingTopic_;  // from a layout: selected when a session with it opens
+  QList<QDockWidget*> panelDocks_;  // plots, image viewers, 3D views
+  int nextPanel_ = 1;
 };
 
 }  // namespace bagscope::widgets

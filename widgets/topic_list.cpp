@@ -8,6 +8,7 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include "core/schema/schema.hpp"
 #include "core/storage/summary.hpp"
 #include "document.hpp"
 
@@ -175,6 +176,15 @@ void TopicListPanel::showContextMenu(const QPoint& pos) {
   int topic = static_cast<int>(index.data(TopicModel::TopicIdRole).toUInt());
   QString name = filter_->index(index.row(), TopicModel::Topic).data().toString();
   QMenu menu(this);
+  // What this type can be shown in.
+  std::string type = schema::normalTypeName(document_->topics()[static_cast<std::size_t>(topic)].type.toStdString());
+  bool decodable = document_->topics()[static_cast<std::size_t>(topic)].decodeProblem.isEmpty();
+  menu.addAction(tr("Plot Field…"), this, [this, topic] { emit plotRequested(topic); })->setEnabled(decodable);
+  if (type == "sensor_msgs/Image" || type == "sensor_msgs/CompressedImage")
+    menu.addAction(tr("Show in Image Viewer"), this, [this, topic] { emit imageRequested(topic); });
+  if (type == "sensor_msgs/PointCloud2" || type == "sensor_msgs/LaserScan")
+    menu.addAction(tr("Show in 3D View"), this, [this, topic] { emit cloudRequested(topic); });
+  menu.addSeparator();
   menu.addAction(tr("Copy Topic Name"), this, [name] { QApplication::clipboard()->setText(name); });
   menu.addAction(tr("Stats…"), this, [this, topic] { emit statsRequested(topic); });
   menu.exec(view_->viewport()->mapToGlobal(pos));

@@ -72,6 +72,9 @@ signals:
   /// The rows shown changed (filter, order, new session): the timeline follows.
   void shownTopicsChanged();
   void statsRequested(int topic);
+  void plotRequested(int topic);
+  void imageRequested(int topic);
+  void cloudRequested(int topic);
 
 private:
   void showContextMenu(const QPoint& pos);

@@ -7,10 +7,12 @@
 #include <QFileInfo>
 #include <QLibraryInfo>
 #include <QLocale>
+#include <QSurfaceFormat>
 #include <QTranslator>
 
 #include "widgets/main_window.hpp"
 #include "widgets/settings.hpp"
+#include "widgets/vtk_view.hpp"
 
 namespace {
 
@@ -28,6 +30,8 @@ void installTranslations(QApplication& app, const QString& chosen) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The 3D view's OpenGL context (VTK needs 3.2 core) is chosen before the application.
+  QSurfaceFormat::setDefaultFormat(bagscope::widgets::VtkView::defaultFormat());
   QApplication app(argc, argv);
   QApplication::setApplicationName(QStringLiteral("Bagscope"));
   QApplication::setOrganizationName(QStringLiteral("Bagscope"));

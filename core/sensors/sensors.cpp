@@ -1,6 +1,7 @@
 #include "sensors.hpp"
 
 #include <algorithm>
+#include <set>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -375,6 +376,15 @@ void TfBuffer::add(const Value& tfMessage, bool isStatic) {
                                [](std::int64_t v, const Sample& x) { return v < x.timeNs; });
     e.samples.insert(at, s);
   }
+}
+
+std::vector<std::string> TfBuffer::frames() const {
+  std::set<std::string> names;
+  for (const auto& [child, edge] : edges_) {
+    names.insert(child);
+    if (!edge.parent.empty()) names.insert(edge.parent);
+  }
+  return {names.begin(), names.end()};
 }
 
 Result<Transform> TfBuffer::toParent(const std::string& child, std::int64_t timeNs, std::string& parent) const {

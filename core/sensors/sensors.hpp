@@ -144,6 +144,8 @@ public:
   /// The transform taking points in `source` frame to `target` frame at `timeNs`.
   Result<Transform> lookup(const std::string& target, const std::string& source, std::int64_t timeNs) const;
   bool empty() const { return edges_.empty(); }
+  /// Every frame named (as child or parent), sorted.
+  std::vector<std::string> frames() const;
 
 private:
   struct Sample {

@@ -299,6 +299,7 @@ private slots:
     QVERIFY(std::abs(q[0]) < 1e-9 && std::abs(q[1]) < 1e-9 && std::abs(q[2]) < 1e-9);
     QVERIFY(!tf.lookup("odom", "camera", 10'500'000'000).has_value());
     QVERIFY(!tf.lookup("odom", "lidar", 30'000'000'000).has_value());  // far beyond the samples
+    QCOMPARE(tf.frames(), std::vector<std::string>({"base_link", "lidar", "odom"}));
   }
 
   void lzfMatchesTheFormatAndRoundTrips() {

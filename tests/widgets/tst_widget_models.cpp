@@ -10,14 +10,23 @@
 #include <QLineEdit>
 #include <QTreeView>
 
+#include <opencv2/core.hpp>
+
 #include <map>
 #include <random>
+#include <set>
+
+#include "core/sensors/sensors.hpp"
 
 #include "common/ros1_bag_builder.hpp"
 #include "common/test_support.hpp"
 #include "common/wire_writer.hpp"
 #include "core/storage/source.hpp"
+#include "widgets/cloud_panel.hpp"
+#include "widgets/colour_map.hpp"
+#include "widgets/decimate.hpp"
 #include "widgets/document.hpp"
+#include "widgets/image_panel.hpp"
 #include "widgets/inspector.hpp"
 #include "widgets/layouts.hpp"
 #include "widgets/main_window.hpp"
@@ -426,6 +435,148 @@ private slots:
     QVERIFY(!Layout::readFile(bad.fileName(), &error).has_value());
     QVERIFY2(error.contains("not a Bagscope layout"), qPrintable(error));
     QCOMPARE(store.names(), QStringList({"work"}));  // the bad file is not listed
+  }
+
+  void decimationKeepsEveryColumnsMinAndMax() {
+    // Property test against brute force: for random series and views, each pixel column's
+    // lowest and highest point (and its first and last) are among the points drawn.
+    std::mt19937_64 rng(11);
+    for (int trial = 0; trial < 30; ++trial) {
+      std::size_t n = 1000 + rng() % 200000;
+      std::vector<double> x(n), y(n);
+      double t = 0;
+      std::normal_distribution<double> step(0, 1);
+      for (std::size_t i = 0; i < n; ++i) {
+        t += 0.001 + static_cast<double>(rng() % 100) * 1e-5;
+        x[i] = t;
+        y[i] = (i ? y[i - 1] : 0) + step(rng);
+        if (rng() % 997 == 0) y[i] = std::numeric_limits<double>::quiet_NaN();
+      }
+      double x0 = x[rng() % (n / 2)], x1 = x[n / 2 + rng() % (n / 2)];
+      int columns = 50 + static_cast<int>(rng() % 1500);
+      auto drawn = decimateMinMax(x, y, x0, x1, columns);
+      std::set<std::pair<double, double>> kept;
+      for (const auto& p : drawn) kept.insert({p.x, p.y});
+      QVERIFY(std::is_sorted(drawn.begin(), drawn.end(), [](auto& a, auto& b) { return a.x < b.x; }));
+      // Brute force per column, with the same column arithmetic.
+      double per = (x1 - x0) / columns;
+      std::map<long, std::vector<std::size_t>> byColumn;
+      for (std::size_t i = 0; i < n; ++i)
+        if (x[i] >= x0 && x[i] <= x1 && !std::isnan(y[i]))
+          byColumn[std::min(static_cast<long>(std::floor((x[i] - x0) / per)), static_cast<long>(columns - 1))].push_back(i);
+      std::size_t inView = 0;
+      for (auto& [c, idx] : byColumn) {
+        inView += idx.size();
+        auto lo = *std::min_element(idx.begin(), idx.end(), [&](auto a, auto b) { return y[a] < y[b]; });
+        auto hi = *std::max_element(idx.begin(), idx.end(), [&](auto a, auto b) { return y[a] < y[b]; });
+        for (auto i : {lo, hi, idx.front(), idx.back()})
+          QVERIFY2(kept.count({x[i], y[i]}), qPrintable(QString("trial %1 column %2 lost point %3").arg(trial).arg(c).arg(i)));
+      }
+      // And it is a reduction when there are many points per column.
+      if (inView > 8 * static_cast<std::size_t>(columns)) QVERIFY(drawn.size() <= 4 * static_cast<std::size_t>(columns) + 2);
+      for (const auto& p : drawn) QVERIFY(!std::isnan(p.y));
+    }
+  }
+
+  void colourMapsGiveTheirStops() {
+    // Hand-checked ends and middle of the maps (Turbo's and Viridis' published colours).
+    QCOMPARE(colourAt(ColourMap::Turbo, 0.0), QColor(48, 18, 59));
+    QCOMPARE(colourAt(ColourMap::Turbo, 0.5), QColor(164, 252, 60));
+    QCOMPARE(colourAt(ColourMap::Turbo, 1.0), QColor(122, 4, 3));
+    QCOMPARE(colourAt(ColourMap::Viridis, 0.0), QColor(68, 1, 84));
+    QCOMPARE(colourAt(ColourMap::Viridis, 1.0), QColor(253, 231, 37));
+    QCOMPARE(colourAt(ColourMap::Grey, 0.25), QColor(64, 64, 64));
+    QCOMPARE(colourAt(ColourMap::Turbo, -3.0), QColor(48, 18, 59));  // clamped
+  }
+
+  void cloudColouringMapsFieldValues() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
+    auto topic = *d.session()->findTopic("/points");
+    // Coloured by intensity over its own range: the lowest point gets the map's first
+    // colour, the highest its last, one at the middle value the middle colour.
+    CloudFrame frame = readCloud(*d.session(), topic, 0, "intensity", nullptr, {});
+    QVERIFY2(frame.error.isEmpty(), qPrintable(frame.error));
+    QCOMPARE(frame.size(), std::size_t{2000});
+    QVERIFY(frame.fields.contains("ring") && frame.fields.contains("intensity"));
+    QCOMPARE(frame.frameId, QString("lidar"));
+    auto [lo, hi] = std::minmax_element(frame.values.begin(), frame.values.end());
+    std::vector<std::uint8_t> rgb(3 * frame.size());
+    cloudColours(frame, ColourMap::Turbo, *lo, *hi, rgb);
+    auto colourOf = [&](std::size_t i) { return QColor(rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2]); };
+    QCOMPARE(colourOf(static_cast<std::size_t>(lo - frame.values.begin())), QColor(48, 18, 59));
+    QCOMPARE(colourOf(static_cast<std::size_t>(hi - frame.values.begin())), QColor(122, 4, 3));
+    // A range that puts a point's value exactly in the middle gives Turbo's middle stop.
+    std::vector<std::uint8_t> one(3);
+    CloudFrame single;
+    single.xyz = {0, 0, 0};
+    single.values = {frame.values[7]};
+    cloudColours(single, ColourMap::Turbo, frame.values[7] - 10, frame.values[7] + 10, one);
+    QCOMPARE(QColor(one[0], one[1], one[2]), QColor(164, 252, 60));
+    // By ring (an integer field): every point of the highest ring has the last colour.
+    CloudFrame rings = readCloud(*d.session(), topic, 0, "ring", nullptr, {});
+    auto top = *std::max_element(rings.values.begin(), rings.values.end());
+    cloudColours(rings, ColourMap::Viridis, 0, top, rgb);
+    for (std::size_t i = 0; i < rings.size(); ++i)
+      if (rings.values[i] == top) QCOMPARE(colourOf(i), QColor(253, 231, 37));
+    // Into the fixed frame: /tf_static puts the lidar 0.5 m ahead of and 1.2 m above
+    // base_link (the fixture's documented mounting).
+    sensors::TfBuffer tf;
+    QJsonObject tfStatic;
+    for (const auto& l : expected("ros1/demo.expected.jsonl"))
+      if (l["topic"] == "/tf_static") tfStatic = l["msg"].toObject();
+    QVERIFY(!tfStatic.isEmpty());
+    auto staticRow = readDecoded(*d.session(), *d.session()->findTopic("/tf_static"), 0);
+    tf.add(staticRow->value, true);
+    CloudFrame moved = readCloud(*d.session(), topic, 0, "intensity", &tf, "base_link");
+    QVERIFY2(moved.warning.isEmpty(), qPrintable(moved.warning));
+    QJsonObject lidar;
+    for (const auto& t : tfStatic["transforms"].toArray())
+      if (t.toObject()["child_frame_id"] == "lidar") lidar = t.toObject()["transform"].toObject();
+    QVERIFY(!lidar.isEmpty());
+    QCOMPARE(lidar["rotation"][u"w"].toDouble(), 1.0);  // translation only: a shift
+    for (std::size_t i = 0; i < 3 * frame.size(); i += 3) {
+      QVERIFY(qAbs(moved.xyz[i] - (frame.xyz[i] + lidar["translation"][u"x"].toDouble())) < 1e-4);
+      QVERIFY(qAbs(moved.xyz[i + 2] - (frame.xyz[i + 2] + lidar["translation"][u"z"].toDouble())) < 1e-4);
+    }
+  }
+
+  void imageReadoutGivesTheRawPixel() {
+    // The fixture's documented images (shared/fixtures-gen/ros1/generate.py): depth 16UC1 is
+    // 1000 + 20 y + 5 x + 50 frame mm, 0 in the top-left 8x8 block, 65535 in the last
+    // pixel; depth_float is the same in metres (NaN for 0); image_bgr has red, green, blue
+    // bands left to right.
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
+    const auto& s = *d.session();
+    ImageStyle style;
+    RenderedImage depth = renderImage(s, *s.findTopic("/camera/depth"), 1, style);
+    QVERIFY2(depth.error.isEmpty(), qPrintable(depth.error));
+    QCOMPARE(depth.picture.size(), QSize(64, 48));
+    QCOMPARE(pixelReadout(*depth.raw, depth.encoding, 10, 20), QString("%1 mm").arg(1000 + 20 * 20 + 5 * 10 + 50 * 1));
+    QCOMPARE(pixelReadout(*depth.raw, depth.encoding, 3, 3), QString("0 mm"));
+    QCOMPARE(pixelReadout(*depth.raw, depth.encoding, 63, 47), QString("65535 mm"));
+    QCOMPARE(pixelReadout(*depth.raw, depth.encoding, 64, 0), QString());  // outside
+    // Auto range skips invalid 0 and the lone 65535: it spans the plane's values.
+    QVERIFY(depth.low >= 1000 + 50 && depth.high <= 1000 + 20 * 47 + 5 * 63 + 50);
+    QCOMPARE(depth.picture.pixelColor(3, 3), QColor(0, 0, 0));  // no measurement: black
+    RenderedImage metres = renderImage(s, *s.findTopic("/camera/depth_float"), 1, style);
+    QCOMPARE(pixelReadout(*metres.raw, metres.encoding, 10, 20), QString("1.500 m"));
+    QCOMPARE(pixelReadout(*metres.raw, metres.encoding, 0, 0), QString("NaN m"));
+    RenderedImage bgr = renderImage(s, *s.findTopic("/camera/image_bgr"), 0, style);
+    QCOMPARE(pixelReadout(*bgr.raw, bgr.encoding, 5, 2), QString("R 255  G 0  B 0"));
+    QCOMPARE(pixelReadout(*bgr.raw, bgr.encoding, 60, 2), QString("R 0  G 0  B 255"));
+    QCOMPARE(bgr.picture.pixelColor(5, 2), QColor(255, 0, 0));  // drawn in true colour
+    // A manual range: values at `low` get the map's first colour.
+    style.autoRange = false;
+    style.low = 1450;
+    style.high = 2000;
+    RenderedImage fixed = renderImage(s, *s.findTopic("/camera/depth"), 0, style);
+    QCOMPARE(fixed.picture.pixelColor(10, 20), colourAt(ColourMap::Turbo, 0.0));
+    // The PNG of /camera/png/compressed decodes to the same bands.
+    RenderedImage png = renderImage(s, *s.findTopic("/camera/png/compressed"), 0, ImageStyle{});
+    QVERIFY2(png.error.isEmpty(), qPrintable(png.error));
+    QCOMPARE(pixelReadout(*png.raw, png.encoding, 30, 2), QString("R 0  G 255  B 0"));
   }
 
   void playbackStepsAndLoops() {

@@ -1,0 +1,561 @@
+#include "cloud_panel.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSpinBox>
+#include <QThreadPool>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <vtkActor.h>
+#include <vtkCamera.h>
+#include <vtkCellArray.h>
+#include <vtkFloatArray.h>
+#include <vtkIdTypeArray.h>
+#include <vtkNew.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkPolyDataMapper.h>
+#include <vtkProperty.h>
+#include <vtkRenderer.h>
+#include <vtkUnsignedCharArray.h>
+
+#include <cmath>
+#include <numeric>
+
+#include "core/schema/schema.hpp"
+#include "core/sensors/sensors.hpp"
+#include "document.hpp"
+#include "inspector.hpp"
+#include "mailbox.hpp"
+#include "vtk_view.hpp"
+
+namespace bagscope::widgets {
+namespace {
+
+QString toQt(const std::string& s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+bool isCloudType(const std::string& type) {
+  auto t = schema::normalTypeName(type);
+  return t == "sensor_msgs/PointCloud2" || t == "sensor_msgs/LaserScan";
+}
+
+// Lines (pairs of points) with a colour each, as VTK poly data.
+struct Lines {
+  std::vector<float> xyz;
+  std::vector<std::uint8_t> rgb;
+  void add(const std::array<double, 3>& a, const std::array<double, 3>& b, QColor c) {
+    for (const auto& p : {a, b}) {
+      for (double v : p) xyz.push_back(static_cast<float>(v));
+      rgb.insert(rgb.end(), {static_cast<std::uint8_t>(c.red()), static_cast<std::uint8_t>(c.green()),
+                             static_cast<std::uint8_t>(c.blue())});
+    }
+  }
+};
+
+// Points and cells of `data`: vertices (one per point) or lines (one per pair).
+void fill(vtkPolyData* data, const std::vector<float>& xyz, const std::vector<std::uint8_t>& rgb, bool lines) {
+  vtkIdType n = static_cast<vtkIdType>(xyz.size() / 3);
+  vtkNew<vtkFloatArray> coords;
+  coords->SetNumberOfComponents(3);
+  coords->SetNumberOfTuples(n);
+  std::copy(xyz.begin(), xyz.end(), coords->GetPointer(0));
+  vtkNew<vtkPoints> points;
+  points->SetData(coords);
+  vtkNew<vtkUnsignedCharArray> colours;
+  colours->SetNumberOfComponents(3);
+  colours->SetNumberOfTuples(n);
+  std::copy(rgb.begin(), rgb.begin() + std::min<std::size_t>(rgb.size(), 3 * static_cast<std::size_t>(n)),
+            colours->GetPointer(0));
+  vtkNew<vtkIdTypeArray> connectivity;
+  connectivity->SetNumberOfTuples(n);
+  std::iota(connectivity->GetPointer(0), connectivity->GetPointer(0) + n, vtkIdType{0});
+  vtkNew<vtkCellArray> cells;
+  cells->SetData(lines ? 2 : 1, connectivity);
+  data->Initialize();
+  data->SetPoints(points);
+  if (lines) data->SetLines(cells);
+  else data->SetVerts(cells);
+  data->GetPointData()->SetScalars(colours);
+}
+
+}  // namespace
+
+CloudFrame readCloud(const session::Session& session, std::uint32_t topic, std::size_t row, const QString& field,
+                     const sensors::TfBuffer* tf, const QString& fixedFrame) {
+  CloudFrame out;
+  auto message = readDecoded(session, topic, row);
+  out.logTimeNs = message->message.logTimeNs;
+  if (!message->error.isEmpty()) return out.error = message->error, out;
+  std::string fieldName = field.toStdString();
+  if (schema::normalTypeName(session.topics()[topic].type) == "sensor_msgs/LaserScan") {
+    auto scan = sensors::laserScanPoints(message->value);
+    if (!scan) return out.error = toQt(scan.error().describe()), out;
+    out.fields = {QStringLiteral("intensity"), QStringLiteral("x"), QStringLiteral("y"), QStringLiteral("z")};
+    for (const auto& p : *scan) {
+      out.xyz.insert(out.xyz.end(), {p.x, p.y, p.z});
+      out.values.push_back(fieldName == "x" ? p.x : fieldName == "y" ? p.y : fieldName == "z" ? p.z : p.intensity);
+    }
+    if (auto h = sensors::headerOf(message->value)) out.frameId = toQt(h->frameId), out.stampNs = h->stampNs;
+  } else {
+    auto cloud = sensors::readPointCloud(message->value);
+    if (!cloud) return out.error = toQt(cloud.error().describe()), out;
+    out.frameId = toQt(cloud->header.frameId);
+    out.stampNs = cloud->header.stampNs;
+    auto channels = cloud->channels(true);
+    const sensors::Channel *x = nullptr, *y = nullptr, *z = nullptr, *r = nullptr, *g = nullptr, *b = nullptr,
+                           *colour = nullptr;
+    for (const auto& c : channels) {
+      if (c.name == "x") x = &c;
+      else if (c.name == "y") y = &c;
+      else if (c.name == "z") z = &c;
+      if (c.colourByte >= 0) {
+        if (c.name == "r") r = &c;
+        if (c.name == "g") g = &c;
+        if (c.name == "b") b = &c;
+      } else {
+        out.fields << toQt(c.name);
+        if (c.name == fieldName) colour = &c;
+      }
+    }
+    bool trueColour = r && g && b;
+    if (trueColour) out.fields.prepend(kTrueColour);
+    if (!x || !y || !z) return out.error = QObject::tr("this cloud has no x, y and z fields"), out;
+    bool useRgb = trueColour && field == kTrueColour;
+    if (!colour && !useRgb) colour = z;  // a field this cloud lacks: colour by height
+    std::size_t n = cloud->size();
+    out.xyz.reserve(3 * n);
+    if (useRgb) out.rgb.reserve(3 * n);
+    else out.values.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      double px = cloud->value(i, *x), py = cloud->value(i, *y), pz = cloud->value(i, *z);
+      if (!std::isfinite(px) || !std::isfinite(py) || !std::isfinite(pz)) continue;  // no return
+      out.xyz.insert(out.xyz.end(), {static_cast<float>(px), static_cast<float>(py), static_cast<float>(pz)});
+      if (useRgb)
+        out.rgb.insert(out.rgb.end(), {static_cast<std::uint8_t>(cloud->value(i, *r)),
+                                       static_cast<std::uint8_t>(cloud->value(i, *g)),
+                                       static_cast<std::uint8_t>(cloud->value(i, *b))});
+      else
+        out.values.push_back(cloud->value(i, *colour));
+    }
+  }
+  // Into the fixed frame, at the cloud's stamp.
+  if (tf && !fixedFrame.isEmpty() && !out.frameId.isEmpty()) {
+    auto t = tf->lookup(fixedFrame.toStdString(), out.frameId.toStdString(), out.stampNs);
+    if (!t) {
+      out.warning = QObject::tr("not transformed: %1").arg(toQt(t.error().describe()));
+    } else {
+      for (std::size_t i = 0; i + 2 < out.xyz.size(); i += 3) {
+        auto p = t->apply({out.xyz[i], out.xyz[i + 1], out.xyz[i + 2]});
+        for (int k = 0; k < 3; ++k) out.xyz[i + static_cast<std::size_t>(k)] = static_cast<float>(p[static_cast<std::size_t>(k)]);
+      }
+    }
+  }
+  return out;
+}
+
+void cloudColours(const CloudFrame& frame, ColourMap map, double low, double high, std::span<std::uint8_t> rgbOut) {
+  if (!frame.rgb.empty()) {
+    std::copy_n(frame.rgb.begin(), std::min(frame.rgb.size(), rgbOut.size()), rgbOut.begin());
+    return;
+  }
+  colourize(frame.values, low, high, map, rgbOut, QColor(128, 128, 128));
+}
+
+// ---------------------------------------------------------------------------------------
+// CloudPanel
+
+struct CloudPanel::Scene {
+  vtkNew<vtkPolyData> cloud, grid, axes;
+  vtkNew<vtkPolyDataMapper> cloudMapper, gridMapper, axesMapper;
+  vtkNew<vtkActor> cloudActor, gridActor, axesActor;
+  Scene() {
+    for (auto [data, mapper, actor] : {std::tuple{cloud.Get(), cloudMapper.Get(), cloudActor.Get()},
+                                       std::tuple{grid.Get(), gridMapper.Get(), gridActor.Get()},
+                                       std::tuple{axes.Get(), axesMapper.Get(), axesActor.Get()}}) {
+      mapper->SetInputData(data);
+      mapper->SetColorModeToDirectScalars();
+      mapper->ScalarVisibilityOn();
+      actor->SetMapper(mapper);
+    }
+    axesActor->GetProperty()->SetLineWidth(2);
+  }
+};
+
+CloudPanel::CloudPanel(Document* document, QWidget* parent)
+    : Panel(parent), document_(document), mailbox_(Mailbox::create(this)), scene_(std::make_unique<Scene>()),
+      view_(new VtkView(this)), topic_(new QComboBox(this)), field_(new QComboBox(this)), map_(new QComboBox(this)),
+      auto_(new QCheckBox(tr("Auto range"), this)), low_(new QDoubleSpinBox(this)), high_(new QDoubleSpinBox(this)),
+      pointSize_(new QSpinBox(this)), accumulate_(new QSpinBox(this)), fixedFrame_(new QComboBox(this)),
+      grid_(new QCheckBox(tr("Grid"), this)), triads_(new QCheckBox(tr("TF frames"), this)), status_(new QLabel(this)) {
+  topic_->setMinimumContentsLength(14);
+  topic_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  field_->setToolTip(tr("Colour by this field (rgb: the cloud's own colours)"));
+  map_->addItems(colourMapNames());
+  auto_->setChecked(true);
+  for (auto* box : {low_, high_}) {
+    box->setRange(-1e9, 1e9);
+    box->setDecimals(3);
+    box->setEnabled(false);
+    box->setKeyboardTracking(false);
+  }
+  pointSize_->setRange(1, 10);
+  pointSize_->setValue(2);
+  pointSize_->setPrefix(tr("size "));
+  accumulate_->setRange(1, 100);
+  accumulate_->setPrefix(tr("last "));
+  accumulate_->setSuffix(tr(" frames"));
+  accumulate_->setToolTip(tr("Accumulate the last N frames (in the fixed frame)"));
+  fixedFrame_->setToolTip(tr("Fixed frame: clouds are moved into it through /tf at their stamp"));
+  grid_->setChecked(true);
+  triads_->setChecked(true);
+  auto button = [this](const QString& text, auto fn) {
+    auto* b = new QToolButton(this);
+    b->setText(text);
+    connect(b, &QToolButton::clicked, this, fn);
+    return b;
+  };
+  auto* rows = new QGridLayout;
+  rows->addWidget(topic_, 0, 0);
+  rows->addWidget(new QLabel(tr("Colour:"), this), 0, 1);
+  rows->addWidget(field_, 0, 2);
+  rows->addWidget(map_, 0, 3);
+  rows->addWidget(auto_, 0, 4);
+  rows->addWidget(low_, 0, 5);
+  rows->addWidget(high_, 0, 6);
+  auto* second = new QHBoxLayout;
+  second->addWidget(new QLabel(tr("Fixed frame:"), this));
+  second->addWidget(fixedFrame_);
+  second->addWidget(pointSize_);
+  second->addWidget(accumulate_);
+  second->addWidget(grid_);
+  second->addWidget(triads_);
+  second->addStretch(1);
+  second->addWidget(button(tr("Reset View"), &CloudPanel::resetView));
+  second->addWidget(button(tr("Top"), &CloudPanel::topView));
+  second->addWidget(button(tr("Side"), &CloudPanel::sideView));
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(2, 2, 2, 2);
+  layout->addLayout(rows);
+  layout->addLayout(second);
+  layout->addWidget(view_, 1);
+  layout->addWidget(status_);
+
+  vtkRenderer* renderer = view_->renderer();
+  renderer->SetBackground(0.12, 0.12, 0.14);
+  renderer->AddActor(scene_->gridActor);
+  renderer->AddActor(scene_->axesActor);
+  renderer->AddActor(scene_->cloudActor);
+  scene_->cloudActor->GetProperty()->SetPointSize(static_cast<float>(pointSize_->value()));
+  Lines grid;
+  for (int i = -10; i <= 10; ++i) {
+    grid.add({double(i), -10, 0}, {double(i), 10, 0}, QColor(70, 70, 78));
+    grid.add({-10, double(i), 0}, {10, double(i), 0}, QColor(70, 70, 78));
+  }
+  fill(scene_->grid, grid.xyz, grid.rgb, true);
+
+  auto reread = [this] {
+    ++version_;
+    frames_.clear();
+    refresh();
+  };
+  connect(topic_, &QComboBox::currentIndexChanged, this, [this, reread] {
+    emit titleChanged(topic_->currentText());
+    cameraSet_ = false;
+    reread();
+  });
+  connect(field_, &QComboBox::currentIndexChanged, this, reread);
+  connect(fixedFrame_, &QComboBox::currentIndexChanged, this, reread);
+  connect(accumulate_, &QSpinBox::valueChanged, this, [this] {
+    while (frames_.size() > static_cast<std::size_t>(accumulate_->value())) frames_.pop_front();
+    rebuild();
+  });
+  auto restyle = [this] {
+    low_->setEnabled(!auto_->isChecked());
+    high_->setEnabled(!auto_->isChecked());
+    rebuild();
+  };
+  connect(map_, &QComboBox::currentIndexChanged, this, restyle);
+  connect(auto_, &QCheckBox::toggled, this, restyle);
+  connect(low_, &QDoubleSpinBox::valueChanged, this, restyle);
+  connect(high_, &QDoubleSpinBox::valueChanged, this, restyle);
+  connect(pointSize_, &QSpinBox::valueChanged, this, [this](int size) {
+    scene_->cloudActor->GetProperty()->SetPointSize(static_cast<float>(size));
+    view_->render();
+  });
+  connect(grid_, &QCheckBox::toggled, this, [this](bool on) {
+    scene_->gridActor->SetVisibility(on);
+    view_->render();
+  });
+  connect(triads_, &QCheckBox::toggled, this, &CloudPanel::rebuild);
+  connect(document_, &Document::playheadChanged, this, &CloudPanel::refresh);
+  sessionChanged();
+}
+
+CloudPanel::~CloudPanel() { mailbox_->close(); }
+
+void CloudPanel::sessionChanged() {
+  QString wanted = pendingTopic_.isEmpty() ? topic_->currentText() : pendingTopic_;
+  {
+    QSignalBlocker block(topic_);
+    topic_->clear();
+    for (const auto& t : document_->topics())
+      if (isCloudType(t.type.toStdString())) topic_->addItem(t.name, static_cast<uint>(t.id));
+    int i = topic_->findText(wanted);
+    // PointCloud2 before LaserScan by default.
+    if (i < 0)
+      for (int k = 0; k < topic_->count() && i < 0; ++k)
+        if (schema::normalTypeName(document_->topics()[topic_->itemData(k).toUInt()].type.toStdString()) == "sensor_msgs/PointCloud2") i = k;
+    topic_->setCurrentIndex(std::max(0, i));
+    if (topic_->findText(wanted) >= 0) pendingTopic_.clear();
+  }
+  frames_.clear();
+  shownRequest_ = {};
+  tf_.reset();
+  cameraSet_ = false;
+  emit titleChanged(topic_->currentText());
+  loadTf();
+  refresh();
+}
+
+void CloudPanel::loadTf() {
+  QString keep = pendingFrame_.isEmpty() ? fixedFrame_->currentText() : pendingFrame_;
+  {
+    QSignalBlocker block(fixedFrame_);
+    fixedFrame_->clear();
+    fixedFrame_->addItem(tr("(sensor frame)"), QString());
+  }
+  const session::Session* s = document_->session();
+  if (!s) return;
+  session::Selection tfTopics;
+  for (const char* name : {"/tf", "/tf_static"})
+    if (auto id = s->findTopic(name)) tfTopics.topics.push_back(*id);
+  if (tfTopics.topics.empty()) return;
+  auto session = document_->sharedSession();
+  auto mailbox = mailbox_;
+  // All of /tf and /tf_static into a buffer, on a pool thread (they are small messages).
+  QThreadPool::globalInstance()->start([session, tfTopics, mailbox, keep, this] {
+    auto buffer = std::make_shared<sensors::TfBuffer>();
+    auto staticId = session->findTopic("/tf_static");
+    (void)session->forEach(tfTopics, [&](const session::Message& m) {
+      auto decoder = session->decoder(*m.connection);
+      if (!decoder) return true;
+      if (auto value = (*decoder)->decode(m.bytes)) buffer->add(*value, staticId && m.topic == *staticId);
+      return true;
+    });
+    mailbox->post([this, buffer, session, keep] {
+      if (session.get() != document_->session()) return;
+      tf_ = buffer;
+      QSignalBlocker block(fixedFrame_);
+      for (const auto& f : buffer->frames()) fixedFrame_->addItem(toQt(f), toQt(f));
+      int i = fixedFrame_->findText(keep);
+      if (i > 0) {
+        fixedFrame_->setCurrentIndex(i);
+        pendingFrame_.clear();
+        ++version_;
+        frames_.clear();
+        refresh();
+      }
+    });
+  });
+}
+
+void CloudPanel::setTopic(const QString& name) {
+  pendingTopic_ = name;
+  sessionChanged();
+}
+
+QString CloudPanel::topic() const { return topic_->currentText(); }
+
+std::size_t CloudPanel::pointsDrawn() const {
+  std::size_t n = 0;
+  for (const auto& f : frames_) n += f.size();
+  return n;
+}
+
+void CloudPanel::refresh() {
+  const session::Session* s = document_->session();
+  if (!s || topic_->currentIndex() < 0) return;
+  auto id = static_cast<session::TopicId>(topic_->currentData().toUInt());
+  auto row = s->atOrBefore(id, document_->playheadNs());
+  if (!row && !s->index(id).empty()) row = 0;
+  if (!row) return;
+  wanted_ = {s, static_cast<int>(id), *row, version_};
+  s->prefetch({&id, 1}, document_->playheadNs(), 1'000'000'000);
+  if (wanted_ == shownRequest_ || reading_) return;
+  startRead();
+}
+
+void CloudPanel::startRead() {
+  reading_ = true;
+  Request request = wanted_;
+  auto session = document_->sharedSession();
+  QString field = pendingField_.isEmpty() ? field_->currentText() : pendingField_;
+  if (field.isEmpty()) field = QStringLiteral("intensity");
+  QString fixed = fixedFrame_->currentData().toString();
+  auto tf = tf_;
+  QThreadPool::globalInstance()->start([=, mailbox = mailbox_, this] {
+    auto frame = readCloud(*session, static_cast<std::uint32_t>(request.topic), request.row, field, tf.get(), fixed);
+    mailbox->post([this, request, frame = std::move(frame)]() mutable {
+      reading_ = false;
+      if (request.session == document_->session() && request.version == version_) {
+        bool stepBack = shownRequest_.session == request.session && shownRequest_.topic == request.topic &&
+                        request.row < shownRequest_.row;
+        if (stepBack) frames_.clear();  // accumulation only makes sense going forwards
+        shownRequest_ = request;
+        show(std::move(frame));
+      }
+      if (wanted_.session && !(wanted_ == shownRequest_)) startRead();
+    });
+  });
+}
+
+void CloudPanel::show(CloudFrame frame) {
+  if (!frame.error.isEmpty()) {
+    status_->setText(frame.error);
+    emit frameShown();
+    return;
+  }
+  // The colour choices this cloud offers, keeping the current one.
+  QString current = pendingField_.isEmpty() ? field_->currentText() : pendingField_;
+  if (field_->count() != frame.fields.size() || [&] {
+        for (int i = 0; i < field_->count(); ++i)
+          if (field_->itemText(i) != frame.fields[i]) return true;
+        return false;
+      }()) {
+    QSignalBlocker block(field_);
+    field_->clear();
+    field_->addItems(frame.fields);
+    int i = field_->findText(current);
+    if (i < 0) i = field_->findText(QStringLiteral("intensity"));
+    if (i < 0) i = field_->findText(QStringLiteral("z"));
+    field_->setCurrentIndex(std::max(0, i));
+    if (field_->currentText() == current) pendingField_.clear();
+  }
+  frames_.push_back(std::move(frame));
+  while (frames_.size() > static_cast<std::size_t>(accumulate_->value())) frames_.pop_front();
+  rebuild();
+  const CloudFrame& last = frames_.back();
+  qint64 origin = document_->startNs();
+  status_->setText(tr("%1 points in %n frame(s) · %2 · stamp %3 s", nullptr, static_cast<int>(frames_.size()))
+                       .arg(pointsDrawn())
+                       .arg(last.frameId.isEmpty() ? QStringLiteral("–") : last.frameId)
+                       .arg(static_cast<double>(last.stampNs - origin) / 1e9, 0, 'f', 3) +
+                   (last.warning.isEmpty() ? QString() : QStringLiteral(" · ") + last.warning));
+  if (!cameraSet_ && pointsDrawn() > 0) {
+    resetView();
+    cameraSet_ = true;
+  }
+  emit frameShown();
+}
+
+void CloudPanel::rebuild() {
+  // Colour range over what is shown, unless the user fixed it.
+  double low = low_->value(), high = high_->value();
+  if (auto_->isChecked()) {
+    low = std::numeric_limits<double>::infinity();
+    high = -low;
+    for (const auto& f : frames_)
+      for (double v : f.values)
+        if (std::isfinite(v)) low = std::min(low, v), high = std::max(high, v);
+    if (!std::isfinite(low)) low = 0, high = 1;
+    QSignalBlocker a(low_), b(high_);
+    low_->setValue(low);
+    high_->setValue(high);
+  }
+  std::vector<float> xyz;
+  std::vector<std::uint8_t> rgb;
+  xyz.reserve(3 * pointsDrawn());
+  rgb.resize(3 * pointsDrawn());
+  std::size_t at = 0;
+  ColourMap map = colourMapFromName(map_->currentText());
+  for (const auto& f : frames_) {
+    xyz.insert(xyz.end(), f.xyz.begin(), f.xyz.end());
+    cloudColours(f, map, low, high, std::span(rgb).subspan(3 * at, 3 * f.size()));
+    at += f.size();
+  }
+  fill(scene_->cloud, xyz, rgb, false);
+  // Axes of the fixed frame (1 m) and a triad for every TF frame at the playhead.
+  Lines axes;
+  axes.add({0, 0, 0}, {1, 0, 0}, Qt::red);
+  axes.add({0, 0, 0}, {0, 1, 0}, Qt::green);
+  axes.add({0, 0, 0}, {0, 0, 1}, QColor(60, 110, 255));
+  QString fixed = fixedFrame_->currentData().toString();
+  if (triads_->isChecked() && tf_ && !fixed.isEmpty()) {
+    for (const auto& name : tf_->frames()) {
+      auto t = tf_->lookup(fixed.toStdString(), name, document_->playheadNs());
+      if (!t || toQt(name) == fixed) continue;
+      auto o = t->apply({0, 0, 0});
+      axes.add(o, t->apply({0.3, 0, 0}), Qt::red);
+      axes.add(o, t->apply({0, 0.3, 0}), Qt::green);
+      axes.add(o, t->apply({0, 0, 0.3}), QColor(60, 110, 255));
+    }
+  }
+  fill(scene_->axes, axes.xyz, axes.rgb, true);
+  view_->render();
+}
+
+void CloudPanel::resetView() {
+  vtkRenderer* r = view_->renderer();
+  vtkCamera* c = r->GetActiveCamera();
+  c->SetFocalPoint(0, 0, 0);
+  c->SetPosition(-12, -12, 9);
+  c->SetViewUp(0, 0, 1);
+  r->ResetCamera(scene_->cloud->GetNumberOfPoints() > 0 ? scene_->cloud->GetBounds() : scene_->grid->GetBounds());
+  view_->render();
+}
+
+void CloudPanel::topView() {
+  vtkRenderer* r = view_->renderer();
+  vtkCamera* c = r->GetActiveCamera();
+  c->SetFocalPoint(0, 0, 0);
+  c->SetPosition(0, 0, 30);
+  c->SetViewUp(0, 1, 0);
+  r->ResetCamera(scene_->cloud->GetNumberOfPoints() > 0 ? scene_->cloud->GetBounds() : scene_->grid->GetBounds());
+  view_->render();
+}
+
+void CloudPanel::sideView() {
+  vtkRenderer* r = view_->renderer();
+  vtkCamera* c = r->GetActiveCamera();
+  c->SetFocalPoint(0, 0, 0);
+  c->SetPosition(0, -30, 0);
+  c->SetViewUp(0, 0, 1);
+  r->ResetCamera(scene_->cloud->GetNumberOfPoints() > 0 ? scene_->cloud->GetBounds() : scene_->grid->GetBounds());
+  view_->render();
+}
+
+QJsonObject CloudPanel::saveSettings() const {
+  return {{QStringLiteral("topic"), topic()},
+          {QStringLiteral("field"), field_->currentText()},
+          {QStringLiteral("colourMap"), map_->currentText()},
+          {QStringLiteral("autoRange"), auto_->isChecked()},
+          {QStringLiteral("low"), low_->value()},
+          {QStringLiteral("high"), high_->value()},
+          {QStringLiteral("pointSize"), pointSize_->value()},
+          {QStringLiteral("accumulate"), accumulate_->value()},
+          {QStringLiteral("fixedFrame"), fixedFrame_->currentData().toString()},
+          {QStringLiteral("grid"), grid_->isChecked()},
+          {QStringLiteral("tfFrames"), triads_->isChecked()}};
+}
+
+void CloudPanel::restoreSettings(const QJsonObject& s) {
+  map_->setCurrentText(s.value(QStringLiteral("colourMap")).toString(colourMapName(ColourMap::Turbo)));
+  low_->setValue(s.value(QStringLiteral("low")).toDouble());
+  high_->setValue(s.value(QStringLiteral("high")).toDouble(1.0));
+  auto_->setChecked(s.value(QStringLiteral("autoRange")).toBool(true));
+  pointSize_->setValue(s.value(QStringLiteral("pointSize")).toInt(2));
+  accumulate_->setValue(s.value(QStringLiteral("accumulate")).toInt(1));
+  grid_->setChecked(s.value(QStringLiteral("grid")).toBool(true));
+  triads_->setChecked(s.value(QStringLiteral("tfFrames")).toBool(true));
+  pendingField_ = s.value(QStringLiteral("field")).toString();
+  pendingFrame_ = s.value(QStringLiteral("fixedFrame")).toString();
+  setTopic(s.value(QStringLiteral("topic")).toString());
+}
+
+}  // namespace bagscope::widgets

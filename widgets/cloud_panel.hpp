@@ -1,0 +1,133 @@
+#pragma once
+// The 3D view: PointCloud2 and LaserScan topics at the playhead, coloured by any field
+// (intensity, z, ring …, or packed rgb as true colour) through a colour map with an
+// adjustable range; point size; the last N frames accumulated; clouds transformed into a
+// fixed frame chosen from /tf and /tf_static at their stamp; grid, axes and TF frame triads;
+// reset, top and side views. Clouds are read and transformed on a pool thread; VTK draws
+// them (see vtk_view.hpp) and stays out of this header.
+
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "colour_map.hpp"
+#include "panel.hpp"
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QSpinBox;
+
+namespace bagscope::session {
+class Session;
+}
+namespace bagscope::sensors {
+class TfBuffer;
+}
+
+namespace bagscope::widgets {
+
+class Document;
+class Mailbox;
+class VtkView;
+
+/// One cloud ready to draw: points (in the fixed frame when one is set) and the values of
+/// the field chosen for colour.
+struct CloudFrame {
+  std::vector<float> xyz;
+  std::vector<double> values;       ///< the colour field per point (empty for true colour)
+  std::vector<std::uint8_t> rgb;    ///< packed rgb/rgba as true colour, 3 bytes per point
+  QStringList fields;               ///< what it can be coloured by
+  QString frameId;
+  qint64 stampNs = 0;
+  qint64 logTimeNs = 0;
+  QString error;    ///< could not be read
+  QString warning;  ///< shown but not transformed (no TF to the fixed frame)
+  std::size_t size() const { return xyz.size() / 3; }
+};
+
+/// The name of the "true colour" choice (packed rgb / rgba fields).
+inline const QString kTrueColour = QStringLiteral("rgb");
+
+/// Reads message `row` of `topic` (PointCloud2 or LaserScan) as a CloudFrame; colours by
+/// `field` ("rgb": true colour); moves it into `fixedFrame` via `tf` when both are given.
+CloudFrame readCloud(const session::Session& session, std::uint32_t topic, std::size_t row, const QString& field,
+                     const sensors::TfBuffer* tf, const QString& fixedFrame);
+
+/// RGB bytes (3 per point) for a frame: true colour when it has it, else its values
+/// through `map` over [low, high].
+void cloudColours(const CloudFrame& frame, ColourMap map, double low, double high, std::span<std::uint8_t> rgbOut);
+
+class CloudPanel : public Panel {
+  Q_OBJECT
+
+public:
+  explicit CloudPanel(Document* document, QWidget* parent = nullptr);
+  ~CloudPanel() override;
+
+  QString kind() const override { return QStringLiteral("cloud"); }
+  QJsonObject saveSettings() const override;
+  void restoreSettings(const QJsonObject& settings) override;
+  void sessionChanged() override;
+
+  void setTopic(const QString& name);
+  QString topic() const;
+  /// The frames drawn now (newest last).
+  const std::deque<CloudFrame>& frames() const { return frames_; }
+  std::size_t pointsDrawn() const;
+  VtkView* view() const { return view_; }
+  void resetView();
+  void topView();
+  void sideView();
+
+signals:
+  /// A cloud is on screen (tests and the benchmark wait for it).
+  void frameShown();
+
+private:
+  struct Scene;
+  void refresh();
+  void startRead();
+  void show(CloudFrame frame);
+  void rebuild();
+  void loadTf();
+
+  Document* document_;
+  std::shared_ptr<Mailbox> mailbox_;
+  std::unique_ptr<Scene> scene_;
+  VtkView* view_;
+  QComboBox* topic_;
+  QComboBox* field_;
+  QComboBox* map_;
+  QCheckBox* auto_;
+  QDoubleSpinBox* low_;
+  QDoubleSpinBox* high_;
+  QSpinBox* pointSize_;
+  QSpinBox* accumulate_;
+  QComboBox* fixedFrame_;
+  QCheckBox* grid_;
+  QCheckBox* triads_;
+  QLabel* status_;
+  std::deque<CloudFrame> frames_;
+  std::shared_ptr<const sensors::TfBuffer> tf_;
+  struct Request {
+    const session::Session* session = nullptr;
+    int topic = -1;
+    std::size_t row = 0;
+    int version = 0;
+    bool operator==(const Request&) const = default;
+  };
+  Request shownRequest_, wanted_;
+  bool reading_ = false;
+  bool cameraSet_ = false;
+  int version_ = 0;
+  QString pendingTopic_, pendingField_, pendingFrame_;
+};
+
+}  // namespace bagscope::widgets

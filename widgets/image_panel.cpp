@@ -1,0 +1,406 @@
+#include "image_panel.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QThreadPool>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <QWheelEvent>
+
+#include <opencv2/core.hpp>
+
+#include <cmath>
+
+#include "core/schema/schema.hpp"
+#include "core/sensors/sensors.hpp"
+#include "document.hpp"
+#include "inspector.hpp"
+#include "mailbox.hpp"
+
+namespace bagscope::widgets {
+namespace {
+
+bool isImageType(const std::string& type) {
+  auto t = schema::normalTypeName(type);
+  return t == "sensor_msgs/Image" || t == "sensor_msgs/CompressedImage";
+}
+
+bool isDepth(const QString& encoding) {
+  return encoding == QLatin1String("16UC1") || encoding == QLatin1String("32FC1") ||
+         encoding.contains(QLatin1String("compressedDepth"));
+}
+
+// Single-channel 16-bit or float values through the colour map; 0 depth and NaN are black.
+QImage colourized(const cv::Mat& m, bool depth, const ImageStyle& style, double& low, double& high) {
+  auto valueAt = [&m](int y, int x) -> double {
+    switch (m.depth()) {
+      case CV_16U: return m.at<std::uint16_t>(y, x);
+      case CV_16S: return m.at<std::int16_t>(y, x);
+      case CV_32F: return m.at<float>(y, x);
+      default: return m.at<double>(y, x);
+    }
+  };
+  auto valid = [depth](double v) { return std::isfinite(v) && !(depth && v == 0); };
+  if (style.autoRange) {
+    // The 1st to 99th percentile of valid values: a few far or saturated pixels (65535)
+    // would otherwise squeeze everything else into one colour.
+    std::vector<double> values;
+    values.reserve(static_cast<std::size_t>(m.rows) * static_cast<std::size_t>(m.cols));
+    for (int y = 0; y < m.rows; ++y)
+      for (int x = 0; x < m.cols; ++x)
+        if (double v = valueAt(y, x); valid(v)) values.push_back(v);
+    if (values.empty()) {
+      low = 0, high = 1;
+    } else {
+      auto at = [&values](double q) {
+        auto k = static_cast<std::size_t>(q * static_cast<double>(values.size() - 1));
+        std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(k), values.end());
+        return values[k];
+      };
+      low = at(0.01);
+      high = at(0.99);
+    }
+  } else {
+    low = style.low;
+    high = style.high;
+  }
+  QRgb lut[256];
+  for (int i = 0; i < 256; ++i) lut[i] = colourAt(style.map, i / 255.0).rgb();
+  QImage out(m.cols, m.rows, QImage::Format_RGB32);
+  double scale = high > low ? 255.0 / (high - low) : 0.0;
+  for (int y = 0; y < m.rows; ++y) {
+    auto* line = reinterpret_cast<QRgb*>(out.scanLine(y));
+    for (int x = 0; x < m.cols; ++x) {
+      double v = valueAt(y, x);
+      line[x] = valid(v) ? lut[static_cast<int>(std::clamp((v - low) * scale, 0.0, 255.0))] : qRgb(0, 0, 0);
+    }
+  }
+  return out;
+}
+
+QImage picture(const cv::Mat& m, const QString& encoding, const ImageStyle& style, double& low, double& high) {
+  switch (m.type()) {
+    case CV_8UC3: return QImage(m.data, m.cols, m.rows, static_cast<qsizetype>(m.step), QImage::Format_BGR888).copy();
+    case CV_8UC4:  // BGRA in memory is Qt's ARGB32 on little-endian machines
+      return QImage(m.data, m.cols, m.rows, static_cast<qsizetype>(m.step), QImage::Format_ARGB32).copy();
+    case CV_8UC1: return QImage(m.data, m.cols, m.rows, static_cast<qsizetype>(m.step), QImage::Format_Grayscale8).copy();
+    case CV_16UC1:
+    case CV_16SC1:
+    case CV_32FC1:
+    case CV_64FC1: return colourized(m, isDepth(encoding), style, low, high);
+  }
+  return {};
+}
+
+QString toQt(const std::string& s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+}  // namespace
+
+RenderedImage renderImage(const session::Session& session, std::uint32_t topic, std::size_t row,
+                          const ImageStyle& style) {
+  RenderedImage out;
+  auto message = readDecoded(session, topic, row);
+  out.logTimeNs = message->message.logTimeNs;
+  if (!message->error.isEmpty()) {
+    out.error = message->error;
+    return out;
+  }
+  cv::Mat mat;
+  if (schema::normalTypeName(session.topics()[topic].type) == "sensor_msgs/CompressedImage") {
+    auto frame = sensors::readCompressedImage(message->value);
+    if (!frame) return out.error = toQt(frame.error().describe()), out;
+    auto decoded = sensors::decodeCompressed(*frame);
+    if (!decoded) return out.error = toQt(decoded.error().describe()), out;
+    mat = std::move(decoded).value();
+    out.encoding = toQt(frame->format);
+    out.frameId = toQt(frame->header.frameId);
+    out.stampNs = frame->header.stampNs;
+  } else {
+    auto frame = sensors::readImage(message->value);
+    if (!frame) return out.error = toQt(frame.error().describe()), out;
+    mat = frame->mat.clone();  // the message bytes go away with the message
+    out.encoding = toQt(frame->encoding);
+    out.frameId = toQt(frame->header.frameId);
+    out.stampNs = frame->header.stampNs;
+  }
+  out.picture = picture(mat, out.encoding, style, out.low, out.high);
+  out.raw = std::make_shared<const cv::Mat>(std::move(mat));
+  return out;
+}
+
+QString pixelReadout(const cv::Mat& m, const QString& encoding, int x, int y) {
+  if (x < 0 || y < 0 || x >= m.cols || y >= m.rows) return {};
+  switch (m.type()) {
+    case CV_8UC3: {
+      auto p = m.at<cv::Vec3b>(y, x);
+      return QStringLiteral("R %1  G %2  B %3").arg(p[2]).arg(p[1]).arg(p[0]);
+    }
+    case CV_8UC4: {
+      auto p = m.at<cv::Vec4b>(y, x);
+      return QStringLiteral("R %1  G %2  B %3  A %4").arg(p[2]).arg(p[1]).arg(p[0]).arg(p[3]);
+    }
+    case CV_8UC1: return QString::number(m.at<std::uint8_t>(y, x));
+    case CV_16UC1:
+      return QString::number(m.at<std::uint16_t>(y, x)) + (isDepth(encoding) ? QStringLiteral(" mm") : QString());
+    case CV_16SC1: return QString::number(m.at<std::int16_t>(y, x));
+    case CV_32FC1: {
+      float v = m.at<float>(y, x);
+      QString text = std::isnan(v) ? QStringLiteral("NaN") : QString::number(v, 'f', 3);
+      return text + (encoding == QLatin1String("32FC1") ? QStringLiteral(" m") : QString());
+    }
+  }
+  return {};
+}
+
+// ---------------------------------------------------------------------------------------
+// ImageView
+
+ImageView::ImageView(QWidget* parent) : QWidget(parent) {
+  setMouseTracking(true);
+  setMinimumSize(160, 120);
+  setAttribute(Qt::WA_OpaquePaintEvent);
+}
+
+void ImageView::setImage(const QImage& image, const QString& overlay) {
+  bool newSize = image.size() != image_.size();
+  image_ = image;
+  overlay_ = overlay;
+  if (fit_ || newSize) updateFit();
+  update();
+}
+
+void ImageView::updateFit() {
+  if (image_.isNull()) return;
+  if (fit_) scale_ = std::min(width() / static_cast<double>(image_.width()), height() / static_cast<double>(image_.height()));
+  offset_ = QPointF((width() - image_.width() * scale_) / 2, (height() - image_.height() * scale_) / 2);
+}
+
+void ImageView::fit() {
+  fit_ = true;
+  updateFit();
+  update();
+}
+
+void ImageView::actualSize() {
+  fit_ = false;
+  scale_ = 1.0;
+  updateFit();
+  update();
+}
+
+QPointF ImageView::toImage(const QPointF& p) const { return (p - offset_) / scale_; }
+
+void ImageView::resizeEvent(QResizeEvent*) {
+  if (fit_) updateFit();
+}
+
+void ImageView::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  p.fillRect(rect(), QColor(30, 30, 30));
+  if (image_.isNull()) return;
+  p.setRenderHint(QPainter::SmoothPixmapTransform, scale_ < 1.0);  // enlarged: crisp pixels
+  p.drawImage(QRectF(offset_, QSizeF(image_.width() * scale_, image_.height() * scale_)), image_);
+  if (!overlay_.isEmpty()) {
+    QRect box = p.fontMetrics().boundingRect(rect().adjusted(6, 6, -6, -6), Qt::AlignLeft | Qt::AlignTop, overlay_);
+    p.fillRect(box.adjusted(-4, -2, 4, 2), QColor(0, 0, 0, 150));
+    p.setPen(Qt::white);
+    p.drawText(box, Qt::AlignLeft | Qt::AlignTop, overlay_);
+  }
+}
+
+void ImageView::wheelEvent(QWheelEvent* e) {
+  if (image_.isNull()) return;
+  QPointF anchor = toImage(e->position());
+  fit_ = false;
+  scale_ = std::clamp(scale_ * std::pow(1.25, e->angleDelta().y() / 120.0), 0.02, 64.0);
+  offset_ = e->position() - anchor * scale_;  // the pixel under the cursor stays there
+  update();
+}
+
+void ImageView::mousePressEvent(QMouseEvent* e) { dragFrom_ = e->position().toPoint(); }
+
+void ImageView::mouseMoveEvent(QMouseEvent* e) {
+  if (e->buttons() & Qt::LeftButton) {
+    fit_ = false;
+    offset_ += e->position().toPoint() - dragFrom_;
+    dragFrom_ = e->position().toPoint();
+    update();
+  }
+  QPointF pixel = toImage(e->position());
+  emit hovered(QPoint(static_cast<int>(std::floor(pixel.x())), static_cast<int>(std::floor(pixel.y()))));
+}
+
+// ---------------------------------------------------------------------------------------
+// ImagePanel
+
+ImagePanel::ImagePanel(Document* document, QWidget* parent)
+    : Panel(parent), document_(document), mailbox_(Mailbox::create(this)), topic_(new QComboBox(this)),
+      map_(new QComboBox(this)), auto_(new QCheckBox(tr("Auto range"), this)), low_(new QDoubleSpinBox(this)),
+      high_(new QDoubleSpinBox(this)), view_(new ImageView(this)), status_(new QLabel(this)) {
+  topic_->setMinimumContentsLength(18);
+  topic_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  map_->addItems(colourMapNames());
+  map_->setToolTip(tr("Colour map for depth and 16-bit images"));
+  auto_->setChecked(true);
+  for (auto* box : {low_, high_}) {
+    box->setRange(-1e9, 1e9);
+    box->setDecimals(3);
+    box->setEnabled(false);
+    box->setKeyboardTracking(false);
+  }
+  low_->setToolTip(tr("Value shown as the first colour of the map"));
+  high_->setToolTip(tr("Value shown as the last colour of the map"));
+  auto* fit = new QToolButton(this);
+  fit->setText(tr("Fit"));
+  auto* actual = new QToolButton(this);
+  actual->setText(tr("1:1"));
+  actual->setToolTip(tr("One image pixel per screen pixel"));
+  auto* bar = new QHBoxLayout;
+  bar->addWidget(topic_, 1);
+  bar->addWidget(fit);
+  bar->addWidget(actual);
+  bar->addWidget(map_);
+  bar->addWidget(auto_);
+  bar->addWidget(low_);
+  bar->addWidget(high_);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(2, 2, 2, 2);
+  layout->addLayout(bar);
+  layout->addWidget(view_, 1);
+  layout->addWidget(status_);
+  status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+  connect(fit, &QToolButton::clicked, view_, &ImageView::fit);
+  connect(actual, &QToolButton::clicked, view_, &ImageView::actualSize);
+  connect(topic_, &QComboBox::currentIndexChanged, this, [this] {
+    emit titleChanged(topic_->currentText());
+    refresh();
+  });
+  auto restyle = [this] {
+    low_->setEnabled(!auto_->isChecked());
+    high_->setEnabled(!auto_->isChecked());
+    ++styleVersion_;
+    refresh();
+  };
+  connect(map_, &QComboBox::currentIndexChanged, this, restyle);
+  connect(auto_, &QCheckBox::toggled, this, restyle);
+  connect(low_, &QDoubleSpinBox::valueChanged, this, restyle);
+  connect(high_, &QDoubleSpinBox::valueChanged, this, restyle);
+  connect(view_, &ImageView::hovered, this, [this](const QPoint& p) {
+    QString value = readout(p.x(), p.y());
+    status_->setText(value.isEmpty() ? QString() : tr("x %1, y %2: %3").arg(p.x()).arg(p.y()).arg(value));
+  });
+  connect(document_, &Document::playheadChanged, this, &ImagePanel::refresh);
+  sessionChanged();
+}
+
+ImagePanel::~ImagePanel() { mailbox_->close(); }
+
+void ImagePanel::sessionChanged() {
+  QString wanted = pendingTopic_.isEmpty() ? topic_->currentText() : pendingTopic_;
+  QSignalBlocker block(topic_);
+  topic_->clear();
+  for (const auto& t : document_->topics())
+    if (isImageType(t.type.toStdString())) topic_->addItem(t.name, static_cast<uint>(t.id));
+  int i = topic_->findText(wanted);
+  topic_->setCurrentIndex(i >= 0 ? i : 0);
+  if (i >= 0) pendingTopic_.clear();
+  shownRequest_ = {};
+  emit titleChanged(topic_->currentText());
+  refresh();
+}
+
+void ImagePanel::setTopic(const QString& name) {
+  pendingTopic_ = name;
+  sessionChanged();
+}
+
+QString ImagePanel::topic() const { return topic_->currentText(); }
+
+ImageStyle ImagePanel::style() const {
+  return {colourMapFromName(map_->currentText()), auto_->isChecked(), low_->value(), high_->value()};
+}
+
+QString ImagePanel::readout(int x, int y) const {
+  return shown_.raw ? pixelReadout(*shown_.raw, shown_.encoding, x, y) : QString();
+}
+
+void ImagePanel::refresh() {
+  const session::Session* s = document_->session();
+  if (!s || topic_->currentIndex() < 0) return;
+  auto id = static_cast<session::TopicId>(topic_->currentData().toUInt());
+  auto row = s->atOrBefore(id, document_->playheadNs());
+  if (!row && !s->index(id).empty()) row = 0;  // before its first frame: show that
+  if (!row) return;
+  wanted_ = {s, static_cast<int>(id), *row, styleVersion_};
+  // The next second of frames into the cache, so stepping and playing read from memory.
+  s->prefetch({&id, 1}, document_->playheadNs(), 1'000'000'000);
+  if (wanted_ == shownRequest_ || reading_) return;
+  startRead();
+}
+
+void ImagePanel::startRead() {
+  reading_ = true;
+  Request request = wanted_;
+  auto session = document_->sharedSession();
+  ImageStyle look = style();
+  QThreadPool::globalInstance()->start([session, request, look, mailbox = mailbox_, this] {
+    auto frame = renderImage(*session, static_cast<std::uint32_t>(request.topic), request.row, look);
+    mailbox->post([this, request, frame = std::move(frame)]() mutable {
+      reading_ = false;
+      if (request.session == document_->session()) {
+        shownRequest_ = request;
+        show(std::move(frame));
+      }
+      if (wanted_.session && !(wanted_ == shownRequest_)) startRead();
+    });
+  });
+}
+
+void ImagePanel::show(RenderedImage frame) {
+  shown_ = std::move(frame);
+  if (!shown_.error.isEmpty()) {
+    view_->setImage({}, {});
+    status_->setText(shown_.error);
+  } else {
+    qint64 origin = document_->startNs();
+    QString overlay = tr("%1  %2×%3  stamp %4 s  frame %5")
+                          .arg(shown_.encoding)
+                          .arg(shown_.picture.width())
+                          .arg(shown_.picture.height())
+                          .arg(static_cast<double>(shown_.stampNs - origin) / 1e9, 0, 'f', 3)
+                          .arg(shown_.frameId.isEmpty() ? QStringLiteral("–") : shown_.frameId);
+    view_->setImage(shown_.picture, overlay);
+    if (auto_->isChecked() && shown_.raw && shown_.raw->channels() == 1 && shown_.raw->depth() != CV_8U) {
+      QSignalBlocker a(low_), b(high_);
+      low_->setValue(shown_.low);
+      high_->setValue(shown_.high);
+    }
+  }
+  emit frameShown();
+}
+
+QJsonObject ImagePanel::saveSettings() const {
+  return {{QStringLiteral("topic"), topic()},
+          {QStringLiteral("colourMap"), map_->currentText()},
+          {QStringLiteral("autoRange"), auto_->isChecked()},
+          {QStringLiteral("low"), low_->value()},
+          {QStringLiteral("high"), high_->value()},
+          {QStringLiteral("fit"), view_->fitting()}};
+}
+
+void ImagePanel::restoreSettings(const QJsonObject& s) {
+  map_->setCurrentText(s.value(QStringLiteral("colourMap")).toString(colourMapName(ColourMap::Turbo)));
+  low_->setValue(s.value(QStringLiteral("low")).toDouble());
+  high_->setValue(s.value(QStringLiteral("high")).toDouble(1.0));
+  auto_->setChecked(s.value(QStringLiteral("autoRange")).toBool(true));
+  if (!s.value(QStringLiteral("fit")).toBool(true)) view_->actualSize();
+  setTopic(s.value(QStringLiteral("topic")).toString());
+}
+
+}  // namespace bagscope::widgets

@@ -1,0 +1,150 @@
+#pragma once
+// The image viewer: sensor_msgs/Image and CompressedImage at the playhead, fit / 1:1 /
+// wheel zoom / drag pan, the raw value under the cursor, a colour map with an adjustable
+// range for depth and 16-bit images, and the header stamp and frame id drawn over it.
+// Frames are read, decoded and coloured on a pool thread; the next ones are prefetched
+// while playing.
+
+#include <QImage>
+#include <QString>
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+
+#include "colour_map.hpp"
+#include "panel.hpp"
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+
+namespace cv {
+class Mat;
+}
+
+namespace bagscope::session {
+class Session;
+}
+
+namespace bagscope::widgets {
+
+class Document;
+class Mailbox;
+
+/// How single-channel images without colour (16-bit, float depth) are shown.
+struct ImageStyle {
+  ColourMap map = ColourMap::Turbo;
+  bool autoRange = true;
+  double low = 0, high = 1;  ///< when not autoRange
+};
+
+/// A frame ready to draw: the picture, the raw values for the readout, and what it is.
+struct RenderedImage {
+  QImage picture;
+  std::shared_ptr<const cv::Mat> raw;  ///< decoded values (BGR(A) 8-bit, mono 8/16-bit, float)
+  QString encoding;                    ///< "rgb8", "16UC1", "jpeg" …
+  QString frameId;
+  qint64 stampNs = 0;
+  qint64 logTimeNs = 0;
+  double low = 0, high = 0;  ///< the colour-map range used (single-channel 16-bit / float)
+  QString error;
+};
+
+/// Reads message `row` of `topic` (Image or CompressedImage) and renders it.
+RenderedImage renderImage(const session::Session& session, std::uint32_t topic, std::size_t row,
+                          const ImageStyle& style);
+
+/// The raw value of pixel (x, y) as text: "R 10 G 20 B 30", "1234 mm" (16UC1 depth),
+/// "1.250 m" (32FC1 depth), "812" (mono16) … Empty outside the image.
+QString pixelReadout(const cv::Mat& raw, const QString& encoding, int x, int y);
+
+/// Zoomable, pannable picture with an overlay line.
+class ImageView : public QWidget {
+  Q_OBJECT
+
+public:
+  explicit ImageView(QWidget* parent = nullptr);
+  void setImage(const QImage& image, const QString& overlay);
+  void fit();
+  void actualSize();
+  double scale() const { return scale_; }
+  bool fitting() const { return fit_; }
+  /// Image pixel under widget point `p` (may be outside the image).
+  QPointF toImage(const QPointF& p) const;
+
+signals:
+  void hovered(const QPoint& pixel);
+
+protected:
+  void paintEvent(QPaintEvent*) override;
+  void wheelEvent(QWheelEvent*) override;
+  void mousePressEvent(QMouseEvent*) override;
+  void mouseMoveEvent(QMouseEvent*) override;
+  void resizeEvent(QResizeEvent*) override;
+
+private:
+  void updateFit();
+  QImage image_;
+  QString overlay_;
+  bool fit_ = true;
+  double scale_ = 1.0;
+  QPointF offset_;  // widget position of the image's top-left corner
+  QPoint dragFrom_;
+};
+
+class ImagePanel : public Panel {
+  Q_OBJECT
+
+public:
+  explicit ImagePanel(Document* document, QWidget* parent = nullptr);
+  ~ImagePanel() override;
+
+  QString kind() const override { return QStringLiteral("image"); }
+  QJsonObject saveSettings() const override;
+  void restoreSettings(const QJsonObject& settings) override;
+  void sessionChanged() override;
+
+  /// Shows `topic` (by name); empty: the first image topic.
+  void setTopic(const QString& name);
+  QString topic() const;
+  const RenderedImage& shown() const { return shown_; }
+  ImageView* view() const { return view_; }
+  /// The readout text for image pixel (x, y) of the frame shown.
+  QString readout(int x, int y) const;
+
+signals:
+  /// A frame is on screen (tests and the benchmark wait for it).
+  void frameShown();
+
+private:
+  void refresh();
+  void startRead();
+  void show(RenderedImage frame);
+  ImageStyle style() const;
+
+  Document* document_;
+  std::shared_ptr<Mailbox> mailbox_;
+  QComboBox* topic_;
+  QComboBox* map_;
+  QCheckBox* auto_;
+  QDoubleSpinBox* low_;
+  QDoubleSpinBox* high_;
+  ImageView* view_;
+  QLabel* status_;
+  RenderedImage shown_;
+  struct Request {
+    const session::Session* session = nullptr;
+    int topic = -1;
+    std::size_t row = 0;
+    int styleVersion = 0;
+    bool operator==(const Request&) const = default;
+  };
+  Request shownRequest_, wanted_;
+  bool reading_ = false;
+  int styleVersion_ = 0;
+  QString pendingTopic_;
+};
+
+}  // namespace bagscope::widgets

@@ -1,0 +1,570 @@
+#include "plot_panel.hpp"
+
+#include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QJsonArray>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMenu>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QSaveFile>
+#include <QSvgGenerator>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <qcustomplot.h>
+
+#include <cmath>
+
+#include "core/decode/decoder.hpp"
+#include "core/schema/schema.hpp"
+#include "decimate.hpp"
+#include "document.hpp"
+#include "mailbox.hpp"
+
+namespace bagscope::widgets {
+namespace {
+
+QColor seriesColour(int i) {
+  static const QColor colours[] = {QColor(31, 119, 180), QColor(214, 39, 40), QColor(44, 160, 44),
+                                   QColor(255, 127, 14), QColor(148, 103, 189), QColor(23, 190, 207),
+                                   QColor(140, 86, 75), QColor(227, 119, 194)};
+  return colours[i % static_cast<int>(std::size(colours))];
+}
+
+bool numeric(schema::Primitive p) { return p != schema::Primitive::String && p != schema::Primitive::Message; }
+
+void collectPaths(const schema::MessageType& type, const QString& prefix, int depth, QStringList& out) {
+  if (depth > 8) return;
+  for (const auto& f : type.fields) {
+    QString path = prefix + QString::fromStdString(f.name);
+    if (f.array == schema::ArrayKind::None) {
+      if (f.message) collectPaths(*f.message, path + QLatin1Char('.'), depth + 1, out);
+      else if (numeric(f.type)) out << path;
+      continue;
+    }
+    // Fixed arrays by index (covariances …); variable ones by their first element.
+    int n = f.array == schema::ArrayKind::Fixed ? static_cast<int>(std::min<std::uint32_t>(f.arrayLength, 36)) : 1;
+    for (int i = 0; i < n; ++i) {
+      QString item = QStringLiteral("%1[%2]").arg(path).arg(i);
+      if (f.message) collectPaths(*f.message, item + QLatin1Char('.'), depth + 1, out);
+      else if (numeric(f.type) && !(f.isByteArray() && f.array != schema::ArrayKind::Fixed)) out << item;
+    }
+  }
+}
+
+// Chooses a topic and one or two fields (XY: x then y).
+class FieldDialog : public QDialog {
+public:
+  FieldDialog(const Document& document, bool xy, QWidget* parent) : QDialog(parent), document_(document) {
+    setWindowTitle(xy ? PlotPanel::tr("Add XY Series") : PlotPanel::tr("Add Series"));
+    resize(460, 480);
+    for (const auto& t : document.topics())
+      if (t.decodeProblem.isEmpty()) topic_->addItem(t.name, static_cast<uint>(t.id));
+    filter_->setPlaceholderText(PlotPanel::tr("Filter fields"));
+    filter_->setClearButtonEnabled(true);
+    list_->setSelectionMode(xy ? QAbstractItemView::MultiSelection : QAbstractItemView::ExtendedSelection);
+    path_->setPlaceholderText(PlotPanel::tr("or type a path, e.g. ranges[100]"));
+    auto* form = new QFormLayout;
+    form->addRow(PlotPanel::tr("Topic:"), topic_);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(new QLabel(xy ? PlotPanel::tr("Choose two fields: x first, then y.") : PlotPanel::tr("Fields:"), this));
+    layout->addWidget(filter_);
+    layout->addWidget(list_, 1);
+    layout->addWidget(path_);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    layout->addWidget(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(topic_, &QComboBox::currentIndexChanged, this, &FieldDialog::fill);
+    connect(filter_, &QLineEdit::textChanged, this, [this](const QString& text) {
+      for (int i = 0; i < list_->count(); ++i)
+        list_->item(i)->setHidden(!list_->item(i)->text().contains(text, Qt::CaseInsensitive));
+    });
+    fill();
+  }
+  void selectTopic(const QString& name) { topic_->setCurrentIndex(std::max(0, topic_->findText(name))); }
+  QString topic() const { return topic_->currentText(); }
+  QStringList paths() const {
+    QStringList out;
+    for (auto* item : list_->selectedItems()) out << item->text();
+    if (!path_->text().trimmed().isEmpty()) out << path_->text().trimmed();
+    return out;
+  }
+
+private:
+  void fill() {
+    list_->clear();
+    if (topic_->currentIndex() >= 0) list_->addItems(numericFieldPaths(document_, static_cast<int>(topic_->currentData().toUInt())));
+  }
+  const Document& document_;
+  QComboBox* topic_ = new QComboBox(this);
+  QLineEdit* filter_ = new QLineEdit(this);
+  QListWidget* list_ = new QListWidget(this);
+  QLineEdit* path_ = new QLineEdit(this);
+};
+
+}  // namespace
+
+QStringList numericFieldPaths(const Document& document, int topic) {
+  QStringList out;
+  const session::Session* s = document.session();
+  if (!s || topic < 0 || static_cast<std::size_t>(topic) >= s->topics().size()) return out;
+  const auto& members = s->topics()[static_cast<std::size_t>(topic)].members;
+  if (members.empty()) return out;
+  auto decoder = s->decoder(*members.front().connection);
+  if (!decoder) return out;
+  collectPaths(*(*decoder)->schema().root, {}, 0, out);
+  return out;
+}
+
+struct PlotPanel::Series {
+  QString topic, path, xPath;  // xPath: XY mode
+  QColor colour;
+  bool visible = true;
+  std::vector<double> x, y;
+  bool loaded = false;
+  QString problem;
+  std::shared_ptr<session::Job> job;
+  QCPAbstractPlottable* plottable = nullptr;
+  int drawn = 0;
+};
+
+PlotPanel::PlotPanel(Document* document, QWidget* parent)
+    : Panel(parent), document_(document), mailbox_(Mailbox::create(this)), plot_(new QCustomPlot(this)),
+      modeBox_(new QComboBox(this)), progress_(new QProgressBar(this)), hint_(new QLabel(this)) {
+  setAcceptDrops(true);
+  modeBox_->addItem(tr("Time"));
+  modeBox_->addItem(tr("XY"));
+  modeBox_->setToolTip(tr("Fields over time, or one field against another"));
+  auto* add = new QToolButton(this);
+  add->setText(tr("Add Series…"));
+  auto* fit = new QToolButton(this);
+  fit->setText(tr("Fit"));
+  fit->setToolTip(tr("Show all data"));
+  auto* more = new QToolButton(this);
+  more->setText(tr("More"));
+  more->setPopupMode(QToolButton::InstantPopup);
+  progress_->setRange(0, 1000);
+  progress_->setMaximumWidth(160);
+  progress_->setTextVisible(false);
+  progress_->hide();
+  auto* bar = new QHBoxLayout;
+  bar->addWidget(modeBox_);
+  bar->addWidget(add);
+  bar->addWidget(fit);
+  bar->addWidget(more);
+  bar->addStretch(1);
+  bar->addWidget(progress_);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(2, 2, 2, 2);
+  layout->addLayout(bar);
+  layout->addWidget(plot_, 1);
+  layout->addWidget(hint_);
+  hint_->setText(tr("Drag a numeric field here from the message inspector, or use Add Series…"));
+  hint_->setEnabled(false);
+
+  plot_->setMinimumSize(200, 150);
+  plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+  plot_->axisRect()->setRangeZoom(Qt::Horizontal);
+  plot_->legend->setVisible(true);
+  plot_->legend->setBrush(QColor(255, 255, 255, 200));
+  plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+  plot_->xAxis->setLabel(tr("seconds from the start"));
+  plot_->setNoAntialiasingOnDrag(true);
+  cursor_ = new QCPItemStraightLine(plot_);
+  cursor_->setPen(QPen(QColor(220, 30, 30), 1.5));
+  cursor_->setSelectable(false);
+
+  connect(add, &QToolButton::clicked, this, &PlotPanel::showAddDialog);
+  connect(fit, &QToolButton::clicked, this, &PlotPanel::fitAll);
+  auto* menu = new QMenu(this);
+  menu->addAction(tr("Export Visible Range as CSV…"), this, [this] {
+    QString path = QFileDialog::getSaveFileName(this, tr("Export Visible Range as CSV"), QStringLiteral("plot.csv"),
+                                                tr("CSV files (*.csv)"));
+    QString error;
+    if (!path.isEmpty() && !exportVisibleCsv(path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
+  });
+  menu->addAction(tr("Save as Image…"), this, [this] {
+    QString path = QFileDialog::getSaveFileName(this, tr("Save Plot as Image"), QStringLiteral("plot.png"),
+                                                tr("PNG image (*.png);;SVG drawing (*.svg)"));
+    QString error;
+    if (!path.isEmpty() && !saveImage(path, &error)) QMessageBox::warning(this, tr("Saving failed"), error);
+  });
+  menu->addSeparator();
+  menu->addAction(tr("Remove All Series"), this, &PlotPanel::clearSeries);
+  more->setMenu(menu);
+
+  connect(modeBox_, &QComboBox::currentIndexChanged, this, [this](int i) { setMode(i == 0 ? Mode::Time : Mode::XY); });
+  connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this](const QCPRange& r) {
+    if (settingRange_) return;
+    redraw();
+    if (mode_ == Mode::Time) emit xRangeChanged(r.lower, r.upper);
+  });
+  connect(plot_, &QCustomPlot::legendClick, this, [this](QCPLegend*, QCPAbstractLegendItem* item, QMouseEvent*) {
+    auto* entry = qobject_cast<QCPPlottableLegendItem*>(item);
+    if (!entry) return;
+    for (auto& s : series_) {
+      if (s->plottable != entry->plottable()) continue;
+      s->visible = !s->visible;
+      s->plottable->setVisible(s->visible);
+      entry->setTextColor(s->visible ? Qt::black : Qt::gray);
+    }
+    plot_->replot();
+  });
+  // A click (not a drag) on the plot moves the playhead there.
+  auto* pressAt = new QPoint;
+  connect(this, &QObject::destroyed, [pressAt] { delete pressAt; });
+  connect(plot_, &QCustomPlot::mousePress, this, [pressAt](QMouseEvent* e) { *pressAt = e->pos(); });
+  connect(plot_, &QCustomPlot::mouseRelease, this, [this, pressAt](QMouseEvent* e) {
+    if (mode_ != Mode::Time || e->button() != Qt::LeftButton || (e->pos() - *pressAt).manhattanLength() > 3) return;
+    if (!plot_->axisRect()->rect().contains(e->pos())) return;
+    double seconds = plot_->xAxis->pixelToCoord(e->pos().x());
+    document_->setPlayhead(document_->startNs() + static_cast<qint64>(std::llround(seconds * 1e9)));
+  });
+  connect(document_, &Document::playheadChanged, this, &PlotPanel::updateCursor);
+}
+
+PlotPanel::~PlotPanel() {
+  mailbox_->close();
+  series_.clear();  // cancels and waits for loading jobs
+}
+
+void PlotPanel::setMode(Mode mode) {
+  if (mode == mode_) return;
+  mode_ = mode;
+  {
+    QSignalBlocker block(modeBox_);
+    modeBox_->setCurrentIndex(mode == Mode::Time ? 0 : 1);
+  }
+  clearSeries();
+  plot_->xAxis->setLabel(mode == Mode::Time ? tr("seconds from the start") : QString());
+  plot_->axisRect()->setRangeZoom(mode == Mode::Time ? Qt::Horizontal : Qt::Horizontal | Qt::Vertical);
+  plot_->replot();
+}
+
+void PlotPanel::addSeries(const QString& topic, const QString& path, const QString& xPath) {
+  auto s = std::make_unique<Series>();
+  s->topic = topic;
+  s->path = path;
+  s->xPath = mode_ == Mode::XY ? xPath : QString();
+  s->colour = seriesColour(nextColour_++);
+  if (mode_ == Mode::Time) {
+    auto* graph = plot_->addGraph();
+    graph->setPen(QPen(s->colour, 1.2));
+    graph->setName(QStringLiteral("%1 %2").arg(topic, path));
+    s->plottable = graph;
+  } else {
+    auto* curve = new QCPCurve(plot_->xAxis, plot_->yAxis);
+    curve->setPen(QPen(s->colour, 1.2));
+    curve->setName(QStringLiteral("%1 %2 / %3").arg(topic, path, xPath));
+    s->plottable = curve;
+  }
+  hint_->hide();
+  series_.push_back(std::move(s));
+  load(*series_.back());
+}
+
+void PlotPanel::clearSeries() {
+  series_.clear();
+  plot_->clearPlottables();
+  marker_ = nullptr;
+  nextColour_ = 0;
+  progress_->hide();
+  hint_->show();
+  plot_->replot();
+}
+
+void PlotPanel::sessionChanged() {
+  for (auto& s : series_) {
+    s->x.clear();
+    s->y.clear();
+    s->loaded = false;
+    load(*s);
+  }
+}
+
+void PlotPanel::load(Series& s) {
+  s.job.reset();
+  const session::Session* session = document_->session();
+  const TopicInfo* topic = document_->topicByName(s.topic);
+  if (!session || !topic) {
+    s.problem = session ? tr("no topic %1 in this recording").arg(s.topic) : QString();
+    s.loaded = true;
+    return;
+  }
+  std::vector<std::string> paths{s.path.toStdString()};
+  if (!s.xPath.isEmpty()) paths.insert(paths.begin(), s.xPath.toStdString());
+  auto columns = std::make_shared<Result<session::FieldColumns>>(makeError(ErrorCode::Cancelled, ""));
+  auto id = topic->id;
+  Series* target = &s;
+  auto mailbox = mailbox_;
+  progress_->setValue(0);
+  progress_->show();
+  s.job = session->startJob(
+      [session, id, paths, columns](std::stop_token stop, const session::ProgressFn& progress) -> Result<void> {
+        *columns = session->extractFields(id, paths, std::numeric_limits<std::int64_t>::min(),
+                                          std::numeric_limits<std::int64_t>::max(), stop, progress);
+        return {};
+      },
+      [mailbox, this](double f) { mailbox->post([this, f] { progress_->setValue(static_cast<int>(f * 1000)); }); },
+      [mailbox, this, target, columns, session](Result<void>) {
+        mailbox->post([this, target, columns, session] {
+          // The series may be gone (cleared) or the session replaced by now.
+          auto it = std::find_if(series_.begin(), series_.end(), [target](auto& p) { return p.get() == target; });
+          if (it == series_.end() || session != document_->session()) return;
+          Series& done = **it;
+          done.loaded = true;
+          if (!*columns) {
+            if (columns->error().code != ErrorCode::Cancelled) done.problem = QString::fromStdString(columns->error().describe());
+          } else if (done.xPath.isEmpty()) {
+            double origin = static_cast<double>(document_->startNs());
+            done.x.resize((*columns)->logTimeNs.size());
+            for (std::size_t i = 0; i < done.x.size(); ++i)
+              done.x[i] = (static_cast<double>((*columns)->logTimeNs[i]) - origin) / 1e9;
+            done.y = std::move((*columns)->values[0]);
+          } else {
+            done.x = std::move((*columns)->values[0]);
+            done.y = std::move((*columns)->values[1]);
+          }
+          onLoaded();
+        });
+      });
+}
+
+void PlotPanel::onLoaded() {
+  QStringList problems;
+  bool all = true;
+  for (auto& s : series_) {
+    all &= s->loaded;
+    if (!s->problem.isEmpty()) problems << s->problem;
+  }
+  if (!problems.isEmpty()) {
+    hint_->setText(problems.join(QLatin1Char('\n')));
+    hint_->show();
+  }
+  if (!all) return;
+  progress_->hide();
+  fitAll();
+  emit loaded();
+}
+
+bool PlotPanel::loading() const {
+  return std::any_of(series_.begin(), series_.end(), [](auto& s) { return !s->loaded; });
+}
+
+const std::vector<double>& PlotPanel::seriesX(int i) const { return series_.at(static_cast<std::size_t>(i))->x; }
+const std::vector<double>& PlotPanel::seriesY(int i) const { return series_.at(static_cast<std::size_t>(i))->y; }
+int PlotPanel::drawnPoints(int i) const { return series_.at(static_cast<std::size_t>(i))->drawn; }
+
+void PlotPanel::setSeriesData(int i, std::vector<double> x, std::vector<double> y) {
+  Series& s = *series_.at(static_cast<std::size_t>(i));
+  s.job.reset();
+  s.x = std::move(x);
+  s.y = std::move(y);
+  s.loaded = true;
+  onLoaded();
+}
+
+void PlotPanel::fitAll() {
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (auto& s : series_)
+    if (!s->x.empty()) {
+      auto [a, b] = s->xPath.isEmpty() ? std::pair{s->x.front(), s->x.back()}
+                                        : std::pair{*std::min_element(s->x.begin(), s->x.end()), *std::max_element(s->x.begin(), s->x.end())};
+      lo = std::min(lo, a), hi = std::max(hi, b);
+    }
+  if (!std::isfinite(lo)) return;
+  if (hi <= lo) hi = lo + 1;
+  settingRange_ = true;
+  plot_->xAxis->setRange(lo, hi);
+  settingRange_ = false;
+  redraw();
+  if (mode_ == Mode::Time) emit xRangeChanged(lo, hi);
+}
+
+void PlotPanel::setXRange(double lower, double upper) {
+  if (mode_ != Mode::Time) return;
+  settingRange_ = true;
+  plot_->xAxis->setRange(lower, upper);
+  settingRange_ = false;
+  redraw();
+}
+
+std::pair<double, double> PlotPanel::xRange() const { return {plot_->xAxis->range().lower, plot_->xAxis->range().upper}; }
+
+void PlotPanel::redraw() {
+  QCPRange range = plot_->xAxis->range();
+  int columns = std::max(1, plot_->axisRect()->width());
+  double ylo = std::numeric_limits<double>::infinity(), yhi = -ylo;
+  for (auto& s : series_) {
+    if (s->xPath.isEmpty()) {
+      auto points = decimateMinMax(s->x, s->y, range.lower, range.upper, columns);
+      QVector<double> keys(static_cast<qsizetype>(points.size())), values(keys.size());
+      for (std::size_t i = 0; i < points.size(); ++i) {
+        keys[static_cast<qsizetype>(i)] = points[i].x;
+        values[static_cast<qsizetype>(i)] = points[i].y;
+        if (s->visible && points[i].x >= range.lower && points[i].x <= range.upper)
+          ylo = std::min(ylo, points[i].y), yhi = std::max(yhi, points[i].y);
+      }
+      static_cast<QCPGraph*>(s->plottable)->setData(keys, values, true);
+      s->drawn = static_cast<int>(points.size());
+    } else {
+      // XY: the whole path (it doubles back, so no per-column decimation), thinned evenly
+      // beyond 200,000 points.
+      std::size_t n = std::min(s->x.size(), s->y.size()), stride = std::max<std::size_t>(1, n / 200000);
+      QVector<double> t, keys, values;
+      for (std::size_t i = 0; i < n; i += stride) {
+        t << static_cast<double>(i);
+        keys << s->x[i];
+        values << s->y[i];
+        if (std::isfinite(s->y[i])) ylo = std::min(ylo, s->y[i]), yhi = std::max(yhi, s->y[i]);
+      }
+      static_cast<QCPCurve*>(s->plottable)->setData(t, keys, values, true);
+      s->drawn = static_cast<int>(keys.size());
+    }
+  }
+  // The y axis follows the visible data (time mode) or all of it (XY).
+  if (std::isfinite(ylo)) {
+    double pad = yhi > ylo ? 0.05 * (yhi - ylo) : 0.5;
+    plot_->yAxis->setRange(ylo - pad, yhi + pad);
+  }
+  updateCursor();
+}
+
+void PlotPanel::updateCursor() {
+  double t = static_cast<double>(document_->playheadNs() - document_->startNs()) / 1e9;
+  cursor_->setVisible(mode_ == Mode::Time && document_->session());
+  cursor_->point1->setCoords(t, 0);
+  cursor_->point2->setCoords(t, 1);
+  if (mode_ == Mode::XY) {
+    // The point of each series at the playhead (its last message at or before it).
+    if (!marker_) {
+      marker_ = plot_->addGraph();
+      marker_->setLineStyle(QCPGraph::lsNone);
+      marker_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(220, 30, 30), 9));
+      marker_->removeFromLegend();
+    }
+    QVector<double> kx, vy;
+    const session::Session* session = document_->session();
+    for (auto& s : series_) {
+      const TopicInfo* topic = document_->topicByName(s->topic);
+      if (!session || !topic || s->x.empty()) continue;
+      auto row = session->atOrBefore(topic->id, document_->playheadNs());
+      if (row && *row < s->x.size()) kx << s->x[*row], vy << s->y[*row];
+    }
+    marker_->setData(kx, vy);
+  }
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void PlotPanel::showAddDialog() {
+  if (!document_->session()) return;
+  FieldDialog dialog(*document_, mode_ == Mode::XY, this);
+  if (int t = document_->currentTopic(); t >= 0) dialog.selectTopic(document_->topics()[static_cast<std::size_t>(t)].name);
+  if (dialog.exec() != QDialog::Accepted) return;
+  QStringList paths = dialog.paths();
+  if (mode_ == Mode::XY) {
+    if (paths.size() == 2) addSeries(dialog.topic(), paths[1], paths[0]);
+    else QMessageBox::information(this, tr("Add XY Series"), tr("Choose exactly two fields: x, then y."));
+    return;
+  }
+  for (const QString& p : paths) addSeries(dialog.topic(), p);
+}
+
+void PlotPanel::dragEnterEvent(QDragEnterEvent* event) {
+  if (event->mimeData()->hasFormat(QString::fromLatin1(kFieldMimeType))) event->acceptProposedAction();
+}
+
+void PlotPanel::dropEvent(QDropEvent* event) {
+  QStringList parts = QString::fromUtf8(event->mimeData()->data(QString::fromLatin1(kFieldMimeType))).split(QLatin1Char('\n'));
+  if (parts.size() != 2) return;
+  event->acceptProposedAction();
+  if (mode_ == Mode::XY) setMode(Mode::Time);  // a single field is a time series
+  addSeries(parts[0], parts[1]);
+}
+
+bool PlotPanel::exportVisibleCsv(const QString& path, QString* error) const {
+  QCPRange range = plot_->xAxis->range();
+  QSaveFile file(path);  // written to a temporary name, renamed on commit
+  if (!file.open(QIODevice::WriteOnly | QIODevice::Text)) {
+    if (error) *error = QStringLiteral("%1: %2").arg(path, file.errorString());
+    return false;
+  }
+  QTextStream out(&file);
+  out.setRealNumberPrecision(17);
+  // One row per point: series (topic and field), the x value, the y value — the "long"
+  // form that pandas pivots (df.pivot(columns="series")).
+  out << (mode_ == Mode::Time ? "series,time_s,value\n" : "series,x,y\n");
+  for (const auto& s : series_) {
+    QString name = mode_ == Mode::Time ? s->topic + QLatin1Char('/') + s->path
+                                       : s->topic + QLatin1Char('/') + s->path + QLatin1String(" vs ") + s->xPath;
+    for (std::size_t i = 0; i < s->x.size() && i < s->y.size(); ++i) {
+      if (mode_ == Mode::Time && (s->x[i] < range.lower || s->x[i] > range.upper)) continue;
+      out << name << ',' << s->x[i] << ',' << s->y[i] << '\n';
+    }
+  }
+  out.flush();
+  if (!file.commit()) {
+    if (error) *error = QStringLiteral("%1: %2").arg(path, file.errorString());
+    return false;
+  }
+  return true;
+}
+
+bool PlotPanel::saveImage(const QString& path, QString* error) const {
+  QSaveFile file(path);
+  bool ok = file.open(QIODevice::WriteOnly);
+  if (ok && QFileInfo(path).suffix().compare(QLatin1String("svg"), Qt::CaseInsensitive) == 0) {
+    QSvgGenerator svg;
+    svg.setOutputDevice(&file);
+    svg.setSize(plot_->size());
+    svg.setViewBox(plot_->rect());
+    QCPPainter painter(&svg);
+    plot_->toPainter(&painter, plot_->width(), plot_->height());
+    painter.end();
+  } else if (ok) {
+    ok = plot_->toPixmap(plot_->width(), plot_->height()).save(&file, "PNG");
+  }
+  ok = ok && file.commit();
+  if (!ok && error) *error = QStringLiteral("%1: %2").arg(path, file.errorString());
+  return ok;
+}
+
+QJsonObject PlotPanel::saveSettings() const {
+  QJsonArray series;
+  for (const auto& s : series_)
+    series.append(QJsonObject{{QStringLiteral("topic"), s->topic},
+                              {QStringLiteral("path"), s->path},
+                              {QStringLiteral("xPath"), s->xPath},
+                              {QStringLiteral("visible"), s->visible}});
+  return {{QStringLiteral("mode"), mode_ == Mode::Time ? QStringLiteral("time") : QStringLiteral("xy")},
+          {QStringLiteral("series"), series}};
+}
+
+void PlotPanel::restoreSettings(const QJsonObject& settings) {
+  setMode(settings.value(QStringLiteral("mode")).toString() == QLatin1String("xy") ? Mode::XY : Mode::Time);
+  clearSeries();
+  for (const auto& v : settings.value(QStringLiteral("series")).toArray()) {
+    QJsonObject o = v.toObject();
+    addSeries(o.value(QStringLiteral("topic")).toString(), o.value(QStringLiteral("path")).toString(),
+              o.value(QStringLiteral("xPath")).toString());
+    if (!o.value(QStringLiteral("visible")).toBool(true)) {
+      series_.back()->visible = false;
+      series_.back()->plottable->setVisible(false);
+    }
+  }
+}
+
+}  // namespace bagscope::widgets

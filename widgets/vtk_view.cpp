@@ -1,0 +1,181 @@
+#include "vtk_view.hpp"
+
+#include <QMouseEvent>
+#include <QOpenGLContext>
+#include <QOpenGLExtraFunctions>
+#include <QWheelEvent>
+
+#include <vtkCallbackCommand.h>
+#include <vtkCommand.h>
+#include <vtkGenericOpenGLRenderWindow.h>
+#include <vtkGenericRenderWindowInteractor.h>
+#include <vtkInteractorStyleTrackballCamera.h>
+#include <vtkNew.h>
+#include <vtkOpenGLFramebufferObject.h>
+#include <vtkOpenGLState.h>
+#include <vtkRenderer.h>
+#include <vtkSmartPointer.h>
+
+namespace bagscope::widgets {
+
+struct VtkView::Impl {
+  VtkView* widget = nullptr;
+  vtkNew<vtkGenericOpenGLRenderWindow> window;
+  vtkNew<vtkRenderer> renderer;
+  vtkNew<vtkGenericRenderWindowInteractor> interactor;
+  vtkNew<vtkInteractorStyleTrackballCamera> style;
+  vtkNew<vtkCallbackCommand> observer;
+  bool ready = false;
+
+  // VTK asks about and for the widget's context, and says when a frame is done.
+  static void onEvent(vtkObject*, unsigned long event, void* self, void* callData) {
+    auto* impl = static_cast<Impl*>(self);
+    QOpenGLContext* context = impl->widget->context();
+    switch (event) {
+      case vtkCommand::WindowMakeCurrentEvent:
+        // The context alone: QOpenGLWidget::makeCurrent() would also bind the widget's
+        // framebuffer behind VTK's back while VTK is filling its own.
+        if (context && QOpenGLContext::currentContext() != context) context->makeCurrent(context->surface());
+        break;
+      case vtkCommand::WindowIsCurrentEvent:
+        *static_cast<bool*>(callData) = context && QOpenGLContext::currentContext() == context;
+        break;
+      case vtkCommand::RenderEvent:  // the interactor wants a new frame (camera moved)
+        impl->widget->update();
+        break;
+      default:
+        break;
+    }
+  }
+
+  double dpr() const { return widget->devicePixelRatioF(); }
+  void setEventPosition(const QPointF& p, Qt::KeyboardModifiers m) {
+    interactor->SetEventInformationFlipY(static_cast<int>(p.x() * dpr()), static_cast<int>(p.y() * dpr()),
+                                         (m & Qt::ControlModifier) ? 1 : 0, (m & Qt::ShiftModifier) ? 1 : 0);
+  }
+};
+
+QSurfaceFormat VtkView::defaultFormat() {
+  QSurfaceFormat f;
+  f.setRenderableType(QSurfaceFormat::OpenGL);
+  f.setVersion(3, 2);
+  f.setProfile(QSurfaceFormat::CoreProfile);
+  f.setSwapBehavior(QSurfaceFormat::DoubleBuffer);
+  f.setRedBufferSize(8);
+  f.setGreenBufferSize(8);
+  f.setBlueBufferSize(8);
+  f.setAlphaBufferSize(8);
+  f.setDepthBufferSize(24);
+  f.setStencilBufferSize(0);
+  f.setSamples(0);
+  return f;
+}
+
+VtkView::VtkView(QWidget* parent) : QOpenGLWidget(parent), impl_(std::make_unique<Impl>()) {
+  impl_->widget = this;
+  setMinimumSize(200, 150);
+  setFocusPolicy(Qt::StrongFocus);
+  impl_->window->AddRenderer(impl_->renderer);
+  impl_->observer->SetClientData(impl_.get());
+  impl_->observer->SetCallback(&Impl::onEvent);
+  for (auto event : {vtkCommand::WindowMakeCurrentEvent, vtkCommand::WindowIsCurrentEvent})
+    impl_->window->AddObserver(event, impl_->observer);
+  // The interactor does not render by itself: it asks (RenderEvent) and paintGL renders.
+  impl_->interactor->SetRenderWindow(impl_->window);
+  impl_->interactor->SetInteractorStyle(impl_->style);
+  impl_->interactor->EnableRenderOff();
+  impl_->interactor->AddObserver(vtkCommand::RenderEvent, impl_->observer);
+  impl_->window->SetReadyForRendering(false);
+  // The frame stays in VTK's framebuffer; paintGL copies it into the widget's.
+  impl_->window->SetFrameBlitModeToNoBlit();
+  impl_->window->SetMultiSamples(0);  // Mesa's software renderer has no multisampled FBOs
+}
+
+VtkView::~VtkView() {
+  makeCurrent();  // VTK releases its GL resources in our context
+  impl_->window->Finalize();
+  doneCurrent();
+}
+
+vtkRenderer* VtkView::renderer() const { return impl_->renderer; }
+vtkGenericOpenGLRenderWindow* VtkView::renderWindow() const { return impl_->window; }
+
+void VtkView::initializeGL() {
+  auto& w = *impl_->window;
+  w.SetOwnContext(false);
+  w.SetForceMaximumHardwareLineWidth(1);
+  w.SetReadyForRendering(true);
+  w.OpenGLInitContext();
+  impl_->interactor->Initialize();
+  impl_->ready = true;
+  resizeGL(width(), height());
+}
+
+void VtkView::resizeGL(int w, int h) {
+  auto dpr = devicePixelRatioF();
+  int dw = static_cast<int>(w * dpr), dh = static_cast<int>(h * dpr);
+  impl_->interactor->UpdateSize(dw, dh);
+  impl_->window->SetSize(dw, dh);
+}
+
+void VtkView::paintGL() {
+  if (!impl_->ready) return;
+  // Qt bound its own framebuffer since VTK last looked: VTK re-reads the GL state it
+  // caches, and puts it back afterwards.
+  impl_->window->GetState()->Reset();
+  impl_->window->GetState()->Push();
+  impl_->window->Render();
+  impl_->window->GetState()->Pop();
+  makeCurrent();  // rendering may have switched contexts
+  // VTK drew into its own framebuffer: copy it into the widget's.
+  auto* f = context()->extraFunctions();
+  f->glBindFramebuffer(GL_DRAW_FRAMEBUFFER, defaultFramebufferObject());
+  const GLenum buffers[1] = {GL_COLOR_ATTACHMENT0};
+  f->glDrawBuffers(1, buffers);
+  f->glDisable(GL_SCISSOR_TEST);
+  int* size = impl_->window->GetRenderFramebuffer()->GetLastSize();
+  int dw = static_cast<int>(width() * devicePixelRatioF()), dh = static_cast<int>(height() * devicePixelRatioF());
+  impl_->window->BlitDisplayFramebuffer(0, 0, 0, size[0], size[1], 0, 0, dw, dh, GL_COLOR_BUFFER_BIT, GL_LINEAR);
+  // VTK leaves alpha as it rendered it (0 for the background); Qt composes the widget with
+  // its alpha, so make it opaque or the view shows through as black (Mesa).
+  GLboolean mask[4];
+  f->glGetBooleanv(GL_COLOR_WRITEMASK, mask);
+  f->glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_TRUE);
+  f->glClearColor(0, 0, 0, 1);
+  f->glViewport(0, 0, dw, dh);
+  f->glClear(GL_COLOR_BUFFER_BIT);
+  f->glColorMask(mask[0], mask[1], mask[2], mask[3]);
+}
+
+void VtkView::mousePressEvent(QMouseEvent* e) {
+  impl_->setEventPosition(e->position(), e->modifiers());
+  switch (e->button()) {
+    case Qt::LeftButton: impl_->interactor->InvokeEvent(vtkCommand::LeftButtonPressEvent); break;
+    case Qt::MiddleButton: impl_->interactor->InvokeEvent(vtkCommand::MiddleButtonPressEvent); break;
+    case Qt::RightButton: impl_->interactor->InvokeEvent(vtkCommand::RightButtonPressEvent); break;
+    default: break;
+  }
+}
+
+void VtkView::mouseMoveEvent(QMouseEvent* e) {
+  impl_->setEventPosition(e->position(), e->modifiers());
+  impl_->interactor->InvokeEvent(vtkCommand::MouseMoveEvent);
+}
+
+void VtkView::mouseReleaseEvent(QMouseEvent* e) {
+  impl_->setEventPosition(e->position(), e->modifiers());
+  switch (e->button()) {
+    case Qt::LeftButton: impl_->interactor->InvokeEvent(vtkCommand::LeftButtonReleaseEvent); break;
+    case Qt::MiddleButton: impl_->interactor->InvokeEvent(vtkCommand::MiddleButtonReleaseEvent); break;
+    case Qt::RightButton: impl_->interactor->InvokeEvent(vtkCommand::RightButtonReleaseEvent); break;
+    default: break;
+  }
+}
+
+void VtkView::wheelEvent(QWheelEvent* e) {
+  impl_->setEventPosition(e->position(), e->modifiers());
+  impl_->interactor->InvokeEvent(e->angleDelta().y() > 0 ? vtkCommand::MouseWheelForwardEvent
+                                                         : vtkCommand::MouseWheelBackwardEvent);
+}
+
+}  // namespace bagscope::widgets

@@ -1,0 +1,49 @@
+#pragma once
+// VtkView: VTK rendering inside a Qt 6 QOpenGLWidget (Debian's VTK Qt module is built for
+// Qt 5). The approach of VTK's own QVTKOpenGLNativeWidget: a vtkGenericOpenGLRenderWindow
+// that uses the widget's context (make-current / is-current / frame observers), renders
+// into its own framebuffer, and is blitted into the widget's framebuffer in paintGL. Mouse
+// and wheel events go to a trackball-camera interactor in device pixels.
+//
+// Only widgets/*.cpp that draw with VTK include this; it names VTK types by declaration.
+
+#include <QOpenGLWidget>
+#include <QSurfaceFormat>
+
+#include <memory>
+
+class vtkRenderer;
+class vtkGenericOpenGLRenderWindow;
+
+namespace bagscope::widgets {
+
+class VtkView : public QOpenGLWidget {
+  Q_OBJECT
+
+public:
+  /// OpenGL 3.2 core, what VTK needs: set as the default before QApplication exists.
+  static QSurfaceFormat defaultFormat();
+
+  explicit VtkView(QWidget* parent = nullptr);
+  ~VtkView() override;
+
+  vtkRenderer* renderer() const;
+  vtkGenericOpenGLRenderWindow* renderWindow() const;
+  /// Schedules a render (after scene changes).
+  void render() { update(); }
+
+protected:
+  void initializeGL() override;
+  void resizeGL(int w, int h) override;
+  void paintGL() override;
+  void mousePressEvent(QMouseEvent*) override;
+  void mouseMoveEvent(QMouseEvent*) override;
+  void mouseReleaseEvent(QMouseEvent*) override;
+  void wheelEvent(QWheelEvent*) override;
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace bagscope::widgets
