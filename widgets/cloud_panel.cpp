@@ -408,14 +408,14 @@ void CloudPanel::startRead() {
                         request.row < shownRequest_.row;
         if (stepBack) frames_.clear();  // accumulation only makes sense going forwards
         shownRequest_ = request;
-        show(std::move(frame));
+        showFrame(std::move(frame));
       }
       if (wanted_.session && !(wanted_ == shownRequest_)) startRead();
     });
   });
 }
 
-void CloudPanel::show(CloudFrame frame) {
+void CloudPanel::showFrame(CloudFrame frame) {
   if (!frame.error.isEmpty()) {
     status_->setText(frame.error);
     emit frameShown();

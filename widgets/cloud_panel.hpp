@@ -94,7 +94,7 @@ private:
   struct Scene;
   void refresh();
   void startRead();
-  void show(CloudFrame frame);
+  void showFrame(CloudFrame frame);
   void rebuild();
   void loadTf();
 

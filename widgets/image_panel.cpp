@@ -355,14 +355,14 @@ void ImagePanel::startRead() {
       reading_ = false;
       if (request.session == document_->session()) {
         shownRequest_ = request;
-        show(std::move(frame));
+        showFrame(std::move(frame));
       }
       if (wanted_.session && !(wanted_ == shownRequest_)) startRead();
     });
   });
 }
 
-void ImagePanel::show(RenderedImage frame) {
+void ImagePanel::showFrame(RenderedImage frame) {
   shown_ = std::move(frame);
   if (!shown_.error.isEmpty()) {
     view_->setImage({}, {});

@@ -121,7 +121,7 @@ signals:
 private:
   void refresh();
   void startRead();
-  void show(RenderedImage frame);
+  void showFrame(RenderedImage frame);
   ImageStyle style() const;
 
   Document* document_;

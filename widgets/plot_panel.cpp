@@ -329,10 +329,11 @@ void PlotPanel::load(Series& s) {
           if (!*columns) {
             if (columns->error().code != ErrorCode::Cancelled) done.problem = QString::fromStdString(columns->error().describe());
           } else if (done.xPath.isEmpty()) {
-            double origin = static_cast<double>(document_->startNs());
+            // Subtract in integers: doubles near 1.7e18 ns are 256 ns apart.
+            qint64 origin = document_->startNs();
             done.x.resize((*columns)->logTimeNs.size());
             for (std::size_t i = 0; i < done.x.size(); ++i)
-              done.x[i] = (static_cast<double>((*columns)->logTimeNs[i]) - origin) / 1e9;
+              done.x[i] = static_cast<double>((*columns)->logTimeNs[i] - origin) / 1e9;
             done.y = std::move((*columns)->values[0]);
           } else {
             done.x = std::move((*columns)->values[0]);

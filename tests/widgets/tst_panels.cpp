@@ -1,0 +1,208 @@
+// The plot, image and 3D panels on a virtual X screen (xvfb-run; the 3D view needs OpenGL,
+// which Qt's offscreen platform does not give VTK). Values come from the fixtures'
+// .expected.jsonl; pictures are compared with baselines in tests/baselines (looked at by
+// a person when written: BAGSCOPE_UPDATE_BASELINES=1 writes them instead of comparing).
+
+#include <QtTest>
+
+#include <QDockWidget>
+#include <QSurfaceFormat>
+
+#include <qcustomplot.h>
+
+#include "common/test_support.hpp"
+#include "widgets/cloud_panel.hpp"
+#include "widgets/document.hpp"
+#include "widgets/image_panel.hpp"
+#include "widgets/main_window.hpp"
+#include "widgets/plot_panel.hpp"
+#include "widgets/vtk_view.hpp"
+
+using namespace bagscope::widgets;
+using bagscope::test::dataPath;
+
+namespace {
+
+bool openAndWait(Document& d, const QString& path) {
+  QSignalSpy done(&d, &Document::openFinished);
+  d.open({path});
+  return done.wait(30000) && d.session();
+}
+
+// Differences a different font hinting or rasteriser makes are small and local: compare
+// at a quarter of the size, and allow 3 % of those pixels to differ by more than 48.
+QString compareToBaseline(const QImage& actual, const QString& name) {
+  QString baseline = QStringLiteral(BAGSCOPE_BASELINES "/%1.png").arg(name);
+  if (qEnvironmentVariableIsSet("BAGSCOPE_UPDATE_BASELINES")) {
+    actual.save(baseline);
+    qWarning("wrote baseline %s: look at it before committing", qPrintable(baseline));
+    return {};
+  }
+  QImage expected(baseline);
+  if (expected.isNull()) return "no baseline " + baseline;
+  QImage a = actual.convertToFormat(QImage::Format_RGB32), e = expected.convertToFormat(QImage::Format_RGB32);
+  if (a.size() != e.size()) return QString("%1: size %2x%3, baseline %4x%5").arg(name).arg(a.width()).arg(a.height()).arg(e.width()).arg(e.height());
+  QSize small = a.size() / 4;
+  a = a.scaled(small, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
+  e = e.scaled(small, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
+  int differing = 0;
+  for (int y = 0; y < a.height(); ++y)
+    for (int x = 0; x < a.width(); ++x) {
+      QColor p = a.pixelColor(x, y), q = e.pixelColor(x, y);
+      if (std::max({qAbs(p.red() - q.red()), qAbs(p.green() - q.green()), qAbs(p.blue() - q.blue())}) > 48) ++differing;
+    }
+  double share = differing / static_cast<double>(a.width() * a.height());
+  if (share <= 0.03) return {};
+  QString saved = QStringLiteral(BAGSCOPE_SHOTS "/%1.actual.png").arg(name);
+  actual.save(saved);
+  return QString("%1 differs from its baseline in %2 % of pixels (saved %3)").arg(name).arg(share * 100, 0, 'f', 1).arg(saved);
+}
+
+}  // namespace
+
+class TestPanels : public QObject {
+  Q_OBJECT
+
+private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QVERIFY2(QGuiApplication::platformName() == "xcb", "run under xvfb-run");
+    QDir().mkpath(BAGSCOPE_SHOTS);
+  }
+
+  void plotShowsTheFixtureImu() {
+    Document d;
+    QVERIFY(openAndWait(d, dataPath("ros1/demo_lz4.bag")));
+    PlotPanel plot(&d);
+    plot.resize(640, 360);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    QSignalSpy loaded(&plot, &PlotPanel::loaded);
+    plot.addSeries("/imu", "linear_acceleration.y");
+    plot.addSeries("/imu", "angular_velocity.z");
+    QVERIFY(loaded.wait(20000));
+    // Every /imu message, at its log time, with the expectation's value.
+    QString error;
+    std::vector<QJsonObject> imu;
+    for (const auto& l : bagscope::test::readJsonLines(dataPath("ros1/demo.expected.jsonl"), &error))
+      if (l["topic"] == "/imu") imu.push_back(l);
+    QCOMPARE(plot.seriesX(0).size(), imu.size());
+    for (std::size_t i = 0; i < imu.size(); ++i) {
+      double t = static_cast<double>(imu[i]["log_time_ns"].toInteger() - d.startNs()) / 1e9;
+      QCOMPARE(plot.seriesX(0)[i], t);
+      QCOMPARE(plot.seriesY(0)[i], imu[i]["msg"][u"linear_acceleration"][u"y"].toDouble());
+      QCOMPARE(plot.seriesY(1)[i], imu[i]["msg"][u"angular_velocity"][u"z"].toDouble());
+    }
+    // Few points per pixel column: all of them are drawn.
+    QCOMPARE(plot.drawnPoints(0), static_cast<int>(imu.size()));
+    // A click on the plot moves the playhead to the time under the pointer.
+    QCustomPlot* p = plot.plot();
+    QPoint at(p->axisRect()->center());
+    double seconds = p->xAxis->pixelToCoord(at.x());
+    QTest::mouseClick(p, Qt::LeftButton, {}, at);
+    QVERIFY(qAbs(d.playheadNs() - (d.startNs() + static_cast<qint64>(seconds * 1e9))) < 10'000'000);
+    d.setPlayhead(d.startNs() + 1'000'000'000);
+    QTest::qWait(100);
+    QString diff = compareToBaseline(plot.grab().toImage(), "plot_imu");
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+  }
+
+  void plotsLinkTheirTimeAxesAndExport() {
+    QTemporaryDir layouts;
+    MainWindow w(nullptr, layouts.path());
+    w.show();
+    QSignalSpy opened(&w, &MainWindow::openFinished);
+    w.open({dataPath("ros1/demo_lz4.bag")});
+    QVERIFY(opened.wait(30000));
+    auto* a = static_cast<PlotPanel*>(w.addPanel("plot"));
+    auto* b = static_cast<PlotPanel*>(w.addPanel("plot"));
+    QSignalSpy la(a, &PlotPanel::loaded), lb(b, &PlotPanel::loaded);
+    a->addSeries("/imu", "linear_acceleration.x");
+    b->addSeries("/odom", "pose.pose.position.x");
+    QVERIFY(la.count() || la.wait(20000));
+    QVERIFY(lb.count() || lb.wait(20000));
+    // Zooming one (as the wheel does, through the axis) moves the other.
+    a->plot()->xAxis->setRange(0.5, 0.8);
+    QCOMPARE(b->xRange().first, 0.5);
+    QCOMPARE(b->xRange().second, 0.8);
+    // The visible range as CSV: the /imu rows logged between 0.5 s and 0.8 s.
+    QTemporaryDir out;
+    QString error;
+    QVERIFY2(a->exportVisibleCsv(out.filePath("v.csv"), &error), qPrintable(error));
+    QFile csv(out.filePath("v.csv"));
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    QStringList lines = QString::fromUtf8(csv.readAll()).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.front(), QString("series,time_s,value"));
+    int inRange = 0;
+    for (double t : a->seriesX(0)) inRange += t >= 0.5 && t <= 0.8;
+    QCOMPARE(lines.size() - 1, inRange);
+    QVERIFY(lines[1].startsWith("/imu/linear_acceleration.x,"));
+    QVERIFY2(a->saveImage(out.filePath("p.svg"), &error), qPrintable(error));
+    QVERIFY(QFileInfo(out.filePath("p.svg")).size() > 1000);
+    // Layouts keep the panels, their series and settings.
+    Layout saved = w.currentLayout("views");
+    MainWindow again(nullptr, layouts.path());
+    again.applyLayout(saved);
+    QCOMPARE(again.panels().size(), 2);
+    auto* restored = static_cast<PlotPanel*>(again.panels()[0]);
+    QCOMPARE(restored->seriesCount(), 1);
+    QCOMPARE(restored->saveSettings(), a->saveSettings());
+  }
+
+  void imagesShowTheirPixels() {
+    Document d;
+    QVERIFY(openAndWait(d, dataPath("ros1/demo_lz4.bag")));
+    ImagePanel panel(&d);
+    panel.resize(480, 400);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    for (const char* topic : {"/camera/image_raw", "/camera/depth"}) {
+      QSignalSpy shown(&panel, &ImagePanel::frameShown);
+      panel.setTopic(topic);
+      QVERIFY(shown.count() || shown.wait(10000));
+      QTRY_COMPARE(panel.topic(), QString(topic));
+      QTRY_VERIFY(!panel.shown().picture.isNull());
+      QTest::qWait(100);
+      QString diff = compareToBaseline(panel.grab().toImage(), QString(topic).mid(1).replace('/', '_'));
+      QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    }
+    // The readout under the pointer: hovering the centre of the depth image.
+    QPointF centre = panel.view()->rect().center();
+    QPointF pixel = panel.view()->toImage(centre);
+    int x = static_cast<int>(pixel.x()), y = static_cast<int>(pixel.y());
+    QCOMPARE(panel.readout(x, y), QString("%1 mm").arg(1000 + 20 * y + 5 * x));  // frame 0
+  }
+
+  void cloudsAreColouredAndDrawn() {
+    Document d;
+    QVERIFY(openAndWait(d, dataPath("ros1/demo_lz4.bag")));
+    CloudPanel panel(&d);
+    panel.resize(640, 480);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QSignalSpy shown(&panel, &CloudPanel::frameShown);
+    panel.setTopic("/points");
+    QVERIFY(shown.count() || shown.wait(10000));
+    QTRY_COMPARE(panel.pointsDrawn(), std::size_t{2000});
+    panel.topView();
+    QTest::qWait(200);
+    QImage view = panel.view()->grabFramebuffer();
+    // Something was drawn besides the background: coloured points.
+    int coloured = 0;
+    for (int yy = 0; yy < view.height(); yy += 2)
+      for (int xx = 0; xx < view.width(); xx += 2)
+        coloured += view.pixelColor(xx, yy).saturation() > 100;
+    QVERIFY2(coloured > 50, qPrintable(QString("%1 coloured pixels").arg(coloured)));
+    QString diff = compareToBaseline(view, "cloud_points");
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+  }
+};
+
+int main(int argc, char** argv) {
+  QSurfaceFormat::setDefaultFormat(VtkView::defaultFormat());  // before the application
+  QApplication app(argc, argv);
+  TestPanels test;
+  return QTest::qExec(&test, argc, argv);
+}
+
+#include "tst_panels.moc"
