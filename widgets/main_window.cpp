@@ -125,7 +125,12 @@ MainWindow::MainWindow(QWidget* parent, const QString& layoutFolder)
   statusBar()->showMessage(tr("Open a recording (ROS 1 .bag, .mcap, rosbag2 folder) with File ▸ Open or drop it on the window."));
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+  // Panels and dialogs run jobs on the document's session: they go first, while this
+  // window (and its list of panels) is still whole.
+  removePanels();
+  qDeleteAll(findChildren<StatsDialog*>());
+}
 
 QDockWidget* MainWindow::addDock(QWidget* panel, const QString& title, const QString& name, Qt::DockWidgetArea area) {
   auto* dock = new QDockWidget(title, this);
