@@ -1,3 +1,8 @@
+// bagscope-gui-bench panels BAG: how long the panels take to show the next frame when
+// stepping (a 640x480 image, a 100,000-point cloud: from the playhead moving to the frame
+// painted) and to redraw a plot of 10 million points on zoom and pan. Prints JSON with
+// the median and all samples in ms.
+//
 // bagscope-gui-bench BAG...: how long the GUI thread ever goes without handling events
 // while the real main window opens a large bag, builds its index, measures topic sizes in
 // the background, and plays it at 10x with the message inspector following a topic.
@@ -15,9 +20,20 @@
 #include <algorithm>
 #include <cstdio>
 
+#include <QSurfaceFormat>
+#include <QJsonArray>
+
+#include <qcustomplot.h>
+
+#include <cmath>
+
+#include "widgets/cloud_panel.hpp"
 #include "widgets/document.hpp"
+#include "widgets/image_panel.hpp"
 #include "widgets/main_window.hpp"
 #include "widgets/playback.hpp"
+#include "widgets/plot_panel.hpp"
+#include "widgets/vtk_view.hpp"
 
 using namespace bagscope::widgets;
 
@@ -45,10 +61,114 @@ struct Watchdog {
   }
 };
 
+QJsonObject summarize(std::vector<double> ms) {
+  QJsonArray all;
+  for (double v : ms) all.append(v);
+  std::sort(ms.begin(), ms.end());
+  return {{"median_ms", ms.empty() ? 0.0 : ms[ms.size() / 2]}, {"max_ms", ms.empty() ? 0.0 : ms.back()}, {"samples", all}};
+}
+
+bool waitFor(QObject* sender, const char* signal, int timeoutMs) {
+  QEventLoop loop;
+  QObject::connect(sender, signal, &loop, SLOT(quit()));
+  QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+  QElapsedTimer t;
+  t.start();
+  loop.exec();
+  return t.elapsed() < timeoutMs;
+}
+
+// Steps the playhead to the next message of `topic` and times until `panel` has painted it.
+template <typename PanelT>
+std::vector<double> stepFrames(Document& d, PanelT& panel, QWidget* view, const QString& topic, int frames) {
+  std::vector<double> out;
+  auto id = d.topicByName(topic)->id;
+  auto index = d.session()->index(id);
+  for (int i = 1; i <= frames && static_cast<std::size_t>(i) < index.size(); ++i) {
+    QElapsedTimer t;
+    t.start();
+    d.setPlayhead(index[static_cast<std::size_t>(i)].logTimeNs);
+    waitFor(&panel, SIGNAL(frameShown()), 10000);
+    view->repaint();  // painted, not just scheduled
+    QApplication::processEvents();
+    out.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
+  }
+  return out;
+}
+
+int panelsBench(const QString& bag) {
+  Document d;
+  d.open({bag});
+  waitFor(&d, SIGNAL(openFinished(QString, QStringList)), 600000);
+  if (!d.session()) return std::fprintf(stderr, "could not open %s\n", qPrintable(bag)), 1;
+  QJsonObject report;
+  {
+    ImagePanel image(&d);
+    image.resize(800, 640);
+    image.show();
+    image.setTopic(QStringLiteral("/camera/image_raw"));
+    waitFor(&image, SIGNAL(frameShown()), 10000);
+    report["image_640x480_step"] = summarize(stepFrames(d, image, image.view(), QStringLiteral("/camera/image_raw"), 30));
+    report["image_size"] = QStringLiteral("%1x%2").arg(image.shown().picture.width()).arg(image.shown().picture.height());
+  }
+  d.setPlayhead(d.startNs());
+  {
+    CloudPanel cloud(&d);
+    cloud.resize(800, 640);
+    cloud.show();
+    cloud.setTopic(QStringLiteral("/points"));
+    waitFor(&cloud, SIGNAL(frameShown()), 10000);
+    report["cloud_step"] = summarize(stepFrames(d, cloud, cloud.view(), QStringLiteral("/points"), 20));
+    report["cloud_points"] = static_cast<qint64>(cloud.pointsDrawn());
+  }
+  {
+    // 10 million points (a noisy sine, 1 kHz for 10,000 s), zoomed and panned.
+    PlotPanel plot(&d);
+    plot.resize(1000, 500);
+    plot.show();
+    plot.addSeries(QStringLiteral("/synthetic"), QStringLiteral("value"));
+    const std::size_t n = 10'000'000;
+    std::vector<double> x(n), y(n);
+    std::uint32_t r = 1;
+    for (std::size_t i = 0; i < n; ++i) {
+      x[i] = static_cast<double>(i) * 1e-3;
+      r = r * 1664525u + 1013904223u;
+      y[i] = std::sin(x[i] * 0.01) + (r >> 8) * 1e-7;
+    }
+    plot.setSeriesData(0, std::move(x), std::move(y));
+    QApplication::processEvents();
+    std::vector<double> ms;
+    double lo = 0, hi = 10'000;
+    for (int step = 0; step < 40; ++step) {
+      // Zoom in by 1.25 around the middle for 20 steps, then pan by a tenth for 20.
+      double mid = (lo + hi) / 2, half = (hi - lo) / 2;
+      if (step < 20) half /= 1.25;
+      else mid += (hi - lo) / 10;
+      lo = mid - half, hi = mid + half;
+      QElapsedTimer t;
+      t.start();
+      plot.plot()->xAxis->setRange(lo, hi);  // as a wheel or drag does: re-decimates
+      plot.plot()->replot(QCustomPlot::rpImmediateRefresh);
+      ms.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
+    }
+    QElapsedTimer t;
+    t.start();
+    plot.fitAll();  // the whole 10 M points on screen
+    plot.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    report["plot_10M_fit_ms"] = static_cast<double>(t.nsecsElapsed()) / 1e6;
+    report["plot_10M_zoom_pan"] = summarize(ms);
+    report["plot_drawn_points_fit"] = plot.drawnPoints(0);
+  }
+  std::printf("%s\n", QJsonDocument(report).toJson(QJsonDocument::Compact).constData());
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  QSurfaceFormat::setDefaultFormat(VtkView::defaultFormat());  // the 3D view's OpenGL
   QApplication app(argc, argv);
+  if (argc == 3 && QString::fromLocal8Bit(argv[1]) == QLatin1String("panels")) return panelsBench(QString::fromLocal8Bit(argv[2]));
   QApplication::setApplicationName(QStringLiteral("bagscope-gui-bench"));
   QStringList bags = QApplication::arguments().mid(1);
   if (bags.isEmpty()) {

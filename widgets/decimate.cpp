@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace bagscope::widgets {
 
@@ -24,19 +25,33 @@ std::vector<PlotPoint> decimateMinMax(std::span<const double> x, std::span<const
   }
   out.reserve(4 * static_cast<std::size_t>(columns) + 2);
   if (from < first) keep(from);
+  // Column by column: the run of points in it found by binary search, then one tight pass
+  // over its y values for the lowest and highest.
   double perColumn = (x1 - x0) / columns;
+  auto xEnd = x.begin() + static_cast<std::ptrdiff_t>(last);
   std::size_t i = first;
-  while (i < last) {
-    // The column of point i, and the run of points in it.
-    auto column = std::min(static_cast<long>(std::floor((x[i] - x0) / perColumn)), static_cast<long>(columns - 1));
-    double columnEnd = x0 + static_cast<double>(column + 1) * perColumn;
-    std::size_t j = i, lo = n, hi = n, firstValid = n, lastValid = n;
-    for (; j < last && (x[j] < columnEnd || column == columns - 1); ++j) {
-      if (std::isnan(y[j])) continue;
-      if (firstValid == n) firstValid = j;
-      lastValid = j;
-      if (lo == n || y[j] < y[lo]) lo = j;
-      if (hi == n || y[j] > y[hi]) hi = j;
+  for (int column = 0; column < columns && i < last; ++column) {
+    double columnEnd = column == columns - 1 ? std::numeric_limits<double>::infinity() : x0 + (column + 1) * perColumn;
+    auto j = static_cast<std::size_t>(std::lower_bound(x.begin() + static_cast<std::ptrdiff_t>(i), xEnd, columnEnd) - x.begin());
+    if (j == i) continue;
+    // Lowest and highest value in a branch-free pass (NaN never compares less or greater),
+    // then where they first occur.
+    double low = std::numeric_limits<double>::infinity(), high = -low;
+    for (std::size_t k = i; k < j; ++k) {
+      double v = y[k];
+      low = v < low ? v : low;
+      high = v > high ? v : high;
+    }
+    std::size_t lo = n, hi = n, firstValid = n, lastValid = n;
+    if (low <= high) {
+      for (std::size_t k = i; k < j && (lo == n || hi == n); ++k) {
+        if (lo == n && y[k] == low) lo = k;
+        if (hi == n && y[k] == high) hi = k;
+      }
+      for (firstValid = i; std::isnan(y[firstValid]); ++firstValid) {
+      }
+      for (lastValid = j - 1; std::isnan(y[lastValid]); --lastValid) {
+      }
     }
     if (firstValid != n) {
       std::size_t picks[4] = {firstValid, lo, hi, lastValid};
@@ -44,7 +59,7 @@ std::vector<PlotPoint> decimateMinMax(std::span<const double> x, std::span<const
       for (std::size_t k = 0; k < 4; ++k)
         if (k == 0 || picks[k] != picks[k - 1]) out.push_back({x[picks[k]], y[picks[k]]});
     }
-    i = std::max(j, i + 1);
+    i = j;
   }
   if (to > last) keep(last);
   return out;
