@@ -9,6 +9,14 @@
     </message>
 </context>
 <context>
+    <name>bagscope::widgets::CloudPanel</name>
+    <message numerus="yes">
+        <source>%1 points in %n frame(s) · %2 · stamp %3 s</source>
+        <translation>
+            <numerusform>%1 points in %n frame · %2 · stamp %3 s</numerusform><numerusform>%1 points in %n frames · %2 · stamp %3 s</numerusform></translation>
+    </message>
+</context>
+<context>
     <name>bagscope::widgets::MainWindow</name>
     <message numerus="yes">
         <source>%n file(s) could not be opened; the others are open.</source>

@@ -31,6 +31,121 @@
         <translation>
             <numerusform>%1 ほか %n 件</numerusform></translation>
     </message>
+    <message>
+        <source>this cloud has no x, y and z fields</source>
+        <translation>この点群には x、y、z フィールドがありません</translation>
+    </message>
+    <message>
+        <source>not transformed: %1</source>
+        <translation>変換していません: %1</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::CloudPanel</name>
+    <message>
+        <source>Auto range</source>
+        <translation>自動範囲</translation>
+    </message>
+    <message>
+        <source>Grid</source>
+        <translation>グリッド</translation>
+    </message>
+    <message>
+        <source>TF frames</source>
+        <translation>TF フレーム</translation>
+    </message>
+    <message>
+        <source>Colour by this field (rgb: the cloud's own colours)</source>
+        <translation>このフィールドで色分け（rgb: 点群自体の色）</translation>
+    </message>
+    <message>
+        <source>size </source>
+        <translation>サイズ </translation>
+    </message>
+    <message>
+        <source>last </source>
+        <translation>直近 </translation>
+    </message>
+    <message>
+        <source> frames</source>
+        <translation> フレーム</translation>
+    </message>
+    <message>
+        <source>Accumulate the last N frames (in the fixed frame)</source>
+        <translation>直近 N フレームを重ねて表示（固定フレーム上）</translation>
+    </message>
+    <message>
+        <source>Fixed frame: clouds are moved into it through /tf at their stamp</source>
+        <translation>固定フレーム: 点群はスタンプ時点の /tf でこのフレームに変換されます</translation>
+    </message>
+    <message>
+        <source>Colour:</source>
+        <translation>色:</translation>
+    </message>
+    <message>
+        <source>Fixed frame:</source>
+        <translation>固定フレーム:</translation>
+    </message>
+    <message>
+        <source>Reset View</source>
+        <translation>視点をリセット</translation>
+    </message>
+    <message>
+        <source>Top</source>
+        <translation>上面</translation>
+    </message>
+    <message>
+        <source>Side</source>
+        <translation>側面</translation>
+    </message>
+    <message>
+        <source>(sensor frame)</source>
+        <translation>（センサーフレーム）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 points in %n frame(s) · %2 · stamp %3 s</source>
+        <translation>
+            <numerusform>%n フレームで %1 点 · %2 · スタンプ %3 秒</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::ImagePanel</name>
+    <message>
+        <source>Auto range</source>
+        <translation>自動範囲</translation>
+    </message>
+    <message>
+        <source>Colour map for depth and 16-bit images</source>
+        <translation>深度画像と 16 ビット画像のカラーマップ</translation>
+    </message>
+    <message>
+        <source>Value shown as the first colour of the map</source>
+        <translation>カラーマップの最初の色に対応する値</translation>
+    </message>
+    <message>
+        <source>Value shown as the last colour of the map</source>
+        <translation>カラーマップの最後の色に対応する値</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>全体表示</translation>
+    </message>
+    <message>
+        <source>1:1</source>
+        <translation>1:1</translation>
+    </message>
+    <message>
+        <source>One image pixel per screen pixel</source>
+        <translation>画像の 1 ピクセルを画面の 1 ピクセルで表示</translation>
+    </message>
+    <message>
+        <source>x %1, y %2: %3</source>
+        <translation>x %1, y %2: %3</translation>
+    </message>
+    <message>
+        <source>%1  %2×%3  stamp %4 s  frame %5</source>
+        <translation>%1  %2×%3  スタンプ %4 秒  フレーム %5</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::InspectorPanel</name>
@@ -320,6 +435,42 @@
         <source>&lt;h3&gt;Bagscope %1&lt;/h3&gt;&lt;p&gt;Opens ROS 1 and ROS 2 recordings (.bag, .mcap, rosbag2 folders) without ROS: look inside, plot, and export.&lt;/p&gt;&lt;p&gt;Built with Qt %2.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Bagscope %1&lt;/h3&gt;&lt;p&gt;ROS をインストールせずに ROS 1 / ROS 2 の記録（.bag、.mcap、rosbag2 フォルダー）を開き、中身の確認、グラフ表示、書き出しができます。&lt;/p&gt;&lt;p&gt;Qt %2 でビルドされています。&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>Plot</source>
+        <translation>グラフ</translation>
+    </message>
+    <message>
+        <source>Image</source>
+        <translation>画像</translation>
+    </message>
+    <message>
+        <source>3D View</source>
+        <translation>3D ビュー</translation>
+    </message>
+    <message>
+        <source>New &amp;Plot</source>
+        <translation>新しいグラフ(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+P</source>
+        <translation>Ctrl+Shift+P</translation>
+    </message>
+    <message>
+        <source>New &amp;Image Viewer</source>
+        <translation>新しい画像ビューアー(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+I</source>
+        <translation>Ctrl+Shift+I</translation>
+    </message>
+    <message>
+        <source>New &amp;3D View</source>
+        <translation>新しい 3D ビュー(&amp;3)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+D</source>
+        <translation>Ctrl+Shift+D</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::MessageTreeModel</name>
@@ -416,6 +567,117 @@
     <message>
         <source>Pause</source>
         <translation>一時停止</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::PlotPanel</name>
+    <message>
+        <source>Add XY Series</source>
+        <translation>XY 系列を追加</translation>
+    </message>
+    <message>
+        <source>Add Series</source>
+        <translation>系列を追加</translation>
+    </message>
+    <message>
+        <source>Filter fields</source>
+        <translation>フィールドを絞り込む</translation>
+    </message>
+    <message>
+        <source>or type a path, e.g. ranges[100]</source>
+        <translation>またはパスを入力（例: ranges[100]）</translation>
+    </message>
+    <message>
+        <source>Topic:</source>
+        <translation>トピック:</translation>
+    </message>
+    <message>
+        <source>Choose two fields: x first, then y.</source>
+        <translation>フィールドを 2 つ選んでください（先に x、次に y）。</translation>
+    </message>
+    <message>
+        <source>Fields:</source>
+        <translation>フィールド:</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>時間</translation>
+    </message>
+    <message>
+        <source>XY</source>
+        <translation>XY</translation>
+    </message>
+    <message>
+        <source>Fields over time, or one field against another</source>
+        <translation>フィールドの時間変化、または 2 つのフィールドの関係</translation>
+    </message>
+    <message>
+        <source>Add Series…</source>
+        <translation>系列を追加…</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>全体表示</translation>
+    </message>
+    <message>
+        <source>Show all data</source>
+        <translation>すべてのデータを表示</translation>
+    </message>
+    <message>
+        <source>More</source>
+        <translation>その他</translation>
+    </message>
+    <message>
+        <source>Drag a numeric field here from the message inspector, or use Add Series…</source>
+        <translation>メッセージインスペクターから数値フィールドをここへドラッグするか、「系列を追加…」を使ってください</translation>
+    </message>
+    <message>
+        <source>seconds from the start</source>
+        <translation>開始からの秒数</translation>
+    </message>
+    <message>
+        <source>Export Visible Range as CSV…</source>
+        <translation>表示範囲を CSV に書き出す…</translation>
+    </message>
+    <message>
+        <source>Export Visible Range as CSV</source>
+        <translation>表示範囲を CSV に書き出す</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV ファイル (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>書き出しに失敗しました</translation>
+    </message>
+    <message>
+        <source>Save as Image…</source>
+        <translation>画像として保存…</translation>
+    </message>
+    <message>
+        <source>Save Plot as Image</source>
+        <translation>グラフを画像として保存</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg)</source>
+        <translation>PNG 画像 (*.png);;SVG 図 (*.svg)</translation>
+    </message>
+    <message>
+        <source>Saving failed</source>
+        <translation>保存に失敗しました</translation>
+    </message>
+    <message>
+        <source>Remove All Series</source>
+        <translation>すべての系列を削除</translation>
+    </message>
+    <message>
+        <source>no topic %1 in this recording</source>
+        <translation>この記録にはトピック %1 がありません</translation>
+    </message>
+    <message>
+        <source>Choose exactly two fields: x, then y.</source>
+        <translation>フィールドをちょうど 2 つ選んでください（x、次に y）。</translation>
     </message>
 </context>
 <context>
@@ -584,6 +846,18 @@
     <message>
         <source>Stats…</source>
         <translation>統計…</translation>
+    </message>
+    <message>
+        <source>Plot Field…</source>
+        <translation>フィールドをグラフ表示…</translation>
+    </message>
+    <message>
+        <source>Show in Image Viewer</source>
+        <translation>画像ビューアーで表示</translation>
+    </message>
+    <message>
+        <source>Show in 3D View</source>
+        <translation>3D ビューで表示</translation>
     </message>
 </context>
 <context>

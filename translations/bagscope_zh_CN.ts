@@ -31,6 +31,121 @@
         <translation>
             <numerusform>%1 等 %n 个以上</numerusform></translation>
     </message>
+    <message>
+        <source>this cloud has no x, y and z fields</source>
+        <translation>此点云没有 x、y、z 字段</translation>
+    </message>
+    <message>
+        <source>not transformed: %1</source>
+        <translation>未变换：%1</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::CloudPanel</name>
+    <message>
+        <source>Auto range</source>
+        <translation>自动范围</translation>
+    </message>
+    <message>
+        <source>Grid</source>
+        <translation>网格</translation>
+    </message>
+    <message>
+        <source>TF frames</source>
+        <translation>TF 坐标系</translation>
+    </message>
+    <message>
+        <source>Colour by this field (rgb: the cloud's own colours)</source>
+        <translation>按此字段着色（rgb：使用点云自带的颜色）</translation>
+    </message>
+    <message>
+        <source>size </source>
+        <translation>大小 </translation>
+    </message>
+    <message>
+        <source>last </source>
+        <translation>最近 </translation>
+    </message>
+    <message>
+        <source> frames</source>
+        <translation> 帧</translation>
+    </message>
+    <message>
+        <source>Accumulate the last N frames (in the fixed frame)</source>
+        <translation>叠加显示最近 N 帧（在固定坐标系中）</translation>
+    </message>
+    <message>
+        <source>Fixed frame: clouds are moved into it through /tf at their stamp</source>
+        <translation>固定坐标系：点云按其时间戳通过 /tf 变换到该坐标系</translation>
+    </message>
+    <message>
+        <source>Colour:</source>
+        <translation>颜色：</translation>
+    </message>
+    <message>
+        <source>Fixed frame:</source>
+        <translation>固定坐标系：</translation>
+    </message>
+    <message>
+        <source>Reset View</source>
+        <translation>重置视角</translation>
+    </message>
+    <message>
+        <source>Top</source>
+        <translation>俯视</translation>
+    </message>
+    <message>
+        <source>Side</source>
+        <translation>侧视</translation>
+    </message>
+    <message>
+        <source>(sensor frame)</source>
+        <translation>（传感器坐标系）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 points in %n frame(s) · %2 · stamp %3 s</source>
+        <translation>
+            <numerusform>%n 帧共 %1 个点 · %2 · 时间戳 %3 秒</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::ImagePanel</name>
+    <message>
+        <source>Auto range</source>
+        <translation>自动范围</translation>
+    </message>
+    <message>
+        <source>Colour map for depth and 16-bit images</source>
+        <translation>深度图和 16 位图像使用的色图</translation>
+    </message>
+    <message>
+        <source>Value shown as the first colour of the map</source>
+        <translation>对应色图起始颜色的值</translation>
+    </message>
+    <message>
+        <source>Value shown as the last colour of the map</source>
+        <translation>对应色图末尾颜色的值</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适应窗口</translation>
+    </message>
+    <message>
+        <source>1:1</source>
+        <translation>1:1</translation>
+    </message>
+    <message>
+        <source>One image pixel per screen pixel</source>
+        <translation>一个图像像素对应一个屏幕像素</translation>
+    </message>
+    <message>
+        <source>x %1, y %2: %3</source>
+        <translation>x %1，y %2：%3</translation>
+    </message>
+    <message>
+        <source>%1  %2×%3  stamp %4 s  frame %5</source>
+        <translation>%1  %2×%3  时间戳 %4 秒  坐标系 %5</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::InspectorPanel</name>
@@ -320,6 +435,42 @@
         <source>&lt;h3&gt;Bagscope %1&lt;/h3&gt;&lt;p&gt;Opens ROS 1 and ROS 2 recordings (.bag, .mcap, rosbag2 folders) without ROS: look inside, plot, and export.&lt;/p&gt;&lt;p&gt;Built with Qt %2.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Bagscope %1&lt;/h3&gt;&lt;p&gt;无需安装 ROS 即可打开 ROS 1 和 ROS 2 录制文件（.bag、.mcap、rosbag2 文件夹）：查看内容、绘制曲线、导出数据。&lt;/p&gt;&lt;p&gt;基于 Qt %2 构建。&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>Plot</source>
+        <translation>曲线图</translation>
+    </message>
+    <message>
+        <source>Image</source>
+        <translation>图像</translation>
+    </message>
+    <message>
+        <source>3D View</source>
+        <translation>3D 视图</translation>
+    </message>
+    <message>
+        <source>New &amp;Plot</source>
+        <translation>新建曲线图(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+P</source>
+        <translation>Ctrl+Shift+P</translation>
+    </message>
+    <message>
+        <source>New &amp;Image Viewer</source>
+        <translation>新建图像查看器(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+I</source>
+        <translation>Ctrl+Shift+I</translation>
+    </message>
+    <message>
+        <source>New &amp;3D View</source>
+        <translation>新建 3D 视图(&amp;3)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+D</source>
+        <translation>Ctrl+Shift+D</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::MessageTreeModel</name>
@@ -416,6 +567,117 @@
     <message>
         <source>Pause</source>
         <translation>暂停</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::PlotPanel</name>
+    <message>
+        <source>Add XY Series</source>
+        <translation>添加 XY 曲线</translation>
+    </message>
+    <message>
+        <source>Add Series</source>
+        <translation>添加曲线</translation>
+    </message>
+    <message>
+        <source>Filter fields</source>
+        <translation>筛选字段</translation>
+    </message>
+    <message>
+        <source>or type a path, e.g. ranges[100]</source>
+        <translation>或输入路径，例如 ranges[100]</translation>
+    </message>
+    <message>
+        <source>Topic:</source>
+        <translation>话题：</translation>
+    </message>
+    <message>
+        <source>Choose two fields: x first, then y.</source>
+        <translation>请选择两个字段：先选 x，再选 y。</translation>
+    </message>
+    <message>
+        <source>Fields:</source>
+        <translation>字段：</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>XY</source>
+        <translation>XY</translation>
+    </message>
+    <message>
+        <source>Fields over time, or one field against another</source>
+        <translation>字段随时间变化，或一个字段对另一个字段</translation>
+    </message>
+    <message>
+        <source>Add Series…</source>
+        <translation>添加曲线…</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适应窗口</translation>
+    </message>
+    <message>
+        <source>Show all data</source>
+        <translation>显示全部数据</translation>
+    </message>
+    <message>
+        <source>More</source>
+        <translation>更多</translation>
+    </message>
+    <message>
+        <source>Drag a numeric field here from the message inspector, or use Add Series…</source>
+        <translation>从消息查看器将数值字段拖到此处，或使用“添加曲线…”</translation>
+    </message>
+    <message>
+        <source>seconds from the start</source>
+        <translation>从开头起算的秒数</translation>
+    </message>
+    <message>
+        <source>Export Visible Range as CSV…</source>
+        <translation>将可见范围导出为 CSV…</translation>
+    </message>
+    <message>
+        <source>Export Visible Range as CSV</source>
+        <translation>将可见范围导出为 CSV</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>Save as Image…</source>
+        <translation>保存为图片…</translation>
+    </message>
+    <message>
+        <source>Save Plot as Image</source>
+        <translation>将曲线图保存为图片</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg)</source>
+        <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg)</translation>
+    </message>
+    <message>
+        <source>Saving failed</source>
+        <translation>保存失败</translation>
+    </message>
+    <message>
+        <source>Remove All Series</source>
+        <translation>移除所有曲线</translation>
+    </message>
+    <message>
+        <source>no topic %1 in this recording</source>
+        <translation>此录制中没有话题 %1</translation>
+    </message>
+    <message>
+        <source>Choose exactly two fields: x, then y.</source>
+        <translation>请恰好选择两个字段：先 x，后 y。</translation>
     </message>
 </context>
 <context>
@@ -584,6 +846,18 @@
     <message>
         <source>Stats…</source>
         <translation>统计…</translation>
+    </message>
+    <message>
+        <source>Plot Field…</source>
+        <translation>绘制字段曲线…</translation>
+    </message>
+    <message>
+        <source>Show in Image Viewer</source>
+        <translation>在图像查看器中显示</translation>
+    </message>
+    <message>
+        <source>Show in 3D View</source>
+        <translation>在 3D 视图中显示</translation>
     </message>
 </context>
 <context>

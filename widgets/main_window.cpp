@@ -167,9 +167,14 @@ Panel* MainWindow::addPanel(const QString& kind, const QString& name) {
     dock->setWindowTitle(topic.isEmpty() ? title : QStringLiteral("%1 — %2").arg(title, topic));
   });
   connect(dock, &QObject::destroyed, this, [this, dock] { panelDocks_.removeAll(dock); });
-  // Beside the inspector, as a tab of the previous panel of the same area.
-  if (!panelDocks_.isEmpty() && dockWidgetArea(panelDocks_.back()) == Qt::RightDockWidgetArea)
-    splitDockWidget(panelDocks_.back(), dock, Qt::Vertical);
+  // The first beside the inspector, the next ones as tabs with it: adding a view never
+  // squeezes the timeline or the lists (drag a tab out to see two at once).
+  QDockWidget* inspector = findChild<QDockWidget*>(QStringLiteral("inspector"), Qt::FindDirectChildrenOnly);
+  if (!panelDocks_.isEmpty() && !panelDocks_.back()->isFloating()) tabifyDockWidget(panelDocks_.back(), dock);
+  else if (inspector && inspector->isVisible() && !inspector->isFloating()) {
+    splitDockWidget(inspector, dock, Qt::Horizontal);
+    resizeDocks({inspector, dock}, {2, 3}, Qt::Horizontal);  // the view gets the larger share
+  }
   panelDocks_ << dock;
   dock->show();
   dock->raise();

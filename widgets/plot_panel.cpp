@@ -190,6 +190,8 @@ PlotPanel::PlotPanel(Document* document, QWidget* parent)
   cursor_ = new QCPItemStraightLine(plot_);
   cursor_->setPen(QPen(QColor(220, 30, 30), 1.5));
   cursor_->setSelectable(false);
+  cursor_->setVisible(false);  // until there is something to follow
+  plot_->legend->setVisible(false);
 
   connect(add, &QToolButton::clicked, this, &PlotPanel::showAddDialog);
   connect(fit, &QToolButton::clicked, this, &PlotPanel::fitAll);
@@ -450,7 +452,8 @@ void PlotPanel::redraw() {
 
 void PlotPanel::updateCursor() {
   double t = static_cast<double>(document_->playheadNs() - document_->startNs()) / 1e9;
-  cursor_->setVisible(mode_ == Mode::Time && document_->session());
+  cursor_->setVisible(mode_ == Mode::Time && document_->session() && !series_.empty());
+  plot_->legend->setVisible(!series_.empty());
   cursor_->point1->setCoords(t, 0);
   cursor_->point2->setCoords(t, 1);
   if (mode_ == Mode::XY) {
