@@ -3,6 +3,9 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -28,6 +31,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "core/export/export.hpp"
 #include "core/schema/schema.hpp"
 #include "core/sensors/sensors.hpp"
 #include "document.hpp"
@@ -236,6 +240,14 @@ CloudPanel::CloudPanel(Document* document, QWidget* parent)
   second->addWidget(grid_);
   second->addWidget(triads_);
   second->addStretch(1);
+  second->addWidget(button(tr("Save Frame…"), [this] {
+    if (frames_.empty()) return;
+    QString path = QFileDialog::getSaveFileName(this, tr("Save This Frame As"),
+                                                QStringLiteral("%1_%2.pcd").arg(topic().mid(1).replace('/', '_')).arg(frames_.back().stampNs),
+                                                tr("PCD (*.pcd);;PLY (*.ply);;KITTI binary (*.bin)"));
+    QString error;
+    if (!path.isEmpty() && !saveFrame(path, &error)) QMessageBox::warning(this, tr("Saving failed"), error);
+  }));
   second->addWidget(button(tr("Reset View"), &CloudPanel::resetView));
   second->addWidget(button(tr("Top"), &CloudPanel::topView));
   second->addWidget(button(tr("Side"), &CloudPanel::sideView));
@@ -498,6 +510,31 @@ void CloudPanel::rebuild() {
   }
   fill(scene_->axes, axes.xyz, axes.rgb, true);
   view_->render();
+}
+
+bool CloudPanel::saveFrame(const QString& path, QString* error) const {
+  const session::Session* s = document_->session();
+  if (!s || frames_.empty() || topic_->currentIndex() < 0) {
+    if (error) *error = tr("no cloud is shown");
+    return false;
+  }
+  // The message as recorded, through the exporter (the same files as File > Export).
+  QFileInfo file(path);
+  auto format = exporters::formatFromName(file.suffix().toLower().toStdString());
+  exporters::ExportOptions o;
+  o.format = format ? *format : exporters::Format::Pcd;
+  o.topics = {topic().toStdString()};
+  o.startNs = o.endNs = frames_.back().logTimeNs;
+  o.outDir = QFile::encodeName(file.absolutePath()).toStdString();
+  o.nameTemplate = QFile::encodeName(file.fileName()).toStdString();
+  o.overwrite = true;  // the file dialog asked
+  exporters::ExportReport report;
+  auto r = exporters::exportSession(*s, "frame", o, report);
+  if (!r || report.files.empty()) {
+    if (error) *error = r ? tr("nothing was written") : QString::fromStdString(r.error().describe());
+    return false;
+  }
+  return true;
 }
 
 void CloudPanel::resetView() {

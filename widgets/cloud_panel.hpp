@@ -82,6 +82,9 @@ public:
   const std::deque<CloudFrame>& frames() const { return frames_; }
   std::size_t pointsDrawn() const;
   VtkView* view() const { return view_; }
+  /// Writes the cloud shown (the newest frame) as recorded: PCD, PLY or KITTI .bin by the
+  /// file's suffix.
+  bool saveFrame(const QString& path, QString* error) const;
   void resetView();
   void topView();
   void sideView();

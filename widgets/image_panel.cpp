@@ -3,6 +3,8 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QMessageBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMouseEvent>
@@ -13,9 +15,11 @@
 #include <QWheelEvent>
 
 #include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
 
 #include <cmath>
 
+#include "core/export/export.hpp"
 #include "core/schema/schema.hpp"
 #include "core/sensors/sensors.hpp"
 #include "document.hpp"
@@ -260,8 +264,20 @@ ImagePanel::ImagePanel(Document* document, QWidget* parent)
   auto* actual = new QToolButton(this);
   actual->setText(tr("1:1"));
   actual->setToolTip(tr("One image pixel per screen pixel"));
+  auto* save = new QToolButton(this);
+  save->setText(tr("Save Frame…"));
+  save->setToolTip(tr("Save this frame as PNG (raw values, 16-bit depth kept) or JPEG"));
+  connect(save, &QToolButton::clicked, this, [this] {
+    if (!shown_.raw) return;
+    QString path = QFileDialog::getSaveFileName(this, tr("Save This Frame As"),
+                                                QStringLiteral("%1_%2.png").arg(topic().mid(1).replace('/', '_')).arg(shown_.stampNs),
+                                                tr("PNG image (*.png);;JPEG image (*.jpg *.jpeg)"));
+    QString error;
+    if (!path.isEmpty() && !saveFrame(path, &error)) QMessageBox::warning(this, tr("Saving failed"), error);
+  });
   auto* bar = new QHBoxLayout;
   bar->addWidget(topic_, 1);
+  bar->addWidget(save);
   bar->addWidget(fit);
   bar->addWidget(actual);
   bar->addWidget(map_);
@@ -321,6 +337,32 @@ void ImagePanel::setTopic(const QString& name) {
 }
 
 QString ImagePanel::topic() const { return topic_->currentText(); }
+
+bool ImagePanel::saveFrame(const QString& path, QString* error) const {
+  auto fail = [&](const QString& why) {
+    if (error) *error = QStringLiteral("%1: %2").arg(path, why);
+    return false;
+  };
+  if (!shown_.raw) return fail(tr("no frame is shown"));
+  bool png = !path.endsWith(QLatin1String(".jpg"), Qt::CaseInsensitive) && !path.endsWith(QLatin1String(".jpeg"), Qt::CaseInsensitive);
+  // PNG: the decoded values as they are (BGR(A), mono 8/16-bit); JPEG (8-bit only): the
+  // picture as shown.
+  std::vector<std::uint8_t> bytes;
+  const cv::Mat& raw = *shown_.raw;
+  bool rawOk = png && (raw.depth() == CV_8U || raw.depth() == CV_16U);
+  if (rawOk) {
+    if (!cv::imencode(".png", raw, bytes)) return fail(tr("could not encode"));
+  } else {
+    QImage rgb = shown_.picture.convertToFormat(QImage::Format_BGR888);
+    cv::Mat view(rgb.height(), rgb.width(), CV_8UC3, rgb.bits(), static_cast<std::size_t>(rgb.bytesPerLine()));
+    if (!cv::imencode(png ? ".png" : ".jpg", view, bytes)) return fail(tr("could not encode"));
+  }
+  // The user confirmed replacing in the file dialog.
+  auto r = exporters::writeFileAtomically(QFile::encodeName(path).toStdString(),
+                                         std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), true);
+  if (!r) return fail(QString::fromStdString(r.error().describe()));
+  return true;
+}
 
 ImageStyle ImagePanel::style() const {
   return {colourMapFromName(map_->currentText()), auto_->isChecked(), low_->value(), high_->value()};

@@ -113,6 +113,8 @@ public:
   ImageView* view() const { return view_; }
   /// The readout text for image pixel (x, y) of the frame shown.
   QString readout(int x, int y) const;
+  /// Writes the frame shown: PNG keeps its raw values (16-bit depth too), JPEG the picture.
+  bool saveFrame(const QString& path, QString* error) const;
 
 signals:
   /// A frame is on screen (tests and the benchmark wait for it).

@@ -28,6 +28,7 @@
 #include "image_panel.hpp"
 #include "plot_panel.hpp"
 #include "document.hpp"
+#include "export_wizard.hpp"
 #include "inspector.hpp"
 #include "playback.hpp"
 #include "stats_dialog.hpp"
@@ -109,6 +110,8 @@ MainWindow::MainWindow(QWidget* parent, const QString& layoutFolder)
     document_->setCurrentTopic(topic);
     QMetaObject::invokeMethod(plotForField(), "showAddDialog", Qt::QueuedConnection);
   });
+  connect(topics_, &TopicListPanel::exportRequested, this,
+          [this](int topic) { showExport({document_->topics()[static_cast<std::size_t>(topic)].name}); });
   connect(topics_, &TopicListPanel::imageRequested, this, [this](int topic) {
     static_cast<ImagePanel*>(addPanel(QStringLiteral("image")))->setTopic(document_->topics()[static_cast<std::size_t>(topic)].name);
   });
@@ -130,6 +133,7 @@ MainWindow::~MainWindow() {
   // window (and its list of panels) is still whole.
   removePanels();
   qDeleteAll(findChildren<StatsDialog*>());
+  qDeleteAll(findChildren<ExportWizard*>());
 }
 
 QDockWidget* MainWindow::addDock(QWidget* panel, const QString& title, const QString& name, Qt::DockWidgetArea area) {
@@ -232,6 +236,11 @@ void MainWindow::createMenus() {
   });
   recentMenu_ = file->addMenu(tr("Open &Recent"));
   rebuildRecentMenu();
+  file->addAction(tr("&Export…"), QKeySequence(tr("Ctrl+E")), this, [this] {
+    QStringList selected;
+    if (int t = document_->currentTopic(); t >= 0) selected << document_->topics()[static_cast<std::size_t>(t)].name;
+    showExport(selected);
+  });
   file->addAction(tr("&Close"), QKeySequence::Close, document_, &Document::close);
   file->addSeparator();
   file->addAction(tr("&Settings…"), QKeySequence::Preferences, this, &MainWindow::showSettings);
@@ -486,6 +495,14 @@ void MainWindow::showStats(int topic) {
   dialog->setAttribute(Qt::WA_DeleteOnClose);
   connect(document_, &Document::sessionChanged, dialog, &QWidget::close);  // its session is going
   dialog->show();
+}
+
+void MainWindow::showExport(const QStringList& topics) {
+  if (!document_->session()) return;
+  auto* wizard = new ExportWizard(document_, topics, this);
+  wizard->setAttribute(Qt::WA_DeleteOnClose);
+  connect(document_, &Document::sessionChanged, wizard, &QWidget::close);  // its session is going
+  wizard->show();  // not modal: the window stays usable while it runs
 }
 
 void MainWindow::showAbout() {

@@ -84,6 +84,7 @@ private:
   void exportLayout();
   void showSettings();
   void showAbout();
+  void showExport(const QStringList& topics);
   QString describeOpen() const;
 
   Document* document_;

@@ -1,6 +1,11 @@
 #include "settings.hpp"
 
 #include <QComboBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QStandardPaths>
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QLabel>
@@ -16,6 +21,9 @@ AppSettings AppSettings::load() {
   a.language = s.value(QStringLiteral("language")).toString();
   a.timeDisplay = static_cast<TimeDisplay>(std::clamp(s.value(QStringLiteral("timeDisplay"), 0).toInt(), 0, 2));
   a.cacheMiB = std::clamp(s.value(QStringLiteral("cacheMiB"), 1024).toInt(), 0, 1 << 20);
+  a.exportFolder = s.value(QStringLiteral("exportFolder"),
+                           QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation) +
+                               QStringLiteral("/Bagscope exports")).toString();
   return a;
 }
 
@@ -24,6 +32,7 @@ void AppSettings::save() const {
   s.setValue(QStringLiteral("language"), language);
   s.setValue(QStringLiteral("timeDisplay"), static_cast<int>(timeDisplay));
   s.setValue(QStringLiteral("cacheMiB"), cacheMiB);
+  s.setValue(QStringLiteral("exportFolder"), exportFolder);
 }
 
 QList<QPair<QString, QString>> availableLanguages() {
@@ -33,7 +42,8 @@ QList<QPair<QString, QString>> availableLanguages() {
 }
 
 SettingsDialog::SettingsDialog(const AppSettings& settings, QWidget* parent)
-    : QDialog(parent), language_(new QComboBox(this)), time_(new QComboBox(this)), cache_(new QSpinBox(this)) {
+    : QDialog(parent), language_(new QComboBox(this)), time_(new QComboBox(this)), cache_(new QSpinBox(this)),
+      exportFolder_(new QLineEdit(settings.exportFolder, this)) {
   setWindowTitle(tr("Settings"));
   setMinimumWidth(480);
   language_->addItem(tr("System default"), QString());
@@ -57,6 +67,15 @@ SettingsDialog::SettingsDialog(const AppSettings& settings, QWidget* parent)
   form->addRow(QString(), note);
   form->addRow(tr("Show times as:"), time_);
   form->addRow(tr("Cache budget:"), cache_);
+  auto* browse = new QPushButton(tr("Choose…"), this);
+  connect(browse, &QPushButton::clicked, this, [this] {
+    QString dir = QFileDialog::getExistingDirectory(this, tr("Default export folder"), exportFolder_->text());
+    if (!dir.isEmpty()) exportFolder_->setText(dir);
+  });
+  auto* folderRow = new QHBoxLayout;
+  folderRow->addWidget(exportFolder_, 1);
+  folderRow->addWidget(browse);
+  form->addRow(tr("Default export folder:"), folderRow);
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
   connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
   connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -70,6 +89,7 @@ AppSettings SettingsDialog::settings() const {
   a.language = language_->currentData().toString();
   a.timeDisplay = static_cast<TimeDisplay>(time_->currentData().toInt());
   a.cacheMiB = cache_->value();
+  a.exportFolder = exportFolder_->text();
   return a;
 }
 

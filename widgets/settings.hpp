@@ -8,6 +8,7 @@
 
 class QComboBox;
 class QSpinBox;
+class QLineEdit;
 
 namespace bagscope::widgets {
 
@@ -15,6 +16,7 @@ struct AppSettings {
   QString language;  ///< "" follows the system; else "en", "zh_CN", "ja_JP"
   TimeDisplay timeDisplay = TimeDisplay::Relative;
   int cacheMiB = 1024;  ///< chunk cache budget
+  QString exportFolder;  ///< where the export wizard starts (Documents/Bagscope exports)
 
   static AppSettings load();
   void save() const;
@@ -34,6 +36,7 @@ private:
   QComboBox* language_;
   QComboBox* time_;
   QSpinBox* cache_;
+  QLineEdit* exportFolder_;
 };
 
 }  // namespace bagscope::widgets

@@ -184,6 +184,7 @@ void TopicListPanel::showContextMenu(const QPoint& pos) {
     menu.addAction(tr("Show in Image Viewer"), this, [this, topic] { emit imageRequested(topic); });
   if (type == "sensor_msgs/PointCloud2" || type == "sensor_msgs/LaserScan")
     menu.addAction(tr("Show in 3D View"), this, [this, topic] { emit cloudRequested(topic); });
+  menu.addAction(tr("Export This Topic…"), this, [this, topic] { emit exportRequested(topic); })->setEnabled(decodable);
   menu.addSeparator();
   menu.addAction(tr("Copy Topic Name"), this, [name] { QApplication::clipboard()->setText(name); });
   menu.addAction(tr("Stats…"), this, [this, topic] { emit statsRequested(topic); });

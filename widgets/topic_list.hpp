@@ -75,6 +75,7 @@ signals:
   void plotRequested(int topic);
   void imageRequested(int topic);
   void cloudRequested(int topic);
+  void exportRequested(int topic);
 
 private:
   void showContextMenu(const QPoint& pos);

@@ -1,0 +1,633 @@
+#include "export_wizard.hpp"
+
+#include <QButtonGroup>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDesktopServices>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QThreadPool>
+#include <QTreeWidget>
+#include <QUrl>
+#include <QVBoxLayout>
+
+#include "core/export/export.hpp"
+#include "core/schema/schema.hpp"
+#include "core/storage/summary.hpp"
+#include "document.hpp"
+#include "mailbox.hpp"
+#include "settings.hpp"
+
+namespace bagscope::widgets {
+namespace {
+
+enum TopicColumn { kTopicName, kTopicType, kTopicCount, kTopicFormat };
+enum RunColumn { kRunTask, kRunBar, kRunState };
+
+QString toQt(const std::string& s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+bool perFrame(const QString& format, const QString& type) {
+  if (format == QLatin1String("npy")) {
+    auto t = schema::normalTypeName(type.toStdString());
+    return t == "sensor_msgs/PointCloud2" || t == "sensor_msgs/LaserScan";
+  }
+  return QStringList{"pcd", "ply", "bin", "jpeg", "png"}.contains(format);
+}
+
+QString defaultTemplate(const QString& format, const QString& type) {
+  // Each topic in a folder of its own, or one file per topic: several topics never collide.
+  return perFrame(format, type) ? QStringLiteral("{topic}/{bag}_frame_{index}.{ext}")
+                                : QStringLiteral("{bag}_{topic}.{ext}");
+}
+
+QString formatLabel(const QString& f) {
+  static const QMap<QString, QString> labels{{"pcd", "PCD"}, {"ply", "PLY"}, {"bin", "KITTI .bin"}, {"npy", "NumPy .npy"},
+                                             {"csv", "CSV"}, {"jpeg", "JPEG"}, {"png", "PNG"}, {"mp4", "MP4 video"},
+                                             {"avi", "AVI video"}};
+  return labels.value(f, f);
+}
+
+QString describeSkipped(const std::map<std::string, std::uint64_t>& skipped) {
+  QStringList parts;
+  for (const auto& [why, n] : skipped) parts << QStringLiteral("%1 × %2").arg(n).arg(toQt(why));
+  return parts.join(QStringLiteral("; "));
+}
+
+}  // namespace
+
+QStringList exportFormatsFor(const QString& type) {
+  auto t = schema::normalTypeName(type.toStdString());
+  if (t == "sensor_msgs/PointCloud2" || t == "sensor_msgs/LaserScan") return {"pcd", "ply", "bin", "npy", "csv"};
+  if (t == "sensor_msgs/Image" || t == "sensor_msgs/CompressedImage") return {"png", "jpeg", "mp4", "avi"};
+  return {"csv", "npy"};
+}
+
+struct ExportWizard::Task {
+  QString topic, type, format;
+};
+
+ExportWizard::ExportWizard(Document* document, const QStringList& topics, QWidget* parent)
+    : QWizard(parent), document_(document), mailbox_(Mailbox::create(this)),
+      report_(std::make_shared<exporters::ExportReport>()) {
+  setWindowTitle(tr("Export"));
+  setWizardStyle(QWizard::ClassicStyle);
+  setOption(QWizard::NoBackButtonOnLastPage, true);
+  setOption(QWizard::NoCancelButtonOnLastPage, true);
+  resize(720, 560);
+  setPage(What, static_cast<QWizardPage*>(makeWhatPage()));
+  setPage(When, static_cast<QWizardPage*>(makeWhenPage()));
+  setPage(How, static_cast<QWizardPage*>(makeHowPage()));
+  setPage(Where, static_cast<QWizardPage*>(makeWherePage()));
+  setPage(Run, static_cast<QWizardPage*>(makeRunPage()));
+  recall();
+  for (const QString& t : topics) chooseTopic(t, {});
+}
+
+ExportWizard::~ExportWizard() {
+  mailbox_->close();
+  job_.reset();  // cancels and waits: the export keeps only complete files
+}
+
+// ---------------------------------------------------------------------------------------
+// Pages
+
+QWidget* ExportWizard::makeWhatPage() {
+  auto* page = new QWizardPage;
+  page->setTitle(tr("What to export"));
+  page->setSubTitle(tr("Tick the topics and choose a format for each."));
+  topics_ = new QTreeWidget(page);
+  topics_->setHeaderLabels({tr("Topic"), tr("Type"), tr("Messages"), tr("Format")});
+  topics_->setRootIsDecorated(false);
+  topics_->header()->resizeSection(kTopicName, 220);
+  topics_->header()->resizeSection(kTopicType, 200);
+  for (const auto& t : document_->topics()) {
+    if (!t.decodeProblem.isEmpty() || t.count == 0) continue;
+    auto* item = new QTreeWidgetItem(topics_);
+    item->setText(kTopicName, t.name);
+    item->setText(kTopicType, t.type);
+    item->setText(kTopicCount, QLocale().toString(static_cast<qulonglong>(t.count)));
+    item->setCheckState(kTopicName, Qt::Unchecked);
+    auto* format = new QComboBox(topics_);
+    for (const QString& f : exportFormatsFor(t.type)) format->addItem(formatLabel(f), f);
+    topics_->setItemWidget(item, kTopicFormat, format);
+  }
+  auto* layout = new QVBoxLayout(page);
+  layout->addWidget(topics_);
+  return page;
+}
+
+QWidget* ExportWizard::makeWhenPage() {
+  auto* page = new QWizardPage;
+  page->setTitle(tr("When"));
+  page->setSubTitle(tr("Which part of the recording, and how many of its messages."));
+  whole_ = new QRadioButton(tr("The whole recording"), page);
+  selected_ = new QRadioButton(tr("The range selected on the timeline"), page);
+  typed_ = new QRadioButton(tr("From … to … (seconds from the start):"), page);
+  whole_->setChecked(true);
+  from_ = new QDoubleSpinBox(page);
+  to_ = new QDoubleSpinBox(page);
+  double duration = static_cast<double>(document_->endNs() - document_->startNs()) / 1e9;
+  for (auto* box : {from_, to_}) {
+    box->setRange(0, duration);
+    box->setDecimals(3);
+    box->setSuffix(tr(" s"));
+  }
+  to_->setValue(duration);
+  every_ = new QSpinBox(page);
+  every_->setRange(1, 1000000);
+  every_->setPrefix(tr("every "));
+  every_->setSuffix(tr(". message"));
+  every_->setToolTip(tr("Keep every n-th message of each topic (1: all)"));
+  auto* typed = new QHBoxLayout;
+  typed->addWidget(typed_);
+  typed->addWidget(from_);
+  typed->addWidget(new QLabel(QStringLiteral("–"), page));
+  typed->addWidget(to_);
+  typed->addStretch(1);
+  auto* layout = new QVBoxLayout(page);
+  layout->addWidget(whole_);
+  layout->addWidget(selected_);
+  layout->addLayout(typed);
+  layout->addSpacing(12);
+  layout->addWidget(every_);
+  layout->addStretch(1);
+  auto sync = [this] {
+    from_->setEnabled(typed_->isChecked());
+    to_->setEnabled(typed_->isChecked());
+  };
+  connect(typed_, &QRadioButton::toggled, this, sync);
+  sync();
+  return page;
+}
+
+QWidget* ExportWizard::makeHowPage() {
+  auto* page = new QWizardPage;
+  page->setTitle(tr("How"));
+  page->setSubTitle(tr("Options of the chosen formats."));
+  auto* clouds = new QGroupBox(tr("Point clouds (PCD, PLY, KITTI .bin, NumPy)"), page);
+  pcdEncoding_ = new QComboBox(clouds);
+  pcdEncoding_->addItem(tr("binary"), "binary");
+  pcdEncoding_->addItem(tr("binary_compressed"), "binary_compressed");
+  pcdEncoding_->addItem(tr("ascii"), "ascii");
+  plyAscii_ = new QCheckBox(tr("PLY as text (ascii) instead of binary"), clouds);
+  fields_ = new QLineEdit(clouds);
+  fields_->setPlaceholderText(tr("all fields, e.g. x,y,z,intensity=reflectance"));
+  fields_->setToolTip(tr("Fields to write, in order; name=newname renames (PLY/PCD/NumPy field names)"));
+  dropNaN_ = new QCheckBox(tr("Leave out points without x, y, z (NaN)"), clouds);
+  normalise_ = new QCheckBox(tr("Intensity divided by the cloud's maximum (0–1)"), clouds);
+  targetFrame_ = new QComboBox(clouds);
+  targetFrame_->setEditable(true);
+  targetFrame_->addItem(QString());
+  targetFrame_->setToolTip(tr("Move clouds into this TF frame (from /tf and /tf_static) at their stamp; empty: as recorded"));
+  auto* cloudForm = new QFormLayout(clouds);
+  cloudForm->addRow(tr("PCD encoding:"), pcdEncoding_);
+  cloudForm->addRow(QString(), plyAscii_);
+  cloudForm->addRow(tr("Fields:"), fields_);
+  cloudForm->addRow(QString(), dropNaN_);
+  cloudForm->addRow(QString(), normalise_);
+  cloudForm->addRow(tr("Target frame:"), targetFrame_);
+  cloudBox_ = clouds;
+
+  auto* images = new QGroupBox(tr("Images and video"), page);
+  jpegQuality_ = new QSpinBox(images);
+  jpegQuality_->setRange(1, 100);
+  jpegQuality_->setValue(95);
+  fps_ = new QDoubleSpinBox(images);
+  fps_->setRange(0, 1000);
+  fps_->setSpecialValueText(tr("the topic's rate"));
+  fps_->setSuffix(tr(" fps"));
+  auto* imageForm = new QFormLayout(images);
+  imageForm->addRow(tr("JPEG quality:"), jpegQuality_);
+  imageForm->addRow(tr("Video frame rate:"), fps_);
+  imageBox_ = images;
+
+  auto* tables = new QGroupBox(tr("Tables (CSV, NumPy)"), page);
+  timeColumns_ = new QComboBox(tables);
+  timeColumns_->addItem(tr("log time and header stamp"), static_cast<int>(exporters::TimeColumns::Both));
+  timeColumns_->addItem(tr("log time"), static_cast<int>(exporters::TimeColumns::LogTime));
+  timeColumns_->addItem(tr("header stamp"), static_cast<int>(exporters::TimeColumns::Stamp));
+  seconds_ = new QCheckBox(tr("Times in seconds (else nanoseconds)"), tables);
+  arrayLimit_ = new QSpinBox(tables);
+  arrayLimit_->setRange(0, 100000);
+  arrayLimit_->setValue(16);
+  arrayLimit_->setToolTip(tr("Variable-length arrays: at most this many columns"));
+  auto* tableForm = new QFormLayout(tables);
+  tableForm->addRow(tr("Time columns:"), timeColumns_);
+  tableForm->addRow(QString(), seconds_);
+  tableForm->addRow(tr("Array columns at most:"), arrayLimit_);
+  tableBox_ = tables;
+
+  auto* layout = new QVBoxLayout(page);
+  layout->addWidget(clouds);
+  layout->addWidget(images);
+  layout->addWidget(tables);
+  layout->addStretch(1);
+  return page;
+}
+
+QWidget* ExportWizard::makeWherePage() {
+  auto* page = new QWizardPage;
+  page->setTitle(tr("Where"));
+  page->setSubTitle(tr("The folder and the file names. Files are written under a temporary name and renamed when complete."));
+  folder_ = new QLineEdit(page);
+  auto* browse = new QPushButton(tr("Choose…"), page);
+  template_ = new QLineEdit(page);
+  template_->setPlaceholderText(tr("default: {topic}/{bag}_frame_{index}.{ext} per frame, {bag}_{topic}.{ext} per topic"));
+  template_->setToolTip(tr("Placeholders: {bag} {topic} {index} {stamp_ns} {log_time_ns} {ext}; '/' makes folders"));
+  keep_ = new QRadioButton(tr("Keep existing files: stop and list them"), page);
+  replace_ = new QRadioButton(tr("Replace existing files"), page);
+  keep_->setChecked(true);
+  preview_ = new QListWidget(page);
+  whereProblem_ = new QLabel(page);
+  whereProblem_->setWordWrap(true);
+  whereProblem_->setStyleSheet(QStringLiteral("color: #b00020"));
+  auto* folderRow = new QHBoxLayout;
+  folderRow->addWidget(folder_, 1);
+  folderRow->addWidget(browse);
+  auto* form = new QFormLayout;
+  form->addRow(tr("Folder:"), folderRow);
+  form->addRow(tr("File names:"), template_);
+  form->addRow(QString(), keep_);
+  form->addRow(QString(), replace_);
+  auto* layout = new QVBoxLayout(page);
+  layout->addLayout(form);
+  layout->addWidget(new QLabel(tr("The first files:"), page));
+  layout->addWidget(preview_, 1);
+  layout->addWidget(whereProblem_);
+  connect(browse, &QPushButton::clicked, this, [this] {
+    QString dir = QFileDialog::getExistingDirectory(this, tr("Export into"), folder_->text());
+    if (!dir.isEmpty()) folder_->setText(dir);
+  });
+  connect(folder_, &QLineEdit::textChanged, this, &ExportWizard::updatePreview);
+  connect(template_, &QLineEdit::textChanged, this, &ExportWizard::updatePreview);
+  connect(replace_, &QRadioButton::toggled, this, &ExportWizard::updatePreview);
+  return page;
+}
+
+QWidget* ExportWizard::makeRunPage() {
+  auto* page = new QWizardPage;
+  page->setTitle(tr("Export"));
+  progress_ = new QTreeWidget(page);
+  progress_->setHeaderLabels({tr("Topic"), tr("Progress"), tr("State")});
+  progress_->setRootIsDecorated(false);
+  progress_->header()->resizeSection(kRunTask, 260);
+  progress_->header()->resizeSection(kRunBar, 200);
+  summary_ = new QLabel(page);
+  summary_->setWordWrap(true);
+  summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  cancel_ = new QPushButton(tr("Cancel Export"), page);
+  openFolder_ = new QPushButton(tr("Open Folder"), page);
+  openFolder_->setEnabled(false);
+  auto* buttons = new QHBoxLayout;
+  buttons->addWidget(cancel_);
+  buttons->addStretch(1);
+  buttons->addWidget(openFolder_);
+  auto* layout = new QVBoxLayout(page);
+  layout->addWidget(progress_, 1);
+  layout->addWidget(summary_);
+  layout->addLayout(buttons);
+  connect(cancel_, &QPushButton::clicked, this, [this] {
+    if (job_) job_->cancel();
+  });
+  connect(openFolder_, &QPushButton::clicked, this,
+          [this] { QDesktopServices::openUrl(QUrl::fromLocalFile(folder_->text())); });
+  return page;
+}
+
+// ---------------------------------------------------------------------------------------
+// Choices
+
+void ExportWizard::chooseTopic(const QString& topic, const QString& format) {
+  for (int i = 0; i < topics_->topLevelItemCount(); ++i) {
+    QTreeWidgetItem* item = topics_->topLevelItem(i);
+    if (item->text(kTopicName) != topic) continue;
+    item->setCheckState(kTopicName, Qt::Checked);
+    if (!format.isEmpty()) {
+      auto* box = static_cast<QComboBox*>(topics_->itemWidget(item, kTopicFormat));
+      box->setCurrentIndex(std::max(0, box->findData(format)));
+    }
+    topics_->scrollToItem(item);
+  }
+}
+
+void ExportWizard::setEvery(int n) { every_->setValue(n); }
+
+void ExportWizard::setRange(qint64 startNs, qint64 endNs) {
+  typed_->setChecked(true);
+  from_->setValue(static_cast<double>(startNs - document_->startNs()) / 1e9);
+  to_->setValue(static_cast<double>(endNs - document_->startNs()) / 1e9);
+}
+
+void ExportWizard::setFolder(const QString& folder) { folder_->setText(folder); }
+void ExportWizard::setReplaceExisting(bool replace) { (replace ? replace_ : keep_)->setChecked(true); }
+
+QStringList ExportWizard::previewNames() const {
+  QStringList out;
+  for (int i = 0; i < preview_->count(); ++i) out << preview_->item(i)->text();
+  return out;
+}
+
+QString ExportWizard::summary() const { return summary_->text(); }
+const exporters::ExportReport& ExportWizard::report() const { return *report_; }
+
+std::vector<ExportWizard::Task> ExportWizard::tasks() const {
+  std::vector<Task> out;
+  for (int i = 0; i < topics_->topLevelItemCount(); ++i) {
+    QTreeWidgetItem* item = topics_->topLevelItem(i);
+    if (item->checkState(kTopicName) != Qt::Checked) continue;
+    auto* box = static_cast<QComboBox*>(topics_->itemWidget(item, kTopicFormat));
+    out.push_back({item->text(kTopicName), item->text(kTopicType), box->currentData().toString()});
+  }
+  return out;
+}
+
+exporters::ExportOptions ExportWizard::optionsFor(const QString& format) const {
+  exporters::ExportOptions o;
+  o.format = *exporters::formatFromName(format.toStdString());
+  if (selected_->isChecked() && document_->range()) {
+    o.startNs = document_->range()->startNs;
+    o.endNs = document_->range()->endNs;
+  } else if (typed_->isChecked()) {
+    o.startNs = document_->startNs() + static_cast<qint64>(std::llround(from_->value() * 1e9));
+    o.endNs = document_->startNs() + static_cast<qint64>(std::llround(to_->value() * 1e9));
+  }
+  o.every = static_cast<std::uint32_t>(every_->value());
+  o.outDir = QFile::encodeName(folder_->text()).toStdString();
+  o.overwrite = replace_->isChecked();
+  o.pcdEncoding = pcdEncoding_->currentData() == QLatin1String("ascii") ? exporters::PcdEncoding::Ascii
+                  : pcdEncoding_->currentData() == QLatin1String("binary_compressed") ? exporters::PcdEncoding::BinaryCompressed
+                                                                                     : exporters::PcdEncoding::Binary;
+  o.plyAscii = plyAscii_->isChecked();
+  for (const QString& f : fields_->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) o.fields.push_back(f.trimmed().toStdString());
+  o.dropNaN = dropNaN_->isChecked();
+  o.normaliseIntensity = normalise_->isChecked();
+  o.targetFrame = targetFrame_->currentText().trimmed().toStdString();
+  o.jpegQuality = jpegQuality_->value();
+  o.fps = fps_->value();
+  o.timeColumns = static_cast<exporters::TimeColumns>(timeColumns_->currentData().toInt());
+  o.timeInSeconds = seconds_->isChecked();
+  o.arrayLimit = static_cast<std::uint32_t>(arrayLimit_->value());
+  return o;
+}
+
+void ExportWizard::updateHowPage() {
+  QSet<QString> formats;
+  for (const auto& t : tasks()) formats.insert(t.format);
+  auto any = [&](QStringList fs) { return std::any_of(fs.begin(), fs.end(), [&](auto& f) { return formats.contains(f); }); };
+  cloudBox_->setVisible(any({"pcd", "ply", "bin", "npy"}));
+  imageBox_->setVisible(any({"jpeg", "png", "mp4", "avi"}));
+  tableBox_->setVisible(any({"csv", "npy"}));
+}
+
+void ExportWizard::updatePreview() {
+  if (currentId() != Where) return;
+  preview_->clear();
+  whereProblem_->clear();
+  auto all = tasks();
+  if (all.empty() || folder_->text().isEmpty() || !document_->session()) return;
+  if (all.size() > 1 && !template_->text().isEmpty() && !template_->text().contains(QLatin1String("{topic}")))
+    whereProblem_->setText(tr("With several topics the file names need {topic}, or they would collide."));
+  // A dry run of the first three messages of each topic, on a pool thread.
+  int generation = ++previewGeneration_;
+  auto session = document_->sharedSession();
+  QString bag = QFileInfo(document_->paths().value(0)).completeBaseName();
+  std::vector<exporters::ExportOptions> options;
+  for (const auto& t : all) {
+    auto o = optionsFor(t.format);
+    o.topics = {t.topic.toStdString()};
+    o.nameTemplate = (template_->text().isEmpty() ? defaultTemplate(t.format, t.type) : template_->text()).toStdString();
+    o.dryRun = true;
+    o.overwrite = true;  // names even where files exist; which exist is checked below
+    if (auto id = session->findTopic(o.topics[0])) {
+      auto index = session->index(*id);
+      auto first = session->atOrAfter(*id, o.startNs).value_or(index.size());
+      std::size_t third = std::min(index.size() - 1, first + 2 * o.every);
+      if (first < index.size()) o.endNs = std::min(o.endNs, index[third].logTimeNs);
+    }
+    options.push_back(std::move(o));
+  }
+  QThreadPool::globalInstance()->start([session, bag, options, mailbox = mailbox_, generation, this] {
+    QStringList names, conflicts;
+    for (const auto& o : options) {
+      exporters::ExportReport r;
+      (void)exporters::exportSession(*session, bag.toStdString(), o, r);
+      for (std::size_t i = 0; i < r.files.size() && i < 3; ++i) {
+        QString path = QFile::decodeName(r.files[i].path.string().c_str());
+        names << QDir(QFile::decodeName(o.outDir.string().c_str())).relativeFilePath(path);
+        if (QFileInfo::exists(path)) conflicts << path;
+      }
+    }
+    mailbox->post([this, names, conflicts, generation] {
+      if (generation != previewGeneration_) return;
+      preview_->addItems(names);
+      if (!conflicts.isEmpty())
+        whereProblem_->setText(replace_->isChecked()
+                                   ? tr("Files that exist will be replaced, e.g. %1.").arg(conflicts.front())
+                                   : tr("Files exist already, e.g. %1: the export will stop. Choose \"Replace existing files\" or another folder.")
+                                         .arg(conflicts.front()));
+    });
+  });
+}
+
+void ExportWizard::initializePage(int id) {
+  QWizard::initializePage(id);
+  if (id == When) selected_->setEnabled(document_->range().has_value());
+  if (id == How) {
+    updateHowPage();
+    // Frames the clouds could be moved into.
+    if (targetFrame_->count() <= 1 && document_->session())
+      for (const auto& t : {QStringLiteral("map"), QStringLiteral("odom"), QStringLiteral("base_link")})
+        if (targetFrame_->findText(t) < 0) targetFrame_->addItem(t);
+  }
+  if (id == Where) updatePreview();
+  if (id == Run) start();
+}
+
+bool ExportWizard::validateCurrentPage() {
+  if (currentId() == What && tasks().empty()) return false;
+  if (currentId() == When && typed_->isChecked() && from_->value() >= to_->value()) return false;
+  if (currentId() == Where) {
+    if (folder_->text().trimmed().isEmpty()) {
+      whereProblem_->setText(tr("Choose a folder."));
+      return false;
+    }
+    if (tasks().size() > 1 && !template_->text().isEmpty() && !template_->text().contains(QLatin1String("{topic}")))
+      return false;
+  }
+  return QWizard::validateCurrentPage();
+}
+
+void ExportWizard::reject() {
+  if (job_) {
+    job_->cancel();  // the job ends soon; its result closes nothing the user had
+    return;
+  }
+  QWizard::reject();
+}
+
+// ---------------------------------------------------------------------------------------
+// Remembered choices (per format group)
+
+void ExportWizard::remember() const {
+  QSettings s;
+  s.beginGroup(QStringLiteral("export"));
+  s.setValue("folder", folder_->text());
+  s.setValue("template", template_->text());
+  s.setValue("every", every_->value());
+  s.setValue("pcd/encoding", pcdEncoding_->currentData());
+  s.setValue("ply/ascii", plyAscii_->isChecked());
+  s.setValue("cloud/fields", fields_->text());
+  s.setValue("cloud/dropNaN", dropNaN_->isChecked());
+  s.setValue("cloud/normalise", normalise_->isChecked());
+  s.setValue("cloud/targetFrame", targetFrame_->currentText());
+  s.setValue("jpeg/quality", jpegQuality_->value());
+  s.setValue("video/fps", fps_->value());
+  s.setValue("csv/timeColumns", timeColumns_->currentData());
+  s.setValue("csv/seconds", seconds_->isChecked());
+  s.setValue("csv/arrayLimit", arrayLimit_->value());
+  s.endGroup();
+}
+
+void ExportWizard::recall() {
+  QSettings s;
+  s.beginGroup(QStringLiteral("export"));
+  folder_->setText(s.value("folder", AppSettings::load().exportFolder).toString());
+  template_->setText(s.value("template").toString());
+  every_->setValue(s.value("every", 1).toInt());
+  pcdEncoding_->setCurrentIndex(std::max(0, pcdEncoding_->findData(s.value("pcd/encoding", "binary"))));
+  plyAscii_->setChecked(s.value("ply/ascii").toBool());
+  fields_->setText(s.value("cloud/fields").toString());
+  dropNaN_->setChecked(s.value("cloud/dropNaN").toBool());
+  normalise_->setChecked(s.value("cloud/normalise").toBool());
+  targetFrame_->setCurrentText(s.value("cloud/targetFrame").toString());
+  jpegQuality_->setValue(s.value("jpeg/quality", 95).toInt());
+  fps_->setValue(s.value("video/fps", 0.0).toDouble());
+  timeColumns_->setCurrentIndex(std::max(0, timeColumns_->findData(s.value("csv/timeColumns", 2))));
+  seconds_->setChecked(s.value("csv/seconds").toBool());
+  arrayLimit_->setValue(s.value("csv/arrayLimit", 16).toInt());
+  s.endGroup();
+}
+
+// ---------------------------------------------------------------------------------------
+// The run
+
+void ExportWizard::start() {
+  remember();
+  auto all = tasks();
+  progress_->clear();
+  taskStartedMs_.assign(all.size(), 0);
+  for (const auto& t : all) {
+    auto* item = new QTreeWidgetItem(progress_);
+    item->setText(kRunTask, QStringLiteral("%1 → %2").arg(t.topic, formatLabel(t.format)));
+    auto* bar = new QProgressBar(progress_);
+    bar->setRange(0, 1000);
+    progress_->setItemWidget(item, kRunBar, bar);
+    item->setText(kRunState, tr("waiting"));
+  }
+  summary_->setText(tr("Exporting…"));
+  cancel_->setEnabled(true);
+  openFolder_->setEnabled(false);
+  button(QWizard::FinishButton)->setEnabled(false);
+  *report_ = {};
+  QDir().mkpath(folder_->text());
+  auto session = document_->sharedSession();
+  QString bag = QFileInfo(document_->paths().value(0)).completeBaseName();
+  std::vector<exporters::ExportOptions> options;
+  for (const auto& t : all) {
+    auto o = optionsFor(t.format);
+    o.topics = {t.topic.toStdString()};
+    o.nameTemplate = (template_->text().isEmpty() ? defaultTemplate(t.format, t.type) : template_->text()).toStdString();
+    options.push_back(std::move(o));
+  }
+  auto report = report_;
+  auto mailbox = mailbox_;
+  auto current = std::make_shared<std::atomic<int>>(0);
+  runStartedMs_ = QDateTime::currentMSecsSinceEpoch();
+  // One job runs the topics one after another, each on every core.
+  job_ = session->startJob(
+      [session, bag, options, report, mailbox, current, this](std::stop_token stop, const session::ProgressFn&) -> Result<void> {
+        std::vector<std::string> failures;
+        for (std::size_t i = 0; i < options.size(); ++i) {
+          if (stop.stop_requested()) return makeError(ErrorCode::Cancelled, "cancelled");
+          current->store(static_cast<int>(i));
+          auto progress = session::throttled([mailbox, i, this](double f) {
+            mailbox->post([this, i, f] { onProgress(static_cast<int>(i), f); });
+          });
+          auto r = exporters::exportSession(*session, bag.toStdString(), options[i], *report, stop, progress);
+          if (!r && r.error().code == ErrorCode::Cancelled) return std::move(r).error();
+          QString state = r ? QString() : toQt(r.error().describe());
+          mailbox->post([this, i, state] {
+            onProgress(static_cast<int>(i), 1.0);
+            if (auto* item = progress_->topLevelItem(static_cast<int>(i)))
+              item->setText(kRunState, state.isEmpty() ? tr("done") : tr("failed"));
+            if (!state.isEmpty()) progress_->topLevelItem(static_cast<int>(i))->setToolTip(kRunState, state);
+          });
+          if (!r) failures.push_back(r.error().describe());
+        }
+        if (!report->files.empty()) (void)exporters::writeManifest(*report, options.front());
+        if (!failures.empty()) {
+          std::string joined;
+          for (const auto& f : failures) joined += (joined.empty() ? "" : "\n") + f;
+          return makeError(ErrorCode::Io, joined);
+        }
+        return {};
+      },
+      {},
+      [mailbox, this](Result<void> r) {
+        bool ok = static_cast<bool>(r);
+        QString error = ok ? QString() : toQt(r.error().code == ErrorCode::Cancelled ? std::string() : r.error().message);
+        bool cancelled = !ok && r.error().code == ErrorCode::Cancelled;
+        mailbox->post([this, ok, error, cancelled] { onFinished(ok, cancelled ? tr("Cancelled.") : error); });
+      });
+}
+
+void ExportWizard::onProgress(int task, double fraction) {
+  QTreeWidgetItem* item = progress_->topLevelItem(task);
+  if (!item) return;
+  qint64 now = QDateTime::currentMSecsSinceEpoch();
+  auto& started = taskStartedMs_[static_cast<std::size_t>(task)];
+  if (!started) started = now;
+  static_cast<QProgressBar*>(progress_->itemWidget(item, kRunBar))->setValue(static_cast<int>(fraction * 1000));
+  if (fraction >= 1.0) return;
+  // Time left for this topic, from its pace so far.
+  double elapsed = static_cast<double>(now - started) / 1000.0;
+  QString left = fraction > 0.02 ? tr("about %1 s left").arg(std::max(0.0, elapsed / fraction - elapsed), 0, 'f', 0) : tr("starting");
+  item->setText(kRunState, left);
+}
+
+void ExportWizard::onFinished(bool ok, QString error) {
+  job_.reset();
+  cancel_->setEnabled(false);
+  button(QWizard::FinishButton)->setEnabled(true);
+  const auto& r = *report_;
+  double seconds = static_cast<double>(QDateTime::currentMSecsSinceEpoch() - runStartedMs_) / 1000.0;
+  QString text = tr("%n file(s), %1, in %2 s.", nullptr, static_cast<int>(r.files.size()))
+                     .arg(toQt(storage::formatBytes(r.bytes)))
+                     .arg(seconds, 0, 'f', 1);
+  if (!r.skipped.empty()) text += QStringLiteral("<br>") + tr("Skipped messages: %1").arg(describeSkipped(r.skipped).toHtmlEscaped());
+  if (!r.conflicts.empty())
+    text += QStringLiteral("<br>") + tr("Not replaced (they exist): %1").arg(toQt(r.conflicts.front()).toHtmlEscaped()) +
+            (r.conflicts.size() > 1 ? tr(" and %n more", nullptr, static_cast<int>(r.conflicts.size() - 1)) : QString());
+  for (const auto& n : r.notes) text += QStringLiteral("<br>") + toQt(n).toHtmlEscaped();
+  if (!error.isEmpty()) text += QStringLiteral("<br><span style='color:#b00020'>%1</span>").arg(error.toHtmlEscaped().replace('\n', "<br>"));
+  summary_->setText(text);
+  openFolder_->setEnabled(!r.files.empty());
+  emit exportFinished(ok);
+}
+
+}  // namespace bagscope::widgets

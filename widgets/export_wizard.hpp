@@ -1,0 +1,138 @@
+#pragma once
+// File ▸ Export…: what `bagscope-cli export` does, as a wizard — (1) topics and a format for
+// each, (2) the time range and every n-th message, (3) the formats' options, (4) the folder,
+// file names (with a preview) and what to do with existing files, (5) the run: progress per
+// topic with the time left, Cancel, and a summary. Runs on the session's workers through
+// the export core (temporary names renamed when complete; nothing existing is replaced
+// unless asked). The choices of each format are remembered.
+
+#include <QWizard>
+
+#include <memory>
+#include <vector>
+
+class QButtonGroup;
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QRadioButton;
+class QSpinBox;
+class QTreeWidget;
+class QPushButton;
+
+namespace bagscope::exporters {
+struct ExportOptions;
+struct ExportReport;
+}  // namespace bagscope::exporters
+namespace bagscope::session {
+class Job;
+}
+
+namespace bagscope::widgets {
+
+class Document;
+class Mailbox;
+
+/// The export formats a topic of `type` can go to ("pcd", "jpeg", "csv" …), best first.
+QStringList exportFormatsFor(const QString& type);
+
+class ExportWizard : public QWizard {
+  Q_OBJECT
+
+public:
+  enum Page { What, When, How, Where, Run };
+
+  /// `topics`: names to pre-select (the topic list's selection).
+  ExportWizard(Document* document, const QStringList& topics, QWidget* parent = nullptr);
+  ~ExportWizard() override;
+
+  // For tests and scripted use: the choices the pages hold.
+  void chooseTopic(const QString& topic, const QString& format);
+  void setEvery(int n);
+  void setRange(qint64 startNs, qint64 endNs);
+  void setFolder(const QString& folder);
+  void setReplaceExisting(bool replace);
+  QStringList previewNames() const;
+  bool running() const { return job_ != nullptr; }
+  /// The run's summary text (empty until it ends).
+  QString summary() const;
+  const exporters::ExportReport& report() const;
+
+signals:
+  /// The run ended (finished, failed or cancelled).
+  void exportFinished(bool ok);
+
+public:
+  /// Cancel: stops a running export (the wizard stays to show what was done), else closes.
+  void reject() override;
+
+protected:
+  void initializePage(int id) override;
+  bool validateCurrentPage() override;
+
+private:
+  struct Task;
+  QWidget* makeWhatPage();
+  QWidget* makeWhenPage();
+  QWidget* makeHowPage();
+  QWidget* makeWherePage();
+  QWidget* makeRunPage();
+  std::vector<Task> tasks() const;
+  exporters::ExportOptions optionsFor(const QString& format) const;
+  void updateHowPage();
+  void updatePreview();
+  void remember() const;
+  void recall();
+  void start();
+  void onProgress(int task, double fraction);
+  void onFinished(bool ok, QString error);
+
+  Document* document_;
+  std::shared_ptr<Mailbox> mailbox_;
+  std::shared_ptr<session::Job> job_;
+  std::shared_ptr<exporters::ExportReport> report_;
+  // What
+  QTreeWidget* topics_ = nullptr;
+  // When
+  QRadioButton* whole_ = nullptr;
+  QRadioButton* selected_ = nullptr;
+  QRadioButton* typed_ = nullptr;
+  QDoubleSpinBox* from_ = nullptr;
+  QDoubleSpinBox* to_ = nullptr;
+  QSpinBox* every_ = nullptr;
+  // How
+  QWidget* cloudBox_ = nullptr;
+  QComboBox* pcdEncoding_ = nullptr;
+  QCheckBox* plyAscii_ = nullptr;
+  QLineEdit* fields_ = nullptr;
+  QCheckBox* dropNaN_ = nullptr;
+  QCheckBox* normalise_ = nullptr;
+  QComboBox* targetFrame_ = nullptr;
+  QWidget* imageBox_ = nullptr;
+  QSpinBox* jpegQuality_ = nullptr;
+  QDoubleSpinBox* fps_ = nullptr;
+  QWidget* tableBox_ = nullptr;
+  QComboBox* timeColumns_ = nullptr;
+  QCheckBox* seconds_ = nullptr;
+  QSpinBox* arrayLimit_ = nullptr;
+  // Where
+  QLineEdit* folder_ = nullptr;
+  QLineEdit* template_ = nullptr;
+  QRadioButton* keep_ = nullptr;
+  QRadioButton* replace_ = nullptr;
+  QListWidget* preview_ = nullptr;
+  QLabel* whereProblem_ = nullptr;
+  int previewGeneration_ = 0;
+  // Run
+  QTreeWidget* progress_ = nullptr;
+  QLabel* summary_ = nullptr;
+  QPushButton* cancel_ = nullptr;
+  QPushButton* openFolder_ = nullptr;
+  std::vector<qint64> taskStartedMs_;
+  qint64 runStartedMs_ = 0;
+};
+
+}  // namespace bagscope::widgets
