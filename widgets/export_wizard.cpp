@@ -150,8 +150,6 @@ QWidget* ExportWizard::makeWhenPage() {
   to_->setValue(duration);
   every_ = new QSpinBox(page);
   every_->setRange(1, 1000000);
-  every_->setPrefix(tr("every "));
-  every_->setSuffix(tr(". message"));
   every_->setToolTip(tr("Keep every n-th message of each topic (1: all)"));
   auto* typed = new QHBoxLayout;
   typed->addWidget(typed_);
@@ -164,7 +162,11 @@ QWidget* ExportWizard::makeWhenPage() {
   layout->addWidget(selected_);
   layout->addLayout(typed);
   layout->addSpacing(12);
-  layout->addWidget(every_);
+  auto* everyRow = new QHBoxLayout;
+  everyRow->addWidget(new QLabel(tr("Keep every n-th message of each topic (1: all):"), page));
+  everyRow->addWidget(every_);
+  everyRow->addStretch(1);
+  layout->addLayout(everyRow);
   layout->addStretch(1);
   auto sync = [this] {
     from_->setEnabled(typed_->isChecked());

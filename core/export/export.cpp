@@ -610,7 +610,6 @@ Result<void> Exporter::writeStream(const Target& t, const fs::path& path, const 
   }
   std::error_code ec;
   auto size = fs::file_size(temp, ec);
-  if (o_.dryRun) return {};
   if (auto p = publish(temp, path, o_.overwrite); !p) return p;
   cleanup.keep = true;
   wrote({path, bag_, topic.name, 0, firstLog, firstStamp, ec ? 0 : size});
@@ -717,6 +716,13 @@ Result<void> Exporter::run(const ProgressFn& progress) {
     if (!r) return r;
   }
   for (const auto& [t, path] : streams) {
+    if (o_.dryRun) {  // the name is known; nothing is computed or written (size unknown: 0)
+      const auto& refs = s_.index(t.topic);
+      auto first = s_.atOrAfter(t.topic, o_.startNs);
+      wrote({path, bag_, topics[t.topic].name, 0, first && *first < refs.size() ? refs[*first].logTimeNs : 0, 0, 0});
+      ++done;
+      continue;
+    }
     ProgressFn part;
     if (report) {
       std::size_t base = done.load();

@@ -304,6 +304,10 @@ class ExportTest(unittest.TestCase):
         p = cli('export', data(BAG), '--format', 'pcd', '--topic', '/points', '--out', out, '--dry-run')
         self.assertFalse(os.path.exists(out))
         self.assertEqual(len(p.stdout.split()), 20)
+        # A whole-topic file (CSV) too: named, not computed, nothing created.
+        p = cli('export', data(BAG), '--format', 'csv', '--topic', '/imu', '--out', out, '--dry-run')
+        self.assertEqual(p.stdout.split(), [os.path.join(out, 'demo_uncompressed_imu.csv')])
+        self.assertFalse(os.path.exists(out))
         cli('export', data(BAG), '--format', 'pcd', '--topic', '/points', '--out', out)
         victim = files(out, '.pcd')[0]
         os.remove(os.path.join(out, 'manifest.json'))
