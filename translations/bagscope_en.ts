@@ -17,6 +17,19 @@
     </message>
 </context>
 <context>
+    <name>bagscope::widgets::ExportWizard</name>
+    <message numerus="yes">
+        <source>%n file(s), %1, in %2 s.</source>
+        <translation>
+            <numerusform>%n file, %1, in %2 s.</numerusform><numerusform>%n files, %1, in %2 s.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source> and %n more</source>
+        <translation>
+            <numerusform> and %n more</numerusform><numerusform> and %n more</numerusform></translation>
+    </message>
+</context>
+<context>
     <name>bagscope::widgets::MainWindow</name>
     <message numerus="yes">
         <source>%n file(s) could not be opened; the others are open.</source>

@@ -107,6 +107,327 @@
         <translation>
             <numerusform>%n フレームで %1 点 · %2 · スタンプ %3 秒</numerusform></translation>
     </message>
+    <message>
+        <source>Save Frame…</source>
+        <translation>このフレームを保存…</translation>
+    </message>
+    <message>
+        <source>Save This Frame As</source>
+        <translation>このフレームを名前を付けて保存</translation>
+    </message>
+    <message>
+        <source>PCD (*.pcd);;PLY (*.ply);;KITTI binary (*.bin)</source>
+        <translation>PCD (*.pcd);;PLY (*.ply);;KITTI バイナリ (*.bin)</translation>
+    </message>
+    <message>
+        <source>Saving failed</source>
+        <translation>保存に失敗しました</translation>
+    </message>
+    <message>
+        <source>no cloud is shown</source>
+        <translation>表示中の点群がありません</translation>
+    </message>
+    <message>
+        <source>nothing was written</source>
+        <translation>何も書き出されませんでした</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::ExportWizard</name>
+    <message>
+        <source>Export</source>
+        <translation>書き出し</translation>
+    </message>
+    <message>
+        <source>What to export</source>
+        <translation>書き出す内容</translation>
+    </message>
+    <message>
+        <source>Tick the topics and choose a format for each.</source>
+        <translation>書き出すトピックにチェックを入れ、それぞれの形式を選んでください。</translation>
+    </message>
+    <message>
+        <source>Topic</source>
+        <translation>トピック</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>型</translation>
+    </message>
+    <message>
+        <source>Messages</source>
+        <translation>メッセージ数</translation>
+    </message>
+    <message>
+        <source>Format</source>
+        <translation>形式</translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation>時間範囲</translation>
+    </message>
+    <message>
+        <source>Which part of the recording, and how many of its messages.</source>
+        <translation>記録のどの部分を、どれだけのメッセージで書き出すか。</translation>
+    </message>
+    <message>
+        <source>The whole recording</source>
+        <translation>記録全体</translation>
+    </message>
+    <message>
+        <source>The range selected on the timeline</source>
+        <translation>タイムラインで選択した範囲</translation>
+    </message>
+    <message>
+        <source>From … to … (seconds from the start):</source>
+        <translation>開始 … 終了 …（記録開始からの秒数）:</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>Keep every n-th message of each topic (1: all)</source>
+        <translation>各トピックで n 件ごとに 1 件を残す（1: すべて）</translation>
+    </message>
+    <message>
+        <source>Keep every n-th message of each topic (1: all):</source>
+        <translation>各トピックで n 件ごとに 1 件を残す（1: すべて）:</translation>
+    </message>
+    <message>
+        <source>How</source>
+        <translation>書き出し方法</translation>
+    </message>
+    <message>
+        <source>Options of the chosen formats.</source>
+        <translation>選んだ形式のオプション。</translation>
+    </message>
+    <message>
+        <source>Point clouds (PCD, PLY, KITTI .bin, NumPy)</source>
+        <translation>点群（PCD、PLY、KITTI .bin、NumPy）</translation>
+    </message>
+    <message>
+        <source>binary</source>
+        <translation>バイナリ (binary)</translation>
+    </message>
+    <message>
+        <source>binary_compressed</source>
+        <translation>圧縮バイナリ (binary_compressed)</translation>
+    </message>
+    <message>
+        <source>ascii</source>
+        <translation>テキスト (ascii)</translation>
+    </message>
+    <message>
+        <source>PLY as text (ascii) instead of binary</source>
+        <translation>PLY をバイナリではなくテキスト（ascii）で書き出す</translation>
+    </message>
+    <message>
+        <source>all fields, e.g. x,y,z,intensity=reflectance</source>
+        <translation>すべてのフィールド（例: x,y,z,intensity=reflectance）</translation>
+    </message>
+    <message>
+        <source>Fields to write, in order; name=newname renames (PLY/PCD/NumPy field names)</source>
+        <translation>書き出すフィールドを順に指定。name=newname で名前を変更（PLY/PCD/NumPy のフィールド名）</translation>
+    </message>
+    <message>
+        <source>Leave out points without x, y, z (NaN)</source>
+        <translation>x、y、z のない点（NaN）を除く</translation>
+    </message>
+    <message>
+        <source>Intensity divided by the cloud's maximum (0–1)</source>
+        <translation>強度を点群の最大値で割る（0–1）</translation>
+    </message>
+    <message>
+        <source>Move clouds into this TF frame (from /tf and /tf_static) at their stamp; empty: as recorded</source>
+        <translation>スタンプ時点の /tf・/tf_static で点群をこの TF フレームへ変換。空欄: 記録のまま</translation>
+    </message>
+    <message>
+        <source>PCD encoding:</source>
+        <translation>PCD エンコーディング:</translation>
+    </message>
+    <message>
+        <source>Fields:</source>
+        <translation>フィールド:</translation>
+    </message>
+    <message>
+        <source>Target frame:</source>
+        <translation>変換先フレーム:</translation>
+    </message>
+    <message>
+        <source>Images and video</source>
+        <translation>画像と動画</translation>
+    </message>
+    <message>
+        <source>the topic's rate</source>
+        <translation>トピックのレート</translation>
+    </message>
+    <message>
+        <source> fps</source>
+        <translation> fps</translation>
+    </message>
+    <message>
+        <source>JPEG quality:</source>
+        <translation>JPEG 品質:</translation>
+    </message>
+    <message>
+        <source>Video frame rate:</source>
+        <translation>動画のフレームレート:</translation>
+    </message>
+    <message>
+        <source>Tables (CSV, NumPy)</source>
+        <translation>表（CSV、NumPy）</translation>
+    </message>
+    <message>
+        <source>log time and header stamp</source>
+        <translation>記録時刻と header スタンプ</translation>
+    </message>
+    <message>
+        <source>log time</source>
+        <translation>記録時刻</translation>
+    </message>
+    <message>
+        <source>header stamp</source>
+        <translation>header スタンプ</translation>
+    </message>
+    <message>
+        <source>Times in seconds (else nanoseconds)</source>
+        <translation>時刻を秒で表す（それ以外はナノ秒）</translation>
+    </message>
+    <message>
+        <source>Variable-length arrays: at most this many columns</source>
+        <translation>可変長配列: 最大でこの列数まで</translation>
+    </message>
+    <message>
+        <source>Time columns:</source>
+        <translation>時刻の列:</translation>
+    </message>
+    <message>
+        <source>Array columns at most:</source>
+        <translation>配列の列数の上限:</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>保存先</translation>
+    </message>
+    <message>
+        <source>The folder and the file names. Files are written under a temporary name and renamed when complete.</source>
+        <translation>フォルダーとファイル名。ファイルは一時的な名前で書き込まれ、完了時に名前が変更されます。</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>選択…</translation>
+    </message>
+    <message>
+        <source>default: {topic}/{bag}_frame_{index}.{ext} per frame, {bag}_{topic}.{ext} per topic</source>
+        <translation>既定: フレームごとに {topic}/{bag}_frame_{index}.{ext}、トピックごとに {bag}_{topic}.{ext}</translation>
+    </message>
+    <message>
+        <source>Placeholders: {bag} {topic} {index} {stamp_ns} {log_time_ns} {ext}; '/' makes folders</source>
+        <translation>プレースホルダー: {bag} {topic} {index} {stamp_ns} {log_time_ns} {ext}。'/' でフォルダーを作成</translation>
+    </message>
+    <message>
+        <source>Keep existing files: stop and list them</source>
+        <translation>既存のファイルを残す: 中止して一覧を表示</translation>
+    </message>
+    <message>
+        <source>Replace existing files</source>
+        <translation>既存のファイルを置き換える</translation>
+    </message>
+    <message>
+        <source>Folder:</source>
+        <translation>フォルダー:</translation>
+    </message>
+    <message>
+        <source>File names:</source>
+        <translation>ファイル名:</translation>
+    </message>
+    <message>
+        <source>The first files:</source>
+        <translation>最初のファイル:</translation>
+    </message>
+    <message>
+        <source>Export into</source>
+        <translation>書き出し先</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>進行状況</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状態</translation>
+    </message>
+    <message>
+        <source>Cancel Export</source>
+        <translation>書き出しを中止</translation>
+    </message>
+    <message>
+        <source>Open Folder</source>
+        <translation>フォルダーを開く</translation>
+    </message>
+    <message>
+        <source>With several topics the file names need {topic}, or they would collide.</source>
+        <translation>複数のトピックを書き出すときは、名前が重ならないようファイル名に {topic} が必要です。</translation>
+    </message>
+    <message>
+        <source>Files that exist will be replaced, e.g. %1.</source>
+        <translation>既存のファイルは置き換えられます（例: %1）。</translation>
+    </message>
+    <message>
+        <source>Files exist already, e.g. %1: the export will stop. Choose "Replace existing files" or another folder.</source>
+        <translation>ファイルがすでにあります（例: %1）。このままでは中止されます。「既存のファイルを置き換える」を選ぶか、別のフォルダーを指定してください。</translation>
+    </message>
+    <message>
+        <source>Choose a folder.</source>
+        <translation>フォルダーを選んでください。</translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation>待機中</translation>
+    </message>
+    <message>
+        <source>Exporting…</source>
+        <translation>書き出し中…</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>完了</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失敗</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>中止しました。</translation>
+    </message>
+    <message>
+        <source>about %1 s left</source>
+        <translation>残り約 %1 秒</translation>
+    </message>
+    <message>
+        <source>starting</source>
+        <translation>開始中</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s), %1, in %2 s.</source>
+        <translation>
+            <numerusform>%n ファイル、%1、%2 秒。</numerusform></translation>
+    </message>
+    <message>
+        <source>Skipped messages: %1</source>
+        <translation>スキップしたメッセージ: %1</translation>
+    </message>
+    <message>
+        <source>Not replaced (they exist): %1</source>
+        <translation>置き換えなかったファイル（既存）: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source> and %n more</source>
+        <translation>
+            <numerusform> ほか %n 件</numerusform></translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::ImagePanel</name>
@@ -145,6 +466,34 @@
     <message>
         <source>%1  %2×%3  stamp %4 s  frame %5</source>
         <translation>%1  %2×%3  スタンプ %4 秒  フレーム %5</translation>
+    </message>
+    <message>
+        <source>Save Frame…</source>
+        <translation>このフレームを保存…</translation>
+    </message>
+    <message>
+        <source>Save this frame as PNG (raw values, 16-bit depth kept) or JPEG</source>
+        <translation>このフレームを PNG（元の値のまま、16 ビット深度も保持）または JPEG で保存</translation>
+    </message>
+    <message>
+        <source>Save This Frame As</source>
+        <translation>このフレームを名前を付けて保存</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;JPEG image (*.jpg *.jpeg)</source>
+        <translation>PNG 画像 (*.png);;JPEG 画像 (*.jpg *.jpeg)</translation>
+    </message>
+    <message>
+        <source>Saving failed</source>
+        <translation>保存に失敗しました</translation>
+    </message>
+    <message>
+        <source>no frame is shown</source>
+        <translation>表示中のフレームがありません</translation>
+    </message>
+    <message>
+        <source>could not encode</source>
+        <translation>エンコードできませんでした</translation>
     </message>
 </context>
 <context>
@@ -471,6 +820,14 @@
         <source>Ctrl+Shift+D</source>
         <translation>Ctrl+Shift+D</translation>
     </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>書き出し(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+E</source>
+        <translation>Ctrl+E</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::MessageTreeModel</name>
@@ -726,6 +1083,18 @@
         <source>Cache budget:</source>
         <translation>キャッシュ上限:</translation>
     </message>
+    <message>
+        <source>Choose…</source>
+        <translation>選択…</translation>
+    </message>
+    <message>
+        <source>Default export folder</source>
+        <translation>既定の書き出し先フォルダー</translation>
+    </message>
+    <message>
+        <source>Default export folder:</source>
+        <translation>既定の書き出し先:</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::StatsDialog</name>
@@ -858,6 +1227,10 @@
     <message>
         <source>Show in 3D View</source>
         <translation>3D ビューで表示</translation>
+    </message>
+    <message>
+        <source>Export This Topic…</source>
+        <translation>このトピックを書き出す…</translation>
     </message>
 </context>
 <context>

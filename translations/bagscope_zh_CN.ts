@@ -107,6 +107,327 @@
         <translation>
             <numerusform>%n 帧共 %1 个点 · %2 · 时间戳 %3 秒</numerusform></translation>
     </message>
+    <message>
+        <source>Save Frame…</source>
+        <translation>保存当前帧…</translation>
+    </message>
+    <message>
+        <source>Save This Frame As</source>
+        <translation>将当前帧另存为</translation>
+    </message>
+    <message>
+        <source>PCD (*.pcd);;PLY (*.ply);;KITTI binary (*.bin)</source>
+        <translation>PCD (*.pcd);;PLY (*.ply);;KITTI 二进制 (*.bin)</translation>
+    </message>
+    <message>
+        <source>Saving failed</source>
+        <translation>保存失败</translation>
+    </message>
+    <message>
+        <source>no cloud is shown</source>
+        <translation>当前没有显示点云</translation>
+    </message>
+    <message>
+        <source>nothing was written</source>
+        <translation>没有写入任何文件</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::ExportWizard</name>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>What to export</source>
+        <translation>导出内容</translation>
+    </message>
+    <message>
+        <source>Tick the topics and choose a format for each.</source>
+        <translation>勾选要导出的话题，并为每个话题选择格式。</translation>
+    </message>
+    <message>
+        <source>Topic</source>
+        <translation>话题</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Messages</source>
+        <translation>消息数</translation>
+    </message>
+    <message>
+        <source>Format</source>
+        <translation>格式</translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation>时间范围</translation>
+    </message>
+    <message>
+        <source>Which part of the recording, and how many of its messages.</source>
+        <translation>导出录制的哪一部分，以及其中多少条消息。</translation>
+    </message>
+    <message>
+        <source>The whole recording</source>
+        <translation>整个录制</translation>
+    </message>
+    <message>
+        <source>The range selected on the timeline</source>
+        <translation>时间轴上选定的范围</translation>
+    </message>
+    <message>
+        <source>From … to … (seconds from the start):</source>
+        <translation>从 … 到 …（从开头起算的秒数）：</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>Keep every n-th message of each topic (1: all)</source>
+        <translation>每个话题每隔 n 条保留一条（1：全部）</translation>
+    </message>
+    <message>
+        <source>Keep every n-th message of each topic (1: all):</source>
+        <translation>每个话题每隔 n 条保留一条（1：全部）：</translation>
+    </message>
+    <message>
+        <source>How</source>
+        <translation>导出方式</translation>
+    </message>
+    <message>
+        <source>Options of the chosen formats.</source>
+        <translation>所选格式的选项。</translation>
+    </message>
+    <message>
+        <source>Point clouds (PCD, PLY, KITTI .bin, NumPy)</source>
+        <translation>点云（PCD、PLY、KITTI .bin、NumPy）</translation>
+    </message>
+    <message>
+        <source>binary</source>
+        <translation>二进制 (binary)</translation>
+    </message>
+    <message>
+        <source>binary_compressed</source>
+        <translation>压缩二进制 (binary_compressed)</translation>
+    </message>
+    <message>
+        <source>ascii</source>
+        <translation>文本 (ascii)</translation>
+    </message>
+    <message>
+        <source>PLY as text (ascii) instead of binary</source>
+        <translation>PLY 使用文本格式（ascii）而非二进制</translation>
+    </message>
+    <message>
+        <source>all fields, e.g. x,y,z,intensity=reflectance</source>
+        <translation>全部字段，例如 x,y,z,intensity=reflectance</translation>
+    </message>
+    <message>
+        <source>Fields to write, in order; name=newname renames (PLY/PCD/NumPy field names)</source>
+        <translation>按顺序写出的字段；name=newname 表示重命名（PLY/PCD/NumPy 字段名）</translation>
+    </message>
+    <message>
+        <source>Leave out points without x, y, z (NaN)</source>
+        <translation>去掉没有 x、y、z 的点（NaN）</translation>
+    </message>
+    <message>
+        <source>Intensity divided by the cloud's maximum (0–1)</source>
+        <translation>强度除以该帧最大值（0–1）</translation>
+    </message>
+    <message>
+        <source>Move clouds into this TF frame (from /tf and /tf_static) at their stamp; empty: as recorded</source>
+        <translation>按时间戳通过 /tf 和 /tf_static 将点云变换到此 TF 坐标系；留空：保持原样</translation>
+    </message>
+    <message>
+        <source>PCD encoding:</source>
+        <translation>PCD 编码：</translation>
+    </message>
+    <message>
+        <source>Fields:</source>
+        <translation>字段：</translation>
+    </message>
+    <message>
+        <source>Target frame:</source>
+        <translation>目标坐标系：</translation>
+    </message>
+    <message>
+        <source>Images and video</source>
+        <translation>图像和视频</translation>
+    </message>
+    <message>
+        <source>the topic's rate</source>
+        <translation>话题自身频率</translation>
+    </message>
+    <message>
+        <source> fps</source>
+        <translation> fps</translation>
+    </message>
+    <message>
+        <source>JPEG quality:</source>
+        <translation>JPEG 质量：</translation>
+    </message>
+    <message>
+        <source>Video frame rate:</source>
+        <translation>视频帧率：</translation>
+    </message>
+    <message>
+        <source>Tables (CSV, NumPy)</source>
+        <translation>表格（CSV、NumPy）</translation>
+    </message>
+    <message>
+        <source>log time and header stamp</source>
+        <translation>记录时间和 header 时间戳</translation>
+    </message>
+    <message>
+        <source>log time</source>
+        <translation>记录时间</translation>
+    </message>
+    <message>
+        <source>header stamp</source>
+        <translation>header 时间戳</translation>
+    </message>
+    <message>
+        <source>Times in seconds (else nanoseconds)</source>
+        <translation>时间以秒为单位（否则为纳秒）</translation>
+    </message>
+    <message>
+        <source>Variable-length arrays: at most this many columns</source>
+        <translation>可变长度数组：最多导出这么多列</translation>
+    </message>
+    <message>
+        <source>Time columns:</source>
+        <translation>时间列：</translation>
+    </message>
+    <message>
+        <source>Array columns at most:</source>
+        <translation>数组列数上限：</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>保存位置</translation>
+    </message>
+    <message>
+        <source>The folder and the file names. Files are written under a temporary name and renamed when complete.</source>
+        <translation>文件夹和文件名。文件先以临时名称写入，完成后再重命名。</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <source>default: {topic}/{bag}_frame_{index}.{ext} per frame, {bag}_{topic}.{ext} per topic</source>
+        <translation>默认：每帧 {topic}/{bag}_frame_{index}.{ext}，每个话题 {bag}_{topic}.{ext}</translation>
+    </message>
+    <message>
+        <source>Placeholders: {bag} {topic} {index} {stamp_ns} {log_time_ns} {ext}; '/' makes folders</source>
+        <translation>占位符：{bag} {topic} {index} {stamp_ns} {log_time_ns} {ext}；“/”表示子文件夹</translation>
+    </message>
+    <message>
+        <source>Keep existing files: stop and list them</source>
+        <translation>保留已有文件：停止导出并列出它们</translation>
+    </message>
+    <message>
+        <source>Replace existing files</source>
+        <translation>替换已有文件</translation>
+    </message>
+    <message>
+        <source>Folder:</source>
+        <translation>文件夹：</translation>
+    </message>
+    <message>
+        <source>File names:</source>
+        <translation>文件名：</translation>
+    </message>
+    <message>
+        <source>The first files:</source>
+        <translation>最先生成的文件：</translation>
+    </message>
+    <message>
+        <source>Export into</source>
+        <translation>导出到</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>进度</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Cancel Export</source>
+        <translation>取消导出</translation>
+    </message>
+    <message>
+        <source>Open Folder</source>
+        <translation>打开文件夹</translation>
+    </message>
+    <message>
+        <source>With several topics the file names need {topic}, or they would collide.</source>
+        <translation>导出多个话题时，文件名中需要包含 {topic}，否则会重名。</translation>
+    </message>
+    <message>
+        <source>Files that exist will be replaced, e.g. %1.</source>
+        <translation>已有文件将被替换，例如 %1。</translation>
+    </message>
+    <message>
+        <source>Files exist already, e.g. %1: the export will stop. Choose "Replace existing files" or another folder.</source>
+        <translation>文件已存在，例如 %1：导出将会停止。请选择“替换已有文件”或换一个文件夹。</translation>
+    </message>
+    <message>
+        <source>Choose a folder.</source>
+        <translation>请选择文件夹。</translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>Exporting…</source>
+        <translation>正在导出…</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+    <message>
+        <source>about %1 s left</source>
+        <translation>约剩 %1 秒</translation>
+    </message>
+    <message>
+        <source>starting</source>
+        <translation>正在开始</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s), %1, in %2 s.</source>
+        <translation>
+            <numerusform>%n 个文件，%1，用时 %2 秒。</numerusform></translation>
+    </message>
+    <message>
+        <source>Skipped messages: %1</source>
+        <translation>跳过的消息：%1</translation>
+    </message>
+    <message>
+        <source>Not replaced (they exist): %1</source>
+        <translation>未替换（已存在）：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source> and %n more</source>
+        <translation>
+            <numerusform> 等另外 %n 个</numerusform></translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::ImagePanel</name>
@@ -145,6 +466,34 @@
     <message>
         <source>%1  %2×%3  stamp %4 s  frame %5</source>
         <translation>%1  %2×%3  时间戳 %4 秒  坐标系 %5</translation>
+    </message>
+    <message>
+        <source>Save Frame…</source>
+        <translation>保存当前帧…</translation>
+    </message>
+    <message>
+        <source>Save this frame as PNG (raw values, 16-bit depth kept) or JPEG</source>
+        <translation>将当前帧保存为 PNG（原始数值，保留 16 位深度）或 JPEG</translation>
+    </message>
+    <message>
+        <source>Save This Frame As</source>
+        <translation>将当前帧另存为</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;JPEG image (*.jpg *.jpeg)</source>
+        <translation>PNG 图片 (*.png);;JPEG 图片 (*.jpg *.jpeg)</translation>
+    </message>
+    <message>
+        <source>Saving failed</source>
+        <translation>保存失败</translation>
+    </message>
+    <message>
+        <source>no frame is shown</source>
+        <translation>当前没有显示图像</translation>
+    </message>
+    <message>
+        <source>could not encode</source>
+        <translation>无法编码</translation>
     </message>
 </context>
 <context>
@@ -471,6 +820,14 @@
         <source>Ctrl+Shift+D</source>
         <translation>Ctrl+Shift+D</translation>
     </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>导出(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+E</source>
+        <translation>Ctrl+E</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::MessageTreeModel</name>
@@ -726,6 +1083,18 @@
         <source>Cache budget:</source>
         <translation>缓存上限：</translation>
     </message>
+    <message>
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <source>Default export folder</source>
+        <translation>默认导出文件夹</translation>
+    </message>
+    <message>
+        <source>Default export folder:</source>
+        <translation>默认导出文件夹：</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::StatsDialog</name>
@@ -858,6 +1227,10 @@
     <message>
         <source>Show in 3D View</source>
         <translation>在 3D 视图中显示</translation>
+    </message>
+    <message>
+        <source>Export This Topic…</source>
+        <translation>导出此话题…</translation>
     </message>
 </context>
 <context>

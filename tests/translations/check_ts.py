@@ -21,7 +21,7 @@ CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
 PLACEHOLDER = re.compile(r"%(?:\d|n)")
 # Words that stay as they are in every language (names, units, keys, file names).
 KEEP = {"Bagscope", "MiB", "Ctrl", "Shift", "json", "layout", "JSON", "YAML", "ROS", "Unix",
-        "header", "stamp", "Hz", "mcap", "bag", "rosbag2", "yaml", "metadata", "db3"}
+        "header", "stamp", "Hz", "fps", "mcap", "bag", "rosbag2", "yaml", "metadata", "db3"}
 
 
 def messages(path):
