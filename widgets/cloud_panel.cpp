@@ -193,6 +193,7 @@ struct CloudPanel::Scene {
 
 CloudPanel::CloudPanel(Document* document, QWidget* parent)
     : Panel(parent), document_(document), mailbox_(Mailbox::create(this)), scene_(std::make_unique<Scene>()),
+      reader_(std::make_unique<NewestRead<CloudFrame>>(this)),
       view_(new VtkView(this)), topic_(new QComboBox(this)), field_(new QComboBox(this)), map_(new QComboBox(this)),
       auto_(new QCheckBox(tr("Auto range"), this)), low_(new QDoubleSpinBox(this)), high_(new QDoubleSpinBox(this)),
       pointSize_(new QSpinBox(this)), accumulate_(new QSpinBox(this)), fixedFrame_(new QComboBox(this)),
@@ -327,7 +328,7 @@ void CloudPanel::sessionChanged() {
     if (topic_->findText(wanted) >= 0) pendingTopic_.clear();
   }
   frames_.clear();
-  shownRequest_ = {};
+  reader_->reset();
   tf_.reset();
   cameraSet_ = false;
   emit titleChanged(topic_->currentText());
@@ -397,34 +398,23 @@ void CloudPanel::refresh() {
   auto row = s->atOrBefore(id, document_->playheadNs());
   if (!row && !s->index(id).empty()) row = 0;
   if (!row) return;
-  wanted_ = {s, static_cast<int>(id), *row, version_};
   s->prefetch({&id, 1}, document_->playheadNs(), 1'000'000'000);
-  if (wanted_ == shownRequest_ || reading_) return;
-  startRead();
-}
-
-void CloudPanel::startRead() {
-  reading_ = true;
-  Request request = wanted_;
   auto session = document_->sharedSession();
   QString field = pendingField_.isEmpty() ? field_->currentText() : pendingField_;
   if (field.isEmpty()) field = QStringLiteral("intensity");
   QString fixed = fixedFrame_->currentData().toString();
   auto tf = tf_;
-  QThreadPool::globalInstance()->start([=, mailbox = mailbox_, this] {
-    auto frame = readCloud(*session, static_cast<std::uint32_t>(request.topic), request.row, field, tf.get(), fixed);
-    mailbox->post([this, request, frame = std::move(frame)]() mutable {
-      reading_ = false;
-      if (request.session == document_->session() && request.version == version_) {
-        bool stepBack = shownRequest_.session == request.session && shownRequest_.topic == request.topic &&
-                        request.row < shownRequest_.row;
-        if (stepBack) frames_.clear();  // accumulation only makes sense going forwards
-        shownRequest_ = request;
-        showFrame(std::move(frame));
-      }
-      if (wanted_.session && !(wanted_ == shownRequest_)) startRead();
-    });
-  });
+  int version = version_;
+  reader_->want({s, static_cast<int>(id), *row, version_},
+                [session, id, n = *row, field, tf, fixed] { return readCloud(*session, id, n, field, tf.get(), fixed); },
+                [this, version](const ReadKey& previous, CloudFrame frame) {
+                  const ReadKey& key = reader_->shown();
+                  if (key.session != document_->session() || version != version_) return;
+                  // Accumulating only makes sense going forwards.
+                  if (previous.session == key.session && previous.topic == key.topic && key.row < previous.row)
+                    frames_.clear();
+                  showFrame(std::move(frame));
+                });
 }
 
 void CloudPanel::showFrame(CloudFrame frame) {

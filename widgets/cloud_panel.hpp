@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "colour_map.hpp"
+#include "newest_read.hpp"
 #include "panel.hpp"
 
 class QCheckBox;
@@ -96,7 +97,6 @@ signals:
 private:
   struct Scene;
   void refresh();
-  void startRead();
   void showFrame(CloudFrame frame);
   void rebuild();
   void loadTf();
@@ -104,6 +104,7 @@ private:
   Document* document_;
   std::shared_ptr<Mailbox> mailbox_;
   std::unique_ptr<Scene> scene_;
+  std::unique_ptr<NewestRead<CloudFrame>> reader_;
   VtkView* view_;
   QComboBox* topic_;
   QComboBox* field_;
@@ -119,15 +120,6 @@ private:
   QLabel* status_;
   std::deque<CloudFrame> frames_;
   std::shared_ptr<const sensors::TfBuffer> tf_;
-  struct Request {
-    const session::Session* session = nullptr;
-    int topic = -1;
-    std::size_t row = 0;
-    int version = 0;
-    bool operator==(const Request&) const = default;
-  };
-  Request shownRequest_, wanted_;
-  bool reading_ = false;
   bool cameraSet_ = false;
   int version_ = 0;
   QString pendingTopic_, pendingField_, pendingFrame_;

@@ -9,7 +9,6 @@
 #include <QLabel>
 #include <QMouseEvent>
 #include <QPainter>
-#include <QThreadPool>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QWheelEvent>
@@ -24,7 +23,6 @@
 #include "core/sensors/sensors.hpp"
 #include "document.hpp"
 #include "inspector.hpp"
-#include "mailbox.hpp"
 
 namespace bagscope::widgets {
 namespace {
@@ -243,7 +241,8 @@ void ImageView::mouseMoveEvent(QMouseEvent* e) {
 // ImagePanel
 
 ImagePanel::ImagePanel(Document* document, QWidget* parent)
-    : Panel(parent), document_(document), mailbox_(Mailbox::create(this)), topic_(new QComboBox(this)),
+    : Panel(parent), document_(document), reader_(std::make_unique<NewestRead<RenderedImage>>(this)),
+      topic_(new QComboBox(this)),
       map_(new QComboBox(this)), auto_(new QCheckBox(tr("Auto range"), this)), low_(new QDoubleSpinBox(this)),
       high_(new QDoubleSpinBox(this)), view_(new ImageView(this)), status_(new QLabel(this)) {
   topic_->setMinimumContentsLength(18);
@@ -315,7 +314,7 @@ ImagePanel::ImagePanel(Document* document, QWidget* parent)
   sessionChanged();
 }
 
-ImagePanel::~ImagePanel() { mailbox_->close(); }
+ImagePanel::~ImagePanel() = default;
 
 void ImagePanel::sessionChanged() {
   QString wanted = pendingTopic_.isEmpty() ? topic_->currentText() : pendingTopic_;
@@ -326,7 +325,7 @@ void ImagePanel::sessionChanged() {
   int i = topic_->findText(wanted);
   topic_->setCurrentIndex(i >= 0 ? i : 0);
   if (i >= 0) pendingTopic_.clear();
-  shownRequest_ = {};
+  reader_->reset();
   emit titleChanged(topic_->currentText());
   refresh();
 }
@@ -379,29 +378,15 @@ void ImagePanel::refresh() {
   auto row = s->atOrBefore(id, document_->playheadNs());
   if (!row && !s->index(id).empty()) row = 0;  // before its first frame: show that
   if (!row) return;
-  wanted_ = {s, static_cast<int>(id), *row, styleVersion_};
   // The next second of frames into the cache, so stepping and playing read from memory.
   s->prefetch({&id, 1}, document_->playheadNs(), 1'000'000'000);
-  if (wanted_ == shownRequest_ || reading_) return;
-  startRead();
-}
-
-void ImagePanel::startRead() {
-  reading_ = true;
-  Request request = wanted_;
   auto session = document_->sharedSession();
   ImageStyle look = style();
-  QThreadPool::globalInstance()->start([session, request, look, mailbox = mailbox_, this] {
-    auto frame = renderImage(*session, static_cast<std::uint32_t>(request.topic), request.row, look);
-    mailbox->post([this, request, frame = std::move(frame)]() mutable {
-      reading_ = false;
-      if (request.session == document_->session()) {
-        shownRequest_ = request;
-        showFrame(std::move(frame));
-      }
-      if (wanted_.session && !(wanted_ == shownRequest_)) startRead();
-    });
-  });
+  reader_->want({s, static_cast<int>(id), *row, styleVersion_},
+                [session, id, n = *row, look] { return renderImage(*session, id, n, look); },
+                [this](const ReadKey&, RenderedImage frame) {
+                  if (reader_->shown().session == document_->session()) showFrame(std::move(frame));
+                });
 }
 
 void ImagePanel::showFrame(RenderedImage frame) {

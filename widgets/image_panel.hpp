@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "colour_map.hpp"
+#include "newest_read.hpp"
 #include "panel.hpp"
 
 class QCheckBox;
@@ -31,7 +32,6 @@ class Session;
 namespace bagscope::widgets {
 
 class Document;
-class Mailbox;
 
 /// How single-channel images without colour (16-bit, float depth) are shown.
 struct ImageStyle {
@@ -122,12 +122,11 @@ signals:
 
 private:
   void refresh();
-  void startRead();
   void showFrame(RenderedImage frame);
   ImageStyle style() const;
 
   Document* document_;
-  std::shared_ptr<Mailbox> mailbox_;
+  std::unique_ptr<NewestRead<RenderedImage>> reader_;
   QComboBox* topic_;
   QComboBox* map_;
   QCheckBox* auto_;
@@ -136,15 +135,6 @@ private:
   ImageView* view_;
   QLabel* status_;
   RenderedImage shown_;
-  struct Request {
-    const session::Session* session = nullptr;
-    int topic = -1;
-    std::size_t row = 0;
-    int styleVersion = 0;
-    bool operator==(const Request&) const = default;
-  };
-  Request shownRequest_, wanted_;
-  bool reading_ = false;
   int styleVersion_ = 0;
   QString pendingTopic_;
 };

@@ -9,7 +9,6 @@
 #include <QMimeData>
 #include <QScrollBar>
 #include <QSet>
-#include <QThreadPool>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -19,7 +18,6 @@
 #include "core/base/json_text.hpp"
 #include "core/schema/schema.hpp"
 #include "document.hpp"
-#include "mailbox.hpp"
 #include "plot_panel.hpp"
 
 namespace bagscope::widgets {
@@ -370,7 +368,7 @@ bool FieldFilter::filterAcceptsRow(int row, const QModelIndex& parent) const {
 InspectorPanel::InspectorPanel(Document* document, QWidget* parent)
     : QWidget(parent), document_(document), model_(new MessageTreeModel(this)), filter_(new FieldFilter(this)),
       header_(new QLabel(this)), search_(new QLineEdit(this)), view_(new QTreeView(this)),
-      mailbox_(Mailbox::create(this)) {
+      reader_(std::make_unique<NewestRead<std::shared_ptr<const DecodedMessage>>>(this)) {
   filter_->setSourceModel(model_);
   header_->setWordWrap(true);
   header_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -401,7 +399,7 @@ InspectorPanel::InspectorPanel(Document* document, QWidget* parent)
   refresh();
 }
 
-InspectorPanel::~InspectorPanel() { mailbox_->close(); }
+InspectorPanel::~InspectorPanel() = default;
 
 void InspectorPanel::setTimeDisplay(TimeDisplay display) {
   display_ = display;
@@ -419,32 +417,17 @@ void InspectorPanel::refresh() {
     if (!row && s->index(id).size() > 0) row = 0;
   }
   if (!row) {
-    shown_ = wanted_ = {};
+    reader_->reset();
     model_->setMessage(nullptr);
     updateHeader();
     return;
   }
-  wanted_ = {s, topic, *row};
-  if (wanted_ == shown_ || reading_) return;
-  startRead();
-}
-
-void InspectorPanel::startRead() {
-  reading_ = true;
-  Request request = wanted_;
   auto session = document_->sharedSession();
-  // Read and decode on a pool thread; only the newest request is read after this one.
-  QThreadPool::globalInstance()->start([session, request, mailbox = mailbox_, this] {
-    auto message = readDecoded(*session, static_cast<session::TopicId>(request.topic), request.row);
-    mailbox->post([this, request, message] {
-      reading_ = false;
-      if (request.session == document_->session()) {
-        shown_ = request;
-        show(message);
-      }
-      if (wanted_.session && !(wanted_ == shown_)) startRead();
-    });
-  });
+  auto id = static_cast<session::TopicId>(topic);
+  reader_->want({s, topic, *row, 0}, [session, id, n = *row] { return readDecoded(*session, id, n); },
+                [this](const ReadKey&, std::shared_ptr<const DecodedMessage> message) {
+                  if (reader_->shown().session == document_->session()) show(std::move(message));
+                });
 }
 
 void InspectorPanel::show(std::shared_ptr<const DecodedMessage> message) {

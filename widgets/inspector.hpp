@@ -13,6 +13,7 @@
 
 #include "core/decode/decoder.hpp"
 #include "core/session/session.hpp"
+#include "newest_read.hpp"
 #include "timeline.hpp"
 
 class QLabel;
@@ -22,7 +23,6 @@ class QTreeView;
 namespace bagscope::widgets {
 
 class Document;
-class Mailbox;
 
 /// A message read and decoded off the GUI thread. Keeps what its Value points into alive.
 struct DecodedMessage {
@@ -112,14 +112,7 @@ signals:
   void messageShown();
 
 private:
-  struct Request {
-    const session::Session* session = nullptr;
-    int topic = -1;
-    std::size_t row = 0;
-    bool operator==(const Request&) const = default;
-  };
   void refresh();
-  void startRead();
   void show(std::shared_ptr<const DecodedMessage> message);
   void showContextMenu(const QPoint& pos);
   void updateHeader();
@@ -130,9 +123,7 @@ private:
   QLabel* header_;
   QLineEdit* search_;
   QTreeView* view_;
-  std::shared_ptr<Mailbox> mailbox_;
-  Request shown_, wanted_;
-  bool reading_ = false;
+  std::unique_ptr<NewestRead<std::shared_ptr<const DecodedMessage>>> reader_;
   TimeDisplay display_ = TimeDisplay::Relative;
 };
 

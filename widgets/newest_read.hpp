@@ -1,0 +1,77 @@
+#pragma once
+// NewestRead: how panels read the message at the playhead without falling behind. One read
+// runs at a time on the thread pool; requests made meanwhile replace each other and only
+// the newest runs next. The result comes back on the owner's thread (dropped once the
+// owner is gone).
+
+#include <QThreadPool>
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+
+#include "mailbox.hpp"
+
+namespace bagscope::session {
+class Session;
+}
+
+namespace bagscope::widgets {
+
+/// What a panel shows: message `row` of `topic` in `session`, drawn with settings `version`.
+struct ReadKey {
+  const session::Session* session = nullptr;
+  int topic = -1;
+  std::size_t row = 0;
+  int version = 0;
+  bool operator==(const ReadKey&) const = default;
+};
+
+template <typename T>
+class NewestRead {
+public:
+  using Work = std::function<T()>;
+  using Done = std::function<void(const ReadKey&, T)>;
+
+  explicit NewestRead(QObject* owner) : mailbox_(Mailbox::create(owner)) {}
+  ~NewestRead() { mailbox_->close(); }
+  NewestRead(const NewestRead&) = delete;
+  NewestRead& operator=(const NewestRead&) = delete;
+
+  /// Asks for `key`: nothing when it is shown already, else `work` on the pool (now, or
+  /// after the read in flight), then `done(previous, result)` on the owner's thread, where
+  /// `previous` is the key shown before and shown() is `key`.
+  void want(const ReadKey& key, Work work, Done done) {
+    wanted_ = key;
+    work_ = std::move(work);
+    done_ = std::move(done);
+    if (wanted_ == shown_ || reading_) return;
+    start();
+  }
+  /// Forgets what is shown (a new session, other settings): the next want() reads.
+  void reset() { shown_ = wanted_ = {}; }
+  const ReadKey& shown() const { return shown_; }
+
+private:
+  void start() {
+    reading_ = true;
+    QThreadPool::globalInstance()->start([key = wanted_, work = work_, done = done_, mailbox = mailbox_, this] {
+      T result = work();
+      mailbox->post([this, key, done, result = std::move(result)]() mutable {
+        reading_ = false;
+        ReadKey before = shown_;
+        shown_ = key;
+        done(before, std::move(result));
+        if (wanted_.session && !(wanted_ == shown_)) start();
+      });
+    });
+  }
+
+  std::shared_ptr<Mailbox> mailbox_;
+  ReadKey shown_, wanted_;
+  Work work_;
+  Done done_;
+  bool reading_ = false;
+};
+
+}  // namespace bagscope::widgets
