@@ -6,6 +6,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QJsonValue>
+#include <QSettings>
 #include <QString>
 #include <QVariant>
 
@@ -19,6 +20,13 @@
 #include "core/base/byte_source.hpp"
 
 namespace bagscope::test {
+
+/// Settings and app data of this test process in `dir` (a fresh temporary folder): runs
+/// of the same test at once, or an earlier run, cannot leak remembered choices into it.
+inline void isolateSettings(const QString& dir) {
+  QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir);
+  qputenv("XDG_DATA_HOME", QFile::encodeName(dir + "/data"));
+}
 
 inline QString dataPath(const QString& relative) {
   return QStringLiteral(BAGSCOPE_TEST_DATA "/") + relative;

@@ -27,11 +27,14 @@ using bagscope::test::dataPath;
 class TestAppWindow : public QObject {
   Q_OBJECT
 
+  QTemporaryDir settings_;
+
   std::map<QString, std::vector<qint64>> times_;
 
 private slots:
   void initTestCase() {
     QStandardPaths::setTestModeEnabled(true);
+    bagscope::test::isolateSettings(settings_.path());
     QVERIFY2(QGuiApplication::platformName() == "xcb",
              qPrintable("this test needs a real X server (xvfb-run), not " + QGuiApplication::platformName()));
     QString error;

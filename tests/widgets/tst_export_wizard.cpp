@@ -51,8 +51,13 @@ QStringList filesUnder(const QString& folder) {
 class TestExportWizard : public QObject {
   Q_OBJECT
 
+  QTemporaryDir settings_;
+
 private slots:
-  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    bagscope::test::isolateSettings(settings_.path());
+  }
 
   void exportsATopicThatIndependentReadersRead() {
     Document d;

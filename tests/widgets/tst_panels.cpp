@@ -63,9 +63,12 @@ QString compareToBaseline(const QImage& actual, const QString& name) {
 class TestPanels : public QObject {
   Q_OBJECT
 
+  QTemporaryDir settings_;
+
 private slots:
   void initTestCase() {
     QStandardPaths::setTestModeEnabled(true);
+    bagscope::test::isolateSettings(settings_.path());
     QVERIFY2(QGuiApplication::platformName() == "xcb", "run under xvfb-run");
     QDir().mkpath(BAGSCOPE_SHOTS);
   }

@@ -82,8 +82,13 @@ QString valueText(const QAbstractItemModel& m, const QModelIndex& i) {
 class TestWidgetModels : public QObject {
   Q_OBJECT
 
+  QTemporaryDir settings_;
+
 private slots:
-  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    bagscope::test::isolateSettings(settings_.path());
+  }
 
   void topicListSortsAndFilters() {
     Document d;
