@@ -69,7 +69,6 @@ public:
   void setImage(const QImage& image, const QString& overlay);
   void fit();
   void actualSize();
-  double scale() const { return scale_; }
   bool fitting() const { return fit_; }
   /// Image pixel under widget point `p` (may be outside the image).
   QPointF toImage(const QPointF& p) const;

@@ -66,7 +66,6 @@ public:
   /// Play/pause, step back/forward (selected topic, any topic), start, end, loop.
   QList<QAction*> playbackActions() const { return actions_; }
   void setTimeDisplay(TimeDisplay display);
-  QComboBox* speedBox() const { return speed_; }
 
 private:
   void updateTime();

@@ -367,10 +367,6 @@ void PlotPanel::onLoaded() {
   emit loaded();
 }
 
-bool PlotPanel::loading() const {
-  return std::any_of(series_.begin(), series_.end(), [](auto& s) { return !s->loaded; });
-}
-
 const std::vector<double>& PlotPanel::seriesX(int i) const { return series_.at(static_cast<std::size_t>(i))->x; }
 const std::vector<double>& PlotPanel::seriesY(int i) const { return series_.at(static_cast<std::size_t>(i))->y; }
 int PlotPanel::drawnPoints(int i) const { return series_.at(static_cast<std::size_t>(i))->drawn; }

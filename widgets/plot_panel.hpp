@@ -67,7 +67,6 @@ public:
   const std::vector<double>& seriesY(int i) const;
   /// Points drawn now for series i (after decimation).
   int drawnPoints(int i) const;
-  bool loading() const;
 
   /// Time mode: the visible x range in seconds from the start (plots link through these).
   void setXRange(double lower, double upper);

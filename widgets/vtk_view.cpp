@@ -98,7 +98,6 @@ VtkView::~VtkView() {
 }
 
 vtkRenderer* VtkView::renderer() const { return impl_->renderer; }
-vtkGenericOpenGLRenderWindow* VtkView::renderWindow() const { return impl_->window; }
 
 void VtkView::initializeGL() {
   auto& w = *impl_->window;

@@ -13,7 +13,6 @@
 #include <memory>
 
 class vtkRenderer;
-class vtkGenericOpenGLRenderWindow;
 
 namespace bagscope::widgets {
 
@@ -28,7 +27,6 @@ public:
   ~VtkView() override;
 
   vtkRenderer* renderer() const;
-  vtkGenericOpenGLRenderWindow* renderWindow() const;
   /// Schedules a render (after scene changes).
   void render() { update(); }
 
