@@ -43,10 +43,6 @@
 <context>
     <name>bagscope::widgets::CloudPanel</name>
     <message>
-        <source>Auto range</source>
-        <translation>自動範囲</translation>
-    </message>
-    <message>
         <source>Grid</source>
         <translation>グリッド</translation>
     </message>
@@ -130,6 +126,25 @@
     <message>
         <source>nothing was written</source>
         <translation>何も書き出されませんでした</translation>
+    </message>
+    <message>
+        <source>Colour map for the field's values</source>
+        <translation>フィールドの値に使うカラーマップ</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::ColourRange</name>
+    <message>
+        <source>Auto range</source>
+        <translation>自動範囲</translation>
+    </message>
+    <message>
+        <source>Value shown as the first colour of the map</source>
+        <translation>カラーマップの最初の色に対応する値</translation>
+    </message>
+    <message>
+        <source>Value shown as the last colour of the map</source>
+        <translation>カラーマップの最後の色に対応する値</translation>
     </message>
 </context>
 <context>
@@ -432,20 +447,8 @@
 <context>
     <name>bagscope::widgets::ImagePanel</name>
     <message>
-        <source>Auto range</source>
-        <translation>自動範囲</translation>
-    </message>
-    <message>
         <source>Colour map for depth and 16-bit images</source>
         <translation>深度画像と 16 ビット画像のカラーマップ</translation>
-    </message>
-    <message>
-        <source>Value shown as the first colour of the map</source>
-        <translation>カラーマップの最初の色に対応する値</translation>
-    </message>
-    <message>
-        <source>Value shown as the last colour of the map</source>
-        <translation>カラーマップの最後の色に対応する値</translation>
     </message>
     <message>
         <source>Fit</source>

@@ -43,10 +43,6 @@
 <context>
     <name>bagscope::widgets::CloudPanel</name>
     <message>
-        <source>Auto range</source>
-        <translation>自动范围</translation>
-    </message>
-    <message>
         <source>Grid</source>
         <translation>网格</translation>
     </message>
@@ -130,6 +126,25 @@
     <message>
         <source>nothing was written</source>
         <translation>没有写入任何文件</translation>
+    </message>
+    <message>
+        <source>Colour map for the field's values</source>
+        <translation>字段值使用的色图</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::ColourRange</name>
+    <message>
+        <source>Auto range</source>
+        <translation>自动范围</translation>
+    </message>
+    <message>
+        <source>Value shown as the first colour of the map</source>
+        <translation>对应色图起始颜色的值</translation>
+    </message>
+    <message>
+        <source>Value shown as the last colour of the map</source>
+        <translation>对应色图末尾颜色的值</translation>
     </message>
 </context>
 <context>
@@ -432,20 +447,8 @@
 <context>
     <name>bagscope::widgets::ImagePanel</name>
     <message>
-        <source>Auto range</source>
-        <translation>自动范围</translation>
-    </message>
-    <message>
         <source>Colour map for depth and 16-bit images</source>
         <translation>深度图和 16 位图像使用的色图</translation>
-    </message>
-    <message>
-        <source>Value shown as the first colour of the map</source>
-        <translation>对应色图起始颜色的值</translation>
-    </message>
-    <message>
-        <source>Value shown as the last colour of the map</source>
-        <translation>对应色图末尾颜色的值</translation>
     </message>
     <message>
         <source>Fit</source>

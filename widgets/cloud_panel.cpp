@@ -2,7 +2,6 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMessageBox>
@@ -194,21 +193,13 @@ struct CloudPanel::Scene {
 CloudPanel::CloudPanel(Document* document, QWidget* parent)
     : Panel(parent), document_(document), mailbox_(Mailbox::create(this)), scene_(std::make_unique<Scene>()),
       reader_(std::make_unique<NewestRead<CloudFrame>>(this)),
-      view_(new VtkView(this)), topic_(new QComboBox(this)), field_(new QComboBox(this)), map_(new QComboBox(this)),
-      auto_(new QCheckBox(tr("Auto range"), this)), low_(new QDoubleSpinBox(this)), high_(new QDoubleSpinBox(this)),
+      view_(new VtkView(this)), topic_(new QComboBox(this)), field_(new QComboBox(this)),
+      range_(new ColourRange(tr("Colour map for the field's values"), this)),
       pointSize_(new QSpinBox(this)), accumulate_(new QSpinBox(this)), fixedFrame_(new QComboBox(this)),
       grid_(new QCheckBox(tr("Grid"), this)), triads_(new QCheckBox(tr("TF frames"), this)), status_(new QLabel(this)) {
   topic_->setMinimumContentsLength(14);
   topic_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   field_->setToolTip(tr("Colour by this field (rgb: the cloud's own colours)"));
-  map_->addItems(colourMapNames());
-  auto_->setChecked(true);
-  for (auto* box : {low_, high_}) {
-    box->setRange(-1e9, 1e9);
-    box->setDecimals(3);
-    box->setEnabled(false);
-    box->setKeyboardTracking(false);
-  }
   pointSize_->setRange(1, 10);
   pointSize_->setValue(2);
   pointSize_->setPrefix(tr("size "));
@@ -229,10 +220,7 @@ CloudPanel::CloudPanel(Document* document, QWidget* parent)
   rows->addWidget(topic_, 0, 0);
   rows->addWidget(new QLabel(tr("Colour:"), this), 0, 1);
   rows->addWidget(field_, 0, 2);
-  rows->addWidget(map_, 0, 3);
-  rows->addWidget(auto_, 0, 4);
-  rows->addWidget(low_, 0, 5);
-  rows->addWidget(high_, 0, 6);
+  rows->addWidget(range_, 0, 3);
   auto* second = new QHBoxLayout;
   second->addWidget(new QLabel(tr("Fixed frame:"), this));
   second->addWidget(fixedFrame_);
@@ -288,15 +276,7 @@ CloudPanel::CloudPanel(Document* document, QWidget* parent)
     while (frames_.size() > static_cast<std::size_t>(accumulate_->value())) frames_.pop_front();
     rebuild();
   });
-  auto restyle = [this] {
-    low_->setEnabled(!auto_->isChecked());
-    high_->setEnabled(!auto_->isChecked());
-    rebuild();
-  };
-  connect(map_, &QComboBox::currentIndexChanged, this, restyle);
-  connect(auto_, &QCheckBox::toggled, this, restyle);
-  connect(low_, &QDoubleSpinBox::valueChanged, this, restyle);
-  connect(high_, &QDoubleSpinBox::valueChanged, this, restyle);
+  connect(range_, &ColourRange::changed, this, &CloudPanel::rebuild);
   connect(pointSize_, &QSpinBox::valueChanged, this, [this](int size) {
     scene_->cloudActor->GetProperty()->SetPointSize(static_cast<float>(size));
     view_->render();
@@ -458,24 +438,22 @@ void CloudPanel::showFrame(CloudFrame frame) {
 
 void CloudPanel::rebuild() {
   // Colour range over what is shown, unless the user fixed it.
-  double low = low_->value(), high = high_->value();
-  if (auto_->isChecked()) {
+  double low = range_->low(), high = range_->high();
+  if (range_->autoRange()) {
     low = std::numeric_limits<double>::infinity();
     high = -low;
     for (const auto& f : frames_)
       for (double v : f.values)
         if (std::isfinite(v)) low = std::min(low, v), high = std::max(high, v);
     if (!std::isfinite(low)) low = 0, high = 1;
-    QSignalBlocker a(low_), b(high_);
-    low_->setValue(low);
-    high_->setValue(high);
+    range_->showAutoRange(low, high);
   }
   std::vector<float> xyz;
   std::vector<std::uint8_t> rgb;
   xyz.reserve(3 * pointsDrawn());
   rgb.resize(3 * pointsDrawn());
   std::size_t at = 0;
-  ColourMap map = colourMapFromName(map_->currentText());
+  ColourMap map = range_->map();
   for (const auto& f : frames_) {
     xyz.insert(xyz.end(), f.xyz.begin(), f.xyz.end());
     cloudColours(f, map, low, high, std::span(rgb).subspan(3 * at, 3 * f.size()));
@@ -558,24 +536,19 @@ void CloudPanel::sideView() {
 }
 
 QJsonObject CloudPanel::saveSettings() const {
-  return {{QStringLiteral("topic"), topic()},
-          {QStringLiteral("field"), field_->currentText()},
-          {QStringLiteral("colourMap"), map_->currentText()},
-          {QStringLiteral("autoRange"), auto_->isChecked()},
-          {QStringLiteral("low"), low_->value()},
-          {QStringLiteral("high"), high_->value()},
-          {QStringLiteral("pointSize"), pointSize_->value()},
-          {QStringLiteral("accumulate"), accumulate_->value()},
-          {QStringLiteral("fixedFrame"), fixedFrame_->currentData().toString()},
-          {QStringLiteral("grid"), grid_->isChecked()},
-          {QStringLiteral("tfFrames"), triads_->isChecked()}};
+  QJsonObject s{{QStringLiteral("topic"), topic()},
+                {QStringLiteral("field"), field_->currentText()},
+                {QStringLiteral("pointSize"), pointSize_->value()},
+                {QStringLiteral("accumulate"), accumulate_->value()},
+                {QStringLiteral("fixedFrame"), fixedFrame_->currentData().toString()},
+                {QStringLiteral("grid"), grid_->isChecked()},
+                {QStringLiteral("tfFrames"), triads_->isChecked()}};
+  range_->save(s);
+  return s;
 }
 
 void CloudPanel::restoreSettings(const QJsonObject& s) {
-  map_->setCurrentText(s.value(QStringLiteral("colourMap")).toString(colourMapName(ColourMap::Turbo)));
-  low_->setValue(s.value(QStringLiteral("low")).toDouble());
-  high_->setValue(s.value(QStringLiteral("high")).toDouble(1.0));
-  auto_->setChecked(s.value(QStringLiteral("autoRange")).toBool(true));
+  range_->restore(s);
   pointSize_->setValue(s.value(QStringLiteral("pointSize")).toInt(2));
   accumulate_->setValue(s.value(QStringLiteral("accumulate")).toInt(1));
   grid_->setChecked(s.value(QStringLiteral("grid")).toBool(true));

@@ -15,13 +15,12 @@
 #include <span>
 #include <vector>
 
-#include "colour_map.hpp"
+#include "colour_range.hpp"
 #include "newest_read.hpp"
 #include "panel.hpp"
 
 class QCheckBox;
 class QComboBox;
-class QDoubleSpinBox;
 class QLabel;
 class QSpinBox;
 
@@ -108,10 +107,7 @@ private:
   VtkView* view_;
   QComboBox* topic_;
   QComboBox* field_;
-  QComboBox* map_;
-  QCheckBox* auto_;
-  QDoubleSpinBox* low_;
-  QDoubleSpinBox* high_;
+  ColourRange* range_;
   QSpinBox* pointSize_;
   QSpinBox* accumulate_;
   QComboBox* fixedFrame_;

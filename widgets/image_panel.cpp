@@ -1,8 +1,6 @@
 #include "image_panel.hpp"
 
-#include <QCheckBox>
 #include <QComboBox>
-#include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QMessageBox>
 #include <QHBoxLayout>
@@ -242,22 +240,10 @@ void ImageView::mouseMoveEvent(QMouseEvent* e) {
 
 ImagePanel::ImagePanel(Document* document, QWidget* parent)
     : Panel(parent), document_(document), reader_(std::make_unique<NewestRead<RenderedImage>>(this)),
-      topic_(new QComboBox(this)),
-      map_(new QComboBox(this)), auto_(new QCheckBox(tr("Auto range"), this)), low_(new QDoubleSpinBox(this)),
-      high_(new QDoubleSpinBox(this)), view_(new ImageView(this)), status_(new QLabel(this)) {
+      topic_(new QComboBox(this)), range_(new ColourRange(tr("Colour map for depth and 16-bit images"), this)),
+      view_(new ImageView(this)), status_(new QLabel(this)) {
   topic_->setMinimumContentsLength(18);
   topic_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-  map_->addItems(colourMapNames());
-  map_->setToolTip(tr("Colour map for depth and 16-bit images"));
-  auto_->setChecked(true);
-  for (auto* box : {low_, high_}) {
-    box->setRange(-1e9, 1e9);
-    box->setDecimals(3);
-    box->setEnabled(false);
-    box->setKeyboardTracking(false);
-  }
-  low_->setToolTip(tr("Value shown as the first colour of the map"));
-  high_->setToolTip(tr("Value shown as the last colour of the map"));
   auto* fit = new QToolButton(this);
   fit->setText(tr("Fit"));
   auto* actual = new QToolButton(this);
@@ -279,10 +265,7 @@ ImagePanel::ImagePanel(Document* document, QWidget* parent)
   bar->addWidget(save);
   bar->addWidget(fit);
   bar->addWidget(actual);
-  bar->addWidget(map_);
-  bar->addWidget(auto_);
-  bar->addWidget(low_);
-  bar->addWidget(high_);
+  bar->addWidget(range_);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
   layout->addLayout(bar);
@@ -296,16 +279,10 @@ ImagePanel::ImagePanel(Document* document, QWidget* parent)
     emit titleChanged(topic_->currentText());
     refresh();
   });
-  auto restyle = [this] {
-    low_->setEnabled(!auto_->isChecked());
-    high_->setEnabled(!auto_->isChecked());
+  connect(range_, &ColourRange::changed, this, [this] {
     ++styleVersion_;
     refresh();
-  };
-  connect(map_, &QComboBox::currentIndexChanged, this, restyle);
-  connect(auto_, &QCheckBox::toggled, this, restyle);
-  connect(low_, &QDoubleSpinBox::valueChanged, this, restyle);
-  connect(high_, &QDoubleSpinBox::valueChanged, this, restyle);
+  });
   connect(view_, &ImageView::hovered, this, [this](const QPoint& p) {
     QString value = readout(p.x(), p.y());
     status_->setText(value.isEmpty() ? QString() : tr("x %1, y %2: %3").arg(p.x()).arg(p.y()).arg(value));
@@ -364,7 +341,7 @@ bool ImagePanel::saveFrame(const QString& path, QString* error) const {
 }
 
 ImageStyle ImagePanel::style() const {
-  return {colourMapFromName(map_->currentText()), auto_->isChecked(), low_->value(), high_->value()};
+  return {range_->map(), range_->autoRange(), range_->low(), range_->high()};
 }
 
 QString ImagePanel::readout(int x, int y) const {
@@ -403,29 +380,20 @@ void ImagePanel::showFrame(RenderedImage frame) {
                           .arg(static_cast<double>(shown_.stampNs - origin) / 1e9, 0, 'f', 3)
                           .arg(shown_.frameId.isEmpty() ? QStringLiteral("–") : shown_.frameId);
     view_->setImage(shown_.picture, overlay);
-    if (auto_->isChecked() && shown_.raw && shown_.raw->channels() == 1 && shown_.raw->depth() != CV_8U) {
-      QSignalBlocker a(low_), b(high_);
-      low_->setValue(shown_.low);
-      high_->setValue(shown_.high);
-    }
+    if (range_->autoRange() && shown_.raw && shown_.raw->channels() == 1 && shown_.raw->depth() != CV_8U)
+      range_->showAutoRange(shown_.low, shown_.high);
   }
   emit frameShown();
 }
 
 QJsonObject ImagePanel::saveSettings() const {
-  return {{QStringLiteral("topic"), topic()},
-          {QStringLiteral("colourMap"), map_->currentText()},
-          {QStringLiteral("autoRange"), auto_->isChecked()},
-          {QStringLiteral("low"), low_->value()},
-          {QStringLiteral("high"), high_->value()},
-          {QStringLiteral("fit"), view_->fitting()}};
+  QJsonObject s{{QStringLiteral("topic"), topic()}, {QStringLiteral("fit"), view_->fitting()}};
+  range_->save(s);
+  return s;
 }
 
 void ImagePanel::restoreSettings(const QJsonObject& s) {
-  map_->setCurrentText(s.value(QStringLiteral("colourMap")).toString(colourMapName(ColourMap::Turbo)));
-  low_->setValue(s.value(QStringLiteral("low")).toDouble());
-  high_->setValue(s.value(QStringLiteral("high")).toDouble(1.0));
-  auto_->setChecked(s.value(QStringLiteral("autoRange")).toBool(true));
+  range_->restore(s);
   if (!s.value(QStringLiteral("fit")).toBool(true)) view_->actualSize();
   setTopic(s.value(QStringLiteral("topic")).toString());
 }

@@ -12,13 +12,11 @@
 #include <memory>
 #include <optional>
 
-#include "colour_map.hpp"
+#include "colour_range.hpp"
 #include "newest_read.hpp"
 #include "panel.hpp"
 
-class QCheckBox;
 class QComboBox;
-class QDoubleSpinBox;
 class QLabel;
 
 namespace cv {
@@ -127,10 +125,7 @@ private:
   Document* document_;
   std::unique_ptr<NewestRead<RenderedImage>> reader_;
   QComboBox* topic_;
-  QComboBox* map_;
-  QCheckBox* auto_;
-  QDoubleSpinBox* low_;
-  QDoubleSpinBox* high_;
+  ColourRange* range_;
   ImageView* view_;
   QLabel* status_;
   RenderedImage shown_;

@@ -9,20 +9,16 @@
 #include <QDirIterator>
 
 #include "common/test_support.hpp"
+#include "widget_test_support.hpp"
 #include "core/export/export.hpp"
 #include "widgets/document.hpp"
 #include "widgets/export_wizard.hpp"
 
 using namespace bagscope::widgets;
 using bagscope::test::dataPath;
+using bagscope::test::openAndWait;
 
 namespace {
-
-bool openAndWait(Document& d, const QString& path) {
-  QSignalSpy done(&d, &Document::openFinished);
-  d.open({path});
-  return done.wait(30000) && d.session();
-}
 
 // Pages 1–4 with Next, then the run page starts the export; waits for its end.
 bool runThrough(ExportWizard& w, bool* ok) {
@@ -62,7 +58,7 @@ private slots:
   void exportsATopicThatIndependentReadersRead() {
     Document d;
     QString bag = dataPath("ros1/demo_uncompressed.bag");
-    QVERIFY(openAndWait(d, bag));
+    QVERIFY(openAndWait(d, {bag}));
     QTemporaryDir out;
     ExportWizard w(&d, {"/points"});
     w.chooseTopic("/points", "pcd");
@@ -106,7 +102,7 @@ private slots:
 
   void cancellingLeavesNoPartialFiles() {
     Document d;
-    QVERIFY(openAndWait(d, dataPath("ros1/demo_uncompressed.bag")));
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_uncompressed.bag")}));
     QTemporaryDir out;
     ExportWizard w(&d, {});
     for (const char* t : {"/camera/image_raw", "/points", "/points_organized", "/camera/depth"}) w.chooseTopic(t, {});

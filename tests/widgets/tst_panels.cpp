@@ -11,6 +11,7 @@
 #include <qcustomplot.h>
 
 #include "common/test_support.hpp"
+#include "widget_test_support.hpp"
 #include "widgets/cloud_panel.hpp"
 #include "widgets/document.hpp"
 #include "widgets/image_panel.hpp"
@@ -20,14 +21,9 @@
 
 using namespace bagscope::widgets;
 using bagscope::test::dataPath;
+using bagscope::test::openAndWait;
 
 namespace {
-
-bool openAndWait(Document& d, const QString& path) {
-  QSignalSpy done(&d, &Document::openFinished);
-  d.open({path});
-  return done.wait(30000) && d.session();
-}
 
 // Differences a different font hinting or rasteriser makes are small and local: compare
 // at a quarter of the size, and allow 3 % of those pixels to differ by more than 48.
@@ -75,7 +71,7 @@ private slots:
 
   void plotShowsTheFixtureImu() {
     Document d;
-    QVERIFY(openAndWait(d, dataPath("ros1/demo_lz4.bag")));
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
     PlotPanel plot(&d);
     plot.resize(640, 360);
     plot.show();
@@ -154,7 +150,7 @@ private slots:
 
   void imagesShowTheirPixels() {
     Document d;
-    QVERIFY(openAndWait(d, dataPath("ros1/demo_lz4.bag")));
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
     ImagePanel panel(&d);
     panel.resize(1000, 480);  // wider than its toolbar needs: the view's size is fixed
     panel.show();
@@ -178,7 +174,7 @@ private slots:
 
   void cloudsAreColouredAndDrawn() {
     Document d;
-    QVERIFY(openAndWait(d, dataPath("ros1/demo_lz4.bag")));
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
     CloudPanel panel(&d);
     panel.resize(1000, 560);
     panel.show();

@@ -20,6 +20,7 @@
 
 #include "common/ros1_bag_builder.hpp"
 #include "common/test_support.hpp"
+#include "widget_test_support.hpp"
 #include "common/wire_writer.hpp"
 #include "core/storage/source.hpp"
 #include "widgets/cloud_panel.hpp"
@@ -37,6 +38,7 @@
 using namespace bagscope;
 using namespace bagscope::widgets;
 using bagscope::test::dataPath;
+using bagscope::test::openAndWait;
 
 namespace {
 
@@ -52,14 +54,6 @@ std::map<QString, std::vector<qint64>> timesByTopic(const std::vector<QJsonObjec
   std::map<QString, std::vector<qint64>> out;
   for (const auto& l : lines) out[l["topic"].toString()].push_back(l["log_time_ns"].toInteger());
   return out;
-}
-
-bool openAndWait(Document& d, const QStringList& paths, QString* error = nullptr) {
-  QSignalSpy done(&d, &Document::openFinished);
-  d.open(paths);
-  if (!done.wait(30000)) return false;
-  if (error) *error = done.at(0).at(0).toString();
-  return d.session() != nullptr;
 }
 
 // The displayed value of `path` in the inspector model (searching the tree).
