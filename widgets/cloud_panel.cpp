@@ -5,7 +5,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMessageBox>
-#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSpinBox>
@@ -197,7 +196,7 @@ CloudPanel::CloudPanel(Document* document, QWidget* parent)
       range_(new ColourRange(tr("Colour map for the field's values"), this)),
       pointSize_(new QSpinBox(this)), accumulate_(new QSpinBox(this)), fixedFrame_(new QComboBox(this)),
       grid_(new QCheckBox(tr("Grid"), this)), triads_(new QCheckBox(tr("TF frames"), this)), status_(new QLabel(this)) {
-  topic_->setMinimumContentsLength(14);
+  topic_->setMinimumContentsLength(10);
   topic_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   field_->setToolTip(tr("Colour by this field (rgb: the cloud's own colours)"));
   pointSize_->setRange(1, 10);
@@ -216,20 +215,23 @@ CloudPanel::CloudPanel(Document* document, QWidget* parent)
     connect(b, &QToolButton::clicked, this, fn);
     return b;
   };
-  auto* rows = new QGridLayout;
-  rows->addWidget(topic_, 0, 0);
-  rows->addWidget(new QLabel(tr("Colour:"), this), 0, 1);
-  rows->addWidget(field_, 0, 2);
-  rows->addWidget(range_, 0, 3);
+  // Short rows, so the panel fits beside the other docks.
+  auto* first = new QHBoxLayout;
+  first->addWidget(topic_, 1);
+  first->addWidget(new QLabel(tr("Colour:"), this));
+  first->addWidget(field_);
   auto* second = new QHBoxLayout;
-  second->addWidget(new QLabel(tr("Fixed frame:"), this));
-  second->addWidget(fixedFrame_);
+  second->addWidget(range_);
   second->addWidget(pointSize_);
-  second->addWidget(accumulate_);
-  second->addWidget(grid_);
-  second->addWidget(triads_);
   second->addStretch(1);
-  second->addWidget(button(tr("Save Frame…"), [this] {
+  auto* third = new QHBoxLayout;
+  third->addWidget(new QLabel(tr("Fixed frame:"), this));
+  third->addWidget(fixedFrame_, 1);
+  third->addWidget(accumulate_);
+  third->addWidget(grid_);
+  third->addWidget(triads_);
+  auto* fourth = new QHBoxLayout;
+  fourth->addWidget(button(tr("Save Frame…"), [this] {
     if (frames_.empty()) return;
     QString path = QFileDialog::getSaveFileName(this, tr("Save This Frame As"),
                                                 QStringLiteral("%1_%2.pcd").arg(topic().mid(1).replace('/', '_')).arg(frames_.back().stampNs),
@@ -237,13 +239,13 @@ CloudPanel::CloudPanel(Document* document, QWidget* parent)
     QString error;
     if (!path.isEmpty() && !saveFrame(path, &error)) QMessageBox::warning(this, tr("Saving failed"), error);
   }));
-  second->addWidget(button(tr("Reset View"), &CloudPanel::resetView));
-  second->addWidget(button(tr("Top"), &CloudPanel::topView));
-  second->addWidget(button(tr("Side"), &CloudPanel::sideView));
+  fourth->addStretch(1);
+  fourth->addWidget(button(tr("Reset View"), &CloudPanel::resetView));
+  fourth->addWidget(button(tr("Top"), &CloudPanel::topView));
+  fourth->addWidget(button(tr("Side"), &CloudPanel::sideView));
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
-  layout->addLayout(rows);
-  layout->addLayout(second);
+  for (auto* row : {first, second, third, fourth}) layout->addLayout(row);
   layout->addWidget(view_, 1);
   layout->addWidget(status_);
 

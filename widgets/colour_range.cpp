@@ -19,6 +19,8 @@ ColourRange::ColourRange(const QString& mapToolTip, QWidget* parent)
     box->setDecimals(3);
     box->setEnabled(false);
     box->setKeyboardTracking(false);
+    // Narrow: the panels' toolbars must fit beside the inspector.
+    box->setMaximumWidth(box->fontMetrics().horizontalAdvance(QStringLiteral("-000000.000")) + 28);
   }
   low_->setToolTip(tr("Value shown as the first colour of the map"));
   high_->setToolTip(tr("Value shown as the last colour of the map"));

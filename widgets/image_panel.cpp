@@ -242,7 +242,7 @@ ImagePanel::ImagePanel(Document* document, QWidget* parent)
     : Panel(parent), document_(document), reader_(std::make_unique<NewestRead<RenderedImage>>(this)),
       topic_(new QComboBox(this)), range_(new ColourRange(tr("Colour map for depth and 16-bit images"), this)),
       view_(new ImageView(this)), status_(new QLabel(this)) {
-  topic_->setMinimumContentsLength(18);
+  topic_->setMinimumContentsLength(10);
   topic_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   auto* fit = new QToolButton(this);
   fit->setText(tr("Fit"));
@@ -265,10 +265,13 @@ ImagePanel::ImagePanel(Document* document, QWidget* parent)
   bar->addWidget(save);
   bar->addWidget(fit);
   bar->addWidget(actual);
-  bar->addWidget(range_);
+  auto* colours = new QHBoxLayout;
+  colours->addWidget(range_);
+  colours->addStretch(1);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
   layout->addLayout(bar);
+  layout->addLayout(colours);
   layout->addWidget(view_, 1);
   layout->addWidget(status_);
   status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
