@@ -6,6 +6,7 @@
 #include <QtTest>
 
 #include <QDockWidget>
+#include <QLineEdit>
 #include <QMimeData>
 #include <QScreen>
 #include <QSettings>
@@ -61,6 +62,22 @@ private slots:
     // Every topic listed, and one timeline row each.
     QTreeView* view = w.topicPanel()->view();
     QCOMPARE(view->model()->rowCount(), static_cast<int>(times_.size()));
+    QCOMPARE(w.timeline()->rows().size(), times_.size());
+
+    // The timeline's rows follow the list's filter and order.
+    w.topicPanel()->filterBox()->setText("camera");
+    std::vector<QString> listed, rows;
+    for (int r = 0; r < view->model()->rowCount(); ++r) listed.push_back(view->model()->index(r, 0).data().toString());
+    for (auto id : w.timeline()->rows()) rows.push_back(w.document()->topics()[id].name);
+    QCOMPARE(rows, listed);
+    QVERIFY(listed.size() >= 5 && std::all_of(listed.begin(), listed.end(), [](auto& n) { return n.contains("camera"); }));
+    view->sortByColumn(TopicModel::Count, Qt::DescendingOrder);
+    rows.clear();
+    for (auto id : w.timeline()->rows()) rows.push_back(w.document()->topics()[id].name);
+    QCOMPARE(rows.front(), QString("/camera/camera_info"));  // 20 messages, ties by the proxy's order
+    QCOMPARE(w.document()->topics()[w.timeline()->rows().back()].count, std::uint64_t{5});
+    w.topicPanel()->filterBox()->clear();
+    view->sortByColumn(TopicModel::Topic, Qt::AscendingOrder);
     QCOMPARE(w.timeline()->rows().size(), times_.size());
 
     // Click /imu in the list: it becomes the selected topic, and the inspector shows it.

@@ -148,6 +148,35 @@ private slots:
     QCOMPARE(restored->saveSettings(), a->saveSettings());
   }
 
+  void xyPlotsOneFieldAgainstAnotherAndMarksThePlayhead() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
+    PlotPanel plot(&d);
+    plot.resize(500, 400);
+    plot.show();
+    plot.setMode(PlotPanel::Mode::XY);
+    QSignalSpy loaded(&plot, &PlotPanel::loaded);
+    plot.addSeries("/odom", "pose.pose.position.y", "pose.pose.position.x");
+    QVERIFY(loaded.wait(20000));
+    QString error;
+    std::vector<QJsonObject> odom;
+    for (const auto& l : bagscope::test::readJsonLines(dataPath("ros1/demo.expected.jsonl"), &error))
+      if (l["topic"] == "/odom") odom.push_back(l["msg"].toObject());
+    QCOMPARE(plot.seriesX(0).size(), odom.size());
+    for (std::size_t i = 0; i < odom.size(); ++i) {
+      QCOMPARE(plot.seriesX(0)[i], odom[i]["pose"][u"pose"][u"position"][u"x"].toDouble());
+      QCOMPARE(plot.seriesY(0)[i], odom[i]["pose"][u"pose"][u"position"][u"y"].toDouble());
+    }
+    // The marker sits on the message at or before the playhead.
+    auto id = *d.session()->findTopic("/odom");
+    qint64 t = d.session()->index(id)[7].logTimeNs + 1000;
+    d.setPlayhead(t);
+    QCPGraph* marker = plot.plot()->graph(plot.plot()->graphCount() - 1);
+    QCOMPARE(marker->data()->size(), 1);
+    QCOMPARE(marker->data()->begin()->key, plot.seriesX(0)[7]);
+    QCOMPARE(marker->data()->begin()->value, plot.seriesY(0)[7]);
+  }
+
   void imagesShowTheirPixels() {
     Document d;
     QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
