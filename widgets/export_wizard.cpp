@@ -358,6 +358,23 @@ std::vector<ExportWizard::Task> ExportWizard::tasks() const {
   return out;
 }
 
+std::vector<exporters::ExportOptions> ExportWizard::taskOptions() const {
+  std::vector<exporters::ExportOptions> out;
+  for (const auto& t : tasks()) {
+    auto o = optionsFor(t.format);
+    o.topics = {t.topic.toStdString()};
+    o.nameTemplate = (template_->text().isEmpty() ? defaultTemplate(t.format, t.type) : template_->text()).toStdString();
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
+QString ExportWizard::bagName() const { return QFileInfo(document_->paths().value(0)).completeBaseName(); }
+
+bool ExportWizard::namesCollide() const {
+  return tasks().size() > 1 && !template_->text().isEmpty() && !template_->text().contains(QLatin1String("{topic}"));
+}
+
 exporters::ExportOptions ExportWizard::optionsFor(const QString& format) const {
   exporters::ExportOptions o;
   o.format = *exporters::formatFromName(format.toStdString());
@@ -400,19 +417,14 @@ void ExportWizard::updatePreview() {
   if (currentId() != Where) return;
   preview_->clear();
   whereProblem_->clear();
-  auto all = tasks();
-  if (all.empty() || folder_->text().isEmpty() || !document_->session()) return;
-  if (all.size() > 1 && !template_->text().isEmpty() && !template_->text().contains(QLatin1String("{topic}")))
-    whereProblem_->setText(tr("With several topics the file names need {topic}, or they would collide."));
+  if (tasks().empty() || folder_->text().isEmpty() || !document_->session()) return;
+  if (namesCollide()) whereProblem_->setText(tr("With several topics the file names need {topic}, or they would collide."));
   // A dry run of the first three messages of each topic, on a pool thread.
   int generation = ++previewGeneration_;
   auto session = document_->sharedSession();
-  QString bag = QFileInfo(document_->paths().value(0)).completeBaseName();
-  std::vector<exporters::ExportOptions> options;
-  for (const auto& t : all) {
-    auto o = optionsFor(t.format);
-    o.topics = {t.topic.toStdString()};
-    o.nameTemplate = (template_->text().isEmpty() ? defaultTemplate(t.format, t.type) : template_->text()).toStdString();
+  QString bag = bagName();
+  auto options = taskOptions();
+  for (auto& o : options) {
     o.dryRun = true;
     o.overwrite = true;  // names even where files exist; which exist is checked below
     if (auto id = session->findTopic(o.topics[0])) {
@@ -421,7 +433,6 @@ void ExportWizard::updatePreview() {
       std::size_t third = std::min(index.size() - 1, first + 2 * o.every);
       if (first < index.size()) o.endNs = std::min(o.endNs, index[third].logTimeNs);
     }
-    options.push_back(std::move(o));
   }
   QThreadPool::globalInstance()->start([session, bag, options, mailbox = mailbox_, generation, this] {
     QStringList names, conflicts;
@@ -468,8 +479,7 @@ bool ExportWizard::validateCurrentPage() {
       whereProblem_->setText(tr("Choose a folder."));
       return false;
     }
-    if (tasks().size() > 1 && !template_->text().isEmpty() && !template_->text().contains(QLatin1String("{topic}")))
-      return false;
+    if (namesCollide()) return false;
   }
   return QWizard::validateCurrentPage();
 }
@@ -548,14 +558,8 @@ void ExportWizard::start() {
   *report_ = {};
   QDir().mkpath(folder_->text());
   auto session = document_->sharedSession();
-  QString bag = QFileInfo(document_->paths().value(0)).completeBaseName();
-  std::vector<exporters::ExportOptions> options;
-  for (const auto& t : all) {
-    auto o = optionsFor(t.format);
-    o.topics = {t.topic.toStdString()};
-    o.nameTemplate = (template_->text().isEmpty() ? defaultTemplate(t.format, t.type) : template_->text()).toStdString();
-    options.push_back(std::move(o));
-  }
+  QString bag = bagName();
+  auto options = taskOptions();
   auto report = report_;
   auto mailbox = mailbox_;
   auto current = std::make_shared<std::atomic<int>>(0);

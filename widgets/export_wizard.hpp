@@ -82,6 +82,11 @@ private:
   QWidget* makeRunPage();
   std::vector<Task> tasks() const;
   exporters::ExportOptions optionsFor(const QString& format) const;
+  /// Per chosen topic: its format's options, the topic and its file-name template.
+  std::vector<exporters::ExportOptions> taskOptions() const;
+  QString bagName() const;
+  /// Several topics with a template that has no {topic}: their names would collide.
+  bool namesCollide() const;
   void updateHowPage();
   void updatePreview();
   void remember() const;
