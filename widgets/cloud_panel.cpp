@@ -33,14 +33,13 @@
 #include "core/schema/schema.hpp"
 #include "core/sensors/sensors.hpp"
 #include "document.hpp"
+#include "qt_text.hpp"
 #include "inspector.hpp"
 #include "mailbox.hpp"
 #include "vtk_view.hpp"
 
 namespace bagscope::widgets {
 namespace {
-
-QString toQt(const std::string& s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
 bool isCloudType(const std::string& type) {
   auto t = schema::normalTypeName(type);

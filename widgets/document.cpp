@@ -10,11 +10,10 @@
 
 #include "core/decode/decoder.hpp"
 #include "mailbox.hpp"
+#include "qt_text.hpp"
 
 namespace bagscope::widgets {
 namespace {
-
-QString toQt(const std::string& s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
 std::vector<TopicInfo> describeTopics(const session::Session& s) {
   std::vector<TopicInfo> out;

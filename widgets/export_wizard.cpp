@@ -30,6 +30,7 @@
 #include "core/schema/schema.hpp"
 #include "core/storage/summary.hpp"
 #include "document.hpp"
+#include "qt_text.hpp"
 #include "mailbox.hpp"
 #include "settings.hpp"
 
@@ -38,8 +39,6 @@ namespace {
 
 enum TopicColumn { kTopicName, kTopicType, kTopicCount, kTopicFormat };
 enum RunColumn { kRunTask, kRunBar, kRunState };
-
-QString toQt(const std::string& s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
 bool perFrame(const QString& format, const QString& type) {
   if (format == QLatin1String("npy")) {

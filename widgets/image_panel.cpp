@@ -20,6 +20,7 @@
 #include "core/schema/schema.hpp"
 #include "core/sensors/sensors.hpp"
 #include "document.hpp"
+#include "qt_text.hpp"
 #include "inspector.hpp"
 
 namespace bagscope::widgets {
@@ -96,8 +97,6 @@ QImage picture(const cv::Mat& m, const QString& encoding, const ImageStyle& styl
   }
   return {};
 }
-
-QString toQt(const std::string& s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
 }  // namespace
 

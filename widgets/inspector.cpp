@@ -18,6 +18,7 @@
 #include "core/base/json_text.hpp"
 #include "core/schema/schema.hpp"
 #include "document.hpp"
+#include "qt_text.hpp"
 #include "plot_panel.hpp"
 
 namespace bagscope::widgets {
@@ -26,8 +27,6 @@ using decode::Value;
 using Kind = decode::Value::Kind;
 
 namespace {
-
-QString toQt(const std::string& s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
 std::string shortest(double v, bool single) {
   if (std::isnan(v)) return "nan";
