@@ -7,6 +7,7 @@
 #include <QJsonObject>
 #include <QJsonValue>
 #include <QSettings>
+#include <QStandardPaths>
 #include <QString>
 #include <QVariant>
 
@@ -21,9 +22,11 @@
 
 namespace bagscope::test {
 
-/// Settings and app data of this test process in `dir` (a fresh temporary folder): runs
-/// of the same test at once, or an earlier run, cannot leak remembered choices into it.
+/// Settings and app data of this test process in `dir` (a fresh temporary folder), and
+/// Qt's standard paths in test mode: runs of the same test at once, or an earlier run,
+/// cannot leak remembered choices into it.
 inline void isolateSettings(const QString& dir) {
+  QStandardPaths::setTestModeEnabled(true);
   QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir);
   qputenv("XDG_DATA_HOME", QFile::encodeName(dir + "/data"));
 }

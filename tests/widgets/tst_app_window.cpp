@@ -34,7 +34,6 @@ class TestAppWindow : public QObject {
 
 private slots:
   void initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);
     bagscope::test::isolateSettings(settings_.path());
     QVERIFY2(QGuiApplication::platformName() == "xcb",
              qPrintable("this test needs a real X server (xvfb-run), not " + QGuiApplication::platformName()));

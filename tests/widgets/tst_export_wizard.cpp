@@ -51,7 +51,6 @@ class TestExportWizard : public QObject {
 
 private slots:
   void initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);
     bagscope::test::isolateSettings(settings_.path());
   }
 

@@ -63,7 +63,6 @@ class TestPanels : public QObject {
 
 private slots:
   void initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);
     bagscope::test::isolateSettings(settings_.path());
     QVERIFY2(QGuiApplication::platformName() == "xcb", "run under xvfb-run");
     QDir().mkpath(BAGSCOPE_SHOTS);

@@ -80,7 +80,6 @@ class TestWidgetModels : public QObject {
 
 private slots:
   void initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);
     bagscope::test::isolateSettings(settings_.path());
   }
 
