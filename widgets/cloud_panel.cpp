@@ -494,8 +494,8 @@ bool CloudPanel::saveFrame(const QString& path, QString* error) const {
   o.format = format ? *format : exporters::Format::Pcd;
   o.topics = {topic().toStdString()};
   o.startNs = o.endNs = frames_.back().logTimeNs;
-  o.outDir = QFile::encodeName(file.absolutePath()).toStdString();
-  o.nameTemplate = QFile::encodeName(file.fileName()).toStdString();
+  o.outDir = toPath(file.absolutePath());
+  o.nameTemplate = file.fileName().toStdString();  // templates are UTF-8
   o.overwrite = true;  // the file dialog asked
   exporters::ExportReport report;
   auto r = exporters::exportSession(*s, "frame", o, report);

@@ -80,7 +80,7 @@ void Document::open(const QStringList& paths) {
   opening->mailbox = Mailbox::create(this);
   opening_ = opening;
   std::vector<std::filesystem::path> inputs;
-  for (const auto& p : paths) inputs.emplace_back(QFile::encodeName(p).toStdString());
+  for (const auto& p : paths) inputs.push_back(toPath(p));
   session::SessionOptions options;
   options.skipFailedInputs = true;
   options.cacheBytes = cacheBytes_;

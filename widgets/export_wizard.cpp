@@ -385,7 +385,7 @@ exporters::ExportOptions ExportWizard::optionsFor(const QString& format) const {
     o.endNs = document_->startNs() + static_cast<qint64>(std::llround(to_->value() * 1e9));
   }
   o.every = static_cast<std::uint32_t>(every_->value());
-  o.outDir = QFile::encodeName(folder_->text()).toStdString();
+  o.outDir = toPath(folder_->text());
   o.overwrite = replace_->isChecked();
   o.pcdEncoding = pcdEncoding_->currentData() == QLatin1String("ascii") ? exporters::PcdEncoding::Ascii
                   : pcdEncoding_->currentData() == QLatin1String("binary_compressed") ? exporters::PcdEncoding::BinaryCompressed
@@ -439,8 +439,8 @@ void ExportWizard::updatePreview() {
       exporters::ExportReport r;
       (void)exporters::exportSession(*session, bag.toStdString(), o, r);
       for (std::size_t i = 0; i < r.files.size() && i < 3; ++i) {
-        QString path = QFile::decodeName(r.files[i].path.string().c_str());
-        names << QDir(QFile::decodeName(o.outDir.string().c_str())).relativeFilePath(path);
+        QString path = fromPath(r.files[i].path);
+        names << QDir(fromPath(o.outDir)).relativeFilePath(path);
         if (QFileInfo::exists(path)) conflicts << path;
       }
     }

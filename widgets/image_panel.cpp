@@ -336,7 +336,7 @@ bool ImagePanel::saveFrame(const QString& path, QString* error) const {
     if (!cv::imencode(png ? ".png" : ".jpg", view, bytes)) return fail(tr("could not encode"));
   }
   // The user confirmed replacing in the file dialog.
-  auto r = exporters::writeFileAtomically(QFile::encodeName(path).toStdString(),
+  auto r = exporters::writeFileAtomically(toPath(path),
                                          std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), true);
   if (!r) return fail(QString::fromStdString(r.error().describe()));
   return true;

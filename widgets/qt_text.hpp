@@ -1,12 +1,32 @@
 #pragma once
-// Text from the core (UTF-8 std::string) as Qt text.
+// Text and paths between the core (UTF-8 std::string, std::filesystem::path) and Qt.
 
+#include <QFile>
 #include <QString>
 
+#include <filesystem>
 #include <string_view>
 
 namespace bagscope::widgets {
 
 inline QString toQt(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+// File names go through the platform's own encoding: UTF-16 on Windows (any character, whatever
+// the code page), Qt's file-name codec elsewhere.
+inline std::filesystem::path toPath(const QString& s) {
+#ifdef _WIN32
+  return std::filesystem::path(s.toStdWString());
+#else
+  return std::filesystem::path(QFile::encodeName(s).toStdString());
+#endif
+}
+
+inline QString fromPath(const std::filesystem::path& p) {
+#ifdef _WIN32
+  return QString::fromStdWString(p.native());
+#else
+  return QFile::decodeName(p.native().c_str());
+#endif
+}
 
 }  // namespace bagscope::widgets
