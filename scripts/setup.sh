@@ -20,10 +20,14 @@ packages=(
   # the app's languages: Qt's own translations (dialog buttons) and fonts for 中文 / 日本語
   qt6-translations-l10n fonts-noto-cjk
   # GUI tests and screenshots under a virtual display
-  xvfb xauth
+  xvfb xauth x11-utils
   # the export test's independent readers: the ROS 1 reference, Open3D, PCL, OpenCV, pandas
   python3-rosbag python3-genpy python3-rospy python3-sensor-msgs python3-roslz4 python3-numpy
   python3-open3d pcl-tools python3-opencv python3-pandas
+  # packaging: .deb building (dpkg-shlibdeps), the install-tree test's desktop tools and icon
+  # reader, the Windows compile check (MinGW-w64)
+  dpkg-dev file desktop-file-utils appstream shared-mime-info libglib2.0-bin python3-pil
+  g++-mingw-w64-x86-64-posix
 )
 for arg in "$@"; do
   case "$arg" in

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "bagscope/build_info.hpp"
 #include "commands.hpp"
 
 namespace {
@@ -55,7 +56,9 @@ int main(int argc, char** argv) {
       return args.empty() ? bagscope::cli::kUsage : bagscope::cli::kOk;
     }
     if (args[0] == "--version") {
-      std::printf("bagscope-cli %s\n", BAGSCOPE_VERSION);
+      namespace build = bagscope::build;
+      std::printf("bagscope-cli %s\ncommit %s, %s build, %s, %s\n", build::version, build::commit,
+                  build::buildType, build::compiler, build::system);
       return bagscope::cli::kOk;
     }
     std::string command = args[0];

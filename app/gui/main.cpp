@@ -5,22 +5,36 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
+#include <QIcon>
 #include <QLibraryInfo>
 #include <QLocale>
 #include <QSurfaceFormat>
 #include <QTranslator>
 
+#include "bagscope/build_info.hpp"
 #include "widgets/main_window.hpp"
 #include "widgets/settings.hpp"
 #include "widgets/vtk_view.hpp"
 
 namespace {
 
-// The user's choice, else the system's languages; Qt's own strings (dialog buttons) too.
+// The app's data (sample bag, translations): <prefix>/share/bagscope beside <prefix>/bin in the
+// build and installed trees (Linux, Windows), the bundle's Resources folder on macOS.
+QString dataDir() {
+  QDir dir(QApplication::applicationDirPath());
+#ifdef Q_OS_MACOS
+  return dir.filePath(QStringLiteral("../Resources"));
+#else
+  return dir.filePath(QStringLiteral("../share/bagscope"));
+#endif
+}
+
+// The user's choice, else the system's languages; Qt's own strings (dialog buttons) too: from
+// the system's Qt on Linux, from the translations folder the deploy tool fills elsewhere.
 void installTranslations(QApplication& app, const QString& chosen) {
   QLocale locale = chosen.isEmpty() ? QLocale::system() : QLocale(chosen);
   auto* ours = new QTranslator(&app);
-  if (ours->load(locale, QStringLiteral("bagscope"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+  if (ours->load(locale, QStringLiteral("bagscope"), QStringLiteral("_"), dataDir() + QStringLiteral("/translations")))
     QApplication::installTranslator(ours);
   auto* qt = new QTranslator(&app);
   if (qt->load(locale, QStringLiteral("qtbase"), QStringLiteral("_"), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
@@ -35,7 +49,10 @@ int main(int argc, char** argv) {
   QApplication app(argc, argv);
   QApplication::setApplicationName(QStringLiteral("Bagscope"));
   QApplication::setOrganizationName(QStringLiteral("Bagscope"));
-  QApplication::setApplicationVersion(QStringLiteral(BAGSCOPE_VERSION));
+  QApplication::setApplicationVersion(QString::fromLatin1(bagscope::build::version));
+  // Wayland and desktop environments match the window to the .desktop file (name and icon).
+  QGuiApplication::setDesktopFileName(QString::fromLatin1(bagscope::build::appId));
+  QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/bagscope.svg")));
   // The language is needed before the parser's own texts: read the option by hand first.
   QString language = bagscope::widgets::AppSettings::load().language;
   QStringList args = QApplication::arguments();
@@ -58,9 +75,7 @@ int main(int argc, char** argv) {
   QStringList paths;
   for (const QString& p : parser.positionalArguments()) paths << QFileInfo(p).absoluteFilePath();
   if (paths.isEmpty()) {
-    // Installed and build trees share the layout <prefix>/bin and <prefix>/share/bagscope.
-    paths << QFileInfo(QDir(QApplication::applicationDirPath()).filePath(QStringLiteral("../share/bagscope/samples/demo.bag")))
-                 .absoluteFilePath();
+    paths << QFileInfo(dataDir() + QStringLiteral("/samples/demo.bag")).absoluteFilePath();
   }
   window.open(paths);
   return QApplication::exec();
