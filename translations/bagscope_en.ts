@@ -1,11 +1,14 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
     <name>QObject</name>
     <message numerus="yes">
         <source>%1 + %n more</source>
         <translation>
-            <numerusform>%1 + %n more</numerusform><numerusform>%1 + %n more</numerusform></translation>
+            <numerusform>%1 + %n more</numerusform>
+            <numerusform>%1 + %n more</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -13,7 +16,9 @@
     <message numerus="yes">
         <source>%1 points in %n frame(s) · %2 · stamp %3 s</source>
         <translation>
-            <numerusform>%1 points in %n frame · %2 · stamp %3 s</numerusform><numerusform>%1 points in %n frames · %2 · stamp %3 s</numerusform></translation>
+            <numerusform>%1 points in %n frame · %2 · stamp %3 s</numerusform>
+            <numerusform>%1 points in %n frames · %2 · stamp %3 s</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -21,12 +26,16 @@
     <message numerus="yes">
         <source>%n file(s), %1, in %2 s.</source>
         <translation>
-            <numerusform>%n file, %1, in %2 s.</numerusform><numerusform>%n files, %1, in %2 s.</numerusform></translation>
+            <numerusform>%n file, %1, in %2 s.</numerusform>
+            <numerusform>%n files, %1, in %2 s.</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source> and %n more</source>
         <translation>
-            <numerusform> and %n more</numerusform><numerusform> and %n more</numerusform></translation>
+            <numerusform> and %n more</numerusform>
+            <numerusform> and %n more</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -34,17 +43,23 @@
     <message numerus="yes">
         <source>%n file(s) could not be opened; the others are open.</source>
         <translation>
-            <numerusform>%n file could not be opened; the others are open.</numerusform><numerusform>%n files could not be opened; the others are open.</numerusform></translation>
+            <numerusform>%n file could not be opened; the others are open.</numerusform>
+            <numerusform>%n files could not be opened; the others are open.</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n file(s)</source>
         <translation>
-            <numerusform>%n file</numerusform><numerusform>%n files</numerusform></translation>
+            <numerusform>%n file</numerusform>
+            <numerusform>%n files</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>Opened with %n problem(s): %1</source>
         <translation>
-            <numerusform>Opened with %n problem: %1</numerusform><numerusform>Opened with %n problems: %1</numerusform></translation>
+            <numerusform>Opened with %n problem: %1</numerusform>
+            <numerusform>Opened with %n problems: %1</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -52,17 +67,23 @@
     <message numerus="yes">
         <source>%n more item(s) not shown</source>
         <translation>
-            <numerusform>%n more item not shown</numerusform><numerusform>%n more items not shown</numerusform></translation>
+            <numerusform>%n more item not shown</numerusform>
+            <numerusform>%n more items not shown</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n byte(s)</source>
         <translation>
-            <numerusform>%n byte</numerusform><numerusform>%n bytes</numerusform></translation>
+            <numerusform>%n byte</numerusform>
+            <numerusform>%n bytes</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n item(s)</source>
         <translation>
-            <numerusform>%n item</numerusform><numerusform>%n items</numerusform></translation>
+            <numerusform>%n item</numerusform>
+            <numerusform>%n items</numerusform>
+        </translation>
     </message>
 </context>
 </TS>

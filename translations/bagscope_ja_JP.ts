@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="ja_JP">
 <context>
     <name>QObject</name>
@@ -29,7 +30,8 @@
     <message numerus="yes">
         <source>%1 + %n more</source>
         <translation>
-            <numerusform>%1 ほか %n 件</numerusform></translation>
+            <numerusform>%1 ほか %n 件</numerusform>
+        </translation>
     </message>
     <message>
         <source>this cloud has no x, y and z fields</source>
@@ -38,6 +40,45 @@
     <message>
         <source>not transformed: %1</source>
         <translation>変換していません: %1</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::AboutDialog</name>
+    <message>
+        <source>Opens ROS 1 and ROS 2 recordings (.bag, .mcap, rosbag2 folders) without ROS: look inside, plot, and export.</source>
+        <translation>ROS なしで ROS 1 と ROS 2 の記録（.bag、.mcap、rosbag2 フォルダー）を開き、中身の確認、グラフ表示、エクスポートができます。</translation>
+    </message>
+    <message>
+        <source>Copyright © 2026 The Bagscope developers. Free software under the GNU General Public License, version 3 or later; see Licences.</source>
+        <translation>Copyright © 2026 Bagscope 開発者。GNU 一般公衆利用許諾書バージョン 3 以降に基づくフリーソフトウェアです。「ライセンス」を参照してください。</translation>
+    </message>
+    <message>
+        <source>Copy to Clipboard</source>
+        <translation>クリップボードにコピー</translation>
+    </message>
+    <message>
+        <source>Licence</source>
+        <translation>ライセンス</translation>
+    </message>
+    <message>
+        <source>Linked from the system&apos;s copy on Linux, where its package carries the full licence text; shipped beside the program on Windows and macOS.</source>
+        <translation>Linux ではシステムのコピーにリンクし、そのパッケージにライセンス全文が含まれます。Windows と macOS ではプログラムと一緒に配布されます。</translation>
+    </message>
+    <message>
+        <source>About Bagscope</source>
+        <translation>Bagscope について</translation>
+    </message>
+    <message>
+        <source>About</source>
+        <translation>概要</translation>
+    </message>
+    <message>
+        <source>Build</source>
+        <translation>ビルド</translation>
+    </message>
+    <message>
+        <source>Licences</source>
+        <translation>ライセンス</translation>
     </message>
 </context>
 <context>
@@ -51,7 +92,7 @@
         <translation>TF フレーム</translation>
     </message>
     <message>
-        <source>Colour by this field (rgb: the cloud's own colours)</source>
+        <source>Colour by this field (rgb: the cloud&apos;s own colours)</source>
         <translation>このフィールドで色分け（rgb: 点群自体の色）</translation>
     </message>
     <message>
@@ -101,7 +142,8 @@
     <message numerus="yes">
         <source>%1 points in %n frame(s) · %2 · stamp %3 s</source>
         <translation>
-            <numerusform>%n フレームで %1 点 · %2 · スタンプ %3 秒</numerusform></translation>
+            <numerusform>%n フレームで %1 点 · %2 · スタンプ %3 秒</numerusform>
+        </translation>
     </message>
     <message>
         <source>Save Frame…</source>
@@ -128,7 +170,7 @@
         <translation>何も書き出されませんでした</translation>
     </message>
     <message>
-        <source>Colour map for the field's values</source>
+        <source>Colour map for the field&apos;s values</source>
         <translation>フィールドの値に使うカラーマップ</translation>
     </message>
 </context>
@@ -250,7 +292,7 @@
         <translation>x、y、z のない点（NaN）を除く</translation>
     </message>
     <message>
-        <source>Intensity divided by the cloud's maximum (0–1)</source>
+        <source>Intensity divided by the cloud&apos;s maximum (0–1)</source>
         <translation>強度を点群の最大値で割る（0–1）</translation>
     </message>
     <message>
@@ -274,7 +316,7 @@
         <translation>画像と動画</translation>
     </message>
     <message>
-        <source>the topic's rate</source>
+        <source>the topic&apos;s rate</source>
         <translation>トピックのレート</translation>
     </message>
     <message>
@@ -338,8 +380,8 @@
         <translation>既定: フレームごとに {topic}/{bag}_frame_{index}.{ext}、トピックごとに {bag}_{topic}.{ext}</translation>
     </message>
     <message>
-        <source>Placeholders: {bag} {topic} {index} {stamp_ns} {log_time_ns} {ext}; '/' makes folders</source>
-        <translation>プレースホルダー: {bag} {topic} {index} {stamp_ns} {log_time_ns} {ext}。'/' でフォルダーを作成</translation>
+        <source>Placeholders: {bag} {topic} {index} {stamp_ns} {log_time_ns} {ext}; &apos;/&apos; makes folders</source>
+        <translation>プレースホルダー: {bag} {topic} {index} {stamp_ns} {log_time_ns} {ext}。&apos;/&apos; でフォルダーを作成</translation>
     </message>
     <message>
         <source>Keep existing files: stop and list them</source>
@@ -390,7 +432,7 @@
         <translation>既存のファイルは置き換えられます（例: %1）。</translation>
     </message>
     <message>
-        <source>Files exist already, e.g. %1: the export will stop. Choose "Replace existing files" or another folder.</source>
+        <source>Files exist already, e.g. %1: the export will stop. Choose &quot;Replace existing files&quot; or another folder.</source>
         <translation>ファイルがすでにあります（例: %1）。このままでは中止されます。「既存のファイルを置き換える」を選ぶか、別のフォルダーを指定してください。</translation>
     </message>
     <message>
@@ -428,7 +470,8 @@
     <message numerus="yes">
         <source>%n file(s), %1, in %2 s.</source>
         <translation>
-            <numerusform>%n ファイル、%1、%2 秒。</numerusform></translation>
+            <numerusform>%n ファイル、%1、%2 秒。</numerusform>
+        </translation>
     </message>
     <message>
         <source>Skipped messages: %1</source>
@@ -441,7 +484,8 @@
     <message numerus="yes">
         <source> and %n more</source>
         <translation>
-            <numerusform> ほか %n 件</numerusform></translation>
+            <numerusform> ほか %n 件</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -522,7 +566,7 @@
         <translation>記録時刻 %1</translation>
     </message>
     <message>
-        <source>(after the playhead: the topic's first message)</source>
+        <source>(after the playhead: the topic&apos;s first message)</source>
         <translation>（再生位置より後：このトピックの最初のメッセージ）</translation>
     </message>
     <message>
@@ -675,7 +719,8 @@
     <message numerus="yes">
         <source>%n file(s) could not be opened; the others are open.</source>
         <translation>
-            <numerusform>%n 件のファイルを開けませんでした。ほかのファイルは開いています。</numerusform></translation>
+            <numerusform>%n 件のファイルを開けませんでした。ほかのファイルは開いています。</numerusform>
+        </translation>
     </message>
     <message>
         <source>%1 — Bagscope</source>
@@ -684,7 +729,8 @@
     <message numerus="yes">
         <source>%n file(s)</source>
         <translation>
-            <numerusform>%n ファイル</numerusform></translation>
+            <numerusform>%n ファイル</numerusform>
+        </translation>
     </message>
     <message>
         <source>%1 s</source>
@@ -697,7 +743,8 @@
     <message numerus="yes">
         <source>Opened with %n problem(s): %1</source>
         <translation>
-            <numerusform>開きましたが、%n 件の問題があります: %1</numerusform></translation>
+            <numerusform>開きましたが、%n 件の問題があります: %1</numerusform>
+        </translation>
     </message>
     <message>
         <source>No recent files</source>
@@ -780,14 +827,6 @@
         <translation>新しい言語は Bagscope の次回起動時に反映されます。</translation>
     </message>
     <message>
-        <source>About Bagscope</source>
-        <translation>Bagscope について</translation>
-    </message>
-    <message>
-        <source>&lt;h3&gt;Bagscope %1&lt;/h3&gt;&lt;p&gt;Opens ROS 1 and ROS 2 recordings (.bag, .mcap, rosbag2 folders) without ROS: look inside, plot, and export.&lt;/p&gt;&lt;p&gt;Built with Qt %2.&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;Bagscope %1&lt;/h3&gt;&lt;p&gt;ROS をインストールせずに ROS 1 / ROS 2 の記録（.bag、.mcap、rosbag2 フォルダー）を開き、中身の確認、グラフ表示、書き出しができます。&lt;/p&gt;&lt;p&gt;Qt %2 でビルドされています。&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>Plot</source>
         <translation>グラフ</translation>
     </message>
@@ -837,17 +876,20 @@
     <message numerus="yes">
         <source>%n more item(s) not shown</source>
         <translation>
-            <numerusform>ほか %n 項目は表示していません</numerusform></translation>
+            <numerusform>ほか %n 項目は表示していません</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n byte(s)</source>
         <translation>
-            <numerusform>%n バイト</numerusform></translation>
+            <numerusform>%n バイト</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n item(s)</source>
         <translation>
-            <numerusform>%n 項目</numerusform></translation>
+            <numerusform>%n 項目</numerusform>
+        </translation>
     </message>
     <message>
         <source>Field</source>

@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>QObject</name>
@@ -29,7 +30,8 @@
     <message numerus="yes">
         <source>%1 + %n more</source>
         <translation>
-            <numerusform>%1 等 %n 个以上</numerusform></translation>
+            <numerusform>%1 等 %n 个以上</numerusform>
+        </translation>
     </message>
     <message>
         <source>this cloud has no x, y and z fields</source>
@@ -38,6 +40,45 @@
     <message>
         <source>not transformed: %1</source>
         <translation>未变换：%1</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::AboutDialog</name>
+    <message>
+        <source>Opens ROS 1 and ROS 2 recordings (.bag, .mcap, rosbag2 folders) without ROS: look inside, plot, and export.</source>
+        <translation>无需 ROS 即可打开 ROS 1 和 ROS 2 录制数据（.bag、.mcap、rosbag2 文件夹）：查看内容、绘制曲线、导出数据。</translation>
+    </message>
+    <message>
+        <source>Copyright © 2026 The Bagscope developers. Free software under the GNU General Public License, version 3 or later; see Licences.</source>
+        <translation>版权所有 © 2026 Bagscope 开发者。依据 GNU 通用公共许可证第 3 版或更高版本发布的自由软件；详见“许可证”。</translation>
+    </message>
+    <message>
+        <source>Copy to Clipboard</source>
+        <translation>复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>Licence</source>
+        <translation>许可证</translation>
+    </message>
+    <message>
+        <source>Linked from the system&apos;s copy on Linux, where its package carries the full licence text; shipped beside the program on Windows and macOS.</source>
+        <translation>在 Linux 上链接系统自带的副本，其软件包附有完整的许可证文本；在 Windows 和 macOS 上随程序一同分发。</translation>
+    </message>
+    <message>
+        <source>About Bagscope</source>
+        <translation>关于 Bagscope</translation>
+    </message>
+    <message>
+        <source>About</source>
+        <translation>关于</translation>
+    </message>
+    <message>
+        <source>Build</source>
+        <translation>构建</translation>
+    </message>
+    <message>
+        <source>Licences</source>
+        <translation>许可证</translation>
     </message>
 </context>
 <context>
@@ -51,7 +92,7 @@
         <translation>TF 坐标系</translation>
     </message>
     <message>
-        <source>Colour by this field (rgb: the cloud's own colours)</source>
+        <source>Colour by this field (rgb: the cloud&apos;s own colours)</source>
         <translation>按此字段着色（rgb：使用点云自带的颜色）</translation>
     </message>
     <message>
@@ -101,7 +142,8 @@
     <message numerus="yes">
         <source>%1 points in %n frame(s) · %2 · stamp %3 s</source>
         <translation>
-            <numerusform>%n 帧共 %1 个点 · %2 · 时间戳 %3 秒</numerusform></translation>
+            <numerusform>%n 帧共 %1 个点 · %2 · 时间戳 %3 秒</numerusform>
+        </translation>
     </message>
     <message>
         <source>Save Frame…</source>
@@ -128,7 +170,7 @@
         <translation>没有写入任何文件</translation>
     </message>
     <message>
-        <source>Colour map for the field's values</source>
+        <source>Colour map for the field&apos;s values</source>
         <translation>字段值使用的色图</translation>
     </message>
 </context>
@@ -250,7 +292,7 @@
         <translation>去掉没有 x、y、z 的点（NaN）</translation>
     </message>
     <message>
-        <source>Intensity divided by the cloud's maximum (0–1)</source>
+        <source>Intensity divided by the cloud&apos;s maximum (0–1)</source>
         <translation>强度除以该帧最大值（0–1）</translation>
     </message>
     <message>
@@ -274,7 +316,7 @@
         <translation>图像和视频</translation>
     </message>
     <message>
-        <source>the topic's rate</source>
+        <source>the topic&apos;s rate</source>
         <translation>话题自身频率</translation>
     </message>
     <message>
@@ -338,7 +380,7 @@
         <translation>默认：每帧 {topic}/{bag}_frame_{index}.{ext}，每个话题 {bag}_{topic}.{ext}</translation>
     </message>
     <message>
-        <source>Placeholders: {bag} {topic} {index} {stamp_ns} {log_time_ns} {ext}; '/' makes folders</source>
+        <source>Placeholders: {bag} {topic} {index} {stamp_ns} {log_time_ns} {ext}; &apos;/&apos; makes folders</source>
         <translation>占位符：{bag} {topic} {index} {stamp_ns} {log_time_ns} {ext}；“/”表示子文件夹</translation>
     </message>
     <message>
@@ -390,7 +432,7 @@
         <translation>已有文件将被替换，例如 %1。</translation>
     </message>
     <message>
-        <source>Files exist already, e.g. %1: the export will stop. Choose "Replace existing files" or another folder.</source>
+        <source>Files exist already, e.g. %1: the export will stop. Choose &quot;Replace existing files&quot; or another folder.</source>
         <translation>文件已存在，例如 %1：导出将会停止。请选择“替换已有文件”或换一个文件夹。</translation>
     </message>
     <message>
@@ -428,7 +470,8 @@
     <message numerus="yes">
         <source>%n file(s), %1, in %2 s.</source>
         <translation>
-            <numerusform>%n 个文件，%1，用时 %2 秒。</numerusform></translation>
+            <numerusform>%n 个文件，%1，用时 %2 秒。</numerusform>
+        </translation>
     </message>
     <message>
         <source>Skipped messages: %1</source>
@@ -441,7 +484,8 @@
     <message numerus="yes">
         <source> and %n more</source>
         <translation>
-            <numerusform> 等另外 %n 个</numerusform></translation>
+            <numerusform> 等另外 %n 个</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -522,7 +566,7 @@
         <translation>记录时间 %1</translation>
     </message>
     <message>
-        <source>(after the playhead: the topic's first message)</source>
+        <source>(after the playhead: the topic&apos;s first message)</source>
         <translation>（位于播放头之后：该话题的第一条消息）</translation>
     </message>
     <message>
@@ -675,7 +719,8 @@
     <message numerus="yes">
         <source>%n file(s) could not be opened; the others are open.</source>
         <translation>
-            <numerusform>有 %n 个文件无法打开，其余文件已打开。</numerusform></translation>
+            <numerusform>有 %n 个文件无法打开，其余文件已打开。</numerusform>
+        </translation>
     </message>
     <message>
         <source>%1 — Bagscope</source>
@@ -684,7 +729,8 @@
     <message numerus="yes">
         <source>%n file(s)</source>
         <translation>
-            <numerusform>%n 个文件</numerusform></translation>
+            <numerusform>%n 个文件</numerusform>
+        </translation>
     </message>
     <message>
         <source>%1 s</source>
@@ -697,7 +743,8 @@
     <message numerus="yes">
         <source>Opened with %n problem(s): %1</source>
         <translation>
-            <numerusform>已打开，但有 %n 个问题：%1</numerusform></translation>
+            <numerusform>已打开，但有 %n 个问题：%1</numerusform>
+        </translation>
     </message>
     <message>
         <source>No recent files</source>
@@ -780,14 +827,6 @@
         <translation>新的语言将在 Bagscope 下次启动时生效。</translation>
     </message>
     <message>
-        <source>About Bagscope</source>
-        <translation>关于 Bagscope</translation>
-    </message>
-    <message>
-        <source>&lt;h3&gt;Bagscope %1&lt;/h3&gt;&lt;p&gt;Opens ROS 1 and ROS 2 recordings (.bag, .mcap, rosbag2 folders) without ROS: look inside, plot, and export.&lt;/p&gt;&lt;p&gt;Built with Qt %2.&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;Bagscope %1&lt;/h3&gt;&lt;p&gt;无需安装 ROS 即可打开 ROS 1 和 ROS 2 录制文件（.bag、.mcap、rosbag2 文件夹）：查看内容、绘制曲线、导出数据。&lt;/p&gt;&lt;p&gt;基于 Qt %2 构建。&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>Plot</source>
         <translation>曲线图</translation>
     </message>
@@ -837,17 +876,20 @@
     <message numerus="yes">
         <source>%n more item(s) not shown</source>
         <translation>
-            <numerusform>另有 %n 项未显示</numerusform></translation>
+            <numerusform>另有 %n 项未显示</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n byte(s)</source>
         <translation>
-            <numerusform>%n 字节</numerusform></translation>
+            <numerusform>%n 字节</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n item(s)</source>
         <translation>
-            <numerusform>%n 项</numerusform></translation>
+            <numerusform>%n 项</numerusform>
+        </translation>
     </message>
     <message>
         <source>Field</source>

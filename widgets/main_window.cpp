@@ -8,6 +8,7 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFileOpenEvent>
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QJsonArray>
@@ -24,6 +25,7 @@
 #include <QTreeView>
 
 #include "core/storage/summary.hpp"
+#include "about_dialog.hpp"
 #include "cloud_panel.hpp"
 #include "image_panel.hpp"
 #include "plot_panel.hpp"
@@ -65,6 +67,7 @@ MainWindow::MainWindow(QWidget* parent, const QString& layoutFolder)
       timeline_(new TimelineWidget(document_)), inspector_(new InspectorPanel(document_)), store_(layoutFolder) {
   setWindowTitle(tr("Bagscope"));
   setAcceptDrops(true);
+  qApp->installEventFilter(this);  // QFileOpenEvent goes to the application
   resize(1280, 800);
   setDockOptions(AnimatedDocks | AllowNestedDocks | AllowTabbedDocks);
   addToolBar(Qt::TopToolBarArea, playbackBar_);
@@ -506,10 +509,9 @@ void MainWindow::showExport(const QStringList& topics) {
 }
 
 void MainWindow::showAbout() {
-  QMessageBox::about(this, tr("About Bagscope"),
-                     tr("<h3>Bagscope %1</h3><p>Opens ROS 1 and ROS 2 recordings (.bag, .mcap, rosbag2 folders) "
-                        "without ROS: look inside, plot, and export.</p><p>Built with Qt %2.</p>")
-                         .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion())));
+  auto* about = new AboutDialog(this);
+  about->setAttribute(Qt::WA_DeleteOnClose);
+  about->show();
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
@@ -525,6 +527,14 @@ void MainWindow::dropEvent(QDropEvent* event) {
     event->acceptProposedAction();
     open(paths);
   }
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == qApp && event->type() == QEvent::FileOpen) {
+    open({static_cast<QFileOpenEvent*>(event)->file()});
+    return true;
+  }
+  return QMainWindow::eventFilter(watched, event);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

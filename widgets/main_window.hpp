@@ -66,6 +66,8 @@ protected:
   void dragEnterEvent(QDragEnterEvent* event) override;
   void dropEvent(QDropEvent* event) override;
   void closeEvent(QCloseEvent* event) override;
+  /// Files the system asks the app to open (macOS Finder's double click, Open With).
+  bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
   QDockWidget* addDock(QWidget* panel, const QString& title, const QString& name, Qt::DockWidgetArea area);

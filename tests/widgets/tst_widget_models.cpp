@@ -7,7 +7,11 @@
 
 #include <QDockWidget>
 #include <QHeaderView>
+#include <QFileOpenEvent>
 #include <QLineEdit>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QTextBrowser>
 #include <QTreeView>
 
 #include <opencv2/core.hpp>
@@ -23,6 +27,7 @@
 #include "widget_test_support.hpp"
 #include "common/wire_writer.hpp"
 #include "core/storage/source.hpp"
+#include "widgets/about_dialog.hpp"
 #include "widgets/cloud_panel.hpp"
 #include "widgets/colour_map.hpp"
 #include "widgets/decimate.hpp"
@@ -627,6 +632,48 @@ private slots:
     QVERIFY(highest > range.startNs + 100'000'000);
     p.pause();
     QVERIFY(!p.isPlaying());
+  }
+
+  // macOS delivers Finder's double click as a QFileOpenEvent to the application.
+  void systemFileOpenEventOpensTheFile() {
+    QTemporaryDir folder;
+    MainWindow w(nullptr, folder.path());
+    QSignalSpy opened(&w, &MainWindow::openFinished);
+    QFileOpenEvent event(dataPath("ros2/demo.mcap"));
+    QCoreApplication::sendEvent(qApp, &event);
+    QVERIFY(opened.wait(30000));
+    QCOMPARE(opened.at(0).at(0).toString(), QString());
+    QCOMPARE(w.document()->paths(), QStringList({dataPath("ros2/demo.mcap")}));
+  }
+
+  void aboutDialogShowsBuildAndLicences() {
+    AboutDialog about;
+    const QString report = about.findChild<QPlainTextEdit*>("buildReport")->toPlainText();
+    QVERIFY2(report.startsWith("Bagscope: " BAGSCOPE_EXPECTED_VERSION "\n"), qPrintable(report));
+    QVERIFY(report.contains(QStringLiteral("Qt: %1 ").arg(qVersion())));
+    QVERIFY(report.contains("VTK: 9."));
+    QVERIFY(report.contains("OpenCV: 4."));
+    QVERIFY(!report.contains("Commit: \n"));
+    // Every component names a licence; the two shipped inside the program show their full text.
+    auto* list = about.findChild<QListWidget*>("licences");
+    auto* text = about.findChild<QTextBrowser*>("licenceText");
+    QVERIFY(list->count() >= 10);
+    auto show = [&](const QString& name) {
+      auto items = list->findItems(name, Qt::MatchExactly);
+      if (items.size() != 1) return QString();
+      list->setCurrentItem(items[0]);
+      return text->toPlainText();
+    };
+    QString own = show("Bagscope");
+    QVERIFY(own.contains("GPL-3.0-or-later"));
+    QVERIFY(own.contains("GNU GENERAL PUBLIC LICENSE"));
+    QVERIFY(own.contains("Version 3, 29 June 2007"));
+    QString ros2 = show("ROS 2 message definitions");
+    QVERIFY(ros2.contains("Apache-2.0"));
+    QVERIFY(ros2.contains("Apache License"));
+    QVERIFY(ros2.contains("Version 2.0, January 2004"));
+    QVERIFY(show("QCustomPlot").contains("GPL-3.0"));
+    QVERIFY(show("VTK").contains("BSD-3-Clause"));
   }
 };
 
