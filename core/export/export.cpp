@@ -515,7 +515,10 @@ Result<void> Exporter::writeStream(const Target& t, const fs::path& path, const 
         frameSize = mat.size();
         int fourcc = o_.format == Format::Mp4 ? cv::VideoWriter::fourcc('m', 'p', '4', 'v') : cv::VideoWriter::fourcc('M', 'J', 'P', 'G');
         if (!video.open(utf8(temp), cv::CAP_FFMPEG, fourcc, fps, frameSize, true) && !video.open(utf8(temp), fourcc, fps, frameSize, true))
-          return skip("video cannot be written", topic.name + ": OpenCV cannot open a video writer for " + utf8(path)), false;
+          return skip("video cannot be written",
+                      topic.name + ": OpenCV cannot open a video writer for " + utf8(path) +
+                          (o_.format == Format::Mp4 ? " (MP4 needs OpenCV built with FFmpeg; AVI always works)" : "")),
+                 false;
       }
       if (mat.size() != frameSize) cv::resize(mat, mat, frameSize);
       video.write(mat);
