@@ -14,6 +14,7 @@ deb=$(ls build/release/bagscope_*_*.deb)
 echo "== $deb"
 dpkg-deb --info "$deb"
 dpkg-deb --contents "$deb"
+lintian --fail-on error,warning "$deb"  # Debian's own package checks
 
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "./$deb"
 trap 'DEBIAN_FRONTEND=noninteractive $sudo apt-get remove -y -q bagscope >/dev/null' EXIT

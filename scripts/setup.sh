@@ -26,7 +26,7 @@ packages=(
   python3-open3d pcl-tools python3-opencv python3-pandas
   # packaging: .deb building (dpkg-shlibdeps), the install-tree test's desktop tools and icon
   # reader, the Windows compile check (MinGW-w64)
-  dpkg-dev file desktop-file-utils appstream shared-mime-info libglib2.0-bin python3-pil
+  dpkg-dev file lintian man-db desktop-file-utils appstream shared-mime-info libglib2.0-bin python3-pil
   g++-mingw-w64-x86-64-posix
 )
 for arg in "$@"; do

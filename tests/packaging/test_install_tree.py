@@ -52,7 +52,8 @@ def main():
             f"share/applications/{APP_ID}.desktop", f"share/mime/packages/{APP_ID}.xml",
             f"share/metainfo/{APP_ID}.metainfo.xml", f"share/icons/hicolor/scalable/apps/{APP_ID}.svg",
             "share/doc/bagscope/LICENSE", "share/doc/bagscope/copyright",
-            "share/doc/bagscope/ros2-interfaces/LICENSE",
+            "share/doc/bagscope/ros2-interfaces/LICENSE", "share/doc/bagscope/changelog.gz",
+            "share/man/man1/bagscope.1.gz", "share/man/man1/bagscope-cli.1.gz",
         ] + [f"share/icons/hicolor/{s}x{s}/apps/{APP_ID}.png" for s in (16, 22, 24, 32, 48, 64, 128, 256, 512)]
         for rel in expected:
             f = prefix / rel
@@ -71,6 +72,13 @@ def main():
         rc, out = run([prefix / "bin/bagscope", "--language", "zh_CN", "--help"], env=env)
         check(rc == 0 and "无需 ROS 即可打开 ROS 录制文件" in out,
               "installed bagscope finds its translations beside itself (--help in Chinese)")
+
+        # Manual pages render without troff warnings.
+        for page in ("bagscope.1.gz", "bagscope-cli.1.gz"):
+            p = subprocess.run(["man", "--warnings", "-E", "UTF-8", "-l", str(prefix / "share/man/man1" / page)],
+                               capture_output=True, text=True, env=dict(os.environ, MANWIDTH="80"))
+            check(p.returncode == 0 and "NAME" in p.stdout and not p.stderr.strip(),
+                  f"man {page} renders without warnings {p.stderr.strip()[:200]}")
 
         # Desktop entry and AppStream file, as distributions check them.
         rc, out = run(["desktop-file-validate", share / f"applications/{APP_ID}.desktop"])
