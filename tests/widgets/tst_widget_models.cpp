@@ -27,6 +27,7 @@
 #include "widget_test_support.hpp"
 #include "common/wire_writer.hpp"
 #include "core/storage/source.hpp"
+#include "core/export/export.hpp"
 #include "widgets/about_dialog.hpp"
 #include "widgets/cloud_panel.hpp"
 #include "widgets/colour_map.hpp"
@@ -37,6 +38,7 @@
 #include "widgets/layouts.hpp"
 #include "widgets/main_window.hpp"
 #include "widgets/playback.hpp"
+#include "widgets/qt_text.hpp"
 #include "widgets/timeline.hpp"
 #include "widgets/topic_list.hpp"
 
@@ -632,6 +634,33 @@ private slots:
     QVERIFY(highest > range.startNs + 100'000'000);
     p.pause();
     QVERIFY(!p.isPlaying());
+  }
+
+  // Paths with characters outside ASCII (and outside any 8-bit code page) round-trip through
+  // toPath/fromPath and open; an export writes under such a folder.
+  void nonAsciiPathsOpenAndExport() {
+    QTemporaryDir tmp;
+    const QString folder = tmp.filePath(QStringLiteral("ロボット 数据 ü"));
+    QVERIFY(QDir().mkpath(folder));
+    const QString bag = folder + QStringLiteral("/記録 données.bag");
+    QVERIFY(QFile::copy(dataPath("ros1/demo_lz4.bag"), bag));
+    QCOMPARE(fromPath(toPath(bag)), bag);
+    QVERIFY(std::filesystem::exists(toPath(bag)));
+    Document d;
+    QString error;
+    QVERIFY2(openAndWait(d, {bag}, &error), qPrintable(error));
+    QCOMPARE(d.paths(), QStringList({bag}));
+    exporters::ExportOptions o;
+    o.format = exporters::Format::Csv;
+    o.topics = {"/gps"};
+    o.outDir = toPath(folder + QStringLiteral("/書き出し"));
+    exporters::ExportReport report;
+    auto r = exporters::exportSession(*d.session(), "記録", o, report);
+    QVERIFY2(r.has_value(), r ? "" : r.error().describe().c_str());
+    QCOMPARE(report.files.size(), std::size_t{1});
+    const QString csv = fromPath(report.files[0].path);
+    QVERIFY2(csv.startsWith(folder + QStringLiteral("/書き出し/")), qPrintable(csv));
+    QVERIFY2(QFileInfo(csv).size() > 0, qPrintable(csv));
   }
 
   // macOS delivers Finder's double click as a QFileOpenEvent to the application.
