@@ -6,15 +6,18 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <thread>
 
 #include "common/ros1_bag_builder.hpp"
 #include "common/test_support.hpp"
 #include "core/base/byte_cursor.hpp"
 #include "core/decode/decoder.hpp"
+#include "core/session/detail/worker_pool.hpp"
 #include "core/session/session.hpp"
 
 using namespace bagscope;
@@ -127,6 +130,23 @@ class TestSession : public QObject {
   Q_OBJECT
 
 private slots:
+  // `--jobs N` means N threads at work: the thread that starts a parallel loop is one of them.
+  void parallelLoopsUseAsManyThreadsAsThePoolHas() {
+    for (unsigned threads : {1u, 2u, 3u}) {
+      session::detail::WorkerPool pool(threads);
+      std::atomic<int> now{0}, most{0};
+      pool.parallelFor(60, [&](std::size_t) {
+        int n = ++now;
+        for (int m = most.load(); n > m && !most.compare_exchange_weak(m, n);) {
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        --now;
+      });
+      QVERIFY2(most.load() <= static_cast<int>(threads), qPrintable(QString("%1 threads at once in a pool of %2").arg(most.load()).arg(threads)));
+      if (threads == 1) QCOMPARE(most.load(), 1);
+    }
+  }
+
   void ros1AndRos2BagsMergeIntoOneTimeline() {
     auto s = openOrFail({data("ros1/demo_lz4.bag"), data("ros2/demo_zstd.mcap")});
     QCOMPARE(s->sourceCount(), std::size_t{2});

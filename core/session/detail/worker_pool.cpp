@@ -66,7 +66,9 @@ void WorkerPool::parallelFor(std::size_t n, const std::function<void(std::size_t
     std::lock_guard lock(loop->mutex);
     if (--loop->running == 0) loop->finished.notify_all();
   };
-  std::size_t helpers = std::min<std::size_t>(size(), n - 1);
+  // The calling thread is one of the loop's threads: size() in all, so that N workers
+  // (`--jobs N`) keep N cores busy, not N + 1.
+  std::size_t helpers = std::min<std::size_t>(size() - 1, n - 1);
   for (std::size_t h = 0; h < helpers; ++h) submit(run);
   run();
   std::unique_lock lock(loop->mutex);

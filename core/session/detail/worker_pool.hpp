@@ -28,8 +28,9 @@ public:
   /// Runs `task` on a worker, some time later.
   void submit(std::function<void()> task);
 
-  /// Calls body(i) for every i in [0, n) on the workers and the calling thread, and returns
-  /// when all calls have returned. Once `stop` is requested, the i not started are skipped.
+  /// Calls body(i) for every i in [0, n) on the calling thread and size() - 1 workers, and
+  /// returns when all calls have returned. Once `stop` is requested, the i not started are
+  /// skipped.
   void parallelFor(std::size_t n, const std::function<void(std::size_t)>& body, std::stop_token stop = {});
 
 private:
