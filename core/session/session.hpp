@@ -44,7 +44,7 @@ using ProgressFn = std::function<void(double)>;
 struct SessionOptions {
   bool recursive = false;                   ///< look for bags in the subfolders of folders given
   std::size_t cacheBytes = std::size_t{1} << 30;  ///< chunk cache budget
-  unsigned workers = 0;                     ///< 0: one per hardware thread (at least 2)
+  unsigned workers = 0;                     ///< 0: one per hardware thread (at least 2), plus one
   std::vector<std::filesystem::path> msgPaths;  ///< folders of .msg files for types files lack
   /// A named file that cannot be opened is skipped and listed in Session::failures()
   /// instead of failing the open (the desktop app opens the others); the open still fails

@@ -7,7 +7,9 @@
 namespace bagscope::session::detail {
 
 WorkerPool::WorkerPool(unsigned threads) {
-  if (threads == 0) threads = std::max(2u, std::thread::hardware_concurrency());
+  // Default: a thread per core plus one, which keeps the cores busy while one thread waits
+  // for the disk (binary PCD export of the sensor bench bag: 0.43 s against 0.47-0.57 s).
+  if (threads == 0) threads = std::max(2u, std::thread::hardware_concurrency()) + 1;
   for (unsigned i = 0; i < threads; ++i) threads_.emplace_back([this](std::stop_token stop) { work(stop); });
 }
 

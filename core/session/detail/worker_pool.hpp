@@ -16,7 +16,7 @@ namespace bagscope::session::detail {
 
 class WorkerPool {
 public:
-  /// `threads` 0: one per hardware thread, at least 2.
+  /// `threads` 0: one per hardware thread (at least 2), plus one.
   explicit WorkerPool(unsigned threads = 0);
   /// Drops the tasks not started yet and waits for those running.
   ~WorkerPool();
