@@ -506,32 +506,16 @@ bool CloudPanel::saveFrame(const QString& path, QString* error) const {
   return true;
 }
 
-void CloudPanel::resetView() {
-  vtkRenderer* r = view_->renderer();
-  vtkCamera* c = r->GetActiveCamera();
-  c->SetFocalPoint(0, 0, 0);
-  c->SetPosition(-12, -12, 9);
-  c->SetViewUp(0, 0, 1);
-  r->ResetCamera(scene_->cloud->GetNumberOfPoints() > 0 ? scene_->cloud->GetBounds() : scene_->grid->GetBounds());
-  view_->render();
-}
+void CloudPanel::resetView() { lookFrom({-12, -12, 9}, {0, 0, 1}); }
+void CloudPanel::topView() { lookFrom({0, 0, 30}, {0, 1, 0}); }
+void CloudPanel::sideView() { lookFrom({0, -30, 0}, {0, 0, 1}); }
 
-void CloudPanel::topView() {
+void CloudPanel::lookFrom(std::array<double, 3> position, std::array<double, 3> up) {
   vtkRenderer* r = view_->renderer();
   vtkCamera* c = r->GetActiveCamera();
   c->SetFocalPoint(0, 0, 0);
-  c->SetPosition(0, 0, 30);
-  c->SetViewUp(0, 1, 0);
-  r->ResetCamera(scene_->cloud->GetNumberOfPoints() > 0 ? scene_->cloud->GetBounds() : scene_->grid->GetBounds());
-  view_->render();
-}
-
-void CloudPanel::sideView() {
-  vtkRenderer* r = view_->renderer();
-  vtkCamera* c = r->GetActiveCamera();
-  c->SetFocalPoint(0, 0, 0);
-  c->SetPosition(0, -30, 0);
-  c->SetViewUp(0, 0, 1);
+  c->SetPosition(position.data());
+  c->SetViewUp(up.data());
   r->ResetCamera(scene_->cloud->GetNumberOfPoints() > 0 ? scene_->cloud->GetBounds() : scene_->grid->GetBounds());
   view_->render();
 }

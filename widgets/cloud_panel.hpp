@@ -9,6 +9,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -94,6 +95,8 @@ signals:
   void frameShown();
 
 private:
+  /// Camera at `position` looking at the origin, `up` upwards, zoomed to the cloud (or grid).
+  void lookFrom(std::array<double, 3> position, std::array<double, 3> up);
   struct Scene;
   void refresh();
   void showFrame(CloudFrame frame);

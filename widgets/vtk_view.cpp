@@ -17,6 +17,19 @@
 #include <vtkSmartPointer.h>
 
 namespace bagscope::widgets {
+namespace {
+
+// The interactor's event for pressing or releasing a mouse button; 0 (none) for other buttons.
+unsigned long buttonEvent(Qt::MouseButton button, bool press) {
+  switch (button) {
+    case Qt::LeftButton: return press ? vtkCommand::LeftButtonPressEvent : vtkCommand::LeftButtonReleaseEvent;
+    case Qt::MiddleButton: return press ? vtkCommand::MiddleButtonPressEvent : vtkCommand::MiddleButtonReleaseEvent;
+    case Qt::RightButton: return press ? vtkCommand::RightButtonPressEvent : vtkCommand::RightButtonReleaseEvent;
+    default: return vtkCommand::NoEvent;
+  }
+}
+
+}  // namespace
 
 struct VtkView::Impl {
   VtkView* widget = nullptr;
@@ -148,12 +161,7 @@ void VtkView::paintGL() {
 
 void VtkView::mousePressEvent(QMouseEvent* e) {
   impl_->setEventPosition(e->position(), e->modifiers());
-  switch (e->button()) {
-    case Qt::LeftButton: impl_->interactor->InvokeEvent(vtkCommand::LeftButtonPressEvent); break;
-    case Qt::MiddleButton: impl_->interactor->InvokeEvent(vtkCommand::MiddleButtonPressEvent); break;
-    case Qt::RightButton: impl_->interactor->InvokeEvent(vtkCommand::RightButtonPressEvent); break;
-    default: break;
-  }
+  if (auto event = buttonEvent(e->button(), true)) impl_->interactor->InvokeEvent(event);
 }
 
 void VtkView::mouseMoveEvent(QMouseEvent* e) {
@@ -163,12 +171,7 @@ void VtkView::mouseMoveEvent(QMouseEvent* e) {
 
 void VtkView::mouseReleaseEvent(QMouseEvent* e) {
   impl_->setEventPosition(e->position(), e->modifiers());
-  switch (e->button()) {
-    case Qt::LeftButton: impl_->interactor->InvokeEvent(vtkCommand::LeftButtonReleaseEvent); break;
-    case Qt::MiddleButton: impl_->interactor->InvokeEvent(vtkCommand::MiddleButtonReleaseEvent); break;
-    case Qt::RightButton: impl_->interactor->InvokeEvent(vtkCommand::RightButtonReleaseEvent); break;
-    default: break;
-  }
+  if (auto event = buttonEvent(e->button(), false)) impl_->interactor->InvokeEvent(event);
 }
 
 void VtkView::wheelEvent(QWheelEvent* e) {
