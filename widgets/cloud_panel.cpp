@@ -295,19 +295,11 @@ CloudPanel::~CloudPanel() { mailbox_->close(); }
 
 void CloudPanel::sessionChanged() {
   QString wanted = pendingTopic_.isEmpty() ? topic_->currentText() : pendingTopic_;
-  {
-    QSignalBlocker block(topic_);
-    topic_->clear();
-    for (const auto& t : document_->topics())
-      if (isCloudType(t.type.toStdString())) topic_->addItem(t.name, static_cast<uint>(t.id));
-    int i = topic_->findText(wanted);
-    // PointCloud2 before LaserScan by default.
-    if (i < 0)
-      for (int k = 0; k < topic_->count() && i < 0; ++k)
-        if (schema::normalTypeName(document_->topics()[topic_->itemData(k).toUInt()].type.toStdString()) == "sensor_msgs/PointCloud2") i = k;
-    topic_->setCurrentIndex(std::max(0, i));
-    if (topic_->findText(wanted) >= 0) pendingTopic_.clear();
-  }
+  // PointCloud2 before LaserScan by default.
+  if (refillTopicBox(
+          topic_, document_->topics(), wanted, [](const TopicInfo& t) { return isCloudType(t.type.toStdString()); },
+          [](const TopicInfo& t) { return schema::normalTypeName(t.type.toStdString()) == "sensor_msgs/PointCloud2"; }))
+    pendingTopic_.clear();
   frames_.clear();
   reader_->reset();
   tf_.reset();

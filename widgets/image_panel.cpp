@@ -297,13 +297,9 @@ ImagePanel::~ImagePanel() = default;
 
 void ImagePanel::sessionChanged() {
   QString wanted = pendingTopic_.isEmpty() ? topic_->currentText() : pendingTopic_;
-  QSignalBlocker block(topic_);
-  topic_->clear();
-  for (const auto& t : document_->topics())
-    if (isImageType(t.type.toStdString())) topic_->addItem(t.name, static_cast<uint>(t.id));
-  int i = topic_->findText(wanted);
-  topic_->setCurrentIndex(i >= 0 ? i : 0);
-  if (i >= 0) pendingTopic_.clear();
+  if (refillTopicBox(topic_, document_->topics(), wanted,
+                     [](const TopicInfo& t) { return isImageType(t.type.toStdString()); }))
+    pendingTopic_.clear();
   reader_->reset();
   emit titleChanged(topic_->currentText());
   refresh();

@@ -5,7 +5,14 @@
 #include <QJsonObject>
 #include <QWidget>
 
+#include <functional>
+#include <vector>
+
+class QComboBox;
+
 namespace bagscope::widgets {
+
+struct TopicInfo;
 
 class Panel : public QWidget {
   Q_OBJECT
@@ -24,5 +31,13 @@ signals:
   /// The panel's title (its topic) changed.
   void titleChanged(const QString& title);
 };
+
+/// Refills a panel's topic box with the recording's topics that `accept` takes (name shown, id
+/// as item data) and selects `wanted` (a layout's topic, else the one shown before); when it
+/// is not there, the first topic `preferred` takes, else the first. The box's signals are
+/// blocked meanwhile. Returns whether `wanted` was found.
+bool refillTopicBox(QComboBox* box, const std::vector<TopicInfo>& topics, const QString& wanted,
+                    const std::function<bool(const TopicInfo&)>& accept,
+                    const std::function<bool(const TopicInfo&)>& preferred = {});
 
 }  // namespace bagscope::widgets
