@@ -4,6 +4,7 @@
 #   scripts/setup.sh          build + test dependencies
 #   scripts/setup.sh --bench  also the peers the benchmarks compare against
 #   scripts/setup.sh --fuzz   also clang and its libFuzzer runtime
+#   scripts/setup.sh --fixtures  also what the rosbags library needs to rewrite tests/data/ros2/cases
 set -euo pipefail
 
 packages=(
@@ -38,6 +39,7 @@ for arg in "$@"; do
       # Node.js may already come from elsewhere (with its own npm); only add Debian's if absent.
       command -v npm >/dev/null 2>&1 || packages+=(nodejs npm) ;;
     --fuzz) packages+=(clang libclang-rt-dev) ;;
+    --fixtures) packages+=(python3-lz4 python3-zstandard python3-ruamel.yaml python3-typing-extensions python3-apsw) ;;
     *) echo "setup.sh: unknown option '$arg'" >&2; exit 2 ;;
   esac
 done

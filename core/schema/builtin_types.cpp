@@ -85,6 +85,13 @@ std::optional<std::string> findDefinition(std::string_view type, std::span<const
   return out;
 }
 
+std::vector<std::string> definitionNames(std::string_view type) {
+  std::vector<std::string> names{std::string(type)};
+  if (type.find("/srv/") != std::string_view::npos && type.ends_with("_Event"))
+    names.emplace_back(type.substr(0, type.size() - 6));
+  return names;
+}
+
 std::optional<std::string> serviceEventDefinition(std::string_view type, std::string_view srvText) {
   std::string name = normalize(type);  // "pkg/srv/Name_Event" stays as it is: no "/msg/"
   auto srv = name.find("/srv/");

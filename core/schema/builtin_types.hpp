@@ -26,6 +26,12 @@ std::optional<std::string> findDefinition(std::string_view type,
 /// Empty when `type` is not a service event or the text has no "---" line.
 std::optional<std::string> serviceEventDefinition(std::string_view type, std::string_view srvText);
 
+/// The names under which a recording may store the definition of `type`: the type itself
+/// and, for a service event "pkg/srv/Name_Event", the service "pkg/srv/Name" (rosbag2 keeps
+/// the .srv text under that name in .db3 message_definitions; serviceEventDefinition()
+/// expands it). Every reader looks definitions up through this.
+std::vector<std::string> definitionNames(std::string_view type);
+
 namespace detail {
 struct BuiltinType {
   const char* name;  ///< "pkg/Type"

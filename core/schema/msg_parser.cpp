@@ -252,6 +252,20 @@ private:
   const std::map<std::string, MessageType*, std::less<>>* byName_ = nullptr;
 };
 
+// rosidl gives a type without fields (std_msgs/Empty, a type of constants only) one uint8
+// member, so that every C struct has a size: in CDR such a message takes one byte (three
+// for a T[3]). ROS 1 serializes it as nothing, so only the ROS 2 dialect gets it.
+void addPlaceholderMembers(MessageSchema& schema) {
+  for (auto& t : schema.types) {
+    if (!t->fields.empty()) continue;
+    Field f;
+    f.name = std::string(kPlaceholderMember);
+    f.type = Primitive::UInt8;
+    f.typeText = "uint8";
+    t->fields.push_back(std::move(f));
+  }
+}
+
 }  // namespace
 
 std::uint32_t primitiveSize(Primitive p) {
@@ -298,6 +312,7 @@ Result<std::shared_ptr<const MessageSchema>> parseDefinition(std::string_view ty
     e.message = "definition of '" + std::string(typeName) + "', " + e.message;
     return e;
   }
+  if (dialect == Dialect::Ros2) addPlaceholderMembers(*schema);
   return std::shared_ptr<const MessageSchema>(std::move(schema));
 }
 

@@ -55,6 +55,10 @@ struct MessageType {
   std::vector<Constant> constants;
 };
 
+/// The uint8 member rosidl adds to a ROS 2 type that has no fields (the Ros2 dialect adds it
+/// too, so that CDR decoding takes the byte such a message occupies).
+inline constexpr std::string_view kPlaceholderMember = "structure_needs_at_least_one_member";
+
 /// A root type and every type it uses, owned together. Pointers between types stay valid
 /// for the schema's lifetime.
 struct MessageSchema {

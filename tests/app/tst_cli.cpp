@@ -80,6 +80,45 @@ private slots:
     }
   }
 
+  // Real-world ROS 2 layouts and types, written by rosbags (tests/data/ros2/cases/README.md);
+  // each line equal to rosbags' decoding, and what was odd about the file said on stderr.
+  void ros2CasesDecodeLikeRosbags_data() {
+    QTest::addColumn<QString>("bag");
+    QTest::addColumn<int>("count");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("said");
+    QTest::newRow("old metadata paths") << "old_paths/rosbag2_test" << 20 << 0 << "";
+    QTest::newRow("listed file missing") << "listed_missing" << 10 << 3 << "'listed_missing_1.db3', which is missing";
+    QTest::newRow("split mcap") << "split_mcap" << 60 << 0 << "";
+    QTest::newRow("empty storage_identifier") << "no_storage_id" << 8 << 0 << "";
+    QTest::newRow("empty messages") << "empty_types" << 6 << 0 << "";
+    QTest::newRow("service event in db3") << "service_event" << 4 << 0 << "";
+    QTest::newRow("stored definition does not fit") << "bad_definition" << 10 << 0
+                                                    << "/rosout: the stored definition of rcl_interfaces/msg/Log does not match";
+    QTest::newRow("ros2idl schema") << "idl_mcap" << 4 << 0 << "";
+  }
+  void ros2CasesDecodeLikeRosbags() {
+    QFETCH(QString, bag);
+    QFETCH(int, count);
+    QFETCH(int, exitCode);
+    QFETCH(QString, said);
+    Run r = runCli({"cat", test::dataPath("ros2/cases/" + bag), "--bytes", "digest"});
+    QVERIFY2(r.exitCode == exitCode, qPrintable(QStringLiteral("exit %1, stderr: %2").arg(r.exitCode).arg(QString::fromUtf8(r.err))));
+    if (said.isEmpty()) QVERIFY2(r.err.isEmpty(), r.err.constData());
+    else QVERIFY2(QString::fromUtf8(r.err).contains(said), r.err.constData());
+    auto ours = parseLines(r.out);
+    QString err;
+    QString name = bag.section('/', 0, 0);
+    auto expected = test::readJsonLines(test::dataPath("ros2/cases/" + name + ".expected.jsonl"), &err);
+    QVERIFY2(err.isEmpty(), qPrintable(err));
+    QCOMPARE(static_cast<int>(expected.size()), count);
+    QCOMPARE(ours.size(), expected.size());
+    for (std::size_t i = 0; i < ours.size(); ++i) {
+      QString d = test::jsonDifference(ours[i], expected[i]);
+      QVERIFY2(d.isEmpty(), qPrintable(QStringLiteral("line %1: %2").arg(i + 1).arg(d)));
+    }
+  }
+
   void msgPathDecodesTypesTheBagDoesNotDefine() {
     Run without = runCli({"cat", test::dataPath("ros2/demo_db3_old")});
     QCOMPARE(without.exitCode, 3);

@@ -10,13 +10,16 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <iterator>
 #include <fstream>
 #include <map>
 #include <optional>
 #include <sstream>
 
 #include "core/compress/decompress.hpp"
+#include "core/schema/builtin_types.hpp"
 #include "core/storage/detail/chunk_merge.hpp"
+#include "core/storage/detail/concat_source.hpp"
 #include "core/storage/detail/wrapped_source.hpp"
 #include "core/storage/mcap/mcap_source.hpp"
 
@@ -231,11 +234,13 @@ Result<void> SqliteSource::open(const std::vector<fs::path>& files, std::optiona
     if (auto r = openFile(file, definitions); !r) return r;
   }
   for (auto& c : connections_) {
-    if (auto it = definitions.find(c.type); it != definitions.end() && !it->second.second.empty()) {
-      c.schemaEncoding = it->second.first;
-      c.definition = it->second.second;
-    } else {
-      c.schemaEncoding = "ros2msg";  // to be found in the built-in type store
+    c.schemaEncoding = "ros2msg";  // unless the file defines it: to be found in the built-in type store
+    for (const auto& name : schema::definitionNames(c.type)) {
+      if (auto it = definitions.find(name); it != definitions.end() && !it->second.second.empty()) {
+        c.schemaEncoding = it->second.first;
+        c.definition = it->second.second;
+        break;
+      }
     }
   }
   std::string said = "metadata.yaml";
@@ -244,7 +249,8 @@ Result<void> SqliteSource::open(const std::vector<fs::path>& files, std::optiona
     said = "the database's metadata table";
     if (metadata) info_.version = std::to_string(metadata->version) + " (from the database)";
   }
-  if (metadata && metadata->files.size() > files.size()) {
+  std::error_code ec;
+  if (metadata && metadata->files.size() > files.size() && !fs::is_directory(shownPath, ec)) {
     info_.problems.push_back("this is one of " + std::to_string(metadata->files.size()) +
                              " files of a split recording; open its folder to read all of them");
   } else if (metadata) {
@@ -415,6 +421,30 @@ bool isRosbag2Folder(const fs::path& path) {
   return false;
 }
 
+namespace {
+
+// A file metadata.yaml lists, found as rosbag2 finds it: in the bag folder, else (metadata
+// versions 1-3 and `ros2 bag reindex` name the folder too: "bag/bag_0.db3") beside it. Only
+// regular files inside the folder count; an entry that leaves it is refused. Empty when absent.
+Result<fs::path> resolveListedFile(const fs::path& folder, const std::string& listed) {
+  fs::path rel = fs::u8path(listed).lexically_normal();
+  bool escapes = rel.empty() || rel.is_absolute() || rel.has_root_name() || *rel.begin() == "..";
+  if (escapes)
+    return fail(ErrorCode::Format, "metadata.yaml lists '" + listed + "', which is outside the recording's folder", folder);
+  std::error_code ec;
+  std::vector<fs::path> candidates{folder / rel};
+  if (std::distance(rel.begin(), rel.end()) > 1 && *rel.begin() == folder.filename())
+    candidates.push_back(folder.parent_path() / rel);
+  for (const auto& c : candidates) {
+    if (fs::is_regular_file(c, ec)) return c;
+    if (fs::exists(c, ec))
+      return fail(ErrorCode::Format, "metadata.yaml lists '" + listed + "', which is not a regular file", folder);
+  }
+  return fs::path{};
+}
+
+}  // namespace
+
 Result<std::unique_ptr<Source>> openRosbag2(const fs::path& path) {
   std::error_code ec;
   fs::path folder = fs::is_directory(path, ec) ? path : path.parent_path();
@@ -426,21 +456,32 @@ Result<std::unique_ptr<Source>> openRosbag2(const fs::path& path) {
     metadata = std::move(m).value();
   }
   std::vector<fs::path> files;
+  std::vector<std::string> notes;  // said in the recording's problems
   if (!fs::is_directory(path, ec) && path.extension() != ".yaml") {
     files.push_back(path);  // a storage file named directly
   } else if (metadata && !metadata->files.empty()) {
-    for (const auto& f : metadata->files) files.push_back(folder / fs::u8path(f));
-  } else {
+    for (const auto& listed : metadata->files) {
+      auto found = resolveListedFile(folder, listed);
+      if (!found) return std::move(found).error();
+      if (found->empty()) notes.push_back("metadata.yaml lists '" + listed + "', which is missing; its messages are not read");
+      else files.push_back(*found);
+    }
+  }
+  if (files.empty() && fs::is_directory(folder, ec)) {
+    // No metadata, or none of what it lists: the storage files that are there.
     for (const auto& e : fs::directory_iterator(folder, ec))
-      if (isStorageFile(e.path())) files.push_back(e.path());
+      if (isStorageFile(e.path()) && fs::is_regular_file(e.path(), ec)) files.push_back(e.path());
     std::sort(files.begin(), files.end());
+    if (!files.empty() && metadata && !metadata->files.empty())
+      notes.push_back("read the storage files found in the folder instead");
   }
-  if (files.empty()) return fail(ErrorCode::InvalidArgument, "no .db3 or .mcap storage files in the folder", folder);
+  if (files.empty()) {
+    std::string why = "no .db3 or .mcap storage files in the folder";
+    if (!notes.empty()) why = notes.front() + ", and " + why;
+    return fail(ErrorCode::InvalidArgument, why, folder);
+  }
   bool wholeFileZstd = false;
-  for (const auto& f : files) {
-    if (!fs::exists(f, ec)) return fail(ErrorCode::Io, "metadata.yaml lists '" + u8(f.filename()) + "', which is missing", folder);
-    wholeFileZstd = wholeFileZstd || f.extension() == ".zstd";
-  }
+  for (const auto& f : files) wholeFileZstd = wholeFileZstd || f.extension() == ".zstd";
   // Whole-file compression: read decompressed copies in a temporary folder (never beside
   // the user's files), removed when the source closes.
   std::shared_ptr<const fs::path> temp;
@@ -450,24 +491,36 @@ Result<std::unique_ptr<Source>> openRosbag2(const fs::path& path) {
     if (auto r = detail::decompressWholeFiles(files, *temp); !r) return std::move(r).error();
   }
   auto storageExt = [](const fs::path& f) { return f.extension() == ".zstd" ? f.stem().extension() : f.extension(); };
-  bool mcap = metadata ? metadata->storage == "mcap" : storageExt(files.front()) == ".mcap";
+  // The metadata's storage plugin, or (when it names none) the files' own kind.
+  bool mcap = metadata && !metadata->storage.empty() ? metadata->storage == "mcap" : storageExt(files.front()) == ".mcap";
   fs::path shown = fs::is_directory(path, ec) ? path : (path.extension() == ".yaml" ? folder : path);
   std::unique_ptr<Source> source;
   if (mcap) {
-    if (files.size() > 1)
-      return fail(ErrorCode::Unsupported, "rosbag2 MCAP recordings split over several files cannot be opened as one yet; open each .mcap", folder);
-    auto bytes = openFile(files.front());
-    if (!bytes) return std::move(bytes).error();
-    auto inner = openMcap(std::move(bytes).value());
-    if (!inner) return std::move(inner).error();
-    source = std::move(inner).value();
+    std::vector<std::unique_ptr<Source>> parts;
+    for (const auto& f : files) {
+      auto bytes = openFile(f);
+      if (!bytes) return std::move(bytes).error();
+      auto inner = openMcap(std::move(bytes).value());
+      if (!inner) return std::move(inner).error();
+      parts.push_back(std::move(inner).value());
+    }
+    if (parts.size() == 1) {
+      source = std::move(parts.front());
+    } else {
+      SourceInfo whole;
+      whole.path = u8(shown);
+      whole.format = "rosbag2 (mcap)";
+      whole.version = parts.front()->info().version;
+      source = detail::concatSources(std::move(parts), std::move(whole));
+    }
   } else {
     auto sqlite = std::make_unique<SqliteSource>();
     if (auto r = sqlite->open(files, metadata, shown); !r) return std::move(r).error();
     source = std::move(sqlite);
   }
-  if (!metadata && !temp) return source;
+  if (!metadata && !temp && notes.empty()) return source;
   SourceInfo info = source->info();
+  info.problems.insert(info.problems.begin(), notes.begin(), notes.end());
   info.path = u8(shown);
   if (mcap) info.format = "rosbag2 (mcap)";
   if (metadata) info.version = std::to_string(metadata->version);
