@@ -4,10 +4,13 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 
+#include "core/base/digest.hpp"
 #include "core/base/json_text.hpp"
 #include "core/decode/decoder.hpp"
 #include "core/storage/source.hpp"
+#include "core/session/session.hpp"
 #include "core/session/timing.hpp"
 #include "core/storage/summary.hpp"
 
@@ -21,18 +24,6 @@ void printError(const Error& e) {
 int usage(const std::string& why) {
   std::fprintf(stderr, "bagscope-cli: %s (see bagscope-cli --help)\n", why.c_str());
   return kUsage;
-}
-
-
-std::unique_ptr<storage::Source> openOrReport(const std::string& path) {
-  auto source = storage::openSource(path);
-  if (!source) {
-    printError(source.error());
-    return nullptr;
-  }
-  for (const auto& p : (*source)->info().problems)
-    std::fprintf(stderr, "bagscope-cli: '%s': %s\n", path.c_str(), p.c_str());
-  return std::move(source).value();
 }
 
 }  // namespace
@@ -133,78 +124,80 @@ int runCat(const std::vector<std::string>& args) {
     }
   }
   if (!path) return usage("cat: no file given");
-  auto source = openOrReport(*path);
-  if (!source) return kFailed;
+  session::SessionOptions options;
+  options.msgPaths = msgPaths;
+  auto opened = session::Session::open({std::filesystem::u8path(*path)}, options);
+  if (!opened) {
+    printError(opened.error());
+    return kFailed;
+  }
+  const session::Session& s = **opened;
+  for (const auto& p : s.problems()) std::fprintf(stderr, "bagscope-cli: %s\n", p.c_str());
 
-  storage::ReadFilter filter;
-  const auto& info = source->info();
+  session::Selection selection;
   for (const auto* arg : {&startArg, &endArg})
-    if (*arg && !parseTimeArgument(**arg, info.startNs, arg == &startArg ? filter.startNs : filter.endNs))
+    if (*arg && !parseTimeArgument(**arg, s.startNs(), arg == &startArg ? selection.startNs : selection.endNs))
       return usage("cat: '" + **arg + "' is not a time in seconds");
   for (const auto& t : topics) {
     bool found = false;
-    for (const auto& c : source->connections()) {
-      if (c.topic == t) {
-        filter.connections.push_back(c.id);
+    for (session::TopicId id = 0; id < s.topics().size(); ++id) {
+      if (s.topics()[id].name == t) {
+        selection.topics.push_back(id);
         found = true;
       }
     }
     if (!found) return usage("cat: '" + *path + "' has no topic '" + t + "'");
   }
+  if (!topics.empty() && selection.topics.empty()) return kOk;
 
-  // One decoder per connection, compiled on its first message.
-  struct ConnDecoder {
-    std::shared_ptr<const decode::Decoder> decoder;
-    bool failed = false;
-  };
-  std::map<const storage::Connection*, ConnDecoder> decoders;
+  // Every message gets its line, in place: one that cannot be decoded says why, with its size
+  // and digest (or its bytes), so that counts and order always match the file.
+  std::set<const storage::Connection*> undecodable;  // said once on stderr
   std::uint64_t lost = 0;
-  std::string line;
   std::string out;
   out.reserve(1 << 20);
   auto flush = [&] {
     std::fwrite(out.data(), 1, out.size(), stdout);
     out.clear();
   };
-  auto result = source->readMessages(
-      filter,
-      [&](const storage::MessageView& m) {
-        auto& d = decoders[m.connection];
-        if (!d.decoder && !d.failed) {
-          const storage::Connection& c = *m.connection;
-          auto compiled = decode::compileFor(c.type, c.messageEncoding, c.schemaEncoding, c.definition, msgPaths);
-          if (compiled) {
-            d.decoder = *compiled;
-          } else {
-            d.failed = true;
-            Error e = compiled.error();
-            e.file = *path;
-            e.topic = m.connection->topic;
-            std::fprintf(stderr, "bagscope-cli: %s; its messages are skipped\n", e.describe().c_str());
-          }
-        }
-        if (d.failed) {
-          ++lost;
-          return true;
-        }
-        auto value = d.decoder->decode(m.bytes);
-        if (!value) {
-          Error e = value.error();
-          e.file = *path;
-          e.topic = m.connection->topic;
-          e.logTimeNs = m.logTimeNs;
-          printError(e);
-          ++lost;
-          return true;
-        }
+  auto result = s.forEach(
+      selection,
+      [&](const session::Message& m) {
         out += "{\"topic\":";
         appendJsonString(m.connection->topic, out);
         out += ",\"type\":";
         appendJsonString(m.connection->type, out);
         out += ",\"log_time_ns\":";
         out += std::to_string(m.logTimeNs);
-        out += ",\"msg\":";
-        decode::appendJson(*value, out, bytesMode);
+        std::optional<Error> failed;
+        auto d = s.decoder(*m.connection);
+        if (!d) {
+          failed = d.error();
+          if (undecodable.insert(m.connection).second) {
+            Error e = d.error();
+            e.file = *path;
+            e.topic = m.connection->topic;
+            std::fprintf(stderr, "bagscope-cli: %s; its messages are printed without values\n", e.describe().c_str());
+          }
+        } else if (auto value = (*d)->decode(m.bytes)) {
+          out += ",\"msg\":";
+          decode::appendJson(*value, out, bytesMode);
+        } else {
+          failed = value.error();
+          Error e = value.error();
+          e.file = *path;
+          e.topic = m.connection->topic;
+          e.logTimeNs = m.logTimeNs;
+          printError(e);
+        }
+        if (failed) {
+          ++lost;
+          out += ",\"msg\":null,\"error\":";
+          appendJsonString(failed->message, out);
+          out += ",\"raw\":{\"len\":" + std::to_string(m.bytes.size());
+          out += bytesMode == decode::BytesMode::Base64 ? ",\"base64\":\"" + base64(m.bytes) + "\"}"
+                                                         : ",\"sha256\":\"" + sha256Hex(m.bytes) + "\"}";
+        }
         out += "}\n";
         if (out.size() > (1 << 20)) flush();
         return true;
@@ -214,16 +207,18 @@ int runCat(const std::vector<std::string>& args) {
         ++lost;
       });
   flush();
+  for (const auto& note : s.decodeNotes()) std::fprintf(stderr, "bagscope-cli: '%s': %s\n", path->c_str(), note.c_str());
   if (!result) {
     printError(result.error());
     return kFailed;
   }
   if (lost > 0) {
-    std::fprintf(stderr, "bagscope-cli: %llu messages or chunks could not be read\n",
+    std::fprintf(stderr, "bagscope-cli: %llu messages or chunks could not be read or decoded\n",
                  static_cast<unsigned long long>(lost));
     return kPartial;
   }
-  return kOk;
+  // Damage recovered or data missing (a cut file, a listed file absent): not all was read.
+  return s.problems().empty() ? kOk : kPartial;
 }
 
 int runStats(const std::vector<std::string>& args) {

@@ -104,6 +104,8 @@ public:
     return true;
   }
 
+  std::size_t remaining() const { return c_.remaining(); }
+
   std::string error_;
   std::string path_;
   std::size_t errorOffset_ = 0;
@@ -210,18 +212,33 @@ private:
 
 }  // namespace
 
+namespace {
+std::string hexByte(std::byte b) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  auto v = static_cast<unsigned>(b);
+  return {kHex[v >> 4], kHex[v & 15]};
+}
+}  // namespace
+
 Result<detail::WireCursor> detail::openWire(std::span<const std::byte> bytes, WireFormat format) {
   if (format == WireFormat::Ros1) return detail::WireCursor(bytes, 0, false, false);
   // CDR encapsulation: representation identifier (2 bytes, big-endian) and options (2 bytes).
   if (bytes.size() < 4)
     return makeError(ErrorCode::Decode, "CDR message of " + std::to_string(bytes.size()) +
                                             " bytes is shorter than its 4-byte encapsulation header");
-  auto kind = static_cast<unsigned>(bytes[1]);
-  if (bytes[0] != std::byte{0} || kind > 1)
-    return makeError(ErrorCode::Decode, "unsupported CDR encapsulation 0x" +
-                                            std::to_string(static_cast<unsigned>(bytes[0])) + "/0x" +
-                                            std::to_string(kind) + " (only plain CDR, XCDR1)");
-  return detail::WireCursor(bytes, 4, true, kind == 0);
+  auto id = static_cast<unsigned>(bytes[0]) << 8 | static_cast<unsigned>(bytes[1]);
+  if (id > 1) {
+    std::string found = "bytes " + hexByte(bytes[0]) + " " + hexByte(bytes[1]) + " at offset 0";
+    // 0x0002..0x000b are the other representations of DDS-XTypes 7.6.3.1.2.
+    static constexpr const char* kOther[] = {"PL_CDR", "PL_CDR", "", "", "XCDR2", "XCDR2", "delimited XCDR2",
+                                             "delimited XCDR2", "PL_XCDR2", "PL_XCDR2"};
+    if (id <= 0x0b && *kOther[id - 2])
+      return makeError(ErrorCode::Decode, "CDR encapsulation " + found + " is " + kOther[id - 2] +
+                                              ", which is not supported (only plain CDR, XCDR1: 00 00 or 00 01)");
+    return makeError(ErrorCode::Decode, "no CDR encapsulation header: " + found +
+                                            " are not a representation identifier (expected 00 00 or 00 01)");
+  }
+  return detail::WireCursor(bytes, 4, true, id == 0);
 }
 
 Result<std::shared_ptr<const Decoder>> Decoder::compile(
@@ -284,6 +301,14 @@ Result<Value> Decoder::decode(std::span<const std::byte> bytes) const {
     return makeError(ErrorCode::Decode, "field '" + vd.path_ + "': " + vd.error_ + " at offset " +
                                             std::to_string(vd.errorOffset_) + " of " +
                                             std::to_string(bytes.size()) + "-byte message");
+  }
+  // What is left must be CDR's closing padding (under 4 bytes) or nothing: more means the
+  // definition is not the one the message was written with, and the values read are wrong.
+  if (std::size_t left = vd.remaining(); left > (format_ == WireFormat::Cdr ? 3u : 0u)) [[unlikely]] {
+    return makeError(ErrorCode::Decode, std::to_string(left) + " of " + std::to_string(bytes.size()) +
+                                            " bytes are left after the last field (from offset " +
+                                            std::to_string(bytes.size() - left) +
+                                            "): the definition does not fit this message");
   }
   return root;
 }

@@ -66,7 +66,9 @@ public:
   Decoder& operator=(const Decoder&) = delete;
 
   /// Decodes one message. Errors (Decode) name the field path and the offset in `bytes`.
-  /// Bytes left over after the last field are not an error (ROS 1 tools ignore them too).
+  /// Bytes left over after the last field are an error (the definition does not fit the
+  /// message), except CDR's closing padding of up to 3 bytes: a partial decode is never
+  /// returned as the message.
   Result<Value> decode(std::span<const std::byte> bytes) const;
 
   const schema::MessageSchema& schema() const { return *schema_; }

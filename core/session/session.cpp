@@ -10,6 +10,7 @@
 #include <set>
 
 #include "core/decode/decoder.hpp"
+#include "core/schema/schema.hpp"
 #include "core/session/detail/worker_pool.hpp"
 #include "core/storage/rosbag2/rosbag2_source.hpp"
 
@@ -106,6 +107,17 @@ struct Session::State {
   mutable detail::WorkerPool pool;
   mutable std::mutex decoderMutex;
   mutable std::map<const storage::Connection*, Result<std::shared_ptr<const decode::Decoder>>> decoders;
+  mutable std::vector<std::string> decodeNotes;  // guarded by decoderMutex
+  // Definitions any open file (or a recording given in msgPaths) stores, by normal type name:
+  // they decode the same type in files that lack one, or whose own does not fit.
+  std::vector<std::unique_ptr<Source>> definitionSources;
+  std::multimap<std::string, const storage::Connection*> definitionsByType;
+  std::vector<fs::path> msgFolders;  // msgPaths that are folders of .msg files
+
+  Result<std::shared_ptr<const decode::Decoder>> resolveDecoder(const storage::Connection& c) const;
+  // Up to `most` messages of connection `c` (its first and last), to check a definition on.
+  std::vector<Message> samplesOf(const storage::Connection& c, std::size_t most) const;
+  std::string originOf(const storage::Connection& c) const;
   mutable std::atomic<int> prefetching{0};
 
   using Key = detail::ChunkCache::Key;
@@ -139,9 +151,13 @@ Result<void> Session::State::build() {
   // Topics: one per (name, type); several connections of one file may share it.
   std::map<std::pair<std::string, std::string>, std::vector<Topic::Member>> byKey;
   std::map<std::pair<std::string, std::string>, std::string> spelling;
+  for (const auto& src : definitionSources)
+    for (const auto& c : src->connections())
+      if (!c.definition.empty()) definitionsByType.emplace(schema::normalTypeName(c.type), &c);
   for (std::uint32_t s = 0; s < sources.size(); ++s) {
     if (!indexes[s]) return std::move(indexes[s]).error();
     for (const auto& c : sources[s]->connections()) {
+      if (!c.definition.empty()) definitionsByType.emplace(schema::normalTypeName(c.type), &c);
       std::pair key{c.topic, schema::normalTypeName(c.type)};
       byKey[key].push_back({s, &c});
       spelling.emplace(key, c.type);
@@ -283,6 +299,21 @@ Session::~Session() = default;
 Result<std::unique_ptr<Session>> Session::open(std::vector<std::unique_ptr<Source>> sources,
                                                const SessionOptions& options) {
   auto state = std::make_unique<State>(options);
+  // msgPaths: folders of .msg files, or recordings to take definitions from.
+  for (const auto& p : options.msgPaths) {
+    std::error_code ec;
+    if (fs::is_directory(p, ec) && !isRosbag2Recording(p)) {
+      state->msgFolders.push_back(p);
+      continue;
+    }
+    auto source = storage::openSource(p);
+    if (!source) {
+      Error e = std::move(source).error();
+      e.message = "as a source of message definitions: " + e.message;
+      return e;
+    }
+    state->definitionSources.push_back(std::move(source).value());
+  }
   for (auto& s : sources) {
     state->sources.push_back(std::move(s));
     state->sourceMutex.push_back(std::make_unique<std::recursive_mutex>());
@@ -508,12 +539,110 @@ void Session::prefetch(std::span<const TopicId> topics, std::int64_t timeNs, std
 // Field extraction
 
 Result<std::shared_ptr<const decode::Decoder>> Session::decoder(const storage::Connection& c) const {
+  {
+    std::lock_guard lock(state_->decoderMutex);
+    if (auto it = state_->decoders.find(&c); it != state_->decoders.end()) return it->second;
+  }
+  // Resolved without the lock: checking a definition reads messages, which may wait for a
+  // file another thread is reading (and that thread may ask for a decoder meanwhile).
+  auto resolved = state_->resolveDecoder(c);
   std::lock_guard lock(state_->decoderMutex);
-  auto it = state_->decoders.find(&c);
-  if (it == state_->decoders.end())
-    it = state_->decoders.emplace(&c, decode::compileFor(c.type, c.messageEncoding, c.schemaEncoding, c.definition,
-                                                          state_->options.msgPaths)).first;
-  return it->second;
+  return state_->decoders.emplace(&c, std::move(resolved)).first->second;
+}
+
+std::vector<std::string> Session::decodeNotes() const {
+  std::lock_guard lock(state_->decoderMutex);
+  return state_->decodeNotes;
+}
+
+std::string Session::State::originOf(const storage::Connection& c) const {
+  for (const auto* list : {&sources, &definitionSources})
+    for (const auto& src : *list) {
+      auto conns = src->connections();
+      if (&c >= conns.data() && &c < conns.data() + conns.size()) return src->info().path;
+    }
+  return "?";
+}
+
+std::vector<Message> Session::State::samplesOf(const storage::Connection& c, std::size_t most) const {
+  std::vector<Message> out;
+  for (std::uint32_t s = 0; s < sources.size(); ++s) {
+    auto conns = sources[s]->connections();
+    if (&c < conns.data() || &c >= conns.data() + conns.size()) continue;
+    TopicId topic = topicOf[s][static_cast<std::size_t>(&c - conns.data())];
+    const auto& refs = index[topic];
+    // The topic's first and last messages of this file; a topic of several connections
+    // is searched a little way in from each end.
+    constexpr std::size_t kLook = 16;
+    auto consider = [&](std::size_t n) {
+      if (refs[n].source != s || out.size() >= most) return false;
+      Hint hint;
+      auto m = read(topic, refs[n], hint);
+      if (!m || m->connection != &c) return false;
+      if (!out.empty() && out.front().logTimeNs == m->logTimeNs && out.front().bytes.data() == m->bytes.data()) return false;
+      out.push_back(std::move(m).value());
+      return true;
+    };
+    for (std::size_t n = 0; n < refs.size() && n < kLook; ++n)
+      if (consider(n)) break;
+    for (std::size_t k = 0; k < refs.size() && k < kLook; ++k)
+      if (consider(refs.size() - 1 - k)) break;
+  }
+  return out;
+}
+
+Result<std::shared_ptr<const decode::Decoder>> Session::State::resolveDecoder(const storage::Connection& c) const {
+  // What could decode it, in order: the file's own definition, the same type as other files
+  // define it, then the user's .msg folders and the standard interfaces.
+  struct Candidate {
+    std::string schemaEncoding;
+    std::string_view definition;
+    std::string origin;
+  };
+  std::vector<Candidate> candidates;
+  if (!c.definition.empty()) candidates.push_back({c.schemaEncoding, c.definition, "stored"});
+  auto [lo, hi] = definitionsByType.equal_range(schema::normalTypeName(c.type));
+  for (auto it = lo; it != hi; ++it) {
+    const storage::Connection& other = *it->second;
+    if (other.messageEncoding != c.messageEncoding) continue;
+    bool known = std::any_of(candidates.begin(), candidates.end(), [&](const Candidate& k) { return k.definition == other.definition; });
+    if (!known) candidates.push_back({other.schemaEncoding, other.definition, "'" + originOf(other) + "'"});
+  }
+  candidates.push_back({"", {}, "built-in"});  // --msg-path folders, then the standard interfaces
+  auto compile = [&](const Candidate& k) {
+    return decode::compileFor(c.type, c.messageEncoding, k.definition.empty() ? "" : k.schemaEncoding, k.definition, msgFolders);
+  };
+  std::optional<Result<std::shared_ptr<const decode::Decoder>>> primary;
+  std::size_t primaryAt = 0;
+  for (; primaryAt < candidates.size() && !(primary && *primary); ++primaryAt) {
+    auto d = compile(candidates[primaryAt]);
+    if (d || !primary) primary = std::move(d);
+  }
+  if (!*primary || primaryAt == candidates.size()) return std::move(*primary);
+  // A definition that does not fit the messages (a placeholder stored by a tool, another
+  // version of the type) reads them wrong: check it on a few, and use one that fits.
+  auto samples = samplesOf(c, 2);
+  auto misfit = [&](const decode::Decoder& d) -> std::optional<std::string> {
+    for (const auto& m : samples)
+      if (auto v = d.decode(m.bytes); !v) return v.error().message;
+    return std::nullopt;
+  };
+  auto why = misfit(***primary);
+  if (!why) return std::move(*primary);
+  const Candidate& used = candidates[primaryAt - 1];
+  std::string said = c.topic + ": the " + (used.origin == "stored" ? "stored definition" : "definition from " + used.origin) +
+                     " of " + c.type + " does not match its messages (" + *why + ")";
+  for (std::size_t i = primaryAt; i < candidates.size(); ++i) {
+    auto d = compile(candidates[i]);
+    if (!d || misfit(**d)) continue;
+    std::lock_guard lock(decoderMutex);
+    decodeNotes.push_back(said + "; decoded with the " +
+                          (candidates[i].origin == "built-in" ? "built-in definition" : "definition from " + candidates[i].origin));
+    return d;
+  }
+  std::lock_guard lock(decoderMutex);
+  decodeNotes.push_back(said + "; no other definition fits them");
+  return std::move(*primary);
 }
 
 Result<FieldColumns> Session::extractFields(TopicId topic, const std::vector<std::string>& paths, std::int64_t startNs,

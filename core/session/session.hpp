@@ -45,7 +45,9 @@ struct SessionOptions {
   bool recursive = false;                   ///< look for bags in the subfolders of folders given
   std::size_t cacheBytes = std::size_t{1} << 30;  ///< chunk cache budget
   unsigned workers = 0;                     ///< 0: one per hardware thread (at least 2), plus one
-  std::vector<std::filesystem::path> msgPaths;  ///< folders of .msg files for types files lack
+  /// Where to find definitions files lack: folders of .msg files (DIR/pkg/msg/Type.msg), or
+  /// recordings whose stored definitions are borrowed.
+  std::vector<std::filesystem::path> msgPaths;
   /// A named file that cannot be opened is skipped and listed in Session::failures()
   /// instead of failing the open (the desktop app opens the others); the open still fails
   /// when nothing could be opened.
@@ -190,8 +192,15 @@ public:
   Result<void> forEachParallel(const Selection& selection, const ParallelMessageFn& onMessage,
                                std::stop_token stop = {}, const ProgressFn& progress = {}) const;
 
-  /// The compiled decoder for a message's connection (cached). Thread-safe.
+  /// The compiled decoder for a message's connection (cached). Thread-safe. The definition
+  /// is the file's own, else the same type as another open file (or a recording in msgPaths)
+  /// defines it, else from the msgPaths folders or the standard interfaces. A definition that
+  /// does not decode the connection's first and last messages exactly is replaced by the
+  /// next one that does, and decodeNotes() says so (once per connection).
   Result<std::shared_ptr<const decode::Decoder>> decoder(const storage::Connection& connection) const;
+  /// What choosing decoders found: stored definitions that did not fit, and what was used
+  /// instead. Thread-safe (a copy).
+  std::vector<std::string> decodeNotes() const;
 
   /// Runs `work` on a thread of its own (for long jobs: it may use the workers). `work`
   /// gets a stop token and a throttled progress function; `done` is called with its result

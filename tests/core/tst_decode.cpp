@@ -267,6 +267,67 @@ private slots:
     QVERIFY(QString::fromStdString(r.error().message).contains("encapsulation"));
   }
 
+  void cdrHeaderErrorsShowTheBytesFound() {
+    auto s = schema::parseDefinition("pkg/One", "int32 a\n", schema::Dialect::Ros2);
+    QVERIFY(s);
+    auto d = Decoder::compile(*s, WireFormat::Cdr);
+    QVERIFY(d);
+    auto message = [&](std::vector<std::byte> bytes) {
+      auto r = (*d)->decode(bytes);
+      return r ? QString() : QString::fromStdString(r.error().message);
+    };
+    // 0b 00: no representation identifier at all (a payload without the header).
+    QString none = message({std::byte{0x0b}, std::byte{0}, std::byte{0}, std::byte{0}, std::byte{1}, std::byte{0},
+                            std::byte{0}, std::byte{0}});
+    QVERIFY2(none.contains("no CDR encapsulation header") && none.contains("0b 00") && none.contains("offset 0"), qPrintable(none));
+    // 00 07: XCDR2, named as such.
+    QString xcdr2 = message({std::byte{0}, std::byte{7}, std::byte{0}, std::byte{0}, std::byte{1}, std::byte{0},
+                             std::byte{0}, std::byte{0}});
+    QVERIFY2(xcdr2.contains("00 07") && xcdr2.contains("XCDR2"), qPrintable(xcdr2));
+  }
+
+  void leftoverBytesMeanTheDefinitionDoesNotFit() {
+    // CDR: up to 3 bytes of closing padding are fine, 4 are not.
+    auto s = schema::parseDefinition("pkg/One", "uint8 a\n", schema::Dialect::Ros2);
+    auto d = Decoder::compile(*s, WireFormat::Cdr);
+    std::vector<std::byte> padded = {std::byte{0}, std::byte{1}, std::byte{0}, std::byte{0}, std::byte{7},
+                                     std::byte{0}, std::byte{0}, std::byte{0}};
+    QVERIFY((*d)->decode(padded));
+    padded.push_back(std::byte{0});
+    auto r = (*d)->decode(padded);
+    QVERIFY(!r);
+    QVERIFY2(QString::fromStdString(r.error().message).contains("4 of 9 bytes are left"), r.error().message.c_str());
+    // ROS 1: any byte left over.
+    auto ros1 = compileOrFail("pkg/One", "uint8 a\n");
+    std::vector<std::byte> one = {std::byte{7}};
+    QVERIFY(ros1->decode(one));
+    one.push_back(std::byte{0});
+    QVERIFY(!ros1->decode(one));
+  }
+
+  void emptyRos2TypesTakeOneCdrByte() {
+    // rosidl: std_msgs/Empty has one uint8 member; Empty[3] takes 3 bytes, then an int32
+    // aligned to 4 from the payload start.
+    const char* text = "std_msgs/Empty[3] e\nint32 after\n"
+                       "================================================================================\n"
+                       "MSG: std_msgs/Empty\n";
+    auto s = schema::parseDefinition("pkg/WithEmpty", text, schema::Dialect::Ros2);
+    QVERIFY(s);
+    auto d = Decoder::compile(*s, WireFormat::Cdr);
+    WireWriter w;
+    w.u8(0).u8(1).u8(0).u8(0).u8(0).u8(0).u8(0).u8(0).put<std::int32_t>(-7);
+    auto v = (*d)->decode(w.bytes);
+    QVERIFY2(v, v ? "" : v.error().message.c_str());
+    QCOMPARE(v->items[1].i, std::int64_t{-7});
+    // ROS 1 keeps zero bytes for it.
+    auto ros1 = compileOrFail("pkg/WithEmpty", text);
+    WireWriter w1;
+    w1.put<std::int32_t>(-7);
+    auto v1 = ros1->decode(w1.bytes);
+    QVERIFY2(v1, v1 ? "" : v1.error().message.c_str());
+    QCOMPARE(v1->items[1].i, std::int64_t{-7});
+  }
+
   void fieldReaderReadsRos2ImuLikeTheReferenceReader() {
     QString err;
     auto expected = test::readJsonLines(test::dataPath("ros2/demo.expected.jsonl"), &err);

@@ -191,6 +191,40 @@ private slots:
     QVERIFY2(d.isEmpty(), qPrintable(d));
   }
 
+  void definitionsAreSharedWithinASession() {
+    // The Foxy bag names demo_msgs/msg/VehicleState without defining it; the Jazzy bag
+    // defines it. Opened together, the Jazzy bag's definition decodes the Foxy bag's messages.
+    auto alone = openOrFail({data("ros2/demo_db3_old")});
+    auto vehicle = alone->findTopic("/vehicle_state");
+    QVERIFY(vehicle);
+    QVERIFY(!alone->decoder(*alone->topics()[*vehicle].members.front().connection));
+    auto both = openOrFail({data("ros2/demo_db3_old"), data("ros2/demo.mcap")});
+    // The Foxy file's own /vehicle_state messages (its connection has no definition).
+    auto expected = expectedLines("ros2/demo.expected.jsonl");
+    std::vector<QJsonObject> wanted;
+    for (const auto& e : expected)
+      if (e["topic"].toString() == "/vehicle_state") wanted.push_back(e);
+    session::Selection sel;
+    sel.topics = {*both->findTopic("/vehicle_state")};
+    std::vector<QJsonObject> got;
+    auto r = both->forEach(sel, [&](const Message& m) {
+      if (m.connection->definition.empty()) got.push_back(asExpectedLine(*both, m));  // the Foxy file's
+      return true;
+    });
+    QVERIFY(r);
+    QCOMPARE(got.size(), wanted.size());
+    QString d = firstDifference(got, wanted);
+    QVERIFY2(d.isEmpty(), qPrintable(d));
+    // A recording given as a source of definitions does the same without joining the timeline.
+    session::SessionOptions borrow;
+    borrow.msgPaths = {data("ros2/demo_db3")};
+    auto borrowed = openOrFail({data("ros2/demo_db3_old")}, borrow);
+    QCOMPARE(borrowed->sourceCount(), std::size_t{1});
+    QCOMPARE(borrowed->messageCount(), std::uint64_t{715});
+    d = firstDifference(readAll(*borrowed), expected);
+    QVERIFY2(d.isEmpty(), qPrintable(d));
+  }
+
   void randomAccessReturnsWhatIterationDoes() {
     for (auto inputs : {std::vector<fs::path>{data("ros1/demo_bz2.bag"), data("ros2/demo_lz4.mcap")},
                         std::vector<fs::path>{data("ros2/demo_db3")}}) {
