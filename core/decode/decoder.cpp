@@ -262,13 +262,17 @@ Result<std::shared_ptr<const Decoder>> compileFor(std::string_view type,
   if (messageEncoding == "ros1" && (schemaEncoding == "ros1msg" || schemaEncoding.empty())) {
     dialect = schema::Dialect::Ros1;
     format = WireFormat::Ros1;
+  } else if (messageEncoding == "cdr" && schemaEncoding == "ros2idl" && !definition.empty()) {
+    auto parsed = schema::parseIdl(type, definition);
+    if (!parsed) return std::move(parsed).error();
+    return Decoder::compile(std::move(parsed).value(), WireFormat::Cdr);
   } else if (messageEncoding == "cdr" && (schemaEncoding == "ros2msg" || schemaEncoding.empty())) {
     dialect = schema::Dialect::Ros2;
     format = WireFormat::Cdr;
   } else {
     return makeError(ErrorCode::Unsupported,
                      "messages encoded as '" + std::string(messageEncoding) + "' with '" +
-                         std::string(schemaEncoding) + "' definitions cannot be decoded (only ros1/ros1msg and cdr/ros2msg)");
+                         std::string(schemaEncoding) + "' definitions cannot be decoded (only ros1/ros1msg and cdr/ros2msg or ros2idl)");
   }
   std::optional<std::string> builtin;
   if (dialect == schema::Dialect::Ros2 && !definition.empty()) {

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "schema.hpp"
+#include "detail/schema_rules.hpp"
 
 namespace bagscope::schema {
 namespace {
@@ -130,7 +131,7 @@ public:
       if (!t->fields.empty() || !t->constants.empty()) continue;
       if (auto r = parseSection(s, *t); !r) return r;
     }
-    return checkNoCycles();
+    return detail::checkNoCycles(*schema_);
   }
 
 private:
@@ -227,44 +228,10 @@ private:
     return {};
   }
 
-  Result<void> checkNoCycles() const {
-    // 0 = unvisited, 1 = on the current path, 2 = done.
-    std::map<const MessageType*, int> state;
-    std::function<bool(const MessageType*)> visit = [&](const MessageType* t) {
-      int& s = state[t];
-      if (s == 1) return false;
-      if (s == 2) return true;
-      s = 1;
-      for (const auto& f : t->fields)
-        if (f.message && !visit(f.message)) return false;
-      state[t] = 2;
-      return true;
-    };
-    for (const auto& t : schema_->types) {
-      if (!visit(t.get()))
-        return makeError(ErrorCode::Schema, "type '" + t->name + "' contains itself");
-    }
-    return {};
-  }
-
   Dialect dialect_;
   std::shared_ptr<MessageSchema> schema_;
   const std::map<std::string, MessageType*, std::less<>>* byName_ = nullptr;
 };
-
-// rosidl gives a type without fields (std_msgs/Empty, a type of constants only) one uint8
-// member, so that every C struct has a size: in CDR such a message takes one byte (three
-// for a T[3]). ROS 1 serializes it as nothing, so only the ROS 2 dialect gets it.
-void addPlaceholderMembers(MessageSchema& schema) {
-  for (auto& t : schema.types) {
-    if (!t->fields.empty()) continue;
-    Field f;
-    f.name = std::string(kPlaceholderMember);
-    f.type = Primitive::UInt8;
-    f.typeText = "uint8";
-    t->fields.push_back(std::move(f));
-  }
-}
 
 }  // namespace
 
@@ -312,7 +279,7 @@ Result<std::shared_ptr<const MessageSchema>> parseDefinition(std::string_view ty
     e.message = "definition of '" + std::string(typeName) + "', " + e.message;
     return e;
   }
-  if (dialect == Dialect::Ros2) addPlaceholderMembers(*schema);
+  if (dialect == Dialect::Ros2) detail::addPlaceholderMembers(*schema);
   return std::shared_ptr<const MessageSchema>(std::move(schema));
 }
 
@@ -321,6 +288,36 @@ std::string normalTypeName(std::string_view type) {
   if (slash != std::string_view::npos && type.substr(slash, 5) == "/msg/")
     return std::string(type.substr(0, slash)) + std::string(type.substr(slash + 4));
   return std::string(type);
+}
+
+Result<void> detail::checkNoCycles(const MessageSchema& schema) {
+  // 0 = unvisited, 1 = on the current path, 2 = done.
+  std::map<const MessageType*, int> state;
+  std::function<bool(const MessageType*)> visit = [&](const MessageType* t) {
+    int& s = state[t];
+    if (s == 1) return false;
+    if (s == 2) return true;
+    s = 1;
+    for (const auto& f : t->fields)
+      if (f.message && !visit(f.message)) return false;
+    state[t] = 2;
+    return true;
+  };
+  for (const auto& t : schema.types) {
+    if (!visit(t.get())) return makeError(ErrorCode::Schema, "type '" + t->name + "' contains itself");
+  }
+  return {};
+}
+
+void detail::addPlaceholderMembers(MessageSchema& schema) {
+  for (auto& t : schema.types) {
+    if (!t->fields.empty()) continue;
+    Field f;
+    f.name = std::string(kPlaceholderMember);
+    f.type = Primitive::UInt8;
+    f.typeText = "uint8";
+    t->fields.push_back(std::move(f));
+  }
 }
 
 }  // namespace bagscope::schema

@@ -73,6 +73,11 @@ struct MessageSchema {
 /// so that ROS 1 and ROS 2 spellings of a type compare equal.
 std::string normalTypeName(std::string_view type);
 
+/// Parses ROS 2 IDL (schema encoding "ros2idl"): the IDL rosidl generates, as one document or
+/// as rosbag2's sections ("=====" line, "IDL: pkg/msg/Type", the file). The root is the
+/// struct named `typeName` ("pkg/msg/Type"). Errors (Schema) name the line.
+Result<std::shared_ptr<const MessageSchema>> parseIdl(std::string_view typeName, std::string_view text);
+
 Result<std::shared_ptr<const MessageSchema>> parseDefinition(std::string_view typeName,
                                                              std::string_view text,
                                                              Dialect dialect);

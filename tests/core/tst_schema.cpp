@@ -139,6 +139,91 @@ private slots:
     QVERIFY(s.has_value());
     QVERIFY((*s)->root->fields.empty());
   }
+
+  void ros2EmptyTypesGetRosidlsPlaceholderMember() {
+    auto s = parseDefinition("std_msgs/msg/Empty", "", Dialect::Ros2);
+    QVERIFY(s);
+    QCOMPARE((*s)->root->fields.size(), std::size_t{1});
+    QCOMPARE(QString::fromStdString((*s)->root->fields[0].name), QStringLiteral("structure_needs_at_least_one_member"));
+    auto c = parseDefinition("pkg/msg/Consts", "uint8 A=1\n", Dialect::Ros2);
+    QCOMPARE((*c)->root->fields.size(), std::size_t{1});
+    QCOMPARE((*c)->root->constants.size(), std::size_t{1});
+  }
+
+  void parsesIdlAsRosidlWritesIt() {
+    // Nested modules, an enum (32-bit), several declarators, wstring, a bounded wstring,
+    // fixed arrays on the member, a bounded sequence of strings, relative names, comments.
+    const char* idl = R"(
+/* block
+   comment */
+module outer { module inner {
+  enum Mode { IDLE, @value(5) RUN };
+  struct Leaf { float x, y; };
+}; };
+module pkg {
+  module msg {
+    module Thing_Constants { const int32 LIMIT = -4; const double SCALE = 1.5e-3; };
+    struct Thing {
+      outer::inner::Mode mode;
+      ::outer::inner::Leaf leaf;
+      wstring wide;
+      wstring<8> short_wide;
+      int16 grid[4];
+      sequence<string<10>, 3> names;
+      @key uint64 id;
+    };
+  };
+};
+)";
+    auto s = parseIdl("pkg/msg/Thing", idl);
+    QVERIFY2(s, s ? "" : s.error().message.c_str());
+    const MessageType& t = *(*s)->root;
+    QCOMPARE(QString::fromStdString(t.name), QStringLiteral("pkg/Thing"));
+    QCOMPARE(t.fields.size(), std::size_t{7});
+    QCOMPARE(t.fields[0].type, Primitive::UInt32);
+    QCOMPARE(t.fields[1].type, Primitive::Message);
+    QCOMPARE(QString::fromStdString(t.fields[1].message->name), QStringLiteral("outer/inner/Leaf"));
+    QCOMPARE(t.fields[1].message->fields.size(), std::size_t{2});
+    QCOMPARE(t.fields[2].type, Primitive::String);
+    QCOMPARE(t.fields[3].stringBound, 8u);
+    QCOMPARE(t.fields[4].array, ArrayKind::Fixed);
+    QCOMPARE(t.fields[4].arrayLength, 4u);
+    QCOMPARE(t.fields[5].array, ArrayKind::Bounded);
+    QCOMPARE(t.fields[5].arrayLength, 3u);
+    QCOMPARE(t.fields[5].stringBound, 10u);
+    QCOMPARE(t.fields[6].type, Primitive::UInt64);
+    QCOMPARE(t.constants.size(), std::size_t{2});
+    QCOMPARE(QString::fromStdString(t.constants[0].value), QStringLiteral("-4"));
+  }
+
+  void badIdlIsAnErrorNamingTheLine() {
+    struct Case {
+      const char* text;
+      const char* says;
+    };
+    const Case cases[] = {
+        {"module a { struct T { b::Missing m; }; };", "'b::Missing' is used but not defined"},
+        {"module a { struct T { a::T self; }; };", "contains itself"},
+        {"module a { struct T { int32 x; };", "expected"},
+        {"module a { union U switch (long) { case 1: long x; }; };", "'union' definitions are not supported"},
+        {"module a { struct T { string s = \"x; }; };", "not closed"},
+        {"module a { struct T { long double x; }; };", "long double"},
+        {"module a { struct T { int32 x[2][3]; }; };", "arrays of arrays"},
+    };
+    for (const auto& c : cases) {
+      auto s = parseIdl("a/T", c.text);
+      QVERIFY2(!s, c.text);
+      QVERIFY2(QString::fromStdString(s.error().message).contains(c.says), s.error().message.c_str());
+      if (std::string_view(c.says) != "contains itself")  // a property of the types, not of a line
+        QVERIFY2(QString::fromStdString(s.error().message).contains("line 1"), s.error().message.c_str());
+    }
+    // Nesting is bounded, not the stack.
+    std::string deep;
+    for (int i = 0; i < 100000; ++i) deep += "module m { ";
+    auto s = parseIdl("m/T", deep);
+    QVERIFY(!s);
+    QVERIFY2(QString::fromStdString(s.error().message).contains("deeper than"), s.error().message.c_str());
+  }
 };
 
 QTEST_GUILESS_MAIN(TestSchema)
