@@ -13,6 +13,9 @@ packages=(
   # core: decompression, rosbag2 storage (SQLite, metadata.yaml), images and video (OpenCV:
   # only core, imgproc, imgcodecs and videoio are linked)
   libbz2-dev liblz4-dev libzstd-dev libsqlitecpp-dev libsqlite3-dev libyaml-cpp-dev libopencv-dev
+  # MCAP messages in json (nlohmann-json) and protobuf (libprotobuf; protoc makes the tests'
+  # descriptor sets)
+  nlohmann-json3-dev libprotobuf-dev protobuf-compiler
   # app and tests: Qt 6 (Widgets, OpenGLWidgets, Svg, Test, LinguistTools), QCustomPlot built
   # for Qt 6, VTK 9 (drawn through our own QOpenGLWidget adapter, not VTK's Qt 5 module)
   qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libqt6opengl6-dev

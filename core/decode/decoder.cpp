@@ -14,6 +14,7 @@
 #include "core/schema/builtin_types.hpp"
 #include "detail/program.hpp"
 #include "detail/wire_cursor.hpp"
+#include "detail/foreign.hpp"
 
 namespace bagscope::decode {
 
@@ -262,6 +263,12 @@ Result<std::shared_ptr<const Decoder>> compileFor(std::string_view type,
   if (messageEncoding == "ros1" && (schemaEncoding == "ros1msg" || schemaEncoding.empty())) {
     dialect = schema::Dialect::Ros1;
     format = WireFormat::Ros1;
+  } else if (messageEncoding == "json" && (schemaEncoding == "jsonschema" || schemaEncoding.empty())) {
+    if (definition.empty())
+      return makeError(ErrorCode::Unsupported, "JSON messages without a JSON Schema cannot be decoded (the channel has no schema)");
+    return detail::compileJson(type, definition);
+  } else if (messageEncoding == "protobuf" && schemaEncoding == "protobuf") {
+    return detail::compileProtobuf(type, definition);
   } else if (messageEncoding == "cdr" && schemaEncoding == "ros2idl" && !definition.empty()) {
     auto parsed = schema::parseIdl(type, definition);
     if (!parsed) return std::move(parsed).error();
@@ -272,7 +279,7 @@ Result<std::shared_ptr<const Decoder>> compileFor(std::string_view type,
   } else {
     return makeError(ErrorCode::Unsupported,
                      "messages encoded as '" + std::string(messageEncoding) + "' with '" +
-                         std::string(schemaEncoding) + "' definitions cannot be decoded (only ros1/ros1msg and cdr/ros2msg or ros2idl)");
+                         std::string(schemaEncoding) + "' definitions cannot be decoded (only ros1/ros1msg, cdr/ros2msg or ros2idl, json/jsonschema and protobuf/protobuf)");
   }
   std::optional<std::string> builtin;
   if (dialect == schema::Dialect::Ros2 && !definition.empty()) {
@@ -296,7 +303,17 @@ Result<std::shared_ptr<const Decoder>> compileFor(std::string_view type,
   return Decoder::compile(std::move(parsed).value(), format);
 }
 
+std::shared_ptr<const Decoder> Decoder::overReader(std::shared_ptr<const schema::MessageSchema> schema, WireFormat format,
+                                                   std::shared_ptr<const detail::ForeignReader> reader) {
+  std::shared_ptr<Decoder> d(new Decoder());
+  d->schema_ = std::move(schema);
+  d->format_ = format;
+  d->foreign_ = std::move(reader);
+  return d;
+}
+
 Result<Value> Decoder::decode(std::span<const std::byte> bytes) const {
+  if (foreign_) return foreign_->decode(bytes);
   auto wire = detail::openWire(bytes, format_);
   if (!wire) return std::move(wire).error();
   ValueDecoder vd(*wire);

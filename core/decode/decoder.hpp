@@ -20,8 +20,10 @@
 namespace bagscope::decode {
 
 enum class WireFormat : std::uint8_t {
-  Ros1,  ///< ROS 1 serialization: little-endian, packed, uint32 lengths
-  Cdr,   ///< ROS 2: CDR (XCDR1) with its 4-byte encapsulation header, either byte order
+  Ros1,      ///< ROS 1 serialization: little-endian, packed, uint32 lengths
+  Cdr,       ///< ROS 2: CDR (XCDR1) with its 4-byte encapsulation header, either byte order
+  Json,      ///< MCAP "json" messages, typed by a JSON Schema ("jsonschema")
+  Protobuf,  ///< MCAP "protobuf" messages, typed by a FileDescriptorSet ("protobuf")
 };
 
 /// A decoded value. Struct items follow the definition's field order (names in `type`).
@@ -53,6 +55,13 @@ struct Value {
 
 namespace detail {
 struct Program;
+/// Decodes a self-describing or tag-based format (JSON, protobuf) into Values of a schema
+/// built from its own schema language.
+class ForeignReader {
+public:
+  virtual ~ForeignReader() = default;
+  virtual Result<Value> decode(std::span<const std::byte> bytes) const = 0;
+};
 }
 
 class Decoder {
@@ -71,19 +80,27 @@ public:
   /// returned as the message.
   Result<Value> decode(std::span<const std::byte> bytes) const;
 
+  /// Over a foreign format's reader (JSON, protobuf): decode() asks it; there is no program.
+  static std::shared_ptr<const Decoder> overReader(std::shared_ptr<const schema::MessageSchema> schema, WireFormat format,
+                                                   std::shared_ptr<const detail::ForeignReader> reader);
+
   const schema::MessageSchema& schema() const { return *schema_; }
+  /// The compiled program (ROS 1 and CDR only: check isForeign() first).
   const detail::Program& rootProgram() const { return *programs_.front(); }
   WireFormat format() const { return format_; }
+  bool isForeign() const { return foreign_ != nullptr; }
 
 private:
   Decoder() = default;
+  std::shared_ptr<const detail::ForeignReader> foreign_;
   std::shared_ptr<const schema::MessageSchema> schema_;
   std::vector<std::unique_ptr<detail::Program>> programs_;
   WireFormat format_ = WireFormat::Ros1;
 };
 
 /// The decoder for messages of `type` as a file stores them: ROS 1 (message encoding
-/// "ros1", definitions "ros1msg") or ROS 2 ("cdr", "ros2msg"). A ROS 2 type the file does
+/// "ros1", definitions "ros1msg"), ROS 2 ("cdr", "ros2msg" or "ros2idl"), JSON ("json",
+/// "jsonschema") or protobuf ("protobuf", a binary FileDescriptorSet). A ROS 2 type the file does
 /// not define is looked up in `msgPaths`, then among the standard interfaces. Errors:
 /// Unsupported for other encodings (naming them), Schema when the definition is missing
 /// or malformed.

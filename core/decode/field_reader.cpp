@@ -37,6 +37,9 @@ struct FieldReader::Plan {
   };
 
   const Program* program = nullptr;
+  // Foreign formats (JSON, protobuf) have no program: per column, the fields (and element
+  // indexes, -1 for none) from the root to the leaf of a decoded Value.
+  std::vector<std::vector<std::pair<std::uint32_t, std::int64_t>>> valuePaths;
   std::vector<Step> steps;
   std::size_t nextOp = 0;            // first op the steps do not cover
   std::vector<std::uint32_t> columns;  // every column this plan fills, for NaN on absence
@@ -392,9 +395,95 @@ FieldReader::FieldReader(FieldReader&&) noexcept = default;
 FieldReader& FieldReader::operator=(FieldReader&&) noexcept = default;
 FieldReader::~FieldReader() = default;
 
+namespace {
+
+// A time as a struct of two integers (google.protobuf.Timestamp, Foxglove's JSON time, ...).
+bool isTimeStruct(const schema::MessageType* t) {
+  if (!t || t->fields.size() != 2) return false;
+  const auto& a = t->fields[0].name;
+  const auto& b = t->fields[1].name;
+  bool names = (a == "sec" || a == "seconds") && (b == "nsec" || b == "nanosec" || b == "nanos");
+  auto integral = [](const schema::Field& f) {
+    return f.array == ArrayKind::None && f.type != Primitive::String && f.type != Primitive::Message &&
+           f.type != Primitive::Float32 && f.type != Primitive::Float64;
+  };
+  return names && integral(t->fields[0]) && integral(t->fields[1]);
+}
+
+// The same path language as addPath(), resolved against a schema's types.
+Result<std::vector<std::pair<std::uint32_t, std::int64_t>>> valuePath(const schema::MessageType& root, std::string_view path) {
+  auto bad = [&](std::string why) {
+    return makeError(ErrorCode::InvalidArgument, "field path '" + std::string(path) + "': " + why);
+  };
+  std::vector<std::pair<std::uint32_t, std::int64_t>> steps;
+  const schema::MessageType* type = &root;
+  std::string_view rest = path;
+  while (true) {
+    auto dot = rest.find('.');
+    std::string_view seg = rest.substr(0, dot);
+    rest = dot == std::string_view::npos ? std::string_view{} : rest.substr(dot + 1);
+    std::string_view name = seg.substr(0, seg.find('['));
+    std::int64_t index = -1;
+    if (name.size() < seg.size()) {
+      std::string_view inside = seg.substr(name.size() + 1);
+      std::uint32_t idx = 0;
+      auto r = std::from_chars(inside.data(), inside.data() + inside.size(), idx);
+      if (r.ec != std::errc() || r.ptr == inside.data() || *r.ptr != ']' || r.ptr + 1 != inside.data() + inside.size())
+        return bad("bad index in '" + std::string(seg) + "'");
+      index = idx;
+    }
+    std::size_t at = type->fields.size();
+    for (std::size_t i = 0; i < type->fields.size(); ++i)
+      if (type->fields[i].name == name) at = i;
+    if (at == type->fields.size()) return bad("'" + type->name + "' has no field '" + std::string(name) + "'");
+    const schema::Field& f = type->fields[at];
+    if (index >= 0 && f.array == ArrayKind::None) return bad("'" + std::string(name) + "' is not an array");
+    if (index < 0 && f.array != ArrayKind::None)
+      return bad("'" + std::string(name) + "' is an array: pick an element, e.g. " + std::string(name) + "[0]");
+    steps.emplace_back(static_cast<std::uint32_t>(at), index);
+    bool last = rest.empty();
+    if (f.type == Primitive::Message && !(last && isTimeStruct(f.message))) {
+      if (last) return bad("'" + std::string(name) + "' is a message, not a number");
+      type = f.message;
+      continue;
+    }
+    if (!last) return bad("'" + std::string(name) + "' has no fields");
+    if (f.type == Primitive::String) return bad("'" + std::string(name) + "' is a string, not a number");
+    return steps;
+  }
+}
+
+double numberOf(const Value& v) {
+  switch (v.kind) {
+    case Value::Kind::Bool: return v.b ? 1.0 : 0.0;
+    case Value::Kind::Int: return static_cast<double>(v.i);
+    case Value::Kind::UInt: return static_cast<double>(v.u);
+    case Value::Kind::Float: return v.f;
+    case Value::Kind::Time: case Value::Kind::Duration: return static_cast<double>(v.t.sec) + static_cast<double>(v.t.nsec) * 1e-9;
+    case Value::Kind::Struct:
+      if (v.items.size() == 2) return numberOf(v.items[0]) + numberOf(v.items[1]) * 1e-9;  // a time struct
+      return std::numeric_limits<double>::quiet_NaN();
+    default: return std::numeric_limits<double>::quiet_NaN();
+  }
+}
+
+}  // namespace
+
 Result<FieldReader> FieldReader::compile(std::shared_ptr<const Decoder> decoder,
                                          const std::vector<std::string>& paths) {
   if (!decoder) return makeError(ErrorCode::InvalidArgument, "no decoder");
+  if (decoder->isForeign()) {
+    FieldReader reader;
+    reader.plan_ = std::make_unique<Plan>();
+    for (const auto& p : paths) {
+      auto steps = valuePath(*decoder->schema().root, p);
+      if (!steps) return std::move(steps).error();
+      reader.plan_->valuePaths.push_back(std::move(steps).value());
+    }
+    reader.decoder_ = std::move(decoder);
+    reader.columns_ = paths.size();
+    return reader;
+  }
   Request req;
   for (std::size_t i = 0; i < paths.size(); ++i) {
     if (auto r = addPath(decoder->rootProgram(), req, paths[i], static_cast<std::uint32_t>(i)); !r)
@@ -409,6 +498,30 @@ Result<FieldReader> FieldReader::compile(std::shared_ptr<const Decoder> decoder,
 
 Result<void> FieldReader::read(std::span<const std::byte> bytes, std::span<double> out) const {
   if (out.size() < columns_) return makeError(ErrorCode::InvalidArgument, "output has too few columns");
+  if (decoder_->isForeign()) {
+    // JSON and protobuf have no fixed layout to skip through: decode, then pick.
+    auto value = decoder_->decode(bytes);
+    if (!value) return std::move(value).error();
+    for (std::size_t c = 0; c < columns_; ++c) {
+      const Value* v = &*value;
+      double x = std::numeric_limits<double>::quiet_NaN();  // an element past the end stays NaN
+      for (const auto& [field, index] : plan_->valuePaths[c]) {
+        v = field < v->items.size() ? &v->items[field] : nullptr;
+        if (v && index >= 0) {
+          auto i = static_cast<std::size_t>(index);
+          if (v->kind == Value::Kind::Bytes) {  // an element of a byte array
+            if (i < v->bytes.size()) x = static_cast<double>(static_cast<std::uint8_t>(v->bytes[i]));
+            v = nullptr;
+            break;
+          }
+          v = i < v->items.size() ? &v->items[i] : nullptr;
+        }
+        if (!v) break;
+      }
+      out[c] = v ? numberOf(*v) : x;
+    }
+    return {};
+  }
   auto wire = detail::openWire(bytes, decoder_->format());
   if (!wire) return std::move(wire).error();
   Runner r(*wire, out);

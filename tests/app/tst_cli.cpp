@@ -107,7 +107,7 @@ private slots:
   // Real-world ROS 2 layouts and types, written by rosbags (tests/data/ros2/cases/README.md);
   // each line equal to rosbags' decoding, and what was odd about the file said on stderr.
   void ros2CasesDecodeLikeRosbags_data() {
-    QTest::addColumn<QString>("bag");
+    QTest::addColumn<QString>("bag");          // under tests/data/ros2/cases or, for .mcap, tests/data/mcap_foreign
     QTest::addColumn<int>("count");
     QTest::addColumn<int>("exitCode");
     QTest::addColumn<QString>("said");
@@ -120,20 +120,25 @@ private slots:
     QTest::newRow("stored definition does not fit") << "bad_definition" << 10 << 0
                                                     << "/rosout: the stored definition of rcl_interfaces/msg/Log does not match";
     QTest::newRow("ros2idl schema") << "idl_mcap" << 4 << 0 << "";
+    // MCAP's other encodings, written by @mcap/core (tests/data/mcap_foreign/README.md).
+    QTest::newRow("protobuf") << "protobuf.mcap" << 8 << 0 << "";
+    QTest::newRow("json") << "json.mcap" << 5 << 0 << "";
   }
   void ros2CasesDecodeLikeRosbags() {
     QFETCH(QString, bag);
     QFETCH(int, count);
     QFETCH(int, exitCode);
     QFETCH(QString, said);
-    Run r = runCli({"cat", test::dataPath("ros2/cases/" + bag), "--bytes", "digest"});
+    bool foreign = bag.endsWith(".mcap");
+    QString path = foreign ? "mcap_foreign/" + bag : "ros2/cases/" + bag;
+    QString expectation = foreign ? "mcap_foreign/" + bag.chopped(5) : "ros2/cases/" + bag.section('/', 0, 0);
+    Run r = runCli({"cat", test::dataPath(path), "--bytes", "digest"});
     QVERIFY2(r.exitCode == exitCode, qPrintable(QStringLiteral("exit %1, stderr: %2").arg(r.exitCode).arg(QString::fromUtf8(r.err))));
     if (said.isEmpty()) QVERIFY2(r.err.isEmpty(), r.err.constData());
     else QVERIFY2(QString::fromUtf8(r.err).contains(said), r.err.constData());
     auto ours = parseLines(r.out);
     QString err;
-    QString name = bag.section('/', 0, 0);
-    auto expected = test::readJsonLines(test::dataPath("ros2/cases/" + name + ".expected.jsonl"), &err);
+    auto expected = test::readJsonLines(test::dataPath(expectation + ".expected.jsonl"), &err);
     QVERIFY2(err.isEmpty(), qPrintable(err));
     QCOMPARE(static_cast<int>(expected.size()), count);
     QCOMPARE(ours.size(), expected.size());
