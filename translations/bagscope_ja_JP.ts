@@ -4,8 +4,8 @@
 <context>
     <name>QObject</name>
     <message>
-        <source>%1 (topic %2, message %3)</source>
-        <translation>%1（トピック %2、%3 件目のメッセージ）</translation>
+        <source>%1 (topic %2, message %3: %4 bytes, not decoded)</source>
+        <translation>%1（トピック %2、%3 件目のメッセージ：%4 バイト、デコードされていません）</translation>
     </message>
     <message>
         <source>not a Bagscope layout</source>

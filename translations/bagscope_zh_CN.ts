@@ -4,8 +4,8 @@
 <context>
     <name>QObject</name>
     <message>
-        <source>%1 (topic %2, message %3)</source>
-        <translation>%1（话题 %2，第 %3 条消息）</translation>
+        <source>%1 (topic %2, message %3: %4 bytes, not decoded)</source>
+        <translation>%1（话题 %2，第 %3 条消息：%4 字节，未解码）</translation>
     </message>
     <message>
         <source>not a Bagscope layout</source>

@@ -145,17 +145,19 @@ std::shared_ptr<const DecodedMessage> readDecoded(const session::Session& sessio
     return out;
   }
   out->message = std::move(message).value();
-  auto decoder = session.decoder(*out->message.connection);
-  if (!decoder) {
-    out->error = toQt(decoder.error().describe());
+  // Why a message is not shown, with what it is: its place and raw size.
+  auto undecoded = [&](const Error& e) {
+    out->error = QObject::tr("%1 (topic %2, message %3: %4 bytes, not decoded)")
+                     .arg(toQt(e.describe()), out->topic)
+                     .arg(row + 1)
+                     .arg(static_cast<qulonglong>(out->message.bytes.size()));
     return out;
-  }
+  };
+  auto decoder = session.decoder(*out->message.connection);
+  if (!decoder) return undecoded(decoder.error());
   out->decoder = std::move(decoder).value();
   auto value = out->decoder->decode(out->message.bytes);
-  if (!value) {
-    out->error = QObject::tr("%1 (topic %2, message %3)").arg(toQt(value.error().describe()), out->topic).arg(row + 1);
-    return out;
-  }
+  if (!value) return undecoded(value.error());
   out->value = std::move(value).value();
   out->stampNs = headerStamp(out->value);
   return out;

@@ -669,7 +669,9 @@ Result<FieldColumns> Session::extractFields(TopicId topic, const std::vector<std
     readerOf[m.connection] = readers.size();
     readers.push_back(std::move(r).value());
   }
-  auto [lo, hi] = st.range(topic, startNs, endNs);
+  // Not a structured binding: the lambda below captures `lo` (clang before 16 cannot capture one).
+  const auto range = st.range(topic, startNs, endNs);
+  const std::size_t lo = range.first, hi = range.second;
   std::size_t n = hi - lo;
   FieldColumns out;
   out.paths = paths;

@@ -225,6 +225,46 @@ private slots:
     QVERIFY2(d.isEmpty(), qPrintable(d));
   }
 
+  void extractsFieldsOfJsonAndProtobufMessages() {
+    // Values from the fixtures' expectations (protobufjs' decoding; the JSON messages).
+    auto pb = openOrFail({data("mcap_foreign/protobuf.mcap")});
+    auto t = pb->findTopic("/telemetry");
+    QVERIFY(t);
+    auto cols = pb->extractFields(*t, {"position.x", "samples[1]", "counts[1]", "timestamp", "blob[1]", "path[5].x"});
+    QVERIFY2(cols, cols ? "" : cols.error().describe().c_str());
+    auto expected = expectedLines("mcap_foreign/protobuf.expected.jsonl");
+    std::size_t row = 0;
+    for (const auto& e : expected) {
+      if (e["topic"].toString() != "/telemetry") continue;
+      QJsonObject m = e["msg"].toObject();
+      QCOMPARE(cols->values[0][row], m["position"].toObject()["x"].toDouble());
+      QJsonArray samples = m["samples"].toArray();
+      if (samples.size() > 1) QCOMPARE(cols->values[1][row], samples[1].toDouble());
+      else QVERIFY(std::isnan(cols->values[1][row]));
+      QCOMPARE(cols->values[2][row], m["counts"].toArray()[1].toDouble());
+      QJsonObject ts = m["timestamp"].toObject();
+      QCOMPARE(cols->values[3][row], ts["seconds"].toDouble() + ts["nanos"].toDouble() * 1e-9);
+      QCOMPARE(cols->values[4][row], 7.0 + static_cast<double>(row));  // blob[k] = 7k + i (make_foreign.mjs), k = 1
+      QVERIFY(std::isnan(cols->values[5][row]));  // past the end
+      ++row;
+    }
+    QCOMPARE(row, std::size_t{4});
+    QCOMPARE(cols->unreadable, std::uint64_t{0});
+    auto bad = pb->extractFields(*t, {"position.w"});
+    QVERIFY(!bad);
+    QVERIFY2(QString::fromStdString(bad.error().message).contains("has no field 'w'"), bad.error().message.c_str());
+
+    auto js = openOrFail({data("mcap_foreign/json.mcap")});
+    auto pose = js->findTopic("/pose_json");
+    auto jc = js->extractFields(*pose, {"speed", "position.y", "gear"});
+    QVERIFY2(jc, jc ? "" : jc.error().describe().c_str());
+    QCOMPARE(jc->values[0].size(), std::size_t{5});
+    QCOMPARE(jc->values[0][2], 3.0);
+    QVERIFY(std::isnan(jc->values[0][4]));  // absent in the last message
+    QCOMPARE(jc->values[1][1], 0.1);
+    QCOMPARE(jc->values[2][0], -2.0);
+  }
+
   void randomAccessReturnsWhatIterationDoes() {
     for (auto inputs : {std::vector<fs::path>{data("ros1/demo_bz2.bag"), data("ros2/demo_lz4.mcap")},
                         std::vector<fs::path>{data("ros2/demo_db3")}}) {
