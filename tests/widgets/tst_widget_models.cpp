@@ -279,6 +279,20 @@ private slots:
     }
   }
 
+  void inspectorSaysWhyAMessageIsNotDecodedAndItsSize() {
+    // The Foxy bag does not define demo_msgs/VehicleState: the inspector says so, and where
+    // the message is and how large (tst_cli checks those sizes against Python's sqlite3).
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros2/demo_db3_old")}));
+    auto topic = *d.session()->findTopic("/vehicle_state");
+    auto m = readDecoded(*d.session(), topic, 0);
+    QVERIFY(m);
+    QVERIFY2(m->error.contains("demo_msgs/msg/VehicleState") && m->error.contains("message 1: ") &&
+                 m->error.contains(QStringLiteral("%1 bytes, not decoded").arg(m->message.bytes.size())),
+             qPrintable(m->error));
+    QVERIFY(m->message.bytes.size() > 4);
+  }
+
   void inspectorShowsNestedAndArrayFields() {
     Document d;
     QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
