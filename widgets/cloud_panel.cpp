@@ -42,8 +42,8 @@ namespace bagscope::widgets {
 namespace {
 
 bool isCloudType(const std::string& type) {
-  auto t = schema::normalTypeName(type);
-  return t == "sensor_msgs/PointCloud2" || t == "sensor_msgs/LaserScan";
+  auto k = sensors::kindOf(type);
+  return k == sensors::SensorKind::PointCloud || k == sensors::SensorKind::LaserScan;
 }
 
 // Lines (pairs of points) with a colour each, as VTK poly data.
@@ -298,7 +298,7 @@ void CloudPanel::sessionChanged() {
   // PointCloud2 before LaserScan by default.
   if (refillTopicBox(
           topic_, document_->topics(), wanted, [](const TopicInfo& t) { return isCloudType(t.type.toStdString()); },
-          [](const TopicInfo& t) { return schema::normalTypeName(t.type.toStdString()) == "sensor_msgs/PointCloud2"; }))
+          [](const TopicInfo& t) { return sensors::kindOf(t.type.toStdString()) == sensors::SensorKind::PointCloud; }))
     pendingTopic_.clear();
   frames_.clear();
   reader_->reset();

@@ -28,6 +28,7 @@
 
 #include "core/export/export.hpp"
 #include "core/schema/schema.hpp"
+#include "core/sensors/sensors.hpp"
 #include "core/storage/summary.hpp"
 #include "document.hpp"
 #include "qt_text.hpp"
@@ -42,8 +43,8 @@ enum RunColumn { kRunTask, kRunBar, kRunState };
 
 bool perFrame(const QString& format, const QString& type) {
   if (format == QLatin1String("npy")) {
-    auto t = schema::normalTypeName(type.toStdString());
-    return t == "sensor_msgs/PointCloud2" || t == "sensor_msgs/LaserScan";
+    auto k = sensors::kindOf(type.toStdString());
+    return k == sensors::SensorKind::PointCloud || k == sensors::SensorKind::LaserScan;
   }
   return QStringList{"pcd", "ply", "bin", "jpeg", "png"}.contains(format);
 }
@@ -70,9 +71,9 @@ QString describeSkipped(const std::map<std::string, std::uint64_t>& skipped) {
 }  // namespace
 
 QStringList exportFormatsFor(const QString& type) {
-  auto t = schema::normalTypeName(type.toStdString());
-  if (t == "sensor_msgs/PointCloud2" || t == "sensor_msgs/LaserScan") return {"pcd", "ply", "bin", "npy", "csv"};
-  if (t == "sensor_msgs/Image" || t == "sensor_msgs/CompressedImage") return {"png", "jpeg", "mp4", "avi"};
+  auto k = sensors::kindOf(type.toStdString());
+  if (k == sensors::SensorKind::PointCloud || k == sensors::SensorKind::LaserScan) return {"pcd", "ply", "bin", "npy", "csv"};
+  if (k == sensors::SensorKind::Image || k == sensors::SensorKind::CompressedImage) return {"png", "jpeg", "mp4", "avi"};
   return {"csv", "npy"};
 }
 

@@ -27,8 +27,8 @@ namespace bagscope::widgets {
 namespace {
 
 bool isImageType(const std::string& type) {
-  auto t = schema::normalTypeName(type);
-  return t == "sensor_msgs/Image" || t == "sensor_msgs/CompressedImage";
+  auto k = sensors::kindOf(type);
+  return k == sensors::SensorKind::Image || k == sensors::SensorKind::CompressedImage;
 }
 
 bool isDepth(const QString& encoding) {
@@ -110,7 +110,7 @@ RenderedImage renderImage(const session::Session& session, std::uint32_t topic, 
     return out;
   }
   cv::Mat mat;
-  if (schema::normalTypeName(session.topics()[topic].type) == "sensor_msgs/CompressedImage") {
+  if (sensors::kindOf(session.topics()[topic].type) == sensors::SensorKind::CompressedImage) {
     auto frame = sensors::readCompressedImage(message->value);
     if (!frame) return out.error = toQt(frame.error().describe()), out;
     auto decoded = sensors::decodeCompressed(*frame);

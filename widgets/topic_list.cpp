@@ -9,6 +9,7 @@
 #include <QVBoxLayout>
 
 #include "core/schema/schema.hpp"
+#include "core/sensors/sensors.hpp"
 #include "core/storage/summary.hpp"
 #include "document.hpp"
 
@@ -177,12 +178,12 @@ void TopicListPanel::showContextMenu(const QPoint& pos) {
   QString name = filter_->index(index.row(), TopicModel::Topic).data().toString();
   QMenu menu(this);
   // What this type can be shown in.
-  std::string type = schema::normalTypeName(document_->topics()[static_cast<std::size_t>(topic)].type.toStdString());
+  auto kind = sensors::kindOf(document_->topics()[static_cast<std::size_t>(topic)].type.toStdString());
   bool decodable = document_->topics()[static_cast<std::size_t>(topic)].decodeProblem.isEmpty();
   menu.addAction(tr("Plot Field…"), this, [this, topic] { emit plotRequested(topic); })->setEnabled(decodable);
-  if (type == "sensor_msgs/Image" || type == "sensor_msgs/CompressedImage")
+  if (kind == sensors::SensorKind::Image || kind == sensors::SensorKind::CompressedImage)
     menu.addAction(tr("Show in Image Viewer"), this, [this, topic] { emit imageRequested(topic); });
-  if (type == "sensor_msgs/PointCloud2" || type == "sensor_msgs/LaserScan")
+  if (kind == sensors::SensorKind::PointCloud || kind == sensors::SensorKind::LaserScan)
     menu.addAction(tr("Show in 3D View"), this, [this, topic] { emit cloudRequested(topic); });
   menu.addAction(tr("Export This Topic…"), this, [this, topic] { emit exportRequested(topic); })->setEnabled(decodable);
   menu.addSeparator();

@@ -35,12 +35,13 @@ namespace {
 enum class Kind : std::uint8_t { Cloud, Scan, Image, Compressed, Other };
 
 Kind kindOf(const std::string& type) {
-  std::string t = schema::normalTypeName(type);
-  if (t == "sensor_msgs/PointCloud2") return Kind::Cloud;
-  if (t == "sensor_msgs/LaserScan") return Kind::Scan;
-  if (t == "sensor_msgs/Image") return Kind::Image;
-  if (t == "sensor_msgs/CompressedImage") return Kind::Compressed;
-  return Kind::Other;
+  switch (sensors::kindOf(type)) {
+    case sensors::SensorKind::PointCloud: return Kind::Cloud;
+    case sensors::SensorKind::LaserScan: return Kind::Scan;
+    case sensors::SensorKind::Image: return Kind::Image;
+    case sensors::SensorKind::CompressedImage: return Kind::Compressed;
+    default: return Kind::Other;
+  }
 }
 
 bool cloudFormat(Format f) { return f == Format::Pcd || f == Format::Ply || f == Format::KittiBin || f == Format::Npy; }

@@ -1,13 +1,18 @@
 #include "sensors.hpp"
 
 #include <algorithm>
+#include <limits>
+#include <map>
 #include <set>
+#include <span>
 #include <bit>
 #include <cmath>
 #include <cstring>
 
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
+
+#include "core/schema/schema.hpp"
 
 namespace bagscope::sensors {
 namespace {
@@ -60,6 +65,27 @@ T load(const std::byte* p, bool bigEndian) {
 
 }  // namespace
 
+// ---- What a type is ----------------------------------------------------------------------
+
+SensorKind kindOf(std::string_view type) {
+  static const std::map<std::string, SensorKind, std::less<>> kKinds = {
+      {"sensor_msgs/Image", SensorKind::Image},
+      {"foxglove.RawImage", SensorKind::Image},
+      {"sensor_msgs/CompressedImage", SensorKind::CompressedImage},
+      {"foxglove.CompressedImage", SensorKind::CompressedImage},
+      {"sensor_msgs/PointCloud2", SensorKind::PointCloud},
+      {"foxglove.PointCloud", SensorKind::PointCloud},
+      {"sensor_msgs/LaserScan", SensorKind::LaserScan},
+      {"foxglove.LaserScan", SensorKind::LaserScan},
+      {"sensor_msgs/CameraInfo", SensorKind::CameraInfo},
+      {"tf2_msgs/TFMessage", SensorKind::Transforms},
+      {"foxglove.FrameTransform", SensorKind::Transforms},
+      {"foxglove.FrameTransforms", SensorKind::Transforms},
+  };
+  auto it = kKinds.find(schema::normalTypeName(type));
+  return it == kKinds.end() ? SensorKind::Other : it->second;
+}
+
 // ---- Decoded values ---------------------------------------------------------------------
 
 const Value* field(const Value& value, std::string_view name) {
@@ -73,15 +99,23 @@ const Value* field(const Value& value, std::string_view name) {
 std::optional<std::int64_t> timeNs(const Value& v) {
   if (v.kind == Value::Kind::Time || v.kind == Value::Kind::Duration) return v.t.sec * 1'000'000'000 + v.t.nsec;
   const Value* sec = field(v, "sec");
+  if (!sec) sec = field(v, "seconds");
   const Value* nsec = field(v, "nanosec");
   if (!nsec) nsec = field(v, "nsec");
+  if (!nsec) nsec = field(v, "nanos");
   if (!sec || !nsec) return std::nullopt;
   return static_cast<std::int64_t>(number(sec)) * 1'000'000'000 + static_cast<std::int64_t>(number(nsec));
 }
 
 std::optional<Header> headerOf(const Value& message) {
   const Value* h = field(message, "header");
-  if (!h) return std::nullopt;
+  if (!h) {
+    // Foxglove's schemas: the stamp and frame at the top level.
+    const Value* stamp = field(message, "timestamp");
+    const Value* frame = field(message, "frame_id");
+    if (!stamp || !frame) return std::nullopt;
+    return Header{timeNs(*stamp).value_or(0), text(frame)};
+  }
   Header out;
   if (const Value* stamp = field(*h, "stamp")) out.stampNs = timeNs(*stamp).value_or(0);
   out.frameId = text(field(*h, "frame_id"));
@@ -167,10 +201,14 @@ Result<PointCloud> readPointCloud(const Value& m) {
   const Value* fields = field(m, "fields");
   if (!data || data->kind != Value::Kind::Bytes || !fields || fields->kind != Value::Kind::Array)
     return bad("not a sensor_msgs/PointCloud2 (no fields or data)");
-  c.height = static_cast<std::uint32_t>(number(field(m, "height")));
-  c.width = static_cast<std::uint32_t>(number(field(m, "width")));
-  c.pointStep = static_cast<std::uint32_t>(number(field(m, "point_step")));
-  c.rowStep = static_cast<std::uint32_t>(number(field(m, "row_step")));
+  // foxglove.PointCloud: one row of point_stride-byte points filling data (its pose, which
+  // places the points in frame_id, is not applied); field types numbered in another order.
+  const Value* stride = field(m, "point_stride");
+  c.height = stride ? 1 : static_cast<std::uint32_t>(number(field(m, "height")));
+  c.pointStep = static_cast<std::uint32_t>(number(stride ? stride : field(m, "point_step")));
+  c.width = stride ? (c.pointStep ? static_cast<std::uint32_t>(data->bytes.size() / c.pointStep) : 0)
+                   : static_cast<std::uint32_t>(number(field(m, "width")));
+  c.rowStep = stride ? c.width * c.pointStep : static_cast<std::uint32_t>(number(field(m, "row_step")));
   c.bigEndian = number(field(m, "is_bigendian")) != 0;
   c.dense = number(field(m, "is_dense")) != 0;
   c.data = data->bytes;
@@ -178,7 +216,8 @@ Result<PointCloud> readPointCloud(const Value& m) {
     PointField pf;
     pf.name = text(field(f, "name"));
     pf.offset = static_cast<std::uint32_t>(number(field(f, "offset")));
-    auto datatype = static_cast<int>(number(field(f, "datatype")));
+    auto datatype = static_cast<int>(number(field(f, stride ? "type" : "datatype")));
+    if (stride && datatype >= 1 && datatype <= 6) datatype += datatype % 2 ? 1 : -1;  // UINT8=1, INT8=2, ...
     pf.count = static_cast<std::uint32_t>(number(field(f, "count"), 1));
     if (datatype < 1 || datatype > 8) return bad("field '" + pf.name + "' has unknown datatype " + std::to_string(datatype));
     pf.type = static_cast<PointType>(datatype);
@@ -205,6 +244,14 @@ Result<std::vector<ScanPoint>> laserScanPoints(const Value& m) {
   const Value* intensities = field(m, "intensities");
   double angle = number(field(m, "angle_min")), step = number(field(m, "angle_increment"));
   double lo = number(field(m, "range_min")), hi = number(field(m, "range_max"));
+  if (const Value* start = field(m, "start_angle")) {
+    // foxglove.LaserScan: ranges spread evenly from start_angle to end_angle; no range limits.
+    angle = number(start);
+    std::size_t n = ranges->items.size();
+    step = n > 1 ? (number(field(m, "end_angle")) - angle) / static_cast<double>(n - 1) : 0.0;
+    lo = 0.0;
+    hi = std::numeric_limits<double>::infinity();
+  }
   std::vector<ScanPoint> out;
   for (std::size_t i = 0; i < ranges->items.size(); ++i) {
     double r = number(&ranges->items[i]);
@@ -354,11 +401,20 @@ Transform Transform::operator*(const Transform& o) const {
 }
 
 void TfBuffer::add(const Value& tfMessage, bool isStatic) {
+  // tf2_msgs/TFMessage and foxglove.FrameTransforms hold a list; foxglove.FrameTransform is one.
   const Value* transforms = field(tfMessage, "transforms");
-  if (!transforms || transforms->kind != Value::Kind::Array) return;
-  for (const auto& ts : transforms->items) {
-    auto header = headerOf(ts);
-    const Value* tf = field(ts, "transform");
+  std::span<const Value> list;
+  if (transforms && transforms->kind == Value::Kind::Array) list = transforms->items;
+  else if (field(tfMessage, "parent_frame_id")) list = std::span<const Value>(&tfMessage, 1);
+  for (const auto& ts : list) {
+    // geometry_msgs/TransformStamped: header.frame_id, transform.{translation, rotation};
+    // foxglove.FrameTransform: timestamp, parent_frame_id, translation, rotation.
+    const Value* parentId = field(ts, "parent_frame_id");
+    const Value* stamp = parentId ? field(ts, "timestamp") : nullptr;
+    auto header = parentId ? std::optional<Header>(Header{stamp ? timeNs(*stamp).value_or(0) : 0, text(parentId)})
+                           : headerOf(ts);
+    const Value* tf = field(ts, "transform");  // older foxglove.FrameTransform nests it too
+    if (!tf && parentId) tf = &ts;
     if (!header || !tf) continue;
     const Value* tr = field(*tf, "translation");
     const Value* rot = field(*tf, "rotation");

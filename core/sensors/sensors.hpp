@@ -19,18 +19,29 @@
 
 namespace bagscope::sensors {
 
+// ---- What a type is ----------------------------------------------------------------------
+
+enum class SensorKind : std::uint8_t { Other, Image, CompressedImage, PointCloud, LaserScan, CameraInfo, Transforms };
+
+/// What the panels and exporters make of a message type: the ROS 1 and ROS 2 spellings of the
+/// sensor_msgs / tf2_msgs types, and Foxglove's schemas (foxglove.RawImage, CompressedImage,
+/// PointCloud, LaserScan, FrameTransform(s)) as MCAP carries them in protobuf or JSON.
+SensorKind kindOf(std::string_view type);
+
 // ---- Decoded values ---------------------------------------------------------------------
 
 /// The field `name` of a struct value, or null.
 const decode::Value* field(const decode::Value& value, std::string_view name);
-/// A time value (ROS 1 time, ROS 2 builtin_interfaces/Time) in ns; nullopt if not one.
+/// A time value (ROS 1 time, ROS 2 builtin_interfaces/Time, google.protobuf.Timestamp,
+/// Foxglove's JSON {sec, nsec}) in ns; nullopt if not one.
 std::optional<std::int64_t> timeNs(const decode::Value& value);
 
 struct Header {
   std::int64_t stampNs = 0;  ///< 0 when unset
   std::string frameId;
 };
-/// The message's `header` field, if it has one.
+/// The message's `header` field, if it has one; Foxglove's schemas: its `timestamp` and
+/// `frame_id`.
 std::optional<Header> headerOf(const decode::Value& message);
 
 // ---- PointCloud2 ------------------------------------------------------------------------

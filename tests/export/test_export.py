@@ -244,6 +244,37 @@ class ExportTest(unittest.TestCase):
         img = cv2.imread(files(out, '.jpg')[0])
         self.assertGreater(cv2.PSNR(img, ref), 30)
 
+    def test_foxglove_protobuf_images_and_clouds_export_like_ros_ones(self):
+        # mcap_foreign/foxglove.mcap: written by @mcap/core with protobufjs (its README).
+        bag = data('mcap_foreign/foxglove.mcap')
+        out = os.path.join(self.out, 'fox')
+        cli('export', bag, '--format', 'pcd', '--topic', '/lidar', '--out', os.path.join(out, 'pcd'))
+        with open(data('mcap_foreign/foxglove.points.json')) as f:
+            expected = json.load(f)
+        pcds = files(os.path.join(out, 'pcd'), '.pcd')
+        self.assertEqual(len(pcds), len(expected))
+        for path, points in zip(pcds, expected):
+            cloud = o3d.t.io.read_point_cloud(path)
+            ref = np.array(points, dtype=np.float64)
+            np.testing.assert_array_equal(cloud.point.positions.numpy(), ref[:, :3].astype(np.float32), err_msg=path)
+            np.testing.assert_array_equal(cloud.point.intensity.numpy()[:, 0], ref[:, 3].astype(np.uint8), err_msg=path)
+        # The JPEG's bytes as they are; the rgb8 raw image lossless in PNG (BGR on disk).
+        cli('export', bag, '--format', 'jpeg', '--topic', '/camera/jpeg', '--out', os.path.join(out, 'jpg'))
+        jpgs = files(os.path.join(out, 'jpg'), '.jpg')
+        self.assertEqual(len(jpgs), 3)
+        self.assertEqual(read_bytes(jpgs[0]), read_bytes(data('mcap_foreign/frame.jpg')))
+        cli('export', bag, '--format', 'png', '--topic', '/camera/raw', '--out', os.path.join(out, 'png'))
+        pngs = files(os.path.join(out, 'png'), '.png')
+        self.assertEqual(len(pngs), 3)
+        for i, path in enumerate(pngs):
+            rgb = ((np.arange(24) * 10 + i) & 255).astype(np.uint8).reshape(2, 4, 3)
+            np.testing.assert_array_equal(cv2.imread(path, cv2.IMREAD_UNCHANGED), rgb[:, :, ::-1], err_msg=path)
+        # Clouds moved into a frame of foxglove.FrameTransform messages on /tf (x + i at stamp i).
+        cli('export', bag, '--format', 'pcd', '--topic', '/lidar', '--frame', 'map', '--out', os.path.join(out, 'map'))
+        for i, path in enumerate(files(os.path.join(out, 'map'), '.pcd')):
+            ref = np.array(expected[i], dtype=np.float64)[:, :3] + [i, 0, 1]
+            np.testing.assert_allclose(o3d.t.io.read_point_cloud(path).point.positions.numpy(), ref, rtol=1e-6, err_msg=path)
+
     def test_video_has_every_frame_at_the_topic_rate(self):
         for fmt in ('mp4', 'avi'):
             out = os.path.join(self.out, fmt)

@@ -136,6 +136,53 @@ async function jsonMcap() {
   fs.writeFileSync(new URL("json.expected.jsonl", import.meta.url), lines.join("\n") + "\n");
 }
 
+// Foxglove's schemas (foxglove_subset.proto): a JPEG (frame.jpg, made by OpenCV), a raw rgb8
+// image, a point cloud of float32 x, y, z and a uint8 intensity, and transforms on /tf.
+async function foxgloveMcap() {
+  const root = new protobuf.Root().loadSync(new URL("foxglove_subset.proto", import.meta.url).pathname, { keepCase: true });
+  const fds = fs.readFileSync(new URL("foxglove_subset.fds", import.meta.url));
+  const { writer, writable } = await open(new URL("foxglove.mcap", import.meta.url).pathname);
+  const channel = async (topic, name) => {
+    const sid = await writer.registerSchema({ name, encoding: "protobuf", data: fds });
+    return { id: await writer.registerChannel({ topic, messageEncoding: "protobuf", schemaId: sid, metadata: new Map() }),
+             type: root.lookupType(name) };
+  };
+  const jpeg = await channel("/camera/jpeg", "foxglove.CompressedImage");
+  const raw = await channel("/camera/raw", "foxglove.RawImage");
+  const cloud = await channel("/lidar", "foxglove.PointCloud");
+  const tf = await channel("/tf", "foxglove.FrameTransform");
+  const put = async (c, t, obj) => writer.addMessage({ channelId: c.id, sequence: 0, logTime: t, publishTime: t,
+                                                        data: c.type.encode(c.type.fromObject(obj)).finish() });
+  const jpg = fs.readFileSync(new URL("frame.jpg", import.meta.url));
+  const points = [];  // [x, y, z, intensity]
+  for (let i = 0; i < 3; ++i) {
+    const t = T0 + BigInt(i) * 100000000n;
+    const stamp = { seconds: 1700000000, nanos: i * 100000000 };
+    await put(tf, t, { timestamp: stamp, parent_frame_id: "map", child_frame_id: "lidar",
+                       translation: { x: i, y: 0, z: 1 }, rotation: { x: 0, y: 0, z: 0, w: 1 } });
+    await put(jpeg, t + 1n, { timestamp: stamp, frame_id: "cam", data: jpg, format: "jpeg" });
+    const pixels = new Uint8Array(4 * 2 * 3).map((_, k) => (k * 10 + i) & 255);
+    await put(raw, t + 2n, { timestamp: stamp, frame_id: "cam", width: 4, height: 2, encoding: "rgb8", step: 12, data: pixels });
+    const n = 3 + i, stride = 13, buf = Buffer.alloc(n * stride);
+    const cloudPoints = [];
+    for (let k = 0; k < n; ++k) {
+      const p = [k * 0.5, -k, i + 0.25, (k * 40 + i) & 255];
+      buf.writeFloatLE(p[0], k * stride); buf.writeFloatLE(p[1], k * stride + 4); buf.writeFloatLE(p[2], k * stride + 8);
+      buf.writeUInt8(p[3], k * stride + 12);
+      cloudPoints.push(p);
+    }
+    points.push(cloudPoints);
+    await put(cloud, t + 3n, { timestamp: stamp, frame_id: "lidar", point_stride: stride, data: buf,
+      pose: { position: { x: 0, y: 0, z: 0 }, orientation: { x: 0, y: 0, z: 0, w: 1 } },
+      fields: [{ name: "x", offset: 0, type: 7 }, { name: "y", offset: 4, type: 7 }, { name: "z", offset: 8, type: 7 },
+               { name: "intensity", offset: 12, type: 1 }] });
+  }
+  await writer.end();
+  writable.close();
+  fs.writeFileSync(new URL("foxglove.points.json", import.meta.url), JSON.stringify(points) + "\n");
+}
+
 await protobufMcap();
+await foxgloveMcap();
 await jsonMcap();
-console.log("wrote protobuf.mcap, json.mcap");
+console.log("wrote protobuf.mcap, foxglove.mcap, json.mcap");
