@@ -612,16 +612,23 @@ Result<std::shared_ptr<const decode::Decoder>> Session::State::resolveDecoder(co
   auto compile = [&](const Candidate& k) {
     return decode::compileFor(c.type, c.messageEncoding, k.definition.empty() ? "" : k.schemaEncoding, k.definition, msgFolders);
   };
+  // The first that compiles is used, unless it does not fit the messages and another does.
   std::optional<Result<std::shared_ptr<const decode::Decoder>>> primary;
-  std::size_t primaryAt = 0;
-  for (; primaryAt < candidates.size() && !(primary && *primary); ++primaryAt) {
-    auto d = compile(candidates[primaryAt]);
-    if (d || !primary) primary = std::move(d);
+  std::size_t used = 0;
+  std::vector<std::pair<std::size_t, std::shared_ptr<const decode::Decoder>>> others;
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    auto d = compile(candidates[i]);
+    if (primary && *primary) {
+      if (d) others.emplace_back(i, std::move(d).value());
+    } else if (d || !primary) {
+      primary = std::move(d);
+      used = i;
+    }
   }
-  if (!*primary || primaryAt == candidates.size()) return std::move(*primary);
-  // A definition that does not fit the messages (a placeholder stored by a tool, another
-  // version of the type) reads them wrong: check it on a few, and use one that fits.
-  auto samples = samplesOf(c, 2);
+  if (!*primary || others.empty()) return std::move(*primary);
+  // Only where there is a choice: check the definition on the connection's first message
+  // (a placeholder stored by a tool, another version of the type reads it wrong).
+  auto samples = samplesOf(c, 1);
   auto misfit = [&](const decode::Decoder& d) -> std::optional<std::string> {
     for (const auto& m : samples)
       if (auto v = d.decode(m.bytes); !v) return v.error().message;
@@ -629,12 +636,11 @@ Result<std::shared_ptr<const decode::Decoder>> Session::State::resolveDecoder(co
   };
   auto why = misfit(***primary);
   if (!why) return std::move(*primary);
-  const Candidate& used = candidates[primaryAt - 1];
-  std::string said = c.topic + ": the " + (used.origin == "stored" ? "stored definition" : "definition from " + used.origin) +
-                     " of " + c.type + " does not match its messages (" + *why + ")";
-  for (std::size_t i = primaryAt; i < candidates.size(); ++i) {
-    auto d = compile(candidates[i]);
-    if (!d || misfit(**d)) continue;
+  const std::string& origin = candidates[used].origin;
+  std::string said = c.topic + ": the " + (origin == "stored" ? "stored definition" : "definition from " + origin) + " of " +
+                     c.type + " does not match its messages (" + *why + ")";
+  for (auto& [i, d] : others) {
+    if (misfit(*d)) continue;
     std::lock_guard lock(decoderMutex);
     decodeNotes.push_back(said + "; decoded with the " +
                           (candidates[i].origin == "built-in" ? "built-in definition" : "definition from " + candidates[i].origin));

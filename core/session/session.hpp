@@ -194,9 +194,9 @@ public:
 
   /// The compiled decoder for a message's connection (cached). Thread-safe. The definition
   /// is the file's own, else the same type as another open file (or a recording in msgPaths)
-  /// defines it, else from the msgPaths folders or the standard interfaces. A definition that
-  /// does not decode the connection's first and last messages exactly is replaced by the
-  /// next one that does, and decodeNotes() says so (once per connection).
+  /// defines it, else from the msgPaths folders or the standard interfaces. Where there is
+  /// more than one, a definition that does not decode the connection's first message exactly
+  /// is replaced by the next one that does, and decodeNotes() says so (once per connection).
   Result<std::shared_ptr<const decode::Decoder>> decoder(const storage::Connection& connection) const;
   /// What choosing decoders found: stored definitions that did not fit, and what was used
   /// instead. Thread-safe (a copy).
