@@ -324,6 +324,15 @@ private:
   std::uint64_t made_ = 0;
 };
 
+// The first error of a file that does not build, instead of libprotobuf's log on stderr.
+struct FirstError final : pb::DescriptorPool::ErrorCollector {
+  std::string first;
+  void AddError(const std::string&, const std::string& element, const pb::Message*, ErrorLocation,
+                const std::string& message) override {
+    if (first.empty()) first = "'" + element + "': " + message;
+  }
+};
+
 class ProtobufReader final : public ForeignReader {
 public:
   ProtobufReader(std::shared_ptr<const schema::MessageSchema> schema, std::vector<std::unique_ptr<WireType>> wire)
@@ -368,8 +377,8 @@ Result<std::shared_ptr<const Decoder>> compileProtobuf(std::string_view type, st
                                [&](const std::string& dep) { return pool.FindFileByName(dep) != nullptr; });
       if (!ready) {
         later.push_back(f);
-      } else if (!pool.BuildFile(*f)) {
-        return fail("file '" + f->name() + "' does not build (inconsistent definitions)");
+      } else if (FirstError errors; !pool.BuildFileCollectingErrors(*f, &errors)) {
+        return fail("file '" + f->name() + "' does not build: " + errors.first);
       }
     }
     if (later.size() == pending.size()) return fail("file '" + later.front()->name() + "' imports a file the set does not hold");

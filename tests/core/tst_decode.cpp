@@ -3,6 +3,8 @@
 
 #include <QtTest>
 
+#include <google/protobuf/descriptor.pb.h>
+
 #include <cmath>
 
 #include "common/test_support.hpp"
@@ -303,6 +305,43 @@ private slots:
     QVERIFY(ros1->decode(one));
     one.push_back(std::byte{0});
     QVERIFY(!ros1->decode(one));
+  }
+
+  void foreignSchemasThatDoNotBuildSayWhy() {
+    // Protobuf: not a descriptor set; one whose message name is not an identifier (libprotobuf's
+    // reason in the error, not on stderr); a root the set does not hold.
+    auto junk = compileFor("a.B", "protobuf", "protobuf", "\xff\xff\xff");
+    QVERIFY(!junk);
+    QVERIFY2(QString::fromStdString(junk.error().message).contains("not a serialized FileDescriptorSet"), junk.error().message.c_str());
+    google::protobuf::FileDescriptorSet set;
+    auto* file = set.add_file();
+    file->set_name("bad.proto");
+    file->set_package("a");
+    file->add_message_type()->set_name("Bad-Name");
+    auto bad = compileFor("a.Bad-Name", "protobuf", "protobuf", set.SerializeAsString());
+    QVERIFY(!bad);
+    QVERIFY2(QString::fromStdString(bad.error().message).contains("not a valid identifier"), bad.error().message.c_str());
+    file->mutable_message_type(0)->set_name("Good");
+    auto missing = compileFor("a.Other", "protobuf", "protobuf", set.SerializeAsString());
+    QVERIFY(!missing);
+    QVERIFY2(QString::fromStdString(missing.error().message).contains("no message 'a.Other'"), missing.error().message.c_str());
+    auto good = compileFor("a.Good", "protobuf", "protobuf", set.SerializeAsString());
+    QVERIFY(good);
+    QVERIFY((*good)->decode({}));  // an empty message is all defaults
+    // JSON Schema: not JSON; a $ref to nothing; a schema whose $refs fan out is bounded.
+    QVERIFY(!compileFor("t", "json", "jsonschema", "{"));
+    auto dangling = compileFor("t", "json", "jsonschema", "{\"properties\":{\"a\":{\"$ref\":\"#/$defs/X\"}}}");
+    QVERIFY(!dangling);
+    QVERIFY2(QString::fromStdString(dangling.error().message).contains("'#/$defs/X' is not defined"), dangling.error().message.c_str());
+    auto fan = compileFor("t", "json", "jsonschema", "{\"properties\":{\"a\":{\"$ref\":\"#\"},\"b\":{\"$ref\":\"#\"}}}");
+    QVERIFY(!fan);
+    // A message of the wrong kind names the field.
+    auto j = compileFor("t", "json", "jsonschema", "{\"properties\":{\"n\":{\"type\":\"integer\"}}}");
+    QVERIFY(j);
+    std::string text = "{\"n\":\"seven\"}";
+    auto v = (*j)->decode(std::as_bytes(std::span(text)));
+    QVERIFY(!v);
+    QVERIFY2(QString::fromStdString(v.error().message).contains("field 'n': expected an integer, found string"), v.error().message.c_str());
   }
 
   void emptyRos2TypesTakeOneCdrByte() {
