@@ -192,6 +192,21 @@ private slots:
     QCOMPARE(folder->info().messageCount, std::uint64_t{715});
   }
 
+  void damagedMetadataTableIsAProblemNotACrash() {
+    // Found by fuzz_rosbag2 (a mutation of tests/fuzz/seeds/rosbag2/small.db3): reading its
+    // metadata table throws "database disk image is malformed", which escaped the open.
+    QTemporaryDir dir;
+    QVERIFY(QFile::copy(test::dataPath("ros2/damaged/metadata_table_malformed.db3"), dir.filePath("bag_0.db3")));
+    auto source = storage::openSource(dir.filePath("bag_0.db3").toStdString());
+    if (source) {
+      QString said;
+      for (const auto& p : (*source)->info().problems) said += QString::fromStdString(p) + "\n";
+      QVERIFY2(said.contains("metadata table of 'bag_0.db3' cannot be read"), qPrintable(said));
+    } else {
+      QVERIFY2(QString::fromStdString(source.error().describe()).contains("bag_0.db3"), source.error().describe().c_str());
+    }
+  }
+
   void oneFileOfASplitBagSaysSo() {
     auto source = openOrFail(test::dataPath("ros2/demo_db3_split/demo_db3_split_1.db3"));
     QCOMPARE(source->info().messageCount, std::uint64_t{354});  // fixture README: part 2 holds 354

@@ -123,13 +123,20 @@ bool hasColumn(SQLite::Database& db, const char* table, const char* column) {
 
 // Since Iron each database also keeps the bag's metadata in a table (one row written at
 // open, one at close or split): the last row is the one that counts.
-std::optional<BagMetadata> metadataFromDatabase(SQLite::Database& db, const fs::path& file) {
-  if (!db.tableExists("metadata") || !hasColumn(db, "metadata", "metadata")) return std::nullopt;
-  SQLite::Statement q(db, "SELECT metadata FROM metadata ORDER BY id DESC LIMIT 1");
-  if (!q.executeStep()) return std::nullopt;
-  auto m = parseMetadata(q.getColumn(0).getString(), file);
-  if (!m) return std::nullopt;
-  return std::move(m).value();
+// A table that cannot be read (a damaged page) is said in `problems`: the messages may still be.
+std::optional<BagMetadata> metadataFromDatabase(SQLite::Database& db, const fs::path& file,
+                                                std::vector<std::string>& problems) {
+  try {
+    if (!db.tableExists("metadata") || !hasColumn(db, "metadata", "metadata")) return std::nullopt;
+    SQLite::Statement q(db, "SELECT metadata FROM metadata ORDER BY id DESC LIMIT 1");
+    if (!q.executeStep()) return std::nullopt;
+    auto m = parseMetadata(q.getColumn(0).getString(), file);
+    if (!m) return std::nullopt;
+    return std::move(m).value();
+  } catch (const std::exception& e) {
+    problems.push_back("the metadata table of '" + u8(file.filename()) + "' cannot be read (" + e.what() + "); it is ignored");
+    return std::nullopt;
+  }
 }
 
 struct DbFile {
@@ -245,7 +252,7 @@ Result<void> SqliteSource::open(const std::vector<fs::path>& files, std::optiona
   }
   std::string said = "metadata.yaml";
   if (!metadata && !files_.empty()) {
-    metadata = metadataFromDatabase(*files_.back().db, files_.back().path);
+    metadata = metadataFromDatabase(*files_.back().db, files_.back().path, info_.problems);
     said = "the database's metadata table";
     if (metadata) info_.version = std::to_string(metadata->version) + " (from the database)";
   }
