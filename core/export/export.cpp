@@ -666,8 +666,15 @@ Result<void> Exporter::run(const ProgressFn& progress) {
     auto r = s_.forEachParallel(frameTopics, [&](TopicId t, std::size_t row, const Result<Message>& msg) {
       auto it = frameAt.find({t, row});
       if (it == frameAt.end() || !msg) return;
-      auto fmt = msg->connection->messageEncoding == "cdr" ? decode::WireFormat::Cdr : decode::WireFormat::Ros1;
-      frames[it->second].stampNs = decode::peekHeaderStamp(msg->bytes, fmt).value_or(0);
+      const std::string& encoding = msg->connection->messageEncoding;
+      if (encoding == "cdr" || encoding == "ros1") {
+        auto fmt = encoding == "cdr" ? decode::WireFormat::Cdr : decode::WireFormat::Ros1;
+        frames[it->second].stampNs = decode::peekHeaderStamp(msg->bytes, fmt).value_or(0);
+      } else if (auto d = s_.decoder(*msg->connection)) {
+        // JSON, protobuf: no fixed place to peek at; Foxglove's types have a timestamp field.
+        if (auto v = (*d)->decode(msg->bytes))
+          if (auto h = sensors::headerOf(*v)) frames[it->second].stampNs = h->stampNs;
+      }
     }, stop_);
     if (!r) return r;
   }

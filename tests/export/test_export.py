@@ -266,6 +266,11 @@ class ExportTest(unittest.TestCase):
         cli('export', bag, '--format', 'png', '--topic', '/camera/raw', '--out', os.path.join(out, 'png'))
         pngs = files(os.path.join(out, 'png'), '.png')
         self.assertEqual(len(pngs), 3)
+        # {stamp_ns} from the Foxglove timestamp (1700000000 s + i * 0.1 s, make_foreign.mjs)
+        cli('export', bag, '--format', 'png', '--topic', '/camera/raw', '--name', '{stamp_ns}.{ext}',
+            '--out', os.path.join(out, 'stamped'))
+        self.assertEqual([os.path.basename(p) for p in files(os.path.join(out, 'stamped'), '.png')],
+                         [f'{1700000000 * 10**9 + i * 10**8}.png' for i in range(3)])
         for i, path in enumerate(pngs):
             rgb = ((np.arange(24) * 10 + i) & 255).astype(np.uint8).reshape(2, 4, 3)
             np.testing.assert_array_equal(cv2.imread(path, cv2.IMREAD_UNCHANGED), rgb[:, :, ::-1], err_msg=path)
