@@ -77,6 +77,29 @@ bool isRos2Time(const Program* p) {
          p->ops[0].array == ArrayKind::None && p->ops[1].array == ArrayKind::None;
 }
 
+// One step of a field path: "name" or "name[index]", split off the front of `rest`.
+struct PathStep {
+  std::string_view name;
+  std::optional<std::uint32_t> index;
+};
+std::optional<PathStep> nextStep(std::string_view& rest, std::string& why) {
+  auto dot = rest.find('.');
+  std::string_view seg = rest.substr(0, dot);
+  rest = dot == std::string_view::npos ? std::string_view{} : rest.substr(dot + 1);
+  PathStep step{seg.substr(0, seg.find('[')), std::nullopt};
+  if (step.name.size() < seg.size()) {
+    std::string_view inside = seg.substr(step.name.size() + 1);
+    std::uint32_t idx = 0;
+    auto r = std::from_chars(inside.data(), inside.data() + inside.size(), idx);
+    if (r.ec != std::errc() || r.ptr == inside.data() || *r.ptr != ']' || r.ptr + 1 != inside.data() + inside.size()) {
+      why = "bad index in '" + std::string(seg) + "'";
+      return std::nullopt;
+    }
+    step.index = idx;
+  }
+  return step;
+}
+
 Result<void> addPath(const Program& root, Request& req, std::string_view path, std::uint32_t column) {
   auto bad = [&](std::string why) {
     return makeError(ErrorCode::InvalidArgument, "field path '" + std::string(path) + "': " + why);
@@ -85,20 +108,11 @@ Result<void> addPath(const Program& root, Request& req, std::string_view path, s
   Request* cur = &req;
   std::string_view rest = path;
   while (true) {
-    auto dot = rest.find('.');
-    std::string_view seg = rest.substr(0, dot);
-    rest = dot == std::string_view::npos ? std::string_view{} : rest.substr(dot + 1);
-    std::string_view name = seg.substr(0, seg.find('['));
-    std::optional<std::uint32_t> index;
-    if (name.size() < seg.size()) {
-      std::string_view inside = seg.substr(name.size() + 1);
-      std::uint32_t idx = 0;
-      auto r = std::from_chars(inside.data(), inside.data() + inside.size(), idx);
-      if (r.ec != std::errc() || r.ptr == inside.data() || *r.ptr != ']' ||
-          r.ptr + 1 != inside.data() + inside.size())
-        return bad("bad index in '" + std::string(seg) + "'");
-      index = idx;
-    }
+    std::string why;
+    auto step = nextStep(rest, why);
+    if (!step) return bad(why);
+    std::string_view name = step->name;
+    std::optional<std::uint32_t> index = step->index;
     std::size_t opIndex = prog->ops.size();
     for (std::size_t i = 0; i < prog->ops.size(); ++i)
       if (prog->ops[i].field->name == name) opIndex = i;
@@ -419,19 +433,11 @@ Result<std::vector<std::pair<std::uint32_t, std::int64_t>>> valuePath(const sche
   const schema::MessageType* type = &root;
   std::string_view rest = path;
   while (true) {
-    auto dot = rest.find('.');
-    std::string_view seg = rest.substr(0, dot);
-    rest = dot == std::string_view::npos ? std::string_view{} : rest.substr(dot + 1);
-    std::string_view name = seg.substr(0, seg.find('['));
-    std::int64_t index = -1;
-    if (name.size() < seg.size()) {
-      std::string_view inside = seg.substr(name.size() + 1);
-      std::uint32_t idx = 0;
-      auto r = std::from_chars(inside.data(), inside.data() + inside.size(), idx);
-      if (r.ec != std::errc() || r.ptr == inside.data() || *r.ptr != ']' || r.ptr + 1 != inside.data() + inside.size())
-        return bad("bad index in '" + std::string(seg) + "'");
-      index = idx;
-    }
+    std::string why;
+    auto step = nextStep(rest, why);
+    if (!step) return bad(why);
+    std::string_view name = step->name;
+    std::int64_t index = step->index ? std::int64_t{*step->index} : -1;
     std::size_t at = type->fields.size();
     for (std::size_t i = 0; i < type->fields.size(); ++i)
       if (type->fields[i].name == name) at = i;
