@@ -38,13 +38,15 @@ constexpr const char* kUsage =
     "\n"
     "FILE is a ROS 1 .bag, an .mcap, a rosbag2 folder (or its metadata.yaml or .db3).\n"
     "--msg-path adds .msg definitions (DIR/<pkg>/msg/<Type>.msg) for ROS 2 bags that\n"
-    "do not carry their own; standard ROS 2 interfaces are built in.\n"
+    "do not carry their own, or names a recording whose stored definitions are borrowed;\n"
+    "standard ROS 2 interfaces are built in.\n"
     "\n"
     "  --version, --help\n"
     "\n"
     "times S are seconds since the Unix epoch (1700000000.5) or, with a leading '+',\n"
     "seconds after the recording's start (+1.5).\n"
-    "exit codes: 0 ok, 1 file could not be read, 2 usage error, 3 some messages were lost\n";
+    "exit codes: 0 ok, 1 file could not be read, 2 usage error, 3 some messages were lost\n"
+    "or not decoded, or damage was recovered\n";
 
 }  // namespace
 
