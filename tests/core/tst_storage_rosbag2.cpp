@@ -179,6 +179,31 @@ private slots:
     QCOMPARE(QFileInfo(folder + "/demo_db3_old_0.db3").lastModified(), modified);
   }
 
+  void rowsOnlyInTheWalAreRead() {
+    // tests/data/ros2/wal: 40 messages per Python's sqlite3, the last 20 only in the -wal file
+    // (make_wal.py); message i is std_msgs/String "hello i" logged at 1700000000 s + i * 0.1 s.
+    QTemporaryDir dir;
+    QString folder = dir.filePath("bag");
+    QVERIFY(copyFolder(test::dataPath("ros2/wal"), folder));
+    QStringList before = listing(folder);
+    QStringList temps = QDir(QDir::tempPath()).entryList({"bagscope-wal-*"});
+    {
+      auto source = openOrFail(folder + "/wal_0.db3");
+      QCOMPARE(source->info().messageCount, std::uint64_t{40});
+      QString said;
+      for (const auto& p : source->info().problems) said += QString::fromStdString(p);
+      QVERIFY2(said.contains("'wal_0.db3-wal'") && said.contains("held 20 messages"), qPrintable(said));
+      auto lines = readAll(*source, {});
+      QCOMPARE(lines.size(), std::size_t{40});
+      for (int i = 0; i < 40; ++i) {
+        QCOMPARE(lines[i]["msg"].toObject()["data"].toString(), QStringLiteral("hello %1").arg(i));
+        QCOMPARE(lines[i]["log_time_ns"].toInteger(), 1'700'000'000'000'000'000LL + i * 100'000'000LL);
+      }
+    }
+    QCOMPARE(listing(folder), before);  // no -shm beside the user's files, nothing changed
+    QCOMPARE(QDir(QDir::tempPath()).entryList({"bagscope-wal-*"}), temps);  // the private copy is gone
+  }
+
   void databaseAloneOpensWithoutMetadata() {
     QTemporaryDir dir;
     QVERIFY(QFile::copy(test::dataPath("ros2/demo_db3/demo_db3_0.db3"), dir.filePath("alone.db3")));

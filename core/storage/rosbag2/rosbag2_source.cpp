@@ -141,6 +141,7 @@ std::optional<BagMetadata> metadataFromDatabase(SQLite::Database& db, const fs::
 
 struct DbFile {
   fs::path path;
+  std::shared_ptr<const fs::path> walCopy;  // a private copy with its -wal, outliving `db`
   std::unique_ptr<SQLite::Database> db;
   std::map<std::int64_t, std::uint32_t> connByTopicId;
 };
@@ -159,6 +160,7 @@ public:
 
 private:
   Result<void> openFile(const fs::path& file, std::map<std::string, std::pair<std::string, std::string>>& definitions);
+  Result<void> openWithWal(DbFile& f, const fs::path& wal);
   // Per-message compression (zstd frames, with or without metadata.yaml saying so).
   bool unpack(std::span<const std::byte>& bytes, ByteBuffer& buffer, std::string& why);
 
@@ -175,7 +177,14 @@ Result<void> SqliteSource::openFile(const fs::path& file,
   DbFile f;
   f.path = file;
   try {
-    f.db = std::make_unique<SQLite::Database>(immutableUri(file), SQLite::OPEN_READONLY | SQLite::OPEN_URI);
+    std::error_code ec;
+    fs::path wal = file;
+    wal += "-wal";
+    if (fs::is_regular_file(wal, ec) && fs::file_size(wal, ec) > 0) {
+      if (auto r = openWithWal(f, wal); !r) return r;
+    } else {
+      f.db = std::make_unique<SQLite::Database>(immutableUri(file), SQLite::OPEN_READONLY | SQLite::OPEN_URI);
+    }
     if (!f.db->tableExists("topics") || !f.db->tableExists("messages"))
       return fail(ErrorCode::Format, "not a rosbag2 database: no 'topics' and 'messages' tables", file);
     // Old layouts lack serialization_format (before Eloquent) and offered_qos_profiles.
@@ -226,6 +235,31 @@ Result<void> SqliteSource::openFile(const fs::path& file,
     return fail(ErrorCode::Format, std::string("cannot read the database: ") + e.what(), file);
   }
   files_.push_back(std::move(f));
+  return {};
+}
+
+// A database copied while its writer had it open keeps its last rows in the -wal file, which
+// an immutable open ignores. Both are copied into a private temporary folder (nothing is
+// created beside the user's files) and opened normally there, so SQLite applies the log.
+Result<void> SqliteSource::openWithWal(DbFile& f, const fs::path& wal) {
+  f.walCopy = detail::makeTempFolder("bagscope-wal");
+  if (!f.walCopy) return fail(ErrorCode::Io, "cannot create a temporary folder to read its -wal file in", f.path);
+  fs::path copy = *f.walCopy / f.path.filename();
+  fs::path walCopy = copy;
+  walCopy += "-wal";
+  std::error_code ec;
+  if (!fs::copy_file(f.path, copy, ec) || !fs::copy_file(wal, walCopy, ec))
+    return fail(ErrorCode::Io, "cannot copy it and its -wal file into " + u8(*f.walCopy) + ": " + ec.message(), f.path);
+  f.db = std::make_unique<SQLite::Database>(u8(copy), SQLite::OPEN_READWRITE);
+  // How many rows only the log held: the database read alone, against the copy.
+  SQLite::Database alone(immutableUri(f.path), SQLite::OPEN_READONLY | SQLite::OPEN_URI);
+  auto count = [](SQLite::Database& db) {
+    return db.tableExists("messages") ? db.execAndGet("SELECT COUNT(*) FROM messages").getInt64() : 0;
+  };
+  std::int64_t withLog = count(*f.db), without = count(alone);
+  info_.problems.push_back("'" + u8(wal.filename()) + "' (the database was not closed by its writer) held " +
+                           std::to_string(withLog - without) + " messages that are not in '" + u8(f.path.filename()) +
+                           "' itself; they are read, from a private copy");
   return {};
 }
 
