@@ -424,6 +424,10 @@
         <translation>フォルダーを開く</translation>
     </message>
     <message>
+        <source>File names may only make folders inside the chosen folder: no absolute path, no &apos;..&apos;.</source>
+        <translation>ファイル名は選んだフォルダーの中にフォルダーを作れるだけです：絶対パスや「..」は使えません。</translation>
+    </message>
+    <message>
         <source>With several topics the file names need {topic}, or they would collide.</source>
         <translation>複数のトピックを書き出すときは、名前が重ならないようファイル名に {topic} が必要です。</translation>
     </message>

@@ -424,6 +424,10 @@
         <translation>打开文件夹</translation>
     </message>
     <message>
+        <source>File names may only make folders inside the chosen folder: no absolute path, no &apos;..&apos;.</source>
+        <translation>文件名只能在所选文件夹内建立子文件夹：不能用绝对路径，也不能用“..”。</translation>
+    </message>
+    <message>
         <source>With several topics the file names need {topic}, or they would collide.</source>
         <translation>导出多个话题时，文件名中需要包含 {topic}，否则会重名。</translation>
     </message>

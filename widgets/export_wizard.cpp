@@ -419,6 +419,8 @@ void ExportWizard::updatePreview() {
   whereProblem_->clear();
   if (tasks().empty() || folder_->text().isEmpty() || !document_->session()) return;
   if (namesCollide()) whereProblem_->setText(tr("With several topics the file names need {topic}, or they would collide."));
+  if (auto r = exporters::checkNameTemplate(template_->text().toStdString()); !r)
+    return whereProblem_->setText(tr("File names may only make folders inside the chosen folder: no absolute path, no '..'."));
   // A dry run of the first three messages of each topic, on a pool thread.
   int generation = ++previewGeneration_;
   auto session = document_->sharedSession();
@@ -480,6 +482,7 @@ bool ExportWizard::validateCurrentPage() {
       return false;
     }
     if (namesCollide()) return false;
+    if (!exporters::checkNameTemplate(template_->text().toStdString())) return false;
   }
   return QWizard::validateCurrentPage();
 }

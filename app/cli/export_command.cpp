@@ -140,6 +140,7 @@ int runExport(const std::vector<std::string>& args) {
       if (!number(o.every) || o.every == 0) return usage("--every needs a whole number of at least 1");
     } else if (a == "--name") {
       if (!value()) return usage("--name needs a template");
+      if (auto r = exporters::checkNameTemplate(v); !r) return usage(r.error().message);
       o.nameTemplate = v;
     } else if (a == "--jobs" || a == "-j") {
       if (!number(jobs) || jobs == 0) return usage("--jobs needs a number of at least 1");

@@ -54,6 +54,46 @@ bool accepts(Format f, Kind k) {
   return k == Kind::Image || k == Kind::Compressed;
 }
 
+}  // namespace
+
+Result<void> checkNameTemplate(std::string_view nameTemplate) {
+  fs::path p = fs::u8path(std::string(nameTemplate));
+  auto refuse = [&](const char* why) {
+    return makeError(ErrorCode::InvalidArgument, "the file name template '" + std::string(nameTemplate) + "' " + why +
+                                                     " (it may only make folders inside the output folder)");
+  };
+  if (p.is_absolute() || p.has_root_name() || p.has_root_directory()) return refuse("is absolute");
+  for (const auto& part : p)
+    if (part == "..") return refuse("goes up with '..'");
+  return {};
+}
+
+std::string safeFileNameComponent(std::string_view value) {
+  std::string s;
+  for (char ch : value) {
+    auto c = static_cast<unsigned char>(ch);
+    bool bad = c < 0x20 || c == 0x7F || std::string_view("/\\<>:\"|?*").find(ch) != std::string_view::npos;
+    s += bad ? '_' : ch;
+  }
+  constexpr std::size_t kMaxBytes = 200;
+  if (s.size() > kMaxBytes) {
+    std::size_t cut = kMaxBytes;
+    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
+    s.resize(cut);
+  }
+  while (!s.empty() && (s.back() == '.' || s.back() == ' ')) s.back() = '_';  // Windows drops them
+  if (s.empty()) return "_";
+  // CON, PRN, AUX, NUL, COM1-9, LPT1-9, with any extension, in any case.
+  std::string stem = s.substr(0, s.find('.'));
+  for (auto& c : stem) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  bool reserved = stem == "CON" || stem == "PRN" || stem == "AUX" || stem == "NUL" ||
+                  (stem.size() == 4 && (stem.starts_with("COM") || stem.starts_with("LPT")) && stem[3] >= '1' && stem[3] <= '9');
+  if (reserved || s.front() == '.') s.insert(s.begin(), '_');  // also "." and ".." (dots only)
+  return s;
+}
+
+namespace {
+
 // One file per message (frames) or one per topic (streams).
 bool perMessage(Format f, Kind k) {
   if (f == Format::Csv || videoFormat(f)) return false;
@@ -64,8 +104,7 @@ bool perMessage(Format f, Kind k) {
 std::string topicForNames(const std::string& topic) {
   std::string s = topic;
   while (!s.empty() && s.front() == '/') s.erase(s.begin());
-  std::replace(s.begin(), s.end(), '/', '_');
-  return s.empty() ? "topic" : s;
+  return safeFileNameComponent(s.empty() ? "topic" : s);
 }
 
 std::string expand(const std::string& pattern, const std::string& bag, const std::string& topic, std::uint64_t index,
@@ -80,7 +119,7 @@ std::string expand(const std::string& pattern, const std::string& bag, const std
       i += key.size();
       return true;
     };
-    if (put("{bag}", bag) || put("{topic}", topicForNames(topic)) || put("{index}", padded) ||
+    if (put("{bag}", safeFileNameComponent(bag)) || put("{topic}", topicForNames(topic)) || put("{index}", padded) ||
         put("{stamp_ns}", std::to_string(stampNs)) || put("{log_time_ns}", std::to_string(logTimeNs)) ||
         put("{ext}", ext))
       continue;
@@ -683,7 +722,13 @@ Result<void> Exporter::run(const ProgressFn& progress) {
              fs::u8path(expand(framePattern, bag_, topics[f.topic].name, f.index, f.stampNs, f.logTimeNs, ext));
   std::set<fs::path> names;
   std::error_code ec;
+  const fs::path outDir = o_.outDir.lexically_normal();
   auto check = [&](const fs::path& p) -> Result<void> {
+    // Nothing is written outside the chosen folder, whatever a recording's names hold.
+    fs::path rel = p.lexically_normal().lexically_relative(outDir);
+    if (rel.empty() || *rel.begin() == ".." || rel.is_absolute())
+      return fileError(ErrorCode::InvalidArgument, "a file name would lie outside the output folder " + utf8(o_.outDir),
+                       utf8(p));
     if (!names.insert(p).second)
       return fileError(ErrorCode::InvalidArgument, "two exported files would have the same name; put {index} or {topic} "
                                               "in the name template", utf8(p));
@@ -789,6 +834,7 @@ Result<void> writeFileAtomically(const fs::path& path, std::string_view bytes, b
 
 Result<void> exportSession(const Session& session, const std::string& bag, const ExportOptions& options,
                            ExportReport& report, std::stop_token stop, const ProgressFn& progress) {
+  if (auto r = checkNameTemplate(options.nameTemplate); !r) return r;
   Exporter e(session, bag, options, report, std::move(stop));
   return e.run(progress);
 }

@@ -87,6 +87,15 @@ struct ExportReport {
 
 using ProgressFn = session::ProgressFn;
 
+/// A name template may make sub-folders of the output folder and nothing else: an absolute
+/// template, a drive or root, or a ".." part is an error (InvalidArgument) naming it.
+Result<void> checkNameTemplate(std::string_view nameTemplate);
+
+/// `value` (a topic, a bag name) as one safe file-name component on every system: separators,
+/// control characters and `<>:"|?*` become '_', "." / ".." and names Windows reserves (CON,
+/// NUL, COM1, ...) get a '_' in front, trailing dots and spaces are replaced, at most 200 bytes.
+std::string safeFileNameComponent(std::string_view value);
+
 /// Exports the session's messages as `options` say; `bag` names the recording in file names
 /// and the manifest. Results are appended to `report`. Fails before writing anything when
 /// names collide with existing files (listed in report.conflicts) unless overwriting.

@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 import open3d as o3d
 import pandas as pd
+import genpy
 import rosbag
 
 ARGS = None
@@ -279,6 +280,37 @@ class ExportTest(unittest.TestCase):
         for i, path in enumerate(files(os.path.join(out, 'map'), '.pcd')):
             ref = np.array(expected[i], dtype=np.float64)[:, :3] + [i, 0, 1]
             np.testing.assert_allclose(o3d.t.io.read_point_cloud(path).point.positions.numpy(), ref, rtol=1e-6, err_msg=path)
+
+    def test_names_from_a_recording_never_leave_the_output_folder(self):
+        # A bag (python3-rosbag) whose topic names are path tricks; and a reserved Windows name.
+        from std_msgs.msg import String
+        bag_path = os.path.join(self.out, 'tricks.bag')
+        with rosbag.Bag(bag_path, 'w') as b:
+            for topic in ('////..', '/a/../../escape', '/CON', '/ok'):
+                b.write(topic, String(data='x'), genpy.Time(1700000000, 0))
+        box = os.path.join(self.out, 'box')
+        out = os.path.join(box, 'out')
+        cli('export', bag_path, '--format', 'csv', '--out', out)
+        written = sorted(os.path.relpath(os.path.join(r, f), box) for r, _, fs in os.walk(box) for f in fs)
+        self.assertTrue(all(p.startswith('out' + os.sep) for p in written), written)
+        self.assertEqual(sorted(os.listdir(self.out)), ['box', 'tricks.bag'])  # nothing beside box/
+        names = sorted(os.listdir(out))
+        # {bag}_{topic}.csv: '..' -> '_._' (trailing dot replaced, leading dot prefixed), 'CON' -> '_CON', '/' -> '_'
+        self.assertEqual(names, ['manifest.json', 'tricks__._.csv', 'tricks__CON.csv', 'tricks_a_.._.._escape.csv',
+                                 'tricks_ok.csv'])
+        # A topic as a folder: '..' must not climb out of --out.
+        inner = os.path.join(self.out, 'box2', 'out')
+        cli('export', bag_path, '--format', 'csv', '--name', '{topic}/{bag}.{ext}', '--out', inner)
+        written = [os.path.relpath(os.path.join(r, f), inner) for r, _, fs in os.walk(os.path.dirname(inner)) for f in fs]
+        self.assertTrue(all(not p.startswith('..') for p in written), written)
+        self.assertIn(os.path.join('_._', 'tricks.csv'), written)
+        # Templates that leave the folder are refused before anything is written (exit 2).
+        for template in ('/abs/dir/{topic}_{index}.{ext}', '{topic}/../../../x_{index}.{ext}'):
+            p = cli('export', bag_path, '--format', 'csv', '--name', template, '--out', os.path.join(self.out, 't'), check=False)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn('output folder', p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.out, 't')))
+        self.assertFalse(os.path.exists('/abs'))
 
     def test_video_has_every_frame_at_the_topic_rate(self):
         for fmt in ('mp4', 'avi'):
