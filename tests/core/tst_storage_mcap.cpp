@@ -226,6 +226,18 @@ private slots:
                                         reinterpret_cast<const std::byte*>(notMcap.data()) + notMcap.size()}, "x.mcap"));
     QVERIFY(!bad);
     QCOMPARE(bad.error().file, std::string("x.mcap"));
+    // One flipped byte after the version is a damaged magic, not another version.
+    auto flipped = test::readFileBytes(test::dataPath("ros2/demo.mcap"));
+    flipped[6] = std::byte{0x0e};
+    auto damaged = openSource(memorySource(std::move(flipped), "flip.mcap"));
+    QVERIFY(!damaged);
+    QVERIFY2(damaged.error().message.find("89 4d 43 41 50 30 0e 0a, not the MCAP magic") != std::string::npos,
+             damaged.error().message.c_str());
+    std::string v1 = "\x89MCAP1\r\n";
+    auto newer = openSource(memorySource({reinterpret_cast<const std::byte*>(v1.data()),
+                                          reinterpret_cast<const std::byte*>(v1.data()) + v1.size()}, "v1.mcap"));
+    QVERIFY(!newer);
+    QVERIFY2(newer.error().message.find("major version '1' is not supported") != std::string::npos, newer.error().message.c_str());
     McapBuilder b;
     b.schema(1, "std_msgs/msg/Int32", "ros2msg", "int32 data\n");
     b.channel(1, 1, "/a", "cdr");

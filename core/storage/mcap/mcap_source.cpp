@@ -214,10 +214,19 @@ Result<void> McapSource::open() {
   if (size < kMagic.size()) return error(ErrorCode::Format, "not an MCAP file: shorter than its magic", 0);
   if (auto r = bytes_->readAt(0, head); !r) return r;
   if (asText(head) != kMagic) {
-    if (asText(std::span(head, 5)) == "\x89MCAP")
-      return error(ErrorCode::Unsupported, "MCAP major version '" + std::string(1, static_cast<char>(head[5])) +
-                                               "' is not supported (only 0)", 5);
-    return error(ErrorCode::Format, "not an MCAP file: it does not start with the MCAP magic", 0);
+    // 89 'MCAP' <major version> '\r' '\n': show what stands where the magic should.
+    std::string found;
+    for (auto b : head) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      auto v = static_cast<unsigned>(b);
+      found += std::string(found.empty() ? "" : " ") + kHex[v >> 4] + kHex[v & 15];
+    }
+    auto version = static_cast<char>(head[5]);
+    if (asText(std::span(head, 5)) == "\x89MCAP" && version != '0' && version >= '1' && version <= '9' &&
+        head[6] == std::byte{'\r'} && head[7] == std::byte{'\n'})
+      return error(ErrorCode::Unsupported, "MCAP major version '" + std::string(1, version) + "' is not supported (only 0)", 5);
+    return error(ErrorCode::Format, "not an MCAP file: its first 8 bytes are " + found +
+                                        ", not the MCAP magic 89 4d 43 41 50 30 0d 0a", 0);
   }
   auto summary = readSummary();
   if (summary && *summary) return {};
