@@ -256,8 +256,13 @@ Result<void> Decompressor::decompress(Codec codec, std::span<const std::byte> in
   bool done = false;
   const char* error = nullptr;
   if (auto r = run(*contexts_, codec, in, expectedSize, out, done, error); !r) return r;
-  std::string what = codecName(codec);
+  // "uncompressed data holds N bytes", not "none data decompressed to N bytes".
+  std::string what = codec == Codec::None ? std::string("uncompressed") : codecName(codec);
   if (error) return makeError(ErrorCode::Format, what + " data is corrupt: " + error);
+  if (codec == Codec::None && out.size() != expectedSize)
+    return makeError(out.size() < expectedSize ? ErrorCode::Truncated : ErrorCode::Format,
+                     "uncompressed data holds " + std::to_string(out.size()) + " bytes, its header says " +
+                         std::to_string(expectedSize));
   if (out.size() != expectedSize)
     return makeError(out.size() < expectedSize ? ErrorCode::Truncated : ErrorCode::Format,
                      what + " data decompressed to " + std::to_string(out.size()) +

@@ -131,6 +131,11 @@ private slots:
     QVERIFY(out.capacity() < (std::size_t{64} << 20));
     // Claiming less than the data holds is an error too.
     QVERIFY(!decompressor().decompress(Codec::Lz4Frame, packed, 100, out));
+    // Uncompressed data of the wrong size says so in words (not "none data decompressed to").
+    auto plain = decompressor().decompress(Codec::None, original, 6000, out);
+    QVERIFY(!plain);
+    QCOMPARE(QString::fromStdString(plain.error().message),
+             QStringLiteral("uncompressed data holds 5000 bytes, its header says 6000"));
   }
 
   void knowsCodecNames() {
