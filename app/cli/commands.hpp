@@ -12,9 +12,11 @@ namespace bagscope::cli {
 /// Exit codes, documented in README.md ("Command line").
 enum ExitCode : int {
   kOk = 0,
-  kFailed = 1,     ///< the file could not be opened or read
+  kFailed = 1,     ///< an input could not be opened or read
   kUsage = 2,      ///< bad command line
-  kPartial = 3,    ///< finished, but some messages could not be read or decoded
+  kPartial = 3,    ///< finished, but some messages were lost or skipped, or damage was recovered
+  kOutputFailed = 4,   ///< an output could not be written (or exists and --overwrite was not given)
+  kInterrupted = 130,  ///< stopped by Ctrl-C (SIGINT); what was complete is kept
 };
 
 int runInfo(const std::vector<std::string>& args);

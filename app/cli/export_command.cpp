@@ -230,7 +230,7 @@ int runExport(const std::vector<std::string>& args) {
   if (!o.dryRun && !o.overwrite && fs::exists(o.outDir / "manifest.json", ec)) {
     std::fprintf(stderr, "bagscope-cli: '%s' holds an export already (manifest.json); use --overwrite or another --out\n",
                  utf8(o.outDir).c_str());
-    return kFailed;
+    return kOutputFailed;
   }
 
   o.allowMissingTopics = recordings.size() > 1;
@@ -239,6 +239,7 @@ int runExport(const std::vector<std::string>& args) {
   ProgressLine line(quiet || o.dryRun);
   int failedRecordings = 0;
   bool cancelled = false;
+  bool outputFailed = false;
   for (std::size_t k = 0; k < recordings.size() && !cancelled; ++k) {
     const fs::path& path = recordings[k];
     auto opened = session::Session::open({path}, so);
@@ -261,24 +262,32 @@ int runExport(const std::vector<std::string>& args) {
         cancelled = true;
         break;
       }
-      std::fprintf(stderr, "bagscope-cli: '%s': %s\n", utf8(path).c_str(), r.error().message.c_str());
+      // The error names what it is about: the output file or folder, else the recording.
+      Error e = r.error();
+      if (e.file.empty()) e.file = utf8(path);
+      std::fprintf(stderr, "bagscope-cli: %s\n", e.describe().c_str());
+      if (e.code == ErrorCode::Write) outputFailed = true;
       if (!report.conflicts.empty()) {
         for (std::size_t c = 0; c < report.conflicts.size() && c < 20; ++c)
           std::fprintf(stderr, "  exists: %s\n", report.conflicts[c].c_str());
         if (report.conflicts.size() > 20) std::fprintf(stderr, "  … and %zu more\n", report.conflicts.size() - 20);
-        return kFailed;
+        return kOutputFailed;
       }
       ++failedRecordings;
     }
   }
   line.done();
   std::signal(SIGINT, SIG_DFL);
+  bool manifestFailed = false;
 
   if (o.dryRun) {
     for (const auto& f : report.files) std::printf("%s\n", utf8(f.path).c_str());
   } else if (!report.files.empty()) {
     auto manifest = exporters::writeManifest(report, o);
-    if (!manifest) std::fprintf(stderr, "bagscope-cli: %s\n", manifest.error().describe().c_str());
+    if (!manifest) {
+      std::fprintf(stderr, "bagscope-cli: %s\n", manifest.error().describe().c_str());
+      manifestFailed = true;
+    }
   }
   std::uint64_t skipped = 0;
   for (const auto& [why, n] : report.skipped) skipped += n;
@@ -290,12 +299,13 @@ int runExport(const std::vector<std::string>& args) {
     std::fprintf(stderr, "  skipped %llu: %s\n", static_cast<unsigned long long>(n), why.c_str());
   for (std::size_t e = 0; e < report.errors.size() && e < 10; ++e) std::fprintf(stderr, "    %s\n", report.errors[e].c_str());
   for (const auto& note : report.notes) std::fprintf(stderr, "  note: %s\n", note.c_str());
-  if (cancelled) return kFailed;
+  if (cancelled) return kInterrupted;
   if (report.files.empty() && !o.topics.empty() && recordings.size() > 1) {
     std::fprintf(stderr, "bagscope-cli: none of the recordings has the topics asked for\n");
     return kFailed;
   }
-  if (failedRecordings > 0) return kFailed;
+  if (failedRecordings > 0 && !outputFailed) return kFailed;
+  if (outputFailed || manifestFailed || report.skipped.count("file cannot be written")) return kOutputFailed;
   return skipped > 0 ? kPartial : kOk;
 }
 

@@ -45,8 +45,9 @@ constexpr const char* kUsage =
     "\n"
     "times S are seconds since the Unix epoch (1700000000.5) or, with a leading '+',\n"
     "seconds after the recording's start (+1.5).\n"
-    "exit codes: 0 ok, 1 file could not be read, 2 usage error, 3 some messages were lost\n"
-    "or not decoded, or damage was recovered\n";
+    "exit codes: 0 ok, 1 an input could not be read, 2 usage error, 3 some messages were\n"
+    "lost or not decoded, or damage was recovered, 4 an output could not be written (or\n"
+    "exists), 130 interrupted\n";
 
 }  // namespace
 

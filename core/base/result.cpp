@@ -7,6 +7,7 @@ namespace bagscope {
 const char* errorCodeName(ErrorCode code) {
   switch (code) {
     case ErrorCode::Io: return "io";
+    case ErrorCode::Write: return "write";
     case ErrorCode::Format: return "format";
     case ErrorCode::Truncated: return "truncated";
     case ErrorCode::Unsupported: return "unsupported";

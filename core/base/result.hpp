@@ -12,6 +12,7 @@ namespace bagscope {
 
 enum class ErrorCode : std::uint8_t {
   Io,               ///< the operating system refused a read (missing file, permission, EIO)
+  Write,            ///< an output could not be written (disk full, permission, exists already)
   Format,           ///< bytes that do not follow the format's rules
   Truncated,        ///< the data ends before a record or field it announces
   Unsupported,      ///< a valid feature Bagscope does not read (yet)

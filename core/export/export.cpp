@@ -151,19 +151,19 @@ Result<void> publish(const fs::path& temp, const fs::path& final, bool overwrite
     }
     if (errno == EEXIST) {
       fs::remove(temp, ec);
-      return fileError(ErrorCode::Io, "exists already (not replaced without --overwrite)", utf8(final));
+      return fileError(ErrorCode::Write, "exists already (not replaced without --overwrite)", utf8(final));
     }
     // A file system without hard links: fall through to check-and-rename.
   }
 #endif
   if (!overwrite && fs::exists(final, ec)) {
     fs::remove(temp, ec);
-    return fileError(ErrorCode::Io, "exists already (not replaced without --overwrite)", utf8(final));
+    return fileError(ErrorCode::Write, "exists already (not replaced without --overwrite)", utf8(final));
   }
   fs::rename(temp, final, ec);
   if (ec) {
     fs::remove(temp, ec);
-    return fileError(ErrorCode::Io, "cannot rename the finished file into place: " + ec.message(), utf8(final));
+    return fileError(ErrorCode::Write, "cannot rename the finished file into place: " + ec.message(), utf8(final));
   }
   return {};
 }
@@ -516,7 +516,7 @@ Result<void> Exporter::writeStream(const Target& t, const fs::path& path, const 
   cv::Size frameSize;
   if (o_.format == Format::Csv) {
     csv.open(temp, std::ios::binary);
-    if (!csv) return fileError(ErrorCode::Io, "cannot create a file here", utf8(temp));
+    if (!csv) return fileError(ErrorCode::Write, "cannot create a file here", utf8(temp));
   }
   std::string line;
   auto r = s_.forEach({{t.topic}, o_.startNs, o_.endNs}, [&](const Message& m) {
@@ -631,7 +631,7 @@ Result<void> Exporter::writeStream(const Target& t, const fs::path& path, const 
   if (video.isOpened()) video.release();
   if (o_.format == Format::Csv) {
     csv.close();
-    if (!csv) return fileError(ErrorCode::Io, "writing failed (disk full?)", utf8(temp));
+    if (!csv) return fileError(ErrorCode::Write, "writing failed (disk full?)", utf8(temp));
   }
   if (o_.format == Format::Npy) {
     std::string header = "{'descr': [('log_time_ns', '<i8'), ";
@@ -649,7 +649,7 @@ Result<void> Exporter::writeStream(const Target& t, const fs::path& path, const 
     npy << head << header;
     npy.write(npyRows.data(), static_cast<std::streamsize>(npyRows.size()));
     npy.close();
-    if (!npy) return fileError(ErrorCode::Io, "writing failed (disk full?)", utf8(temp));
+    if (!npy) return fileError(ErrorCode::Write, "writing failed (disk full?)", utf8(temp));
   }
   std::error_code ec;
   auto size = fs::file_size(temp, ec);
@@ -749,7 +749,7 @@ Result<void> Exporter::run(const ProgressFn& progress) {
     for (const auto& [t, p] : streams) folders.insert(p.parent_path());
     for (const auto& dir : folders) {
       fs::create_directories(dir, ec);
-      if (ec) return fileError(ErrorCode::Io, "cannot create the folder: " + ec.message(), utf8(dir));
+      if (ec) return fileError(ErrorCode::Write, "cannot create the folder: " + ec.message(), utf8(dir));
     }
   }
 
@@ -763,7 +763,7 @@ Result<void> Exporter::run(const ProgressFn& progress) {
       if (it == frameAt.end()) return;
       if (!m) return skip("message cannot be read", m.error().describe());
       if (auto w = writeFrame(frames[it->second], *m); !w) {
-        if (w.error().code == ErrorCode::Io) skip("file cannot be written", w.error().describe());
+        if (w.error().code == ErrorCode::Write) skip("file cannot be written", w.error().describe());
         else skip(w.error().code == ErrorCode::Unsupported ? "not supported" : "message cannot be decoded",
                   topics[t].name + " message " + std::to_string(row) + ": " + w.error().describe());
       }
@@ -820,13 +820,13 @@ Result<void> writeFileAtomically(const fs::path& path, std::string_view bytes, b
   fs::path temp = temporaryBeside(path);
   {
     std::ofstream out(temp, std::ios::binary);
-    if (!out) return fileError(ErrorCode::Io, "cannot create a file here", utf8(temp));
+    if (!out) return fileError(ErrorCode::Write, "cannot create a file here", utf8(temp));
     out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     out.close();
     if (!out) {
       std::error_code ec;
       fs::remove(temp, ec);
-      return fileError(ErrorCode::Io, "writing failed (disk full?)", utf8(temp));
+      return fileError(ErrorCode::Write, "writing failed (disk full?)", utf8(temp));
     }
   }
   return publish(temp, path, overwrite);

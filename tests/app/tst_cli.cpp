@@ -305,6 +305,15 @@ private slots:
     QCOMPARE(runCli({"cat", test::dataPath("ros1/demo_lz4.bag"), "--bytes", "hex"}).exitCode, 2);
     QCOMPARE(runCli({"cat", test::dataPath("ros1/demo_lz4.bag"), "--topic", "/nope"}).exitCode, 2);
     QCOMPARE(runCli({"cat", test::dataPath("ros1/demo_lz4.bag"), "--start", "1.2.3"}).exitCode, 2);
+    QCOMPARE(runCli({"cat", test::dataPath("ros1/demo_truncated.bag")}).exitCode, 3);  // damage recovered
+    // 4: an output that could not be written (a file where the output folder should be).
+    QString blocker = dir.filePath("blocked");
+    QFile(blocker).open(QIODevice::WriteOnly);
+    Run w = runCli({"export", test::dataPath("ros1/demo_lz4.bag"), "--format", "csv", "--topic", "/imu", "--out", blocker});
+    QVERIFY2(w.exitCode == 4, w.err.constData());
+    QVERIFY2(w.err.contains("blocked"), w.err.constData());
+    Run help = runCli({"--help"});
+    QVERIFY(help.out.contains("4 an output could not be written") && help.out.contains("130 interrupted"));
     Run v = runCli({"--version"});
     QCOMPARE(v.exitCode, 0);
     QVERIFY(v.out.startsWith("bagscope-cli "));
