@@ -312,6 +312,25 @@ class ExportTest(unittest.TestCase):
         self.assertFalse(os.path.exists(os.path.join(self.out, 't')))
         self.assertFalse(os.path.exists('/abs'))
 
+    def test_stale_temporary_files_of_a_killed_export_are_removed_next_time(self):
+        out = os.path.join(self.out, 'again')
+        os.makedirs(os.path.join(out, 'sub'))
+        stale = os.path.join(out, 'sub', '.demo_frame_000003.part-0123456789ab.pcd')  # as kill -9 leaves one
+        fresh = os.path.join(out, '.demo_frame_000004.part-abcdef012345.pcd')       # a concurrent export's
+        mine = os.path.join(out, '.notes.part-mine.txt')                              # not our pattern
+        for path in (stale, fresh, mine):
+            with open(path, 'wb') as f:
+                f.write(b'x')
+        hour_ago = time.time() - 3600
+        os.utime(stale, (hour_ago, hour_ago))
+        os.utime(mine, (hour_ago, hour_ago))
+        p = cli('export', data(BAG), '--format', 'csv', '--topic', '/imu', '--out', out)
+        self.assertFalse(os.path.exists(stale))
+        self.assertTrue(os.path.exists(fresh) and os.path.exists(mine))
+        self.assertIn('removed 1 unfinished temporary files', p.stderr)
+        os.remove(fresh)  # tearDown checks that no part is left
+        os.remove(mine)
+
     def test_video_has_every_frame_at_the_topic_rate(self):
         for fmt in ('mp4', 'avi'):
             out = os.path.join(self.out, fmt)
