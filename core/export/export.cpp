@@ -418,6 +418,7 @@ private:
   ExportReport& report_;
   std::stop_token stop_;
   std::mutex mutex_;
+  std::atomic<bool> writeFailed_{false};  // a disk full or a refused write ends the export
   sensors::TfBuffer tf_;
   std::map<TopicId, std::string> layouts_;  // first cloud layout per topic
 };
@@ -540,7 +541,7 @@ Result<void> Exporter::writeStream(const Target& t, const fs::path& path, const 
   cv::Size frameSize;
   if (o_.format == Format::Csv) {
     csv.open(temp, std::ios::binary);
-    if (!csv) return fileError(ErrorCode::Write, "cannot create a file here", utf8(temp));
+    if (!csv) return fileError(ErrorCode::Write, "cannot create a file here", utf8(path));
   }
   std::string line;
   auto r = s_.forEach({{t.topic}, o_.startNs, o_.endNs}, [&](const Message& m) {
@@ -655,7 +656,7 @@ Result<void> Exporter::writeStream(const Target& t, const fs::path& path, const 
   if (video.isOpened()) video.release();
   if (o_.format == Format::Csv) {
     csv.close();
-    if (!csv) return fileError(ErrorCode::Write, "writing failed (disk full?)", utf8(temp));
+    if (!csv) return fileError(ErrorCode::Write, "writing failed (disk full?)", utf8(path));
   }
   if (o_.format == Format::Npy) {
     std::string header = "{'descr': [('log_time_ns', '<i8'), ";
@@ -673,7 +674,7 @@ Result<void> Exporter::writeStream(const Target& t, const fs::path& path, const 
     npy << head << header;
     npy.write(npyRows.data(), static_cast<std::streamsize>(npyRows.size()));
     npy.close();
-    if (!npy) return fileError(ErrorCode::Write, "writing failed (disk full?)", utf8(temp));
+    if (!npy) return fileError(ErrorCode::Write, "writing failed (disk full?)", utf8(path));
   }
   std::error_code ec;
   auto size = fs::file_size(temp, ec);
@@ -784,11 +785,15 @@ Result<void> Exporter::run(const ProgressFn& progress) {
   if (!frames.empty()) {
     auto r = s_.forEachParallel(frameTopics, [&](TopicId t, std::size_t row, const Result<Message>& m) {
       auto it = frameAt.find({t, row});
-      if (it == frameAt.end()) return;
+      if (it == frameAt.end() || writeFailed_) return;
       if (!m) return skip("message cannot be read", m.error().describe());
       if (auto w = writeFrame(frames[it->second], *m); !w) {
-        if (w.error().code == ErrorCode::Write) skip("file cannot be written", w.error().describe());
-        else skip(w.error().code == ErrorCode::Unsupported ? "not supported" : "message cannot be decoded",
+        if (w.error().code == ErrorCode::Write) {
+          // The first refused write (disk full, no permission) stops the rest: each would fail too.
+          if (!writeFailed_.exchange(true)) skip("file cannot be written", w.error().describe());
+          return;
+        }
+        skip(w.error().code == ErrorCode::Unsupported ? "not supported" : "message cannot be decoded",
                   topics[t].name + " message " + std::to_string(row) + ": " + w.error().describe());
       }
       if (report) report(static_cast<double>(++done) / static_cast<double>(work));
@@ -808,11 +813,22 @@ Result<void> Exporter::run(const ProgressFn& progress) {
       std::size_t base = done.load();
       part = [&, base](double f) { report((static_cast<double>(base) + f) / static_cast<double>(work)); };
     }
+    if (writeFailed_) break;
     if (auto r = writeStream(t, path, part); !r) {
       if (r.error().code == ErrorCode::Cancelled) return r;
       skip("file cannot be written", r.error().describe());
+      if (r.error().code == ErrorCode::Write) {
+        writeFailed_ = true;
+        break;
+      }
     }
     ++done;
+  }
+  if (writeFailed_) {
+    std::lock_guard lock(mutex_);
+    if (work > done + 1) report_.skipped["not written: the export stopped at the first file that could not be written"] += work - done - 1;
+    report_.notes.push_back("stopped at the first file that could not be written; " +
+                            std::to_string(report_.files.size()) + " files are complete");
   }
   if (report) report(1.0);
   return {};
@@ -844,13 +860,13 @@ Result<void> writeFileAtomically(const fs::path& path, std::string_view bytes, b
   fs::path temp = temporaryBeside(path);
   {
     std::ofstream out(temp, std::ios::binary);
-    if (!out) return fileError(ErrorCode::Write, "cannot create a file here", utf8(temp));
+    if (!out) return fileError(ErrorCode::Write, "cannot create a file here", utf8(path));
     out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     out.close();
     if (!out) {
       std::error_code ec;
       fs::remove(temp, ec);
-      return fileError(ErrorCode::Write, "writing failed (disk full?)", utf8(temp));
+      return fileError(ErrorCode::Write, "writing failed (disk full?)", utf8(path));
     }
   }
   return publish(temp, path, overwrite);

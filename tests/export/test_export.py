@@ -331,6 +331,26 @@ class ExportTest(unittest.TestCase):
         os.remove(fresh)  # tearDown checks that no part is left
         os.remove(mine)
 
+    def test_a_full_disk_stops_the_export_at_the_first_failed_write(self):
+        # A file size limit (RLIMIT_FSIZE, SIGXFSZ ignored) makes writes past 40 kB fail as
+        # a full disk does: one error, the rest not attempted, exit 4, no partial file.
+        import resource
+
+        def limit():
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (40000, 40000))
+        out = os.path.join(self.out, 'full')
+        p = subprocess.run([ARGS.cli, 'export', data(BAG), '--format', 'pcd', '--pcd-encoding', 'ascii', '--topic', '/points',
+                            '--jobs', '1', '--out', out], capture_output=True, text=True, preexec_fn=limit)
+        self.assertEqual(p.returncode, 4, p.stderr)
+        self.assertEqual(p.stderr.count('file cannot be written'), 1, p.stderr)
+        self.assertIn('stopped at the first file that could not be written', p.stderr)
+        self.assertIn('not written: the export stopped', p.stderr)
+        # The error names the file the user asked for, not the hidden temporary one.
+        self.assertIn("demo_uncompressed_frame_000000.pcd': writing failed", p.stderr)
+        self.assertNotIn('.part-', p.stderr)
+        self.assertEqual(files(out, '.pcd'), [], 'a 20,000-point ASCII cloud is over 40 kB: none is complete')
+
     def test_video_has_every_frame_at_the_topic_rate(self):
         for fmt in ('mp4', 'avi'):
             out = os.path.join(self.out, fmt)
