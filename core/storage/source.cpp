@@ -65,6 +65,13 @@ Result<std::unique_ptr<Source>> openSource(const std::filesystem::path& path) {
     e.file.assign(s.begin(), s.end());
     return e;
   }
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) {
+    // /dev/zero, a pipe, /proc/...: never read (endless, or sizes that lie).
+    Error e = makeError(ErrorCode::InvalidArgument, "is not a regular file (a device, pipe or special file); only recordings are read");
+    auto s = path.u8string();
+    e.file.assign(s.begin(), s.end());
+    return e;
+  }
   auto bytes = openFile(path);
   if (!bytes) return std::move(bytes).error();
   return openSource(std::move(bytes).value());

@@ -306,6 +306,9 @@ private slots:
     QCOMPARE(runCli({"cat", test::dataPath("ros1/demo_lz4.bag"), "--topic", "/nope"}).exitCode, 2);
     QCOMPARE(runCli({"cat", test::dataPath("ros1/demo_lz4.bag"), "--start", "1.2.3"}).exitCode, 2);
     QCOMPARE(runCli({"cat", test::dataPath("ros1/demo_truncated.bag")}).exitCode, 3);  // damage recovered
+    Run device = runCli({"info", "/dev/zero"});  // never read: a device, not a recording
+    QCOMPARE(device.exitCode, 1);
+    QVERIFY2(device.err.contains("/dev/zero") && device.err.contains("not a regular file"), device.err.constData());
     // 4: an output that could not be written (a file where the output folder should be).
     QString blocker = dir.filePath("blocked");
     QFile(blocker).open(QIODevice::WriteOnly);
