@@ -13,7 +13,6 @@
 #include <limits>
 #include <map>
 
-#include "core/schema/detail/schema_rules.hpp"
 #include "detail/foreign.hpp"
 
 namespace bagscope::decode::detail {

@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <map>
 
-#include "core/schema/detail/schema_rules.hpp"
 #include "detail/foreign.hpp"
 
 namespace bagscope::decode::detail {
