@@ -401,7 +401,9 @@ private:
   void skip(const std::string& why, const std::string& detail = {}) {
     std::lock_guard lock(mutex_);
     ++report_.skipped[why];
-    if (!detail.empty() && report_.errors.size() < 100) report_.errors.push_back(detail);
+    if (!detail.empty() && report_.errors.size() < 100 &&
+        std::find(report_.errors.begin(), report_.errors.end(), detail) == report_.errors.end())
+      report_.errors.push_back(detail);
   }
   void wrote(WrittenFile f) {
     std::lock_guard lock(mutex_);
@@ -649,7 +651,7 @@ Result<void> Exporter::writeStream(const Target& t, const fs::path& path, const 
     }
     ++rows;
     return true;
-  });
+  }, [&](const Error& e) { skip("damaged data cannot be read", e.describe()); });  // nothing dropped silently
   if (!r) return r;
   if (stop_.stop_requested()) return fileError(ErrorCode::Cancelled, "stopped on request");
   if (rows == 0) return skip("nothing to write", topic.name + ": no message could be exported"), Result<void>();

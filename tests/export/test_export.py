@@ -351,6 +351,21 @@ class ExportTest(unittest.TestCase):
         self.assertNotIn('.part-', p.stderr)
         self.assertEqual(files(out, '.pcd'), [], 'a 20,000-point ASCII cloud is over 40 kB: none is complete')
 
+    def test_a_damaged_chunk_is_counted_not_dropped_silently(self):
+        # 64 bytes of the lz4 MCAP fixture flipped (a third into the file): the CSV export of
+        # every topic still runs, says what it could not read, and exits 3.
+        damaged = os.path.join(self.out, 'damaged_lz4.mcap')
+        with open(data('ros2/demo_lz4.mcap'), 'rb') as f:
+            blob = bytearray(f.read())
+        for i in range(len(blob) // 3, len(blob) // 3 + 64):
+            blob[i] ^= 0x55
+        with open(damaged, 'wb') as f:
+            f.write(blob)
+        p = cli('export', damaged, '--format', 'csv', '--out', os.path.join(self.out, 'dmg'), check=False)
+        self.assertEqual(p.returncode, 3, p.stderr)
+        self.assertIn('damaged data cannot be read', p.stderr)
+        self.assertEqual(p.stderr.count('lz4 stream ends without its end marker'), 1, p.stderr)  # said once
+
     def test_video_has_every_frame_at_the_topic_rate(self):
         for fmt in ('mp4', 'avi'):
             out = os.path.join(self.out, fmt)
