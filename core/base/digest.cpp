@@ -73,12 +73,18 @@ std::array<std::uint8_t, 32> sha256(std::span<const std::byte> data) {
 }
 
 std::string sha256Hex(std::span<const std::byte> data) {
-  static constexpr char kHex[] = "0123456789abcdef";
   auto d = sha256(data);
-  std::string s(64, '0');
-  for (std::size_t i = 0; i < d.size(); ++i) {
-    s[2 * i] = kHex[d[i] >> 4];
-    s[2 * i + 1] = kHex[d[i] & 15];
+  return hexBytes(std::as_bytes(std::span(d)), false);
+}
+
+std::string hexBytes(std::span<const std::byte> data, bool spaced) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string s;
+  for (auto b : data) {
+    auto v = static_cast<unsigned>(b);
+    if (spaced && !s.empty()) s += ' ';
+    s += kHex[v >> 4];
+    s += kHex[v & 15];
   }
   return s;
 }

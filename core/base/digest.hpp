@@ -1,5 +1,5 @@
 #pragma once
-// SHA-256 (FIPS 180-4) and Base64 (RFC 4648), for printing large byte arrays compactly.
+// SHA-256 (FIPS 180-4), Base64 (RFC 4648) and hex, for printing byte arrays compactly.
 
 #include <array>
 #include <cstddef>
@@ -12,5 +12,7 @@ namespace bagscope {
 std::array<std::uint8_t, 32> sha256(std::span<const std::byte> data);
 std::string sha256Hex(std::span<const std::byte> data);
 std::string base64(std::span<const std::byte> data);
+/// Lower-case hex, two digits a byte; `spaced`: "0b 00", else "0b00".
+std::string hexBytes(std::span<const std::byte> data, bool spaced = true);
 
 }  // namespace bagscope

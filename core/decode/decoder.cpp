@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "core/base/byte_cursor.hpp"
+#include "core/base/digest.hpp"
 
 #include "core/schema/builtin_types.hpp"
 #include "detail/program.hpp"
@@ -213,14 +214,6 @@ private:
 
 }  // namespace
 
-namespace {
-std::string hexByte(std::byte b) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  auto v = static_cast<unsigned>(b);
-  return {kHex[v >> 4], kHex[v & 15]};
-}
-}  // namespace
-
 Result<detail::WireCursor> detail::openWire(std::span<const std::byte> bytes, WireFormat format) {
   if (format == WireFormat::Ros1) return detail::WireCursor(bytes, 0, false, false);
   // CDR encapsulation: representation identifier (2 bytes, big-endian) and options (2 bytes).
@@ -229,7 +222,7 @@ Result<detail::WireCursor> detail::openWire(std::span<const std::byte> bytes, Wi
                                             " bytes is shorter than its 4-byte encapsulation header");
   auto id = static_cast<unsigned>(bytes[0]) << 8 | static_cast<unsigned>(bytes[1]);
   if (id > 1) {
-    std::string found = "bytes " + hexByte(bytes[0]) + " " + hexByte(bytes[1]) + " at offset 0";
+    std::string found = "bytes " + hexBytes(bytes.first(2)) + " at offset 0";
     // 0x0002..0x000b are the other representations of DDS-XTypes 7.6.3.1.2.
     static constexpr const char* kOther[] = {"PL_CDR", "PL_CDR", "", "", "XCDR2", "XCDR2", "delimited XCDR2",
                                              "delimited XCDR2", "PL_XCDR2", "PL_XCDR2"};

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "core/base/byte_cursor.hpp"
+#include "core/base/digest.hpp"
 #include "core/compress/decompress.hpp"
 #include "core/storage/detail/chunk_merge.hpp"
 
@@ -215,12 +216,7 @@ Result<void> McapSource::open() {
   if (auto r = bytes_->readAt(0, head); !r) return r;
   if (asText(head) != kMagic) {
     // 89 'MCAP' <major version> '\r' '\n': show what stands where the magic should.
-    std::string found;
-    for (auto b : head) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      auto v = static_cast<unsigned>(b);
-      found += std::string(found.empty() ? "" : " ") + kHex[v >> 4] + kHex[v & 15];
-    }
+    std::string found = hexBytes(head);
     auto version = static_cast<char>(head[5]);
     if (asText(std::span(head, 5)) == "\x89MCAP" && version != '0' && version >= '1' && version <= '9' &&
         head[6] == std::byte{'\r'} && head[7] == std::byte{'\n'})
