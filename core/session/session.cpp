@@ -115,8 +115,8 @@ struct Session::State {
   std::vector<fs::path> msgFolders;  // msgPaths that are folders of .msg files
 
   Result<std::shared_ptr<const decode::Decoder>> resolveDecoder(const storage::Connection& c) const;
-  // Up to `most` messages of connection `c` (its first and last), to check a definition on.
-  std::vector<Message> samplesOf(const storage::Connection& c, std::size_t most) const;
+  // The first message of connection `c` (to check a definition on), if it has one.
+  std::optional<Message> firstMessageOf(const storage::Connection& c) const;
   std::string originOf(const storage::Connection& c) const;
   mutable std::atomic<int> prefetching{0};
 
@@ -555,40 +555,34 @@ std::vector<std::string> Session::decodeNotes() const {
   return state_->decodeNotes;
 }
 
+namespace {
+bool holds(const Source& source, const storage::Connection& c) {
+  auto conns = source.connections();
+  return &c >= conns.data() && &c < conns.data() + conns.size();
+}
+}  // namespace
+
 std::string Session::State::originOf(const storage::Connection& c) const {
   for (const auto* list : {&sources, &definitionSources})
-    for (const auto& src : *list) {
-      auto conns = src->connections();
-      if (&c >= conns.data() && &c < conns.data() + conns.size()) return src->info().path;
-    }
+    for (const auto& src : *list)
+      if (holds(*src, c)) return src->info().path;
   return "?";
 }
 
-std::vector<Message> Session::State::samplesOf(const storage::Connection& c, std::size_t most) const {
-  std::vector<Message> out;
+std::optional<Message> Session::State::firstMessageOf(const storage::Connection& c) const {
   for (std::uint32_t s = 0; s < sources.size(); ++s) {
-    auto conns = sources[s]->connections();
-    if (&c < conns.data() || &c >= conns.data() + conns.size()) continue;
-    TopicId topic = topicOf[s][static_cast<std::size_t>(&c - conns.data())];
+    if (!holds(*sources[s], c)) continue;
+    TopicId topic = topicOf[s][static_cast<std::size_t>(&c - sources[s]->connections().data())];
     const auto& refs = index[topic];
-    // The topic's first and last messages of this file; a topic of several connections
-    // is searched a little way in from each end.
+    // A topic of several connections: look a little way in for this one's first message.
     constexpr std::size_t kLook = 16;
-    auto consider = [&](std::size_t n) {
-      if (refs[n].source != s || out.size() >= most) return false;
+    for (std::size_t n = 0; n < refs.size() && n < kLook; ++n) {
+      if (refs[n].source != s) continue;
       Hint hint;
-      auto m = read(topic, refs[n], hint);
-      if (!m || m->connection != &c) return false;
-      if (!out.empty() && out.front().logTimeNs == m->logTimeNs && out.front().bytes.data() == m->bytes.data()) return false;
-      out.push_back(std::move(m).value());
-      return true;
-    };
-    for (std::size_t n = 0; n < refs.size() && n < kLook; ++n)
-      if (consider(n)) break;
-    for (std::size_t k = 0; k < refs.size() && k < kLook; ++k)
-      if (consider(refs.size() - 1 - k)) break;
+      if (auto m = read(topic, refs[n], hint); m && m->connection == &c) return std::move(m).value();
+    }
   }
-  return out;
+  return std::nullopt;
 }
 
 Result<std::shared_ptr<const decode::Decoder>> Session::State::resolveDecoder(const storage::Connection& c) const {
@@ -628,10 +622,10 @@ Result<std::shared_ptr<const decode::Decoder>> Session::State::resolveDecoder(co
   if (!*primary || others.empty()) return std::move(*primary);
   // Only where there is a choice: check the definition on the connection's first message
   // (a placeholder stored by a tool, another version of the type reads it wrong).
-  auto samples = samplesOf(c, 1);
+  auto sample = firstMessageOf(c);
+  if (!sample) return std::move(*primary);
   auto misfit = [&](const decode::Decoder& d) -> std::optional<std::string> {
-    for (const auto& m : samples)
-      if (auto v = d.decode(m.bytes); !v) return v.error().message;
+    if (auto v = d.decode(sample->bytes); !v) return v.error().message;
     return std::nullopt;
   };
   auto why = misfit(***primary);
