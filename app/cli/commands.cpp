@@ -1,6 +1,8 @@
 #include "commands.hpp"
 
+#include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <optional>
@@ -19,6 +21,18 @@ namespace {
 
 void printError(const Error& e) {
   std::fprintf(stderr, "bagscope-cli: %s\n", e.describe().c_str());
+}
+
+// Standard output is an output like any file: a full disk or a failed write is exit 4, never
+// 0 with the text silently cut.
+bool writeStdout(std::string_view text) {
+  return text.empty() || std::fwrite(text.data(), 1, text.size(), stdout) == text.size();
+}
+
+int stdoutWritten(int code) {
+  if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return code;
+  std::fprintf(stderr, "bagscope-cli: cannot write to standard output: %s\n", std::strerror(errno));
+  return kOutputFailed;
 }
 
 int usage(const std::string& why) {
@@ -83,8 +97,10 @@ int runInfo(const std::vector<std::string>& args) {
     return kFailed;
   }
   std::string text = json ? storage::formatSummaryJson(*summary) + "\n" : storage::formatSummaryText(*summary);
-  std::fwrite(text.data(), 1, text.size(), stdout);
-  return kOk;
+  writeStdout(text);
+  // Problems (a cut file, a rebuilt index, a missing part) are in the text; the exit code
+  // says too that not all of the recording was there.
+  return stdoutWritten(summary->info.problems.empty() ? kOk : kPartial);
 }
 
 int runCat(const std::vector<std::string>& args) {
@@ -156,9 +172,11 @@ int runCat(const std::vector<std::string>& args) {
   std::uint64_t lost = 0;
   std::string out;
   out.reserve(1 << 20);
+  bool writeFailed = false;
   auto flush = [&] {
-    std::fwrite(out.data(), 1, out.size(), stdout);
+    writeFailed = writeFailed || !writeStdout(out);
     out.clear();
+    return !writeFailed;
   };
   auto result = s.forEach(
       selection,
@@ -199,8 +217,7 @@ int runCat(const std::vector<std::string>& args) {
                                                          : ",\"sha256\":\"" + sha256Hex(m.bytes) + "\"}";
         }
         out += "}\n";
-        if (out.size() > (1 << 20)) flush();
-        return true;
+        return out.size() <= (1 << 20) || flush();  // stop reading when nothing can be written
       },
       [&](const Error& e) {
         printError(e);
@@ -208,6 +225,7 @@ int runCat(const std::vector<std::string>& args) {
       });
   flush();
   for (const auto& note : s.decodeNotes()) std::fprintf(stderr, "bagscope-cli: '%s': %s\n", path->c_str(), note.c_str());
+  if (writeFailed) return stdoutWritten(kOutputFailed);
   if (!result) {
     printError(result.error());
     return kFailed;
@@ -215,10 +233,10 @@ int runCat(const std::vector<std::string>& args) {
   if (lost > 0) {
     std::fprintf(stderr, "bagscope-cli: %llu messages or chunks could not be read or decoded\n",
                  static_cast<unsigned long long>(lost));
-    return kPartial;
+    return stdoutWritten(kPartial);
   }
   // Damage recovered or data missing (a cut file, a listed file absent): not all was read.
-  return s.problems().empty() ? kOk : kPartial;
+  return stdoutWritten(s.problems().empty() ? kOk : kPartial);
 }
 
 int runStats(const std::vector<std::string>& args) {
@@ -244,8 +262,15 @@ int runStats(const std::vector<std::string>& args) {
     return kFailed;
   }
   std::string text = json ? session::formatTimingJson(*stats) + "\n" : session::formatTimingText(*stats);
-  std::fwrite(text.data(), 1, text.size(), stdout);
-  return kOk;
+  writeStdout(text);
+  bool lost = false;
+  for (const auto& t : *stats) {
+    if (t.unreadable == 0) continue;
+    std::fprintf(stderr, "bagscope-cli: %s: %llu messages could not be read, so their stamps are missing: %s\n",
+                 t.topic.c_str(), static_cast<unsigned long long>(t.unreadable), t.readError.c_str());
+    lost = true;
+  }
+  return stdoutWritten(lost || !(*opened)->problems().empty() ? kPartial : kOk);
 }
 
 }  // namespace bagscope::cli

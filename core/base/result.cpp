@@ -19,6 +19,20 @@ const char* errorCodeName(ErrorCode code) {
   return "unknown";
 }
 
+namespace {
+
+// Whether `message` says "offset N" already ("chunk at offset 69: …"), so it is not said twice.
+bool namesOffset(const std::string& message, std::int64_t offset) {
+  const std::string at = "offset " + std::to_string(offset);
+  for (auto p = message.find(at); p != std::string::npos; p = message.find(at, p + 1)) {
+    auto end = p + at.size();
+    if (end == message.size() || message[end] < '0' || message[end] > '9') return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 std::string Error::describe() const {
   std::string out;
   if (!file.empty()) out += "'" + file + "': ";
@@ -28,7 +42,7 @@ std::string Error::describe() const {
     out += ": ";
   }
   out += message;
-  if (offset >= 0) out += " (offset " + std::to_string(offset) + ")";
+  if (offset >= 0 && !namesOffset(message, offset)) out += " (offset " + std::to_string(offset) + ")";
   return out;
 }
 

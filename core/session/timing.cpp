@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <mutex>
 
 #include "core/base/byte_cursor.hpp"
 #include "core/base/json_text.hpp"
@@ -59,7 +60,8 @@ TopicTiming computeTiming(std::vector<std::int64_t> logTimes, const std::vector<
   }
   std::vector<std::int64_t> latencies;
   for (std::size_t i = 0; i < stamps.size() && i < logTimes.size(); ++i) {
-    if (stamps[i] == 0) ++t.zeroStamps;
+    if (stamps[i] == kUnreadStamp) ++t.unreadable;
+    else if (stamps[i] == 0) ++t.zeroStamps;
     else latencies.push_back(logTimes[i] - stamps[i]);
   }
   if (!latencies.empty()) {
@@ -115,10 +117,19 @@ Result<std::vector<TopicTiming>> timingStats(const Session& session, std::stop_t
   }
   // Header stamps, read straight from the bytes, every chunk once, on every core.
   std::vector<std::vector<std::int64_t>> stamps(topics.size());
+  std::vector<std::string> readErrors(topics.size());
+  std::mutex errorsMutex;
   for (TopicId id : withHeader.topics) stamps[id].assign(session.index(id).size(), 0);
   if (!withHeader.topics.empty()) {
     auto r = session.forEachParallel(withHeader, [&](TopicId id, std::size_t row, const Result<Message>& m) {
-      if (m) stamps[id][row] = decode::peekHeaderStamp(m->bytes, m->connection->messageEncoding == "cdr" ? decode::WireFormat::Cdr : decode::WireFormat::Ros1).value_or(0);
+      if (!m) {
+        stamps[id][row] = kUnreadStamp;
+        std::lock_guard lock(errorsMutex);
+        if (readErrors[id].empty()) readErrors[id] = m.error().describe();
+        return;
+      }
+      auto wire = m->connection->messageEncoding == "cdr" ? decode::WireFormat::Cdr : decode::WireFormat::Ros1;
+      stamps[id][row] = decode::peekHeaderStamp(m->bytes, wire).value_or(0);
     }, stop);
     if (!r) return std::move(r).error();
   }
@@ -131,6 +142,7 @@ Result<std::vector<TopicTiming>> timingStats(const Session& session, std::stop_t
     t.topic = topics[id].name;
     t.type = topics[id].type;
     t.hasHeader = header[id];
+    t.readError = std::move(readErrors[id]);
     t.outOfOrder = outOfOrderWrites(refs);
     out.push_back(std::move(t));
   }
@@ -187,6 +199,7 @@ std::string formatTimingJson(const std::vector<TopicTiming>& stats) {
     out += std::string(",\"has_header\":") + (t.hasHeader ? "true" : "false");
     if (t.hasHeader) {
       out += ",\"zero_stamps\":" + std::to_string(t.zeroStamps);
+      if (t.unreadable) out += ",\"unreadable\":" + std::to_string(t.unreadable);
       if (t.latency)
         out += ",\"latency_ns\":{\"min\":" + std::to_string(t.latency->minNs) + ",\"median\":" +
                std::to_string(t.latency->medianNs) + ",\"max\":" + std::to_string(t.latency->maxNs) + "}";

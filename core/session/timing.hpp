@@ -4,6 +4,7 @@
 // their header stamp. What `bagscope-cli stats` prints and the app will show.
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -33,11 +34,17 @@ struct TopicTiming {
   std::uint64_t outOfOrder = 0;  ///< messages logged earlier than one written before them
   bool hasHeader = false;        ///< the type starts with a std_msgs/Header
   std::uint64_t zeroStamps = 0;  ///< messages whose header stamp is 0
+  std::uint64_t unreadable = 0;  ///< messages whose stamp could not be read (damaged data)
+  std::string readError;         ///< why, for the first of them
   std::optional<Latency> latency;  ///< over messages with a non-zero stamp
 };
 
+/// A stamp that could not be read: counted in `unreadable`, not as a zero stamp.
+inline constexpr std::int64_t kUnreadStamp = std::numeric_limits<std::int64_t>::min();
+
 /// The diagnostics from one topic's log times in file (write) order and, when the type has
-/// a header, the stamps of the same messages (0 = unset). Pure; for tests and the session.
+/// a header, the stamps of the same messages (0 = unset, kUnreadStamp = unreadable). Pure;
+/// for tests and the session.
 TopicTiming computeTiming(std::vector<std::int64_t> logTimesInFileOrder,
                           const std::vector<std::int64_t>& stamps);
 

@@ -5,6 +5,7 @@
 
 #include <QCryptographicHash>
 #include <QProcess>
+#include <QtEndian>
 
 #include "common/test_support.hpp"
 
@@ -289,6 +290,64 @@ private slots:
     QVERIFY(r.out.contains("sensor_msgs/Imu                 [6a62c6daae103f4ff57a132d6f95cec2]"));
     QVERIFY(r.out.contains("/imu"));
     QVERIFY(r.out.contains("lz4 [26/26 chunks]"));
+  }
+
+  // The first chunk of demo_lz4.mcap with 60 bytes of its lz4 data flipped by hand.
+  void aDamagedChunkIsCountedByEveryCommandNotTakenForZeroStamps() {
+    QTemporaryDir dir;
+    QFile in(test::dataPath("ros2/demo_lz4.mcap"));
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    QByteArray bytes = in.readAll();
+    qsizetype pos = 8;  // records after the magic: op byte, 8-byte length; the first chunk is op 0x06
+    while (pos + 9 <= bytes.size() && bytes[pos] != 0x06) pos += 9 + qFromLittleEndian<qint64>(bytes.constData() + pos + 1);
+    QVERIFY(pos + 300 < bytes.size());
+    for (qsizetype k = pos + 60; k < pos + 120; ++k) bytes[k] = char(bytes[k] ^ 0x5a);
+    QString damaged = dir.filePath("damaged.mcap");
+    QFile out(damaged);
+    QVERIFY(out.open(QIODevice::WriteOnly) && out.write(bytes) == bytes.size());
+    out.close();
+    const QByteArray offset = "offset " + QByteArray::number(pos);
+
+    Run cat = runCli({"cat", damaged});
+    QCOMPARE(cat.exitCode, 3);
+    QVERIFY2(cat.err.contains("damaged.mcap") && cat.err.count(offset) == 1, cat.err.constData());
+
+    // Every stamp in the fixture is set (shared/fixtures/ros2/README.md), so a zero stamp
+    // here would be an unreadable message counted as one.
+    Run stats = runCli({"stats", damaged, "--json"});
+    QCOMPARE(stats.exitCode, 3);
+    std::uint64_t unreadable = 0;
+    for (const auto& v : QJsonDocument::fromJson(stats.out).array()) {
+      QJsonObject t = v.toObject();
+      QCOMPARE(t["zero_stamps"].toInt(), 0);
+      unreadable += t["unreadable"].toInt();
+    }
+    QVERIFY(unreadable > 0);
+    QVERIFY2(stats.err.contains("could not be read") && stats.err.contains("damaged.mcap"), stats.err.constData());
+  }
+
+  void infoAndStatsOfARecoveredFileExitThree() {
+    for (const char* f : {"ros1/demo_truncated.bag", "ros1/demo_crashed.bag", "ros2/demo_truncated.mcap"}) {
+      QCOMPARE(runCli({"info", test::dataPath(f)}).exitCode, 3);
+      QCOMPARE(runCli({"stats", test::dataPath(f)}).exitCode, 3);
+    }
+    QCOMPARE(runCli({"info", test::dataPath("ros2/demo_lz4.mcap")}).exitCode, 0);
+    QCOMPARE(runCli({"stats", test::dataPath("ros2/demo_lz4.mcap")}).exitCode, 0);
+  }
+
+  void standardOutputThatCannotBeWrittenIsExitFour() {
+    for (const QStringList& args : {QStringList{"info", test::dataPath("ros1/demo_lz4.bag")},
+                                    QStringList{"cat", test::dataPath("ros1/demo_lz4.bag")},
+                                    QStringList{"stats", test::dataPath("ros1/demo_lz4.bag")}}) {
+      QProcess p;
+      p.setStandardOutputFile(QStringLiteral("/dev/full"));
+      p.start(QStringLiteral(BAGSCOPE_CLI), args);
+      QVERIFY(p.waitForFinished(60000));
+      QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+      QByteArray err = p.readAllStandardError();
+      QVERIFY2(p.exitCode() == 4, qPrintable(args[0] + ": " + err));
+      QVERIFY2(err.contains("standard output"), err.constData());
+    }
   }
 
   void errorsNameTheFileAndExitCodesAreDocumented() {

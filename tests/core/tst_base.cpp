@@ -102,6 +102,19 @@ private slots:
     QCOMPARE(r.error().code, ErrorCode::Io);
     QVERIFY(QString::fromStdString(r.error().describe()).contains("/nonexistent/dir/x.bag"));
   }
+
+  void anErrorSaysItsOffsetOnce() {
+    Error e;
+    e.message = "chunk at offset 69: lz4 data is corrupt";
+    e.file = "x.mcap";
+    e.offset = 69;
+    QCOMPARE(e.describe(), std::string("'x.mcap': chunk at offset 69: lz4 data is corrupt"));
+    e.offset = 6;  // "offset 69" does not name offset 6
+    QCOMPARE(e.describe(), std::string("'x.mcap': chunk at offset 69: lz4 data is corrupt (offset 6)"));
+    e.message = "bad record";
+    e.offset = 4117;
+    QCOMPARE(e.describe(), std::string("'x.mcap': bad record (offset 4117)"));
+  }
 };
 
 QTEST_GUILESS_MAIN(TestBase)
