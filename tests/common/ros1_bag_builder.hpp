@@ -73,6 +73,7 @@ public:
     std::int64_t claimedChunks = -1;  // bag header's chunk_count; -1 = the true number
     std::uint64_t extraChunkInfoPos = 0;  // adds a chunk info pointing here (0 = none)
     std::uint64_t indexPosOverride = 0;   // a wrong index position for the header (0 = right one)
+    std::uint32_t claimedCount = 0;  // every chunk info's count per connection (0 = the true one)
   };
   std::vector<std::byte> finish(const Options& o) const {
     WireWriter index;
@@ -93,7 +94,7 @@ public:
       field(h, "start_time", time(info.start));
       field(h, "end_time", time(info.end));
       field(h, "count", WireWriter().u32(static_cast<std::uint32_t>(info.counts.size())).bytes);
-      for (auto [conn, n] : info.counts) data.u32(conn).u32(n);
+      for (auto [conn, n] : info.counts) data.u32(conn).u32(o.claimedCount ? o.claimedCount : n);
       record(index, h.bytes, data.bytes);
     }
     std::uint64_t indexPos = o.writeIndex ? kHeaderEnd + body_.bytes.size() : 0;

@@ -323,6 +323,19 @@ private slots:
     QCOMPARE(fewer->info().problems.size(), std::size_t{1});
   }
 
+  // fuzz_ros1 (scripts/check-fuzz.sh, seed 1): a chunk info claiming 4 billion messages made
+  // the index reserve 64 GB before reading a single entry.
+  void aChunkInfoClaimingBillionsOfMessagesAllocatesNothingForThem() {
+    Ros1BagBuilder b;
+    b.addConnection(0, "/a", "std_msgs/Int32", kInt32Md5, "int32 data\n");
+    b.addChunk({{0, 1'000, Ros1BagBuilder::int32Payload(1)}, {0, 2'000, Ros1BagBuilder::int32Payload(2)}});
+    auto source = openBytes(b.finish({.claimedCount = 0xFFFFFFFF}));
+    auto index = source->messageIndex();
+    QVERIFY(index);
+    QCOMPARE((**index)[0].size(), std::size_t{2});
+    QCOMPARE((**index)[0][1].logTimeNs, std::int64_t{2'000});
+  }
+
   void chunkInfoPointingAtNothingIsSkippedWithAProblem() {
     Ros1BagBuilder b;
     b.addConnection(0, "/a", "std_msgs/Int32", kInt32Md5, "int32 data\n");

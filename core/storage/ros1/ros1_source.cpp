@@ -207,7 +207,10 @@ private:
     return e;
   }
   Result<void> readExact(std::uint64_t offset, std::size_t n, ByteBuffer& out) const {
-    out.resize(n);
+    // Nothing is allocated for bytes the file does not have, whatever a length field says.
+    if (offset > bytes_->size() || n > bytes_->size() - offset)
+      return error(ErrorCode::Truncated, std::to_string(n) + " bytes from here run past the end of the file", offset);
+    out.resize(static_cast<std::size_t>(n));
     return bytes_->readAt(offset, out.span());
   }
   // Reads the record at `pos`: its header and data (data capped at what the file holds).
@@ -694,7 +697,14 @@ Result<void> Ros1Source::readMessages(const ReadFilter& filter, const MessageFn&
 Result<const MessageIndex*> Ros1Source::messageIndex() {
   if (index_) return &*index_;
   MessageIndex index(connections_.size());
-  for (std::size_t i = 0; i < connections_.size(); ++i) index[i].reserve(connections_[i].messageCount);
+  // The counts come from the file: a message takes a 12-byte entry in an index data record,
+  // so no more than size / 12 in all can be true, whatever a damaged chunk info claims.
+  std::uint64_t room = bytes_->size() / 12;
+  for (std::size_t i = 0; i < connections_.size(); ++i) {
+    std::uint64_t n = std::min(connections_[i].messageCount, room);
+    index[i].reserve(static_cast<std::size_t>(n));
+    room -= n;
+  }
   ByteBuffer buf;
   for (std::uint32_t ci = 0; ci < chunks_.size(); ++ci) {
     Chunk& chunk = chunks_[ci];
