@@ -231,8 +231,8 @@ int runCat(const std::vector<std::string>& args) {
     return kFailed;
   }
   if (lost > 0) {
-    std::fprintf(stderr, "bagscope-cli: %llu messages or chunks could not be read or decoded\n",
-                 static_cast<unsigned long long>(lost));
+    std::fprintf(stderr, "bagscope-cli: '%s': %llu messages or chunks could not be read or decoded\n",
+                 path->c_str(), static_cast<unsigned long long>(lost));
     return stdoutWritten(kPartial);
   }
   // Damage recovered or data missing (a cut file, a listed file absent): not all was read.
