@@ -41,6 +41,18 @@
         <source>not transformed: %1</source>
         <translation>変換していません: %1</translation>
     </message>
+    <message>
+        <source>%1 (not in this recording)</source>
+        <translation>%1（この記録にはありません）</translation>
+    </message>
+    <message>
+        <source>No recording is open.</source>
+        <translation>記録が開かれていません。</translation>
+    </message>
+    <message>
+        <source>%1 is not in this recording.</source>
+        <translation>%1 はこの記録にはありません。</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::AboutDialog</name>
@@ -172,6 +184,10 @@
     <message>
         <source>Colour map for the field&apos;s values</source>
         <translation>フィールドの値に使うカラーマップ</translation>
+    </message>
+    <message>
+        <source>This recording has no point cloud or laser scan topics.</source>
+        <translation>この記録には点群やレーザースキャンのトピックがありません。</translation>
     </message>
 </context>
 <context>
@@ -545,6 +561,10 @@
     <message>
         <source>could not encode</source>
         <translation>エンコードできませんでした</translation>
+    </message>
+    <message>
+        <source>This recording has no image topics.</source>
+        <translation>この記録には画像トピックがありません。</translation>
     </message>
 </context>
 <context>

@@ -41,6 +41,18 @@
         <source>not transformed: %1</source>
         <translation>未变换：%1</translation>
     </message>
+    <message>
+        <source>%1 (not in this recording)</source>
+        <translation>%1（不在此录制中）</translation>
+    </message>
+    <message>
+        <source>No recording is open.</source>
+        <translation>没有打开的录制。</translation>
+    </message>
+    <message>
+        <source>%1 is not in this recording.</source>
+        <translation>%1 不在此录制中。</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::AboutDialog</name>
@@ -172,6 +184,10 @@
     <message>
         <source>Colour map for the field&apos;s values</source>
         <translation>字段值使用的色图</translation>
+    </message>
+    <message>
+        <source>This recording has no point cloud or laser scan topics.</source>
+        <translation>此录制中没有点云或激光扫描话题。</translation>
     </message>
 </context>
 <context>
@@ -545,6 +561,10 @@
     <message>
         <source>could not encode</source>
         <translation>无法编码</translation>
+    </message>
+    <message>
+        <source>This recording has no image topics.</source>
+        <translation>此录制中没有图像话题。</translation>
     </message>
 </context>
 <context>

@@ -267,7 +267,8 @@ CloudPanel::CloudPanel(Document* document, QWidget* parent)
     refresh();
   };
   connect(topic_, &QComboBox::currentIndexChanged, this, [this, reread] {
-    emit titleChanged(topic_->currentText());
+    pendingTopic_.clear();  // the user chose another topic
+    emit titleChanged(topic());
     cameraSet_ = false;
     reread();
   });
@@ -296,15 +297,15 @@ CloudPanel::~CloudPanel() { mailbox_->close(); }
 void CloudPanel::sessionChanged() {
   QString wanted = pendingTopic_.isEmpty() ? topic_->currentText() : pendingTopic_;
   // PointCloud2 before LaserScan by default.
-  if (refillTopicBox(
-          topic_, document_->topics(), wanted, [](const TopicInfo& t) { return isCloudType(t.type.toStdString()); },
-          [](const TopicInfo& t) { return sensors::kindOf(t.type.toStdString()) == sensors::SensorKind::PointCloud; }))
-    pendingTopic_.clear();
+  bool found = refillTopicBox(
+      topic_, document_->topics(), wanted, [](const TopicInfo& t) { return isCloudType(t.type.toStdString()); },
+      [](const TopicInfo& t) { return sensors::kindOf(t.type.toStdString()) == sensors::SensorKind::PointCloud; });
+  pendingTopic_ = found ? QString() : wanted;
   frames_.clear();
   reader_->reset();
   tf_.reset();
   cameraSet_ = false;
-  emit titleChanged(topic_->currentText());
+  emit titleChanged(topic());
   loadTf();
   refresh();
 }
@@ -356,7 +357,9 @@ void CloudPanel::setTopic(const QString& name) {
   sessionChanged();
 }
 
-QString CloudPanel::topic() const { return topic_->currentText(); }
+QString CloudPanel::status() const { return status_->text(); }
+// The panel's topic, also while the open recording lacks it.
+QString CloudPanel::topic() const { return pendingTopic_.isEmpty() ? topic_->currentText() : pendingTopic_; }
 
 std::size_t CloudPanel::pointsDrawn() const {
   std::size_t n = 0;
@@ -366,7 +369,13 @@ std::size_t CloudPanel::pointsDrawn() const {
 
 void CloudPanel::refresh() {
   const session::Session* s = document_->session();
-  if (!s || topic_->currentIndex() < 0) return;
+  if (!s || topic_->currentIndex() < 0) {
+    // Never the points of a recording that is no longer open.
+    frames_.clear();
+    rebuild();
+    status_->setText(noTopicText(s, pendingTopic_, tr("This recording has no point cloud or laser scan topics.")));
+    return;
+  }
   auto id = static_cast<session::TopicId>(topic_->currentData().toUInt());
   auto row = s->atOrBefore(id, document_->playheadNs());
   if (!row && !s->index(id).empty()) row = 0;

@@ -82,6 +82,8 @@ public:
   /// The frames drawn now (newest last).
   const std::deque<CloudFrame>& frames() const { return frames_; }
   std::size_t pointsDrawn() const;
+  /// The line under the view: the frame's details, or why nothing is shown.
+  QString status() const;
   VtkView* view() const { return view_; }
   /// Writes the cloud shown (the newest frame) as recorded: PCD, PLY or KITTI .bin by the
   /// file's suffix.

@@ -278,7 +278,8 @@ ImagePanel::ImagePanel(Document* document, QWidget* parent)
   connect(fit, &QToolButton::clicked, view_, &ImageView::fit);
   connect(actual, &QToolButton::clicked, view_, &ImageView::actualSize);
   connect(topic_, &QComboBox::currentIndexChanged, this, [this] {
-    emit titleChanged(topic_->currentText());
+    pendingTopic_.clear();  // the user chose another topic
+    emit titleChanged(topic());
     refresh();
   });
   connect(range_, &ColourRange::changed, this, [this] {
@@ -297,11 +298,11 @@ ImagePanel::~ImagePanel() = default;
 
 void ImagePanel::sessionChanged() {
   QString wanted = pendingTopic_.isEmpty() ? topic_->currentText() : pendingTopic_;
-  if (refillTopicBox(topic_, document_->topics(), wanted,
-                     [](const TopicInfo& t) { return isImageType(t.type.toStdString()); }))
-    pendingTopic_.clear();
+  bool found = refillTopicBox(topic_, document_->topics(), wanted,
+                              [](const TopicInfo& t) { return isImageType(t.type.toStdString()); });
+  pendingTopic_ = found ? QString() : wanted;
   reader_->reset();
-  emit titleChanged(topic_->currentText());
+  emit titleChanged(topic());
   refresh();
 }
 
@@ -310,7 +311,9 @@ void ImagePanel::setTopic(const QString& name) {
   sessionChanged();
 }
 
-QString ImagePanel::topic() const { return topic_->currentText(); }
+// The panel's topic, also while the open recording lacks it.
+QString ImagePanel::topic() const { return pendingTopic_.isEmpty() ? topic_->currentText() : pendingTopic_; }
+QString ImagePanel::status() const { return status_->text(); }
 
 bool ImagePanel::saveFrame(const QString& path, QString* error) const {
   auto fail = [&](const QString& why) {
@@ -348,7 +351,13 @@ QString ImagePanel::readout(int x, int y) const {
 
 void ImagePanel::refresh() {
   const session::Session* s = document_->session();
-  if (!s || topic_->currentIndex() < 0) return;
+  if (!s || topic_->currentIndex() < 0) {
+    // Never the frame of a recording that is no longer open.
+    shown_ = {};
+    view_->setImage({}, {});
+    status_->setText(noTopicText(s, pendingTopic_, tr("This recording has no image topics.")));
+    return;
+  }
   auto id = static_cast<session::TopicId>(topic_->currentData().toUInt());
   auto row = s->atOrBefore(id, document_->playheadNs());
   if (!row && !s->index(id).empty()) row = 0;  // before its first frame: show that

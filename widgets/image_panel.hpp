@@ -107,6 +107,8 @@ public:
   void setTopic(const QString& name);
   QString topic() const;
   const RenderedImage& shown() const { return shown_; }
+  /// The line under the image: the frame's details, a readout, or why nothing is shown.
+  QString status() const;
   ImageView* view() const { return view_; }
   /// The readout text for image pixel (x, y) of the frame shown.
   QString readout(int x, int y) const;

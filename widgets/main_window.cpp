@@ -299,6 +299,7 @@ void MainWindow::onOpenFinished(const QString& error, const QStringList& failure
 void MainWindow::onSessionChanged() {
   const session::Session* s = document_->session();
   timeline_->setRows(topics_->filter()->shownTopics());
+  for (Panel* p : panels()) p->sessionChanged();  // on close too: nothing of the old one stays
   if (!s) {
     setWindowTitle(tr("Bagscope"));
     summary_->clear();
@@ -306,7 +307,6 @@ void MainWindow::onSessionChanged() {
     return;
   }
   rememberRecent(document_->paths());
-  for (Panel* p : panels()) p->sessionChanged();
   setWindowTitle(tr("%1 — Bagscope").arg(displayName(document_->paths())));
   double seconds = static_cast<double>(document_->endNs() - document_->startNs()) / 1e9;
   summary_->setText(tr("%n file(s)", nullptr, static_cast<int>(s->sourceCount())) + QStringLiteral(" · ") +

@@ -19,8 +19,21 @@ bool refillTopicBox(QComboBox* box, const std::vector<TopicInfo>& topics, const 
     box->addItem(t.name, static_cast<uint>(t.id));
   }
   int i = box->findText(wanted);
-  box->setCurrentIndex(i >= 0 ? i : std::max(0, fallback));
+  if (i < 0 && !wanted.isEmpty()) {
+    // The panel keeps its topic: it shows nothing rather than another topic's data, and
+    // binds again when a recording with that topic opens.
+    box->setCurrentIndex(-1);
+    box->setPlaceholderText(QObject::tr("%1 (not in this recording)").arg(wanted));
+    return false;
+  }
+  box->setCurrentIndex(i >= 0 ? i : (box->count() ? std::max(0, fallback) : -1));
   return i >= 0;
+}
+
+QString noTopicText(bool sessionOpen, const QString& wanted, const QString& noneText) {
+  if (!sessionOpen) return QObject::tr("No recording is open.");
+  if (!wanted.isEmpty()) return QObject::tr("%1 is not in this recording.").arg(wanted);
+  return noneText;
 }
 
 }  // namespace bagscope::widgets

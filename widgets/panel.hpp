@@ -33,11 +33,16 @@ signals:
 };
 
 /// Refills a panel's topic box with the recording's topics that `accept` takes (name shown, id
-/// as item data) and selects `wanted` (a layout's topic, else the one shown before); when it
-/// is not there, the first topic `preferred` takes, else the first. The box's signals are
-/// blocked meanwhile. Returns whether `wanted` was found.
+/// as item data) and selects `wanted` (a layout's topic, else the one shown before). When
+/// `wanted` is not there the box selects nothing and says so; when `wanted` is empty, the
+/// first topic `preferred` takes, else the first. The box's signals are blocked meanwhile.
+/// Returns whether `wanted` was found.
 bool refillTopicBox(QComboBox* box, const std::vector<TopicInfo>& topics, const QString& wanted,
                     const std::function<bool(const TopicInfo&)>& accept,
                     const std::function<bool(const TopicInfo&)>& preferred = {});
+
+/// What a panel says when its topic box selects nothing: no recording, `wanted` absent from
+/// this one, or no topic of the kind (`noneText`).
+QString noTopicText(bool sessionOpen, const QString& wanted, const QString& noneText);
 
 }  // namespace bagscope::widgets

@@ -293,16 +293,21 @@ void PlotPanel::clearSeries() {
 }
 
 void PlotPanel::sessionChanged() {
+  // The old recording's curves go at once, whether or not the new one has the topics.
   for (auto& s : series_) {
     s->x.clear();
     s->y.clear();
     s->loaded = false;
-    load(*s);
   }
+  redraw();
+  plot_->replot();
+  for (auto& s : series_) load(*s);
+  onLoaded();
 }
 
 void PlotPanel::load(Series& s) {
   s.job.reset();
+  s.problem.clear();
   const session::Session* session = document_->session();
   const TopicInfo* topic = document_->topicByName(s.topic);
   if (!session || !topic) {
@@ -360,12 +365,16 @@ void PlotPanel::onLoaded() {
   if (!problems.isEmpty()) {
     hint_->setText(problems.join(QLatin1Char('\n')));
     hint_->show();
+  } else if (!series_.empty()) {
+    hint_->hide();
   }
   if (!all) return;
   progress_->hide();
   fitAll();
   emit loaded();
 }
+
+QString PlotPanel::problemText() const { return hint_->isVisibleTo(this) && !series_.empty() ? hint_->text() : QString(); }
 
 const std::vector<double>& PlotPanel::seriesX(int i) const { return series_.at(static_cast<std::size_t>(i))->x; }
 const std::vector<double>& PlotPanel::seriesY(int i) const { return series_.at(static_cast<std::size_t>(i))->y; }

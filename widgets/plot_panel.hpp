@@ -67,6 +67,9 @@ public:
   const std::vector<double>& seriesY(int i) const;
   /// Points drawn now for series i (after decimation).
   int drawnPoints(int i) const;
+  /// Why series show no data (a topic absent from the recording, a field that cannot be
+  /// read); empty when every series loaded.
+  QString problemText() const;
 
   /// Time mode: the visible x range in seconds from the start (plots link through these).
   void setXRange(double lower, double upper);

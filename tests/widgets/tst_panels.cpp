@@ -200,6 +200,60 @@ private slots:
     QCOMPARE(panel.readout(x, y), QString("%1 mm").arg(1000 + 20 * y + 5 * x));  // frame 0
   }
 
+  // On every close and open each panel shows the new recording's data for its topic, or
+  // nothing and says the topic is absent; reopening the first recording binds it again.
+  void panelsNeverShowTheRecordingOpenBefore() {
+    QTemporaryDir layouts;
+    MainWindow w(nullptr, layouts.path());
+    w.resize(1400, 900);
+    w.show();
+    QSignalSpy opened(&w, &MainWindow::openFinished);
+    auto openAndWaitFor = [&](const QString& path) {
+      opened.clear();
+      w.open({path});
+      return opened.wait(30000);
+    };
+    QVERIFY(openAndWaitFor(dataPath("ros1/demo_lz4.bag")));
+    auto* image = static_cast<ImagePanel*>(w.addPanel("image"));
+    auto* cloud = static_cast<CloudPanel*>(w.addPanel("cloud"));
+    auto* plot = static_cast<PlotPanel*>(w.addPanel("plot"));
+    image->setTopic("/camera/image_raw");
+    cloud->setTopic("/points");
+    QSignalSpy loaded(plot, &PlotPanel::loaded);
+    plot->addSeries("/imu", "linear_acceleration.y");
+    QVERIFY(loaded.count() || loaded.wait(20000));
+    QTRY_VERIFY(!image->shown().picture.isNull());
+    QTRY_COMPARE(cloud->pointsDrawn(), std::size_t{2000});
+    QCOMPARE(plot->drawnPoints(0), 400);
+
+    w.document()->close();
+    QTRY_VERIFY(image->shown().picture.isNull());
+    QCOMPARE(cloud->pointsDrawn(), std::size_t{0});
+    QCOMPARE(plot->drawnPoints(0), 0);
+    QCOMPARE(plot->plot()->graph(0)->dataCount(), 0);
+
+    // A recording without those topics: nothing shown, and each panel says why.
+    QVERIFY(openAndWaitFor(dataPath("mcap_foreign/json.mcap")));
+    QVERIFY(image->shown().picture.isNull());
+    QVERIFY2(image->status().contains("/camera/image_raw") && image->status().contains("not in this recording"),
+             qPrintable(image->status()));
+    QCOMPARE(cloud->pointsDrawn(), std::size_t{0});
+    QVERIFY2(cloud->status().contains("/points"), qPrintable(cloud->status()));
+    QCOMPARE(plot->plot()->graph(0)->dataCount(), 0);
+    QVERIFY2(plot->problemText().contains("/imu"), qPrintable(plot->problemText()));
+
+    // The first one again: the same topics, loaded again, and no stale complaint.
+    loaded.clear();
+    QVERIFY(openAndWaitFor(dataPath("ros1/demo_lz4.bag")));
+    QCOMPARE(image->topic(), QString("/camera/image_raw"));
+    QCOMPARE(cloud->topic(), QString("/points"));
+    QVERIFY(loaded.count() || loaded.wait(20000));
+    QCOMPARE(plot->drawnPoints(0), 400);
+    QVERIFY2(plot->problemText().isEmpty(), qPrintable(plot->problemText()));
+    QTRY_VERIFY(!image->shown().picture.isNull());
+    QTRY_COMPARE(cloud->pointsDrawn(), std::size_t{2000});
+  }
+
   void cloudsAreColouredAndDrawn() {
     Document d;
     QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
