@@ -90,7 +90,7 @@ void Document::open(const QStringList& paths) {
       if (opening_ == opening) emit openProgress(f);
     });
   };
-  std::thread([this, opening, inputs, options, paths] {
+  std::thread([this, opening, inputs, options, paths = QStringList(paths)]() mutable {
     auto result = session::Session::open(inputs, options);
     std::shared_ptr<session::Session> opened;
     std::vector<TopicInfo> topics;
@@ -99,7 +99,10 @@ void Document::open(const QStringList& paths) {
     if (result) {
       opened = std::move(result).value();
       topics = describeTopics(*opened);
-      for (const auto& f : opened->failures()) failures << toQt(f.reason);
+      for (const auto& f : opened->failures()) {
+        failures << toQt(f.reason);
+        paths.removeAll(toQt(f.path));  // only what opened names the session
+      }
     } else if (result.error().code != ErrorCode::Cancelled) {
       error = toQt(result.error().describe());
     }

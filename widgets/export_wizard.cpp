@@ -369,7 +369,9 @@ std::vector<exporters::ExportOptions> ExportWizard::taskOptions() const {
   return out;
 }
 
-QString ExportWizard::bagName() const { return QFileInfo(document_->paths().value(0)).completeBaseName(); }
+QString ExportWizard::bagName() const {
+  return document_->paths().isEmpty() ? QString() : toQt(exporters::recordingName(toPath(document_->paths().front())));
+}
 
 bool ExportWizard::namesCollide() const {
   return tasks().size() > 1 && !template_->text().isEmpty() && !template_->text().contains(QLatin1String("{topic}"));

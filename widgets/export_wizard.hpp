@@ -68,6 +68,8 @@ signals:
 public:
   /// Cancel: stops a running export (the wizard stays to show what was done), else closes.
   void reject() override;
+  /// The {bag} placeholder: the first recording's name, as bagscope-cli names it.
+  QString bagName() const;
 
 protected:
   void initializePage(int id) override;
@@ -84,7 +86,6 @@ private:
   exporters::ExportOptions optionsFor(const QString& format) const;
   /// Per chosen topic: its format's options, the topic and its file-name template.
   std::vector<exporters::ExportOptions> taskOptions() const;
-  QString bagName() const;
   /// Several topics with a template that has no {topic}: their names would collide.
   bool namesCollide() const;
   void updateHowPage();

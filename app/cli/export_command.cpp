@@ -55,14 +55,6 @@ std::vector<fs::path> expandGlob(const fs::path& pattern) {
 }
 
 // What a recording is called in file names: the file's stem, or the rosbag2 folder's name.
-std::string bagName(const fs::path& p) {
-  std::error_code ec;
-  fs::path q = p;
-  if (q.filename().empty()) q = q.parent_path();
-  if (fs::is_directory(q, ec) || q.filename() == "metadata.yaml") return utf8((fs::is_directory(q, ec) ? q : q.parent_path()).filename());
-  return utf8(q.stem());
-}
-
 class ProgressLine {
 public:
   explicit ProgressLine(bool quiet) : tty_(!quiet && isatty(fileno(stderr))), quiet_(quiet) {}
@@ -253,7 +245,7 @@ int runExport(const std::vector<std::string>& args) {
     for (const auto* arg : {&startArg, &endArg})
       if (*arg && !parseTimeArgument(**arg, (*opened)->startNs(), arg == &startArg ? mine.startNs : mine.endNs))
         return usage("'" + **arg + "' is not a time in seconds");
-    std::string bag = bagName(path);
+    std::string bag = exporters::recordingName(path);
     auto r = exporters::exportSession(**opened, bag, mine, report, interrupt().get_token(),
                                       [&](double f) { line.show(bag, k + 1, recordings.size(), f); });
     if (!r) {

@@ -874,6 +874,14 @@ Result<void> writeFileAtomically(const fs::path& path, std::string_view bytes, b
   return publish(temp, path, overwrite);
 }
 
+std::string recordingName(const fs::path& path) {
+  std::error_code ec;
+  fs::path p = path.filename().empty() ? path.parent_path() : path;
+  if (fs::is_directory(p, ec)) return utf8(p.filename());
+  if (p.filename() == "metadata.yaml") return utf8(p.parent_path().filename());
+  return utf8(p.stem());
+}
+
 Result<void> exportSession(const Session& session, const std::string& bag, const ExportOptions& options,
                            ExportReport& report, std::stop_token stop, const ProgressFn& progress) {
   if (auto r = checkNameTemplate(options.nameTemplate); !r) return r;

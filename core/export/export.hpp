@@ -99,6 +99,10 @@ std::string safeFileNameComponent(std::string_view value);
 /// Exports the session's messages as `options` say; `bag` names the recording in file names
 /// and the manifest. Results are appended to `report`. Fails before writing anything when
 /// names collide with existing files (listed in report.conflicts) unless overwriting.
+/// A recording's name for {bag}: a file's stem ("run.bag" -> "run"), a rosbag2 folder's
+/// name (also for its metadata.yaml or a path ending in '/').
+std::string recordingName(const std::filesystem::path& path);
+
 Result<void> exportSession(const session::Session& session, const std::string& bag, const ExportOptions& options,
                            ExportReport& report, std::stop_token stop = {}, const ProgressFn& progress = {});
 

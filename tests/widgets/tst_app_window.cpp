@@ -17,6 +17,7 @@
 #include "common/test_support.hpp"
 #include "widgets/document.hpp"
 #include "widgets/inspector.hpp"
+#include "widgets/export_wizard.hpp"
 #include "widgets/main_window.hpp"
 #include "widgets/playback.hpp"
 #include "widgets/timeline.hpp"
@@ -198,6 +199,26 @@ private slots:
     QVariantList recent = QSettings().value("recent").toList();
     QVERIFY(!recent.isEmpty());
     QCOMPARE(recent.front().toStringList(), files);
+  }
+
+  // `bagscope notabag.txt demo.bag`: the file that failed is reported and named nowhere else.
+  void onlyFilesThatOpenedNameTheSession() {
+    QTemporaryDir layouts, dir;
+    QString junk = dir.filePath("notabag.txt");
+    QFile f(junk);
+    QVERIFY(f.open(QIODevice::WriteOnly) && f.write("hello, not a recording\n") > 0);
+    f.close();
+    MainWindow w(nullptr, layouts.path());
+    w.show();
+    QSignalSpy opened(&w, &MainWindow::openFinished);
+    w.open({junk, dataPath("ros1/demo_lz4.bag")});
+    QVERIFY(opened.wait(30000));
+    QCOMPARE(w.document()->paths(), QStringList{dataPath("ros1/demo_lz4.bag")});
+    QCOMPARE(w.windowTitle(), QString("demo_lz4.bag — Bagscope"));
+    ExportWizard wizard(w.document(), {}, &w);
+    QCOMPARE(wizard.bagName(), QString("demo_lz4"));
+    QVariantList recent = QSettings().value("recent").toList();
+    QCOMPARE(recent.front().toStringList(), QStringList{dataPath("ros1/demo_lz4.bag")});
   }
 };
 
