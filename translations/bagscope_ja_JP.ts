@@ -1243,6 +1243,10 @@
         <source> s</source>
         <translation> 秒</translation>
     </message>
+    <message>
+        <source>Rate of the median interval:</source>
+        <translation>中央値の間隔によるレート:</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::TimelineWidget</name>

@@ -1243,6 +1243,10 @@
         <source> s</source>
         <translation> 秒</translation>
     </message>
+    <message>
+        <source>Rate of the median interval:</source>
+        <translation>中位间隔对应的频率：</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::TimelineWidget</name>

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "core/decode/decoder.hpp"
+#include "core/storage/summary.hpp"
 #include "mailbox.hpp"
 #include "qt_text.hpp"
 
@@ -27,9 +28,7 @@ std::vector<TopicInfo> describeTopics(const session::Session& s) {
     info.type = toQt(t.type);
     info.count = t.messageCount;
     auto index = s.index(id);
-    if (index.size() > 1 && index.back().logTimeNs > index.front().logTimeNs)
-      info.rateHz = static_cast<double>(index.size() - 1) * 1e9 /
-                    static_cast<double>(index.back().logTimeNs - index.front().logTimeNs);
+    if (!index.empty()) info.rateHz = storage::rateHz(index.size(), index.front().logTimeNs, index.back().logTimeNs);
     for (const auto& m : t.members) {
       if (auto d = s.decoder(*m.connection); !d) {
         info.decodeProblem = toQt(d.error().describe());

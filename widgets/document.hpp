@@ -23,7 +23,7 @@ struct TopicInfo {
   QString name;
   QString type;
   std::uint64_t count = 0;
-  double rateHz = 0;        ///< mean message rate over the topic's own span (0: < 2 messages)
+  double rateHz = 0;        ///< storage::rateHz over the topic's own span (as bagscope-cli info)
   qint64 sizeBytes = -1;    ///< sum of message sizes; -1 while not measured yet
   QString decodeProblem;    ///< why its messages cannot be decoded; empty when they can
 };

@@ -75,6 +75,8 @@ void StatsDialog::showTiming(const session::TopicTiming& t) {
   };
   row(tr("Messages:"), QLocale().toString(static_cast<qulonglong>(t.count)));
   row(tr("Mean rate:"), t.meanRateHz > 0 ? tr("%1 Hz").arg(QLocale().toString(t.meanRateHz, 'f', 3)) : tr("–"));
+  row(tr("Rate of the median interval:"),
+      t.medianRateHz > 0 ? tr("%1 Hz").arg(QLocale().toString(t.medianRateHz, 'f', 3)) : tr("–"));
   row(tr("Jitter (std. dev. of intervals):"), tr("%1 ms").arg(ms(t.jitterNs)));
   row(tr("Out-of-order writes:"), QString::number(t.outOfOrder));
   if (t.hasHeader) {

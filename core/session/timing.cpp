@@ -9,6 +9,7 @@
 #include "core/base/byte_cursor.hpp"
 #include "core/base/json_text.hpp"
 #include "core/decode/decoder.hpp"
+#include "core/storage/summary.hpp"
 
 namespace bagscope::session {
 namespace {
@@ -90,8 +91,12 @@ TopicTiming computeTiming(std::vector<std::int64_t> logTimes, const std::vector<
   double n = static_cast<double>(logTimes.size() - 1);
   double mean = sum / n;
   t.jitterNs = std::sqrt(std::max(0.0, sumSq / n - mean * mean));
-  std::int64_t span = logTimes.back() - logTimes.front();
-  t.meanRateHz = span > 0 ? n / (static_cast<double>(span) / 1e9) : 0;
+  t.meanRateHz = storage::rateHz(logTimes.size(), logTimes.front(), logTimes.back());
+  std::vector<std::int64_t> intervals(logTimes.size() - 1);
+  for (std::size_t i = 1; i < logTimes.size(); ++i) intervals[i - 1] = logTimes[i] - logTimes[i - 1];
+  auto middle = intervals.begin() + static_cast<std::ptrdiff_t>(intervals.size() / 2);
+  std::nth_element(intervals.begin(), middle, intervals.end());
+  t.medianRateHz = *middle > 0 ? 1e9 / static_cast<double>(*middle) : 0;
   return t;
 }
 
@@ -153,11 +158,11 @@ std::string formatTimingText(const std::vector<TopicTiming>& stats) {
   std::size_t width = 5;
   for (const auto& t : stats) width = std::max(width, t.topic.size());
   std::string out = "topic" + std::string(width - 5, ' ') +
-                    "    count    rate Hz  jitter ms  max gap ms  out-of-order  zero stamps  latency ms (min / median / max)\n";
+                    "    count    rate Hz  median Hz  jitter ms  max gap ms  out-of-order  zero stamps  latency ms (min / median / max)\n";
   for (const auto& t : stats) {
     std::string name = t.topic;
     name.resize(width, ' ');
-    out += name + fmt(" %8.0f", static_cast<double>(t.count)) + fmt(" %10.3f", t.meanRateHz) +
+    out += name + fmt(" %8.0f", static_cast<double>(t.count)) + fmt(" %10.3f", t.meanRateHz) + fmt(" %10.3f", t.medianRateHz) +
            fmt(" %10.3f", t.jitterNs / 1e6) +
            fmt(" %11.3f", t.largestGaps.empty() ? 0.0 : static_cast<double>(t.largestGaps[0].lengthNs()) / 1e6) +
            fmt(" %13.0f", static_cast<double>(t.outOfOrder));
@@ -187,6 +192,8 @@ std::string formatTimingJson(const std::vector<TopicTiming>& stats) {
     appendJsonString(t.type, out);
     out += ",\"count\":" + std::to_string(t.count) + ",\"mean_rate_hz\":";
     appendJsonDouble(t.meanRateHz, out);
+    out += ",\"median_rate_hz\":";
+    appendJsonDouble(t.medianRateHz, out);
     out += ",\"jitter_ns\":";
     appendJsonDouble(t.jitterNs, out);
     out += ",\"largest_gaps\":[";

@@ -28,7 +28,8 @@ struct TopicTiming {
   std::string topic;
   std::string type;
   std::uint64_t count = 0;
-  double meanRateHz = 0;         ///< (count - 1) / (last - first log time); 0 below 2 messages
+  double meanRateHz = 0;         ///< storage::rateHz: (count - 1) / (last - first log time)
+  double medianRateHz = 0;       ///< 1 / the median interval; 0 below 2 messages
   double jitterNs = 0;           ///< standard deviation of the intervals between log times
   std::vector<Gap> largestGaps;  ///< the 5 longest intervals, longest first
   std::uint64_t outOfOrder = 0;  ///< messages logged earlier than one written before them

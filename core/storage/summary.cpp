@@ -16,17 +16,6 @@ std::string printf1(const char* fmt, double v) {
   return buf;
 }
 
-double medianIntervalHz(const std::vector<IndexEntry>& entries) {
-  if (entries.size() < 2) return 0;
-  std::vector<std::int64_t> gaps;
-  gaps.reserve(entries.size() - 1);
-  for (std::size_t i = 1; i < entries.size(); ++i)
-    gaps.push_back(entries[i].logTimeNs - entries[i - 1].logTimeNs);
-  auto mid = gaps.begin() + static_cast<std::ptrdiff_t>(gaps.size() / 2);
-  std::nth_element(gaps.begin(), mid, gaps.end());
-  return *mid > 0 ? 1e9 / static_cast<double>(*mid) : 0;
-}
-
 // "1700000000.000999928": exact, from the integer nanoseconds.
 std::string formatSeconds(std::int64_t ns) {
   char buf[40];
@@ -45,6 +34,11 @@ void appendKey(std::string& out, const char* key) {
 }
 
 }  // namespace
+
+double rateHz(std::uint64_t count, std::int64_t firstNs, std::int64_t lastNs) {
+  if (count < 2 || lastNs <= firstNs) return 0;
+  return static_cast<double>(count - 1) * 1e9 / static_cast<double>(lastNs - firstNs);
+}
 
 Result<RecordingSummary> summarize(Source& source) {
   RecordingSummary s;
@@ -78,7 +72,7 @@ Result<RecordingSummary> summarize(Source& source) {
     std::sort(merged.begin(), merged.end(),
               [](const IndexEntry& a, const IndexEntry& b) { return a.logTimeNs < b.logTimeNs; });
     t.messageCount = merged.size();
-    t.frequencyHz = medianIntervalHz(merged);
+    if (!merged.empty()) t.frequencyHz = rateHz(merged.size(), merged.front().logTimeNs, merged.back().logTimeNs);
     s.topics.push_back(std::move(t));
   }
   return s;

@@ -10,12 +10,17 @@
 
 namespace bagscope::storage {
 
+/// The rate Bagscope shows everywhere (info, stats, the app's topics): the intervals
+/// between a topic's first and last log time per second, (count - 1) / span; 0 below two
+/// messages or over a zero span. Stats gives the rate of the median interval beside it.
+double rateHz(std::uint64_t count, std::int64_t firstNs, std::int64_t lastNs);
+
 struct TopicSummary {
   std::string topic;
   std::vector<std::string> types;  ///< usually one; more when connections disagree
   std::uint64_t messageCount = 0;
   std::uint32_t connectionCount = 0;
-  double frequencyHz = 0;  ///< 1 / median interval of log times; 0 with fewer than 2 messages
+  double frequencyHz = 0;  ///< rateHz() of its messages
   std::string offeredQos;  ///< ROS 2: YAML text of the first connection that has it
 };
 

@@ -27,6 +27,8 @@
 #include "widget_test_support.hpp"
 #include "common/wire_writer.hpp"
 #include "core/storage/source.hpp"
+#include "core/session/timing.hpp"
+#include "core/storage/summary.hpp"
 #include "core/export/export.hpp"
 #include "widgets/about_dialog.hpp"
 #include "widgets/cloud_panel.hpp"
@@ -157,6 +159,36 @@ private slots:
     qint64 bytes = 0;
     QVERIFY((*source)->readMessages({}, [&](const storage::MessageView& m) { return bytes += static_cast<qint64>(m.bytes.size()), true; }, {}).has_value());
     QCOMPARE(total, bytes);
+  }
+
+  // Messages at 0, 1, 2 and 10 s: 3 intervals over 10 s is 0.3 Hz, the median interval 1 Hz.
+  // The app's topic list, info and stats give one rate; stats gives the median one too.
+  void aTopicHasOneRateInTheAppInfoAndStats() {
+    test::Ros1BagBuilder b;
+    b.addConnection(0, "/a", "std_msgs/Int32", "da5909fbe378aeaf85e547e830cc1bb7", "int32 data\n");
+    std::vector<test::Ros1BagBuilder::Message> messages;
+    for (std::int64_t s : {0, 1, 2, 10})
+      messages.push_back({0, 1'700'000'000'000'000'000 + s * 1'000'000'000, test::WireWriter().put<std::int32_t>(1).bytes});
+    b.addChunk(messages);
+    QTemporaryDir dir;
+    QString bag = dir.filePath("irregular.bag");
+    QFile f(bag);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    auto bytes = b.finish({});
+    f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<qint64>(bytes.size()));
+    f.close();
+    Document d;
+    QVERIFY(openAndWait(d, {bag}));
+    QCOMPARE(d.topicByName("/a")->rateHz, 0.3);
+    auto source = storage::openSource(toPath(bag));
+    QVERIFY(source);
+    auto summary = storage::summarize(**source);
+    QVERIFY(summary);
+    QCOMPARE(summary->topics.at(0).frequencyHz, 0.3);
+    auto timing = session::timingStats(*d.session());
+    QVERIFY(timing);
+    QCOMPARE(timing->at(0).meanRateHz, 0.3);
+    QCOMPARE(timing->at(0).medianRateHz, 1.0);
   }
 
   void undecodableTopicsAreMarkedAndFailedFilesListed() {
