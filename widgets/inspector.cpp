@@ -77,8 +77,8 @@ void appendScalarYaml(const Value& v, const schema::Field* field, std::string& o
       break;
     case Kind::String: appendJsonString(v.text, out); break;  // a JSON string is a YAML string
     case Kind::Time:
-    case Kind::Duration:
-      out += "{sec: " + std::to_string(v.t.sec) + ", nanosec: " + std::to_string(v.t.nsec) + "}";
+    case Kind::Duration:  // ROS 1 (ROS 2 times are messages): the names Copy as JSON uses
+      out += "{sec: " + std::to_string(v.t.sec) + ", nsec: " + std::to_string(v.t.nsec) + "}";
       break;
     case Kind::Bytes:
       if (v.bytes.size() > 4096) {

@@ -434,6 +434,14 @@ private slots:
     QVERIFY(yaml.contains("\n  frame_id: \"" + first["header"][u"frame_id"].toString() + "\"\n"));
     QVERIFY(yaml.contains("child_frame_id: \"" + first["child_frame_id"].toString() + "\"\n"));
     QVERIFY(yaml.contains("pose:\n  pose:\n    position:\n      x: "));
+    // A ROS 1 time has the same names in YAML as in JSON (and in the expectation).
+    QJsonObject stamp = first["header"][u"stamp"].toObject();
+    QString stampLine = yaml.section("stamp: ", 1, 1).section('\n', 0, 0);
+    QCOMPARE(stamp.keys(), QStringList({"nsec", "sec"}));
+    for (const QString& key : stamp.keys()) {
+      QRegularExpression kv(QStringLiteral("(^|[{ ])%1: %2[,}]").arg(key).arg(stamp[key].toInteger()));
+      QVERIFY2(kv.match(stampLine).hasMatch(), qPrintable(key + " in " + stampLine));
+    }
   }
 
   void layoutsRoundTripAndMatchTopicsByName() {
