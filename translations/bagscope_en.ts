@@ -14,10 +14,10 @@
 <context>
     <name>bagscope::widgets::CloudPanel</name>
     <message numerus="yes">
-        <source>%1 points in %n frame(s) · %2 · stamp %3 s</source>
+        <source>%1 points in %n frame(s) · %2 · stamp %3</source>
         <translation>
-            <numerusform>%1 points in %n frame · %2 · stamp %3 s</numerusform>
-            <numerusform>%1 points in %n frames · %2 · stamp %3 s</numerusform>
+            <numerusform>%1 points in %n frame · %2 · stamp %3</numerusform>
+            <numerusform>%1 points in %n frames · %2 · stamp %3</numerusform>
         </translation>
     </message>
 </context>

@@ -53,6 +53,18 @@
         <source>%1 is not in this recording.</source>
         <translation>%1 はこの記録にはありません。</translation>
     </message>
+    <message>
+        <source>0 (unset)</source>
+        <translation>0（未設定）</translation>
+    </message>
+    <message>
+        <source>%1 s (not the recording&apos;s clock)</source>
+        <translation>%1 秒（記録の時計ではありません）</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::AboutDialog</name>
@@ -151,12 +163,6 @@
         <source>(sensor frame)</source>
         <translation>（センサーフレーム）</translation>
     </message>
-    <message numerus="yes">
-        <source>%1 points in %n frame(s) · %2 · stamp %3 s</source>
-        <translation>
-            <numerusform>%n フレームで %1 点 · %2 · スタンプ %3 秒</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Save Frame…</source>
         <translation>このフレームを保存…</translation>
@@ -188,6 +194,12 @@
     <message>
         <source>This recording has no point cloud or laser scan topics.</source>
         <translation>この記録には点群やレーザースキャンのトピックがありません。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 points in %n frame(s) · %2 · stamp %3</source>
+        <translation>
+            <numerusform>%n フレームで %1 点 · %2 · スタンプ %3</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -531,10 +543,6 @@
         <translation>x %1, y %2: %3</translation>
     </message>
     <message>
-        <source>%1  %2×%3  stamp %4 s  frame %5</source>
-        <translation>%1  %2×%3  スタンプ %4 秒  フレーム %5</translation>
-    </message>
-    <message>
         <source>Save Frame…</source>
         <translation>このフレームを保存…</translation>
     </message>
@@ -565,6 +573,10 @@
     <message>
         <source>This recording has no image topics.</source>
         <translation>この記録には画像トピックがありません。</translation>
+    </message>
+    <message>
+        <source>%1  %2×%3  stamp %4  frame %5</source>
+        <translation>%1  %2×%3  スタンプ %4  フレーム %5</translation>
     </message>
 </context>
 <context>
@@ -620,6 +632,10 @@
     <message>
         <source>Collapse All</source>
         <translation>すべて折りたたむ</translation>
+    </message>
+    <message>
+        <source>header.stamp %1</source>
+        <translation>header.stamp %1</translation>
     </message>
 </context>
 <context>

@@ -53,6 +53,18 @@
         <source>%1 is not in this recording.</source>
         <translation>%1 不在此录制中。</translation>
     </message>
+    <message>
+        <source>0 (unset)</source>
+        <translation>0（未设置）</translation>
+    </message>
+    <message>
+        <source>%1 s (not the recording&apos;s clock)</source>
+        <translation>%1 秒（不是录制所用的时钟）</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::AboutDialog</name>
@@ -151,12 +163,6 @@
         <source>(sensor frame)</source>
         <translation>（传感器坐标系）</translation>
     </message>
-    <message numerus="yes">
-        <source>%1 points in %n frame(s) · %2 · stamp %3 s</source>
-        <translation>
-            <numerusform>%n 帧共 %1 个点 · %2 · 时间戳 %3 秒</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Save Frame…</source>
         <translation>保存当前帧…</translation>
@@ -188,6 +194,12 @@
     <message>
         <source>This recording has no point cloud or laser scan topics.</source>
         <translation>此录制中没有点云或激光扫描话题。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 points in %n frame(s) · %2 · stamp %3</source>
+        <translation>
+            <numerusform>%n 帧共 %1 个点 · %2 · 时间戳 %3</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -531,10 +543,6 @@
         <translation>x %1，y %2：%3</translation>
     </message>
     <message>
-        <source>%1  %2×%3  stamp %4 s  frame %5</source>
-        <translation>%1  %2×%3  时间戳 %4 秒  坐标系 %5</translation>
-    </message>
-    <message>
         <source>Save Frame…</source>
         <translation>保存当前帧…</translation>
     </message>
@@ -565,6 +573,10 @@
     <message>
         <source>This recording has no image topics.</source>
         <translation>此录制中没有图像话题。</translation>
+    </message>
+    <message>
+        <source>%1  %2×%3  stamp %4  frame %5</source>
+        <translation>%1  %2×%3  时间戳 %4  坐标系 %5</translation>
     </message>
 </context>
 <context>
@@ -620,6 +632,10 @@
     <message>
         <source>Collapse All</source>
         <translation>全部折叠</translation>
+    </message>
+    <message>
+        <source>header.stamp %1</source>
+        <translation>header.stamp %1</translation>
     </message>
 </context>
 <context>

@@ -35,6 +35,7 @@
 #include "document.hpp"
 #include "qt_text.hpp"
 #include "inspector.hpp"
+#include "timeline.hpp"
 #include "mailbox.hpp"
 #include "vtk_view.hpp"
 
@@ -426,10 +427,10 @@ void CloudPanel::showFrame(CloudFrame frame) {
   rebuild();
   const CloudFrame& last = frames_.back();
   qint64 origin = document_->startNs();
-  status_->setText(tr("%1 points in %n frame(s) · %2 · stamp %3 s", nullptr, static_cast<int>(frames_.size()))
+  status_->setText(tr("%1 points in %n frame(s) · %2 · stamp %3", nullptr, static_cast<int>(frames_.size()))
                        .arg(pointsDrawn())
                        .arg(last.frameId.isEmpty() ? QStringLiteral("–") : last.frameId)
-                       .arg(static_cast<double>(last.stampNs - origin) / 1e9, 0, 'f', 3) +
+                       .arg(formatStamp(last.stampNs, TimeDisplay::Relative, origin, document_->endNs())) +
                    (last.warning.isEmpty() ? QString() : QStringLiteral(" · ") + last.warning));
   if (!cameraSet_ && pointsDrawn() > 0) {
     resetView();

@@ -22,6 +22,7 @@
 #include "document.hpp"
 #include "qt_text.hpp"
 #include "inspector.hpp"
+#include "timeline.hpp"
 
 namespace bagscope::widgets {
 namespace {
@@ -380,11 +381,11 @@ void ImagePanel::showFrame(RenderedImage frame) {
     status_->setText(shown_.error);
   } else {
     qint64 origin = document_->startNs();
-    QString overlay = tr("%1  %2×%3  stamp %4 s  frame %5")
+    QString overlay = tr("%1  %2×%3  stamp %4  frame %5")
                           .arg(shown_.encoding)
                           .arg(shown_.picture.width())
                           .arg(shown_.picture.height())
-                          .arg(static_cast<double>(shown_.stampNs - origin) / 1e9, 0, 'f', 3)
+                          .arg(formatStamp(shown_.stampNs, TimeDisplay::Relative, origin, document_->endNs()))
                           .arg(shown_.frameId.isEmpty() ? QStringLiteral("–") : shown_.frameId);
     view_->setImage(shown_.picture, overlay);
     if (range_->autoRange() && shown_.raw && shown_.raw->channels() == 1 && shown_.raw->depth() != CV_8U)

@@ -484,10 +484,13 @@ void InspectorPanel::updateHeader() {
     if (m->message.logTimeNs > document_->playheadNs()) text += QStringLiteral(" ") + tr("(after the playhead: the topic's first message)");
   }
   if (m->stampNs) {
-    double diffMs = static_cast<double>(*m->stampNs - m->message.logTimeNs) / 1e6;
-    text += QStringLiteral("<br>") + tr("header.stamp %1 (stamp − log time: %2 ms)")
-                                         .arg(formatTime(*m->stampNs, display_, origin, 6))
-                                         .arg(diffMs, 0, 'f', 3);
+    QString stamp = formatStamp(*m->stampNs, display_, origin, document_->endNs(), 6);
+    if (stampIsForeign(*m->stampNs, origin, document_->endNs())) {
+      text += QStringLiteral("<br>") + tr("header.stamp %1").arg(stamp);
+    } else {
+      double diffMs = static_cast<double>(*m->stampNs - m->message.logTimeNs) / 1e6;
+      text += QStringLiteral("<br>") + tr("header.stamp %1 (stamp − log time: %2 ms)").arg(stamp).arg(diffMs, 0, 'f', 3);
+    }
   }
   if (!m->error.isEmpty())
     text += QStringLiteral("<br><span style='color:#b00020'>%1</span>").arg(m->error.toHtmlEscaped());

@@ -49,6 +49,19 @@ QString formatTime(qint64 ns, TimeDisplay display, qint64 originNs, int decimals
   return {};
 }
 
+bool stampIsForeign(qint64 stampNs, qint64 startNs, qint64 endNs) {
+  constexpr qint64 kDay = 86'400'000'000'000;
+  return stampNs == 0 || stampNs < startNs - kDay || stampNs > endNs + kDay;
+}
+
+QString formatStamp(qint64 stampNs, TimeDisplay display, qint64 startNs, qint64 endNs, int decimals) {
+  if (stampNs == 0) return QObject::tr("0 (unset)");
+  if (stampIsForeign(stampNs, startNs, endNs))
+    return QObject::tr("%1 s (not the recording's clock)").arg(formatTime(stampNs, TimeDisplay::Unix, 0, 9));
+  QString text = formatTime(stampNs, display, startNs, decimals);
+  return display == TimeDisplay::Clock ? text : QObject::tr("%1 s").arg(text);
+}
+
 // ---------------------------------------------------------------------------------------
 // TimeAxis
 

@@ -25,6 +25,13 @@ enum class TimeDisplay { Relative, Clock, Unix };
 /// `ns` as the user chose to see times (`originNs`: the recording's start).
 QString formatTime(qint64 ns, TimeDisplay display, qint64 originNs, int decimals = 3);
 
+/// A header stamp for display, with its unit: as formatTime when it lies near the recording
+/// (within a day of [startNs, endNs]); else flagged and absolute, so that an unset stamp
+/// (0) or one on another clock (sim time) never reads as -1.7e9 s after the start.
+QString formatStamp(qint64 stampNs, TimeDisplay display, qint64 startNs, qint64 endNs, int decimals = 3);
+/// Whether formatStamp flags `stampNs` (unset, or not on the recording's clock).
+bool stampIsForeign(qint64 stampNs, qint64 startNs, qint64 endNs);
+
 /// Maps the visible time window [fromNs, toNs] onto `width` pixels, and back.
 class TimeAxis {
 public:

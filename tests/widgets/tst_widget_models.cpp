@@ -161,6 +161,19 @@ private slots:
     QCOMPARE(total, bytes);
   }
 
+  // Stamps far from the recording are unset or on another clock: shown absolute, flagged.
+  void stampsOffTheRecordingsClockAreFlaggedNotShownRelative() {
+    const qint64 start = 1'700'000'000'000'000'000, end = start + 60'000'000'000;
+    QCOMPARE(formatStamp(start + 1'500'000'000, TimeDisplay::Relative, start, end), QString("1.500 s"));
+    QCOMPARE(formatStamp(start + 1'500'000'000, TimeDisplay::Unix, start, end), QString("1700000001.500 s"));
+    QVERIFY(formatStamp(0, TimeDisplay::Relative, start, end).contains("unset"));
+    QString sim = formatStamp(42'000'000'001, TimeDisplay::Relative, start, end);
+    QVERIFY2(sim.startsWith("42.000000001 s") && sim.contains("not the recording's clock"), qPrintable(sim));
+    QVERIFY(!sim.contains("-"));
+    QVERIFY(stampIsForeign(0, start, end) && stampIsForeign(42'000'000'001, start, end));
+    QVERIFY(!stampIsForeign(start - 3'600'000'000'000, start, end));  // an hour early: a late log
+  }
+
   // Messages at 0, 1, 2 and 10 s: 3 intervals over 10 s is 0.3 Hz, the median interval 1 Hz.
   // The app's topic list, info and stats give one rate; stats gives the median one too.
   void aTopicHasOneRateInTheAppInfoAndStats() {
