@@ -101,6 +101,7 @@ ExportWizard::ExportWizard(Document* document, const QStringList& topics, QWidge
 ExportWizard::~ExportWizard() {
   mailbox_->close();
   job_.reset();  // cancels and waits: the export keeps only complete files
+  framesJob_.reset();
 }
 
 // ---------------------------------------------------------------------------------------
@@ -338,6 +339,14 @@ void ExportWizard::setRange(qint64 startNs, qint64 endNs) {
 void ExportWizard::setFolder(const QString& folder) { folder_->setText(folder); }
 void ExportWizard::setReplaceExisting(bool replace) { (replace ? replace_ : keep_)->setChecked(true); }
 
+void ExportWizard::setTargetFrame(const QString& frame) { targetFrame_->setCurrentText(frame); }
+
+QStringList ExportWizard::targetFrames() const {
+  QStringList out;
+  for (int i = 0; i < targetFrame_->count(); ++i) out << targetFrame_->itemText(i);
+  return out;
+}
+
 QStringList ExportWizard::previewNames() const {
   QStringList out;
   for (int i = 0; i < preview_->count(); ++i) out << preview_->item(i)->text();
@@ -466,10 +475,31 @@ void ExportWizard::initializePage(int id) {
   if (id == When) selected_->setEnabled(document_->range().has_value());
   if (id == How) {
     updateHowPage();
-    // Frames the clouds could be moved into.
-    if (targetFrame_->count() <= 1 && document_->session())
-      for (const auto& t : {QStringLiteral("map"), QStringLiteral("odom"), QStringLiteral("base_link")})
-        if (targetFrame_->findText(t) < 0) targetFrame_->addItem(t);
+    // Frames the clouds could be moved into: those /tf and /tf_static name, read in the
+    // background (a long /tf takes a while).
+    if (!framesJob_ && document_->session()) {
+      auto session = document_->sharedSession();
+      auto frames = std::make_shared<std::vector<std::string>>();
+      auto mailbox = mailbox_;
+      framesJob_ = session->startJob(
+          [session, frames](std::stop_token stop, const session::ProgressFn&) -> Result<void> {
+            auto r = exporters::tfFrames(*session, stop);
+            if (!r) return std::move(r).error();
+            *frames = std::move(r).value();
+            return {};
+          },
+          {},
+          [mailbox, frames, this](Result<void> r) {
+            if (!r) return;
+            mailbox->post([this, frames] {
+              QString chosen = targetFrame_->currentText();
+              for (const auto& f : *frames)
+                if (targetFrame_->findText(toQt(f)) < 0) targetFrame_->addItem(toQt(f));
+              targetFrame_->setCurrentText(chosen);
+              emit targetFramesLoaded();
+            });
+          });
+    }
   }
   if (id == Where) updatePreview();
   if (id == Run) start();
@@ -590,7 +620,8 @@ void ExportWizard::start() {
           });
           if (!r) failures.push_back(r.error().describe());
         }
-        if (!report->files.empty()) (void)exporters::writeManifest(*report, options.front());
+        if (!report->files.empty())
+          if (auto m = exporters::writeManifest(*report, options.front()); !m) failures.push_back(m.error().describe());
         if (!failures.empty()) {
           std::string joined;
           for (const auto& f : failures) joined += (joined.empty() ? "" : "\n") + f;

@@ -55,6 +55,9 @@ public:
   void setRange(qint64 startNs, qint64 endNs);
   void setFolder(const QString& folder);
   void setReplaceExisting(bool replace);
+  void setTargetFrame(const QString& frame);
+  /// What the target frame box offers: "" (as recorded) and the frames of /tf.
+  QStringList targetFrames() const;
   QStringList previewNames() const;
   bool running() const { return job_ != nullptr; }
   /// The run's summary text (empty until it ends).
@@ -64,6 +67,8 @@ public:
 signals:
   /// The run ended (finished, failed or cancelled).
   void exportFinished(bool ok);
+  /// The target frame box lists the frames of /tf and /tf_static.
+  void targetFramesLoaded();
 
 public:
   /// Cancel: stops a running export (the wizard stays to show what was done), else closes.
@@ -99,6 +104,7 @@ private:
   Document* document_;
   std::shared_ptr<Mailbox> mailbox_;
   std::shared_ptr<session::Job> job_;
+  std::shared_ptr<session::Job> framesJob_;  // the frames /tf names, for the target frame box
   std::shared_ptr<exporters::ExportReport> report_;
   // What
   QTreeWidget* topics_ = nullptr;

@@ -373,7 +373,7 @@ void describeSensors(const Session& s, const std::vector<Target>& targets, const
   }
 }
 
-Result<sensors::TfBuffer> loadTf(const Session& s, bool dynamicToo) {
+Result<sensors::TfBuffer> loadTf(const Session& s, bool dynamicToo, std::stop_token stop = {}) {
   sensors::TfBuffer tf;
   for (const char* name : {"/tf_static", "/tf"}) {
     bool isStatic = std::string_view(name) == "/tf_static";
@@ -383,11 +383,50 @@ Result<sensors::TfBuffer> loadTf(const Session& s, bool dynamicToo) {
     auto r = s.forEach({{*topic}}, [&](const Message& m) {
       if (auto d = s.decoder(*m.connection))
         if (auto v = (*d)->decode(m.bytes)) tf.add(*v, isStatic);
-      return true;
+      return !stop.stop_requested();
     });
     if (!r) return std::move(r).error();
+    if (stop.stop_requested()) return makeError(ErrorCode::Cancelled, "cancelled");
   }
   return tf;
+}
+
+// Why a message was passed over, as the summary counts it: what the error says when it is
+// about the request (a transform, a field the cloud lacks), not the data.
+std::string skipReason(const Error& e) {
+  if (e.code == ErrorCode::Unsupported) return "not supported";
+  if (e.code == ErrorCode::InvalidArgument) return e.message;
+  return "message cannot be decoded";
+}
+
+// Before anything is written: the target frame is one /tf names, and each cloud topic's
+// first message can be moved into it (the usual reason a whole export would be skipped).
+Result<void> checkTargetFrame(const Session& s, const std::vector<Target>& targets, const sensors::TfBuffer& tf,
+                              const std::string& target) {
+  auto frames = tf.frames();
+  if (!std::binary_search(frames.begin(), frames.end(), target)) {
+    std::string known;
+    for (const auto& f : frames) known += (known.empty() ? "" : ", ") + f;
+    return makeError(ErrorCode::InvalidArgument, "the target frame '" + target + "' is not in /tf or /tf_static" +
+                                                     (known.empty() ? std::string(" (the recording has no transforms)")
+                                                                    : " (its frames: " + known + ")"));
+  }
+  auto topics = s.topics();
+  for (const auto& t : targets) {
+    if ((t.kind != Kind::Cloud && t.kind != Kind::Scan) || s.index(t.topic).empty()) continue;
+    auto m = s.read(t.topic, 0);
+    if (!m) continue;  // counted where the export reads it
+    auto d = s.decoder(*m->connection);
+    if (!d) continue;
+    auto v = (*d)->decode(m->bytes);
+    if (!v) continue;
+    auto h = sensors::headerOf(*v);
+    if (!h) continue;
+    std::string frame = !h->frameId.empty() && h->frameId[0] == '/' ? h->frameId.substr(1) : h->frameId;
+    if (auto r = tf.lookup(target, frame, h->stampNs ? h->stampNs : m->logTimeNs); !r)
+      return makeError(ErrorCode::InvalidArgument, topics[t.topic].name + " cannot be moved into '" + target + "': " + r.error().message);
+  }
+  return {};
 }
 
 class Exporter {
@@ -694,9 +733,11 @@ Result<void> Exporter::run(const ProgressFn& progress) {
     return {};
   }
   if (o_.every == 0) return fileError(ErrorCode::InvalidArgument, "--every must be at least 1");
-  auto tf = loadTf(s_, !o_.targetFrame.empty());
+  auto tf = loadTf(s_, !o_.targetFrame.empty(), stop_);
   if (!tf) return std::move(tf).error();
   tf_ = std::move(tf).value();
+  if (!o_.targetFrame.empty())
+    if (auto r = checkTargetFrame(s_, *targets, tf_, o_.targetFrame); !r) return r;
   describeSensors(s_, *targets, tf_, report_);
   auto topics = s_.topics();
   bool several = targets->size() > 1;
@@ -795,8 +836,7 @@ Result<void> Exporter::run(const ProgressFn& progress) {
           if (!writeFailed_.exchange(true)) skip("file cannot be written", w.error().describe());
           return;
         }
-        skip(w.error().code == ErrorCode::Unsupported ? "not supported" : "message cannot be decoded",
-                  topics[t].name + " message " + std::to_string(row) + ": " + w.error().describe());
+        skip(skipReason(w.error()), topics[t].name + " message " + std::to_string(row) + ": " + w.error().describe());
       }
       if (report) report(static_cast<double>(++done) / static_cast<double>(work));
     }, stop_);
@@ -880,6 +920,12 @@ std::string recordingName(const fs::path& path) {
   if (fs::is_directory(p, ec)) return utf8(p.filename());
   if (p.filename() == "metadata.yaml") return utf8(p.parent_path().filename());
   return utf8(p.stem());
+}
+
+Result<std::vector<std::string>> tfFrames(const Session& session, std::stop_token stop) {
+  auto tf = loadTf(session, true, std::move(stop));
+  if (!tf) return std::move(tf).error();
+  return tf->frames();
 }
 
 Result<void> exportSession(const Session& session, const std::string& bag, const ExportOptions& options,

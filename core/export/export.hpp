@@ -96,13 +96,17 @@ Result<void> checkNameTemplate(std::string_view nameTemplate);
 /// NUL, COM1, ...) get a '_' in front, trailing dots and spaces are replaced, at most 200 bytes.
 std::string safeFileNameComponent(std::string_view value);
 
-/// Exports the session's messages as `options` say; `bag` names the recording in file names
-/// and the manifest. Results are appended to `report`. Fails before writing anything when
-/// names collide with existing files (listed in report.conflicts) unless overwriting.
 /// A recording's name for {bag}: a file's stem ("run.bag" -> "run"), a rosbag2 folder's
 /// name (also for its metadata.yaml or a path ending in '/').
 std::string recordingName(const std::filesystem::path& path);
 
+/// The frames /tf and /tf_static name (sorted): what clouds can be moved into.
+Result<std::vector<std::string>> tfFrames(const session::Session& session, std::stop_token stop = {});
+
+/// Exports the session's messages as `options` say; `bag` names the recording in file names
+/// and the manifest. Results are appended to `report`. Fails before writing anything when
+/// names collide with existing files (listed in report.conflicts) unless overwriting, and when
+/// a target frame is not in /tf or /tf_static or a cloud topic's frame is not connected to it.
 Result<void> exportSession(const session::Session& session, const std::string& bag, const ExportOptions& options,
                            ExportReport& report, std::stop_token stop = {}, const ProgressFn& progress = {});
 

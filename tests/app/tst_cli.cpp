@@ -326,6 +326,24 @@ private slots:
     QVERIFY2(stats.err.contains("could not be read") && stats.err.contains("damaged.mcap"), stats.err.constData());
   }
 
+  // /tf and /tf_static of the fixture name odom, base_link, lidar and camera_optical; /scan
+  // is in 'laser', which they do not connect. Nothing is written, and the reason is given.
+  void aTargetFrameThatTfLacksOrCannotReachStopsBeforeWriting() {
+    QTemporaryDir dir;
+    Run absent = runCli({"export", test::dataPath("ros1/demo_lz4.bag"), "--topic", "/points", "--format", "pcd",
+                         "--frame", "map", "--out", dir.filePath("a")});
+    QCOMPARE(absent.exitCode, 1);
+    QVERIFY2(absent.err.contains("'map' is not in /tf or /tf_static (its frames: base_link, camera_optical, lidar, odom)"),
+             absent.err.constData());
+    Run apart = runCli({"export", test::dataPath("ros1/demo_lz4.bag"), "--topic", "/scan", "--format", "pcd",
+                        "--frame", "odom", "--out", dir.filePath("b")});
+    QCOMPARE(apart.exitCode, 1);
+    QVERIFY2(apart.err.contains("/scan cannot be moved into 'odom': frames 'laser' and 'odom' are not connected"),
+             apart.err.constData());
+    QVERIFY(!QFileInfo::exists(dir.filePath("b/manifest.json")));
+    QVERIFY(QDir(dir.filePath("b")).isEmpty());
+  }
+
   void infoAndStatsOfARecoveredFileExitThree() {
     for (const char* f : {"ros1/demo_truncated.bag", "ros1/demo_crashed.bag", "ros2/demo_truncated.mcap"}) {
       QCOMPARE(runCli({"info", test::dataPath(f)}).exitCode, 3);

@@ -99,6 +99,32 @@ private slots:
     QCOMPARE(filesUnder(out.path()), files);
   }
 
+  // The fixture's /tf and /tf_static hold odom, base_link, lidar and camera_optical; /scan
+  // is in frame 'laser', which they do not connect (shared/fixtures/ros1 generator).
+  void targetFramesComeFromTfAndAnUnconnectedOneSaysWhy() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
+    QTemporaryDir out;
+    ExportWizard w(&d, {"/scan"});
+    w.chooseTopic("/scan", "pcd");
+    w.setFolder(out.path());
+    QSignalSpy frames(&w, &ExportWizard::targetFramesLoaded);
+    w.show();
+    w.next();
+    w.next();  // How: the frames are read
+    QVERIFY(frames.count() || frames.wait(20000));
+    QCOMPARE(w.targetFrames(), QStringList({"", "base_link", "camera_optical", "lidar", "odom"}));
+    w.setTargetFrame("odom");
+    QSignalSpy finished(&w, &ExportWizard::exportFinished);
+    w.next();
+    w.next();
+    QVERIFY(finished.wait(60000));
+    QCOMPARE(finished.at(0).at(0).toBool(), false);
+    QVERIFY2(w.summary().contains("frames 'laser' and 'odom' are not connected"), qPrintable(w.summary()));
+    QVERIFY2(!w.summary().contains("cannot be decoded"), qPrintable(w.summary()));
+    QCOMPARE(filesUnder(out.path()), QStringList());
+  }
+
   void cancellingLeavesNoPartialFiles() {
     Document d;
     QVERIFY(openAndWait(d, {dataPath("ros1/demo_uncompressed.bag")}));
