@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "document.hpp"
 
@@ -47,6 +48,27 @@ QString formatTime(qint64 ns, TimeDisplay display, qint64 originNs, int decimals
     }
   }
   return {};
+}
+
+QString tickLabel(qint64 ns, TimeDisplay display, qint64 originNs, qint64 stepNs, qint64 spanNs) {
+  int decimals = 0;
+  for (qint64 unit = 1'000'000'000; unit > 1 && stepNs % unit != 0 && decimals < 9; unit /= 10) ++decimals;
+  if (display == TimeDisplay::Clock) {
+    QDateTime t = QDateTime::fromMSecsSinceEpoch(ns >= 0 ? ns / 1'000'000 : (ns - 999'999) / 1'000'000);
+    constexpr qint64 kDay = 86'400'000'000'000, kMinute = 60'000'000'000;
+    if (spanNs >= kDay)
+      return t.toString(stepNs >= kDay ? QStringLiteral("yyyy-MM-dd") : stepNs >= kMinute ? QStringLiteral("yyyy-MM-dd HH:mm")
+                                                                                           : QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+    return formatTime(ns, display, originNs, decimals);
+  }
+  // Exact digits: a double holds only ~16 of them, and Unix nanoseconds need 19.
+  qint64 v = display == TimeDisplay::Relative ? ns - originNs : ns;
+  bool negative = v < 0;
+  quint64 a = negative ? 0 - static_cast<quint64>(v) : static_cast<quint64>(v);
+  QString text = (negative ? QStringLiteral("-") : QString()) + QString::number(a / 1'000'000'000);
+  if (decimals > 0)
+    text += QLatin1Char('.') + QString::number(a % 1'000'000'000).rightJustified(9, QLatin1Char('0')).left(decimals);
+  return text;
 }
 
 bool stampIsForeign(qint64 stampNs, qint64 startNs, qint64 endNs) {
@@ -108,11 +130,12 @@ void TimeAxis::pan(double pixels) {
 
 qint64 TimeAxis::tickStep(double minSpacing) const {
   double wanted = minSpacing * nsPerPixel();
-  qint64 step = 1;
-  for (qint64 decade = 1; decade <= qint64{1'000'000'000'000'000}; decade *= 10)
+  // 1, 2, 5 × 10^k up to 5e18 (the largest int64 span is 9.2e18 ns).
+  for (qint64 decade = 1;; decade *= 10) {
     for (qint64 m : {1, 2, 5})
-      if (step == 1 && static_cast<double>(decade * m) >= wanted) step = decade * m;
-  return std::max<qint64>(step, 1);
+      if (static_cast<double>(decade) * static_cast<double>(m) >= wanted) return decade * m;
+    if (decade > std::numeric_limits<qint64>::max() / 100) return 5 * decade;
+  }
 }
 
 std::vector<TimeAxis::Tick> TimeAxis::ticks(double minSpacing) const {
@@ -121,6 +144,26 @@ std::vector<TimeAxis::Tick> TimeAxis::ticks(double minSpacing) const {
   // Ticks at round offsets from the span's start (relative times read 0, 0.5, 1 …).
   qint64 first = spanStart_ + ((from_ - spanStart_ + step - 1) / step) * step;
   for (qint64 t = first; t <= to_ && out.size() < 10000; t += step) out.push_back({t, toPixel(t)});
+  return out;
+}
+
+std::vector<TimeAxis::Label> TimeAxis::labels(const std::function<double(const QString&)>& width, double gap,
+                                             TimeDisplay display, qint64 originNs) const {
+  // Space for the widest label at the step that spacing gives; more digits may need more
+  // space, so try again with what was measured (it settles in two or three rounds).
+  double spacing = width(QStringLiteral("00.0")) + gap;
+  std::vector<Label> out;
+  for (int round = 0; round < 6; ++round) {
+    qint64 step = tickStep(spacing);
+    out.clear();
+    double widest = 0;
+    for (const auto& t : ticks(spacing)) {
+      out.push_back({t.ns, t.x, tickLabel(t.ns, display, originNs, step, to_ - from_)});
+      widest = std::max(widest, width(out.back().text));
+    }
+    if (widest + gap <= static_cast<double>(step) / nsPerPixel()) break;
+    spacing = widest + gap;
+  }
   return out;
 }
 
@@ -294,18 +337,15 @@ void TimelineWidget::paintRuler(QPainter& p) {
   p.drawLine(0, kRulerHeight - 1, width(), kRulerHeight - 1);
   if (!document_->session()) return;
   int left = trackRect().left();
-  qint64 origin = document_->startNs();
-  QString widest = formatTime(axis_.toNs(), display_, origin, 3);
-  double spacing = fontMetrics().horizontalAdvance(widest) + 24.0;
-  qint64 step = axis_.tickStep(spacing);
-  int decimals = 0;
-  for (qint64 unit = 1'000'000'000; unit > step && decimals < 9; unit /= 10) ++decimals;
+  QFontMetrics metrics = fontMetrics();
+  auto labels = axis_.labels([&](const QString& t) { return static_cast<double>(metrics.horizontalAdvance(t)); }, 16.0,
+                             display_, document_->startNs());
   p.setPen(pal.text().color());
-  for (const auto& tick : axis_.ticks(spacing)) {
-    int x = left + static_cast<int>(std::lround(tick.x));
+  for (const auto& label : labels) {
+    int x = left + static_cast<int>(std::lround(label.x));
     p.drawLine(x, kRulerHeight - 6, x, kRulerHeight - 1);
-    p.drawText(QRect(x + 3, 0, static_cast<int>(spacing), kRulerHeight - 4), Qt::AlignLeft | Qt::AlignVCenter,
-               formatTime(tick.ns, display_, origin, decimals));
+    p.drawText(QRect(x + 3, 0, metrics.horizontalAdvance(label.text) + 4, kRulerHeight - 4), Qt::AlignLeft | Qt::AlignVCenter,
+               label.text);
   }
   QString unit = display_ == TimeDisplay::Clock ? tr("time") : tr("seconds");
   p.setPen(pal.color(QPalette::Disabled, QPalette::Text));

@@ -8,6 +8,7 @@
 #include <QWidget>
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "core/session/session.hpp"
@@ -24,6 +25,11 @@ enum class TimeDisplay { Relative, Clock, Unix };
 
 /// `ns` as the user chose to see times (`originNs`: the recording's start).
 QString formatTime(qint64 ns, TimeDisplay display, qint64 originNs, int decimals = 3);
+
+/// A ruler label for `ns` on ticks `stepNs` apart, exact (integer arithmetic, no rounding),
+/// with as many decimals as the step needs; clock times get the date when `spanNs` (the
+/// view) is a day or more.
+QString tickLabel(qint64 ns, TimeDisplay display, qint64 originNs, qint64 stepNs, qint64 spanNs);
 
 /// A header stamp for display, with its unit: as formatTime when it lies near the recording
 /// (within a day of [startNs, endNs]); else flagged and absolute, so that an unset stamp
@@ -60,6 +66,17 @@ public:
   /// Round-numbered times at least `minSpacing` pixels apart (1, 2, 5 × 10^k ns steps).
   std::vector<Tick> ticks(double minSpacing) const;
   qint64 tickStep(double minSpacing) const;
+
+  struct Label {
+    qint64 ns;
+    double x;
+    QString text;
+  };
+  /// The ruler's ticks and their labels, as far apart as the widest label needs (`width`
+  /// measures one in pixels, `gap` pixels between them), each written with the digits its
+  /// step needs, so that neighbours never overlap or read the same, at any span.
+  std::vector<Label> labels(const std::function<double(const QString&)>& width, double gap, TimeDisplay display,
+                            qint64 originNs) const;
 
 private:
   void clampView();

@@ -299,6 +299,38 @@ private slots:
     QCOMPARE(a.tickStep(300), qint64{5'000'000'000});
   }
 
+  // Labels never overlap and neighbours never read the same: recordings years apart, and
+  // one a few microseconds long, in every time display.
+  void rulerLabelsStayDistinctAndApartAtAnySpan() {
+    QFontMetrics metrics(QApplication::font());
+    auto width = [&](const QString& t) { return static_cast<double>(metrics.horizontalAdvance(t)); };
+    const qint64 y2020 = 1'577'836'800'000'000'000, y2023 = 1'672'531'200'000'000'000;
+    struct Span {
+      qint64 from, to;
+    };
+    for (Span span : {Span{y2020, y2023}, Span{y2020, y2020 + 5'000}, Span{y2020, y2020 + 3'000'000'000},
+                      Span{y2020, y2020 + 40 * 86'400'000'000'000}}) {
+      for (TimeDisplay display : {TimeDisplay::Relative, TimeDisplay::Unix, TimeDisplay::Clock}) {
+        TimeAxis a;
+        a.setSpan(span.from, span.to);
+        a.setWidth(900);
+        a.fit();
+        auto labels = a.labels(width, 16, display, span.from);
+        QString where = QString("span %1 ns, display %2").arg(span.to - span.from).arg(int(display));
+        QVERIFY2(labels.size() >= 2, qPrintable(where));
+        for (std::size_t i = 1; i < labels.size(); ++i) {
+          QVERIFY2(labels[i].text != labels[i - 1].text, qPrintable(where + ": " + labels[i].text));
+          QVERIFY2(labels[i].x - labels[i - 1].x >= width(labels[i - 1].text) + 16,
+                   qPrintable(where + ": " + labels[i - 1].text + " / " + labels[i].text));
+        }
+      }
+    }
+    // Exact digits, also where a double has too few.
+    QCOMPARE(tickLabel(1'700'000'000'123'456'789, TimeDisplay::Unix, 0, 1, 1000), QString("1700000000.123456789"));
+    QCOMPARE(tickLabel(y2020 + 2'500, TimeDisplay::Relative, y2020, 500, 5000), QString("0.0000025"));
+    QCOMPARE(tickLabel(y2020 + 2'000'000'000, TimeDisplay::Relative, y2020, 1'000'000'000, 10'000'000'000), QString("2"));
+  }
+
   void densityCountsEveryMessageOnce() {
     // Against a brute-force count, for random message times and views.
     std::mt19937_64 rng(7);
