@@ -910,6 +910,14 @@
         <source>Ctrl+E</source>
         <translation>Ctrl+E</translation>
     </message>
+    <message>
+        <source>Align Start Times</source>
+        <translation>開始時刻をそろえる</translation>
+    </message>
+    <message>
+        <source>Shift each open file&apos;s times so that all start together (recordings of different days side by side)</source>
+        <translation>開いている各ファイルの時刻をずらして開始をそろえる（別の日の記録を並べて比べる）</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::MessageTreeModel</name>

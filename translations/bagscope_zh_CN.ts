@@ -910,6 +910,14 @@
         <source>Ctrl+E</source>
         <translation>Ctrl+E</translation>
     </message>
+    <message>
+        <source>Align Start Times</source>
+        <translation>对齐开始时间</translation>
+    </message>
+    <message>
+        <source>Shift each open file&apos;s times so that all start together (recordings of different days side by side)</source>
+        <translation>平移每个已打开文件的时间，使它们同时开始（并排比较不同日期的录制）</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::MessageTreeModel</name>

@@ -82,6 +82,7 @@ void Document::open(const QStringList& paths) {
   for (const auto& p : paths) inputs.push_back(toPath(p));
   session::SessionOptions options;
   options.skipFailedInputs = true;
+  options.alignStarts = alignStarts_;
   options.cacheBytes = cacheBytes_;
   options.stop = opening->stop.get_token();
   options.progress = [this, opening](double f) {
@@ -119,6 +120,12 @@ void Document::cancelOpen() {
   opening_->release();
   opening_.reset();
   emit openCancelled();
+}
+
+void Document::setAlignStarts(bool align) {
+  if (align == alignStarts_) return;
+  alignStarts_ = align;
+  if (session_ && session_->sourceCount() > 1) open(paths_);
 }
 
 void Document::close() {

@@ -70,6 +70,10 @@ public:
 
   /// Chunk cache budget for this and later sessions.
   void setCacheBudget(std::size_t bytes);
+  /// Every file's log times start together (SessionOptions::alignStarts); opens what is
+  /// open again when that changes.
+  void setAlignStarts(bool align);
+  bool alignStarts() const { return alignStarts_; }
 
 signals:
   void openProgress(double fraction);
@@ -98,6 +102,7 @@ private:
   std::optional<TimeRange> range_;
   int currentTopic_ = -1;
   std::size_t cacheBytes_ = std::size_t{1} << 30;
+  bool alignStarts_ = false;
   std::shared_ptr<Opening> opening_;
   std::shared_ptr<session::Job> sizeJob_;
 };

@@ -260,6 +260,10 @@ void MainWindow::createMenus() {
   view->addAction(tr("New &3D View"), QKeySequence(tr("Ctrl+Shift+D")), this, [this] { addPanel(QStringLiteral("cloud")); });
   view->addSeparator();
   view->addAction(tr("Zoom Timeline to Fit"), timeline_, &TimelineWidget::zoomToFit);
+  QAction* align = view->addAction(tr("Align Start Times"));
+  align->setCheckable(true);
+  align->setToolTip(tr("Shift each open file's times so that all start together (recordings of different days side by side)"));
+  connect(align, &QAction::toggled, document_, &Document::setAlignStarts);
   view->addSeparator();
   layoutsMenu_ = view->addMenu(tr("&Layouts"));
   rebuildLayoutsMenu();

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <queue>
@@ -98,6 +99,7 @@ struct Session::State {
   std::vector<std::vector<TopicId>> topicOf;             // [source][connection index]
   std::vector<Topic> topics;
   std::vector<std::vector<MessageRef>> index;            // [topic]
+  std::vector<std::int64_t> shift;                       // [source]: added to its log times
   std::vector<std::string> problems;
   std::vector<OpenFailure> failures;
   std::int64_t startNs = 0, endNs = 0;
@@ -167,6 +169,17 @@ Result<void> Session::State::build() {
   }
   topicOf.resize(sources.size());
   for (std::uint32_t s = 0; s < sources.size(); ++s) topicOf[s].resize(sources[s]->connections().size());
+  // Each file's first log time; aligned, every file starts at the earliest one.
+  shift.assign(sources.size(), 0);
+  if (options.alignStarts) {
+    std::vector<std::int64_t> first(sources.size(), std::numeric_limits<std::int64_t>::max());
+    for (std::uint32_t s = 0; s < sources.size(); ++s)
+      for (const auto& entries : **indexes[s])
+        if (!entries.empty()) first[s] = std::min(first[s], entries.front().logTimeNs);
+    std::int64_t earliest = *std::min_element(first.begin(), first.end());
+    for (std::uint32_t s = 0; s < sources.size(); ++s)
+      if (first[s] != std::numeric_limits<std::int64_t>::max()) shift[s] = earliest - first[s];
+  }
   for (auto& [key, members] : byKey) {
     auto id = static_cast<TopicId>(topics.size());
     Topic t;
@@ -182,7 +195,7 @@ Result<void> Session::State::build() {
     refs.reserve(total);
     for (const auto& m : t.members) {
       topicOf[m.source][static_cast<std::size_t>(m.connection - sources[m.source]->connections().data())] = id;
-      for (const auto& e : entriesOf(m)) refs.push_back({e.logTimeNs, m.source, e.location});
+      for (const auto& e : entriesOf(m)) refs.push_back({e.logTimeNs + shift[m.source], m.source, e.location});
     }
     auto before = [](const MessageRef& a, const MessageRef& b) {
       if (a.logTimeNs != b.logTimeNs) return a.logTimeNs < b.logTimeNs;
@@ -231,7 +244,7 @@ Result<detail::ChunkCache::Chunk> Session::State::chunk(std::uint32_t source, st
 
 Result<Message> Session::State::read(TopicId topic, const MessageRef& ref, Hint& hint) const {
   Source& src = *sources[ref.source];
-  storage::IndexEntry entry{ref.logTimeNs, ref.location};
+  storage::IndexEntry entry{ref.logTimeNs - shift[ref.source], ref.location};  // the file's own time
   Message msg;
   msg.topic = topic;
   if (src.chunkCount() == 0) {
@@ -239,6 +252,7 @@ Result<Message> Session::State::read(TopicId topic, const MessageRef& ref, Hint&
     auto v = src.read(entry);
     if (!v) return std::move(v).error();
     static_cast<storage::MessageView&>(msg) = std::move(v).value();
+    msg.logTimeNs += shift[ref.source];
     return msg;
   }
   if (hint.key != keyOf(ref) || !hint.chunk) {
@@ -261,7 +275,7 @@ Result<Message> Session::State::read(TopicId topic, const MessageRef& ref, Hint&
     return fileError(ErrorCode::Format, "no message record at offset " + std::to_string(ref.location.offset) +
                                        " of chunk " + std::to_string(ref.location.chunk), src.info().path);
   msg.connection = &src.connections()[m->connIndex];
-  msg.logTimeNs = m->logTimeNs;
+  msg.logTimeNs = m->logTimeNs + shift[ref.source];
   msg.bytes = hint.chunk->data.span().subspan(m->offset, m->size);
   msg.pin = hint.chunk;
   return msg;
@@ -450,9 +464,14 @@ Result<void> Session::forEach(const Selection& selection, const std::function<bo
   if (involved.size() == 1) {
     // One file: its reader's own merge, which streams chunks without caching them.
     std::uint32_t s = *involved.begin();
+    const std::int64_t shift = st.shift[s];  // session time = the file's time + shift
+    auto fileTime = [shift](std::int64_t t) {
+      if (t == std::numeric_limits<std::int64_t>::min() || t == std::numeric_limits<std::int64_t>::max()) return t;
+      return t - shift;
+    };
     storage::ReadFilter filter;
-    filter.startNs = selection.startNs;
-    filter.endNs = selection.endNs;
+    filter.startNs = fileTime(selection.startNs);
+    filter.endNs = fileTime(selection.endNs);
     for (TopicId t : topics)
       for (const auto& m : st.topics[t].members) filter.connections.push_back(m.connection->id);
     const Source& src = *st.sources[s];
@@ -462,6 +481,7 @@ Result<void> Session::forEach(const Selection& selection, const std::function<bo
       if (stop.stop_requested()) return !(stopped = true);
       Message m;
       static_cast<storage::MessageView&>(m) = v;
+      m.logTimeNs += shift;
       m.topic = st.topicOf[s][static_cast<std::size_t>(v.connection - src.connections().data())];
       return onMessage(m);
     }, onProblem);

@@ -52,6 +52,9 @@ struct SessionOptions {
   /// instead of failing the open (the desktop app opens the others); the open still fails
   /// when nothing could be opened.
   bool skipFailedInputs = false;
+  /// Shifts each file's log times so that all start together, at the earliest file's start
+  /// (recordings of different days compared side by side). Message bytes are unchanged.
+  bool alignStarts = false;
   std::stop_token stop;  ///< opening returns Cancelled soon after a stop is requested
   ProgressFn progress;   ///< opening progress (files opened of files found, then the index)
 };

@@ -442,6 +442,55 @@ private slots:
     QVERIFY(order[0] != order[1]);
   }
 
+  // Two recordings of /x, a day apart (messages at 1, 2, 3 s and 86401, 86402 s): aligned,
+  // both start at 1 s, and every way of reading gives the shifted times.
+  void alignedStartsShiftEachFileToTheEarliestStart() {
+    constexpr std::int64_t kS = 1'000'000'000, kDay = 86'400 * kS;
+    Ros1BagBuilder a, b;
+    for (auto* bag : {&a, &b}) bag->addConnection(0, "/x", "test_msgs/Float", "0123456789abcdef0123456789abcdef", "float64 data\n");
+    a.addChunk({{0, 1 * kS, WireWriter().put(1.0).bytes}, {0, 2 * kS, WireWriter().put(2.0).bytes}, {0, 3 * kS, WireWriter().put(3.0).bytes}});
+    b.addConnection(1, "/y", "test_msgs/Float", "0123456789abcdef0123456789abcdef", "float64 data\n");
+    b.addChunk({{0, kDay + 1 * kS, WireWriter().put(10.0).bytes}, {1, kDay + 3 * kS / 2, WireWriter().put(15.0).bytes},
+                {0, kDay + 2 * kS, WireWriter().put(20.0).bytes}});
+    auto open = [&](bool align) {
+      std::vector<std::unique_ptr<storage::Source>> sources;
+      for (auto [bag, name] : {std::pair{&a, "a.bag"}, std::pair{&b, "b.bag"}})
+        sources.push_back(std::move(storage::openSource(memorySource(bag->finish({}), name))).value());
+      session::SessionOptions o;
+      o.alignStarts = align;
+      return sessionOf(std::move(sources), o);
+    };
+    auto plain = open(false);
+    QCOMPARE(plain->endNs(), kDay + 2 * kS);
+    auto s = open(true);
+    QCOMPARE(s->startNs(), 1 * kS);
+    QCOMPARE(s->endNs(), 3 * kS);
+    // In time order: 1 (a), 1 (b), 2 (a), 2 (b), 3 (a); values say which file.
+    std::vector<std::pair<std::int64_t, double>> seen;
+    QVERIFY(s->forEach({}, [&](const Message& m) {
+      if (m.connection->topic == "/x") seen.emplace_back(m.logTimeNs, asExpectedLine(*s, m)["msg"].toObject()["data"].toDouble());
+      return true;
+    }).has_value());
+    std::vector<std::pair<std::int64_t, double>> expected{{1 * kS, 1.0}, {1 * kS, 10.0}, {2 * kS, 2.0}, {2 * kS, 20.0}, {3 * kS, 3.0}};
+    QCOMPARE(seen, expected);
+    auto second = s->read(0, 1);
+    QVERIFY(second);
+    QCOMPARE(second->logTimeNs, 1 * kS);
+    // A time range in session time, over both files and over one (/y is only in b).
+    session::Selection late;
+    late.startNs = 2 * kS;
+    std::vector<std::int64_t> times;
+    QVERIFY(s->forEach(late, [&](const Message& m) { return times.push_back(m.logTimeNs), true; }).has_value());
+    QCOMPARE(times, (std::vector<std::int64_t>{2 * kS, 2 * kS, 3 * kS}));
+    session::Selection y;
+    y.topics = {*s->findTopic("/y")};
+    y.startNs = 1 * kS + kS / 4;
+    y.endNs = 1 * kS + 3 * kS / 4;
+    times.clear();
+    QVERIFY(s->forEach(y, [&](const Message& m) { return times.push_back(m.logTimeNs), true; }).has_value());
+    QCOMPARE(times, (std::vector<std::int64_t>{3 * kS / 2}));
+  }
+
   void opensFoldersOfBags() {
     QTemporaryDir dir;
     fs::path root = dir.path().toStdString();

@@ -161,6 +161,33 @@ private slots:
     QCOMPARE(total, bytes);
   }
 
+  // Two recordings a day apart: aligned, they share one start and the timeline spans 2 s.
+  void alignStartTimesPutsRecordingsOfDifferentDaysSideBySide() {
+    QTemporaryDir dir;
+    QStringList bags;
+    for (std::int64_t day : {0, 1}) {
+      test::Ros1BagBuilder b;
+      b.addConnection(0, "/a", "std_msgs/Int32", "da5909fbe378aeaf85e547e830cc1bb7", "int32 data\n");
+      const std::int64_t t0 = 1'700'000'000'000'000'000 + day * 86'400'000'000'000;
+      b.addChunk({{0, t0, test::WireWriter().put<std::int32_t>(1).bytes},
+                  {0, t0 + 2'000'000'000, test::WireWriter().put<std::int32_t>(2).bytes}});
+      bags << dir.filePath(QString("day%1.bag").arg(day));
+      QFile f(bags.back());
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      auto bytes = b.finish({});
+      f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<qint64>(bytes.size()));
+    }
+    Document d;
+    QVERIFY(openAndWait(d, bags));
+    QCOMPARE(d.endNs() - d.startNs(), qint64{86'402'000'000'000});
+    QSignalSpy reopened(&d, &Document::openFinished);
+    d.setAlignStarts(true);
+    QVERIFY(reopened.wait(30000));
+    QCOMPARE(d.startNs(), qint64{1'700'000'000'000'000'000});
+    QCOMPARE(d.endNs() - d.startNs(), qint64{2'000'000'000});
+    QCOMPARE(d.topicByName("/a")->count, std::uint64_t{4});
+  }
+
   // Stamps far from the recording are unset or on another clock: shown absolute, flagged.
   void stampsOffTheRecordingsClockAreFlaggedNotShownRelative() {
     const qint64 start = 1'700'000'000'000'000'000, end = start + 60'000'000'000;
