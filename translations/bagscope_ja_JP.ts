@@ -1129,6 +1129,14 @@
         <source>Choose exactly two fields: x, then y.</source>
         <translation>フィールドをちょうど 2 つ選んでください（x、次に y）。</translation>
     </message>
+    <message>
+        <source>time of day</source>
+        <translation>時刻</translation>
+    </message>
+    <message>
+        <source>Unix time (s)</source>
+        <translation type="unfinished">Unix 時間（秒）</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::SettingsDialog</name>

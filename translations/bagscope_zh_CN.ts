@@ -1129,6 +1129,14 @@
         <source>Choose exactly two fields: x, then y.</source>
         <translation>请恰好选择两个字段：先 x，后 y。</translation>
     </message>
+    <message>
+        <source>time of day</source>
+        <translation>一天中的时刻</translation>
+    </message>
+    <message>
+        <source>Unix time (s)</source>
+        <translation type="unfinished">Unix 时间（秒）</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::SettingsDialog</name>

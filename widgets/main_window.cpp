@@ -183,6 +183,7 @@ Panel* MainWindow::addPanel(const QString& kind, const QString& name) {
     resizeDocks({inspector, dock}, {2, 3}, Qt::Horizontal);  // the view gets the larger share
   }
   panelDocks_ << dock;
+  panel->setTimeDisplay(settings_.timeDisplay);
   dock->show();
   dock->raise();
   return panel;
@@ -483,6 +484,7 @@ void MainWindow::applySettings(const AppSettings& settings) {
   timeline_->setTimeDisplay(settings.timeDisplay);
   playbackBar_->setTimeDisplay(settings.timeDisplay);
   inspector_->setTimeDisplay(settings.timeDisplay);
+  for (Panel* p : panels()) p->setTimeDisplay(settings.timeDisplay);
 }
 
 void MainWindow::showSettings() {

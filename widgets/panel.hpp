@@ -8,6 +8,8 @@
 #include <functional>
 #include <vector>
 
+#include "timeline.hpp"
+
 class QComboBox;
 
 namespace bagscope::widgets {
@@ -26,6 +28,8 @@ public:
   virtual void restoreSettings(const QJsonObject& settings) = 0;
   /// Called when a (new) recording is open: pick topics again by name.
   virtual void sessionChanged() {}
+  /// Settings ▸ time display changed: panels that write times follow it.
+  virtual void setTimeDisplay(TimeDisplay) {}
 
 signals:
   /// The panel's title (its topic) changed.

@@ -2,17 +2,68 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QDateTime>
 #include <QDoubleSpinBox>
+#include <QLineEdit>
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QStyle>
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "document.hpp"
 
 namespace bagscope::widgets {
+namespace {
+
+// Seconds from the start, written and typed as Settings ▸ time display says.
+class TimeSpinBox : public QDoubleSpinBox {
+public:
+  using QDoubleSpinBox::QDoubleSpinBox;
+  void setDisplay(TimeDisplay display, qint64 originNs) {
+    display_ = display;
+    originNs_ = originNs;
+    setSuffix(display == TimeDisplay::Clock ? QString() : PlaybackBar::tr(" s"));
+    lineEdit()->setText(textFromValue(value()) + suffix());
+  }
+  QString textFromValue(double v) const override {
+    if (display_ == TimeDisplay::Relative) return QDoubleSpinBox::textFromValue(v);
+    return formatTime(originNs_ + static_cast<qint64>(std::llround(v * 1e9)), display_, originNs_, decimals());
+  }
+  double valueFromText(const QString& text) const override {
+    return parse(text).value_or(value());
+  }
+  QValidator::State validate(QString& text, int&) const override {
+    return parse(text) ? QValidator::Acceptable : QValidator::Intermediate;
+  }
+
+private:
+  std::optional<double> parse(QString text) const {
+    text = text.trimmed();
+    if (text.endsWith(suffix().trimmed()) && !suffix().isEmpty()) text.chop(suffix().trimmed().size());
+    bool ok = false;
+    if (display_ == TimeDisplay::Clock) {
+      // HH:mm:ss(.zzz) on the day of the start, or the next day when that is earlier.
+      QTime t = QTime::fromString(text.trimmed(), text.contains('.') ? QStringLiteral("HH:mm:ss.zzz") : QStringLiteral("HH:mm:ss"));
+      if (!t.isValid()) return std::nullopt;
+      QDateTime start = QDateTime::fromMSecsSinceEpoch(originNs_ / 1'000'000);
+      QDateTime at(start.date(), t);
+      if (at < start.addMSecs(-1)) at = at.addDays(1);
+      return static_cast<double>(at.toMSecsSinceEpoch() - originNs_ / 1'000'000) / 1e3;
+    }
+    double v = locale().toDouble(text.trimmed(), &ok);
+    if (!ok) v = text.trimmed().toDouble(&ok);
+    if (!ok) return std::nullopt;
+    return display_ == TimeDisplay::Unix ? v - static_cast<double>(originNs_) / 1e9 : v;
+  }
+  TimeDisplay display_ = TimeDisplay::Relative;
+  qint64 originNs_ = 0;
+};
+
+}  // namespace
+
 
 // ---------------------------------------------------------------------------------------
 // Playback
@@ -159,7 +210,7 @@ PlaybackBar::PlaybackBar(Document* document, Playback* playback, QWidget* parent
   addSeparator();
   addWidget(new QLabel(tr("Range:"), this));
   auto spin = [this] {
-    auto* box = new QDoubleSpinBox(this);
+    auto* box = new TimeSpinBox(this);
     box->setDecimals(3);
     box->setSuffix(tr(" s"));
     box->setKeyboardTracking(false);
@@ -193,6 +244,7 @@ PlaybackBar::PlaybackBar(Document* document, Playback* playback, QWidget* parent
 void PlaybackBar::setTimeDisplay(TimeDisplay display) {
   display_ = display;
   updateTime();
+  updateRange();
 }
 
 void PlaybackBar::updateTime() {
@@ -213,6 +265,7 @@ void PlaybackBar::updateRange() {
     box->setEnabled(open);
   }
   QSignalBlocker a(rangeStart_), b(rangeEnd_);
+  for (auto* box : {rangeStart_, rangeEnd_}) static_cast<TimeSpinBox*>(box)->setDisplay(display_, open ? document_->startNs() : 0);
   rangeStart_->setValue(r ? static_cast<double>(r->startNs - document_->startNs()) / 1e9 : 0.0);
   rangeEnd_->setValue(r ? static_cast<double>(r->endNs - document_->startNs()) / 1e9 : duration);
   clearRange_->setEnabled(r.has_value());

@@ -33,7 +33,23 @@
 #include "mailbox.hpp"
 
 namespace bagscope::widgets {
+
+// Time-mode x labels as Settings ▸ time display says: x is seconds from the start.
+class TimeTicker : public QCPAxisTicker {
+public:
+  TimeDisplay display = TimeDisplay::Relative;
+  qint64 originNs = 0;
+
+protected:
+  QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override {
+    if (display == TimeDisplay::Relative) return QCPAxisTicker::getTickLabel(tick, locale, formatChar, precision);
+    auto ns = originNs + static_cast<qint64>(std::llround(tick * 1e9));
+    return formatTime(ns, display, originNs, std::clamp(precision, 0, 9));
+  }
+};
 namespace {
+
+
 
 QColor seriesColour(int i) {
   static const QColor colours[] = {QColor(31, 119, 180), QColor(214, 39, 40), QColor(44, 160, 44),
@@ -143,6 +159,7 @@ struct PlotPanel::Series {
 
 PlotPanel::PlotPanel(Document* document, QWidget* parent)
     : Panel(parent), document_(document), mailbox_(Mailbox::create(this)), plot_(new QCustomPlot(this)),
+      ticker_(new TimeTicker),
       modeBox_(new QComboBox(this)), progress_(new QProgressBar(this)), hint_(new QLabel(this)) {
   setAcceptDrops(true);
   modeBox_->addItem(tr("Time"));
@@ -182,6 +199,7 @@ PlotPanel::PlotPanel(Document* document, QWidget* parent)
   plot_->legend->setBrush(QColor(255, 255, 255, 200));
   plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
   plot_->xAxis->setLabel(tr("seconds from the start"));
+  plot_->xAxis->setTicker(ticker_);
   plot_->setNoAntialiasingOnDrag(true);
   // Decimated series zig-zag between each column's min and max: fast polylines, and no
   // antialiasing for the graphs (thousands of full-height segments cost seconds with it).
@@ -255,7 +273,9 @@ void PlotPanel::setMode(Mode mode) {
     modeBox_->setCurrentIndex(mode == Mode::Time ? 0 : 1);
   }
   clearSeries();
-  plot_->xAxis->setLabel(mode == Mode::Time ? tr("seconds from the start") : QString());
+  plot_->xAxis->setLabel(mode == Mode::Time ? timeAxisLabel() : QString());
+  if (mode == Mode::Time) plot_->xAxis->setTicker(ticker_);
+  else plot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));  // a field's values
   plot_->axisRect()->setRangeZoom(mode == Mode::Time ? Qt::Horizontal : Qt::Horizontal | Qt::Vertical);
   plot_->replot();
 }
@@ -292,7 +312,23 @@ void PlotPanel::clearSeries() {
   plot_->replot();
 }
 
+void PlotPanel::setTimeDisplay(TimeDisplay display) {
+  ticker_->display = display;
+  if (mode_ == Mode::Time) plot_->xAxis->setLabel(timeAxisLabel());
+  plot_->replot();
+}
+
+QString PlotPanel::timeAxisLabel() const {
+  switch (ticker_->display) {
+    case TimeDisplay::Clock: return tr("time of day");
+    case TimeDisplay::Unix: return tr("Unix time (s)");
+    case TimeDisplay::Relative: break;
+  }
+  return tr("seconds from the start");
+}
+
 void PlotPanel::sessionChanged() {
+  ticker_->originNs = document_->startNs();
   // The old recording's curves go at once, whether or not the new one has the topics.
   for (auto& s : series_) {
     s->x.clear();

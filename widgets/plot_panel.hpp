@@ -7,6 +7,7 @@
 // dragging a field from the message inspector.
 
 #include <QColor>
+#include <QSharedPointer>
 #include <QString>
 #include <QStringList>
 
@@ -41,6 +42,8 @@ inline constexpr char kFieldMimeType[] = "application/x-bagscope-field";
 /// arrays of up to 36 elements by index, and the first element of variable arrays).
 QStringList numericFieldPaths(const Document& document, int topic);
 
+class TimeTicker;
+
 class PlotPanel : public Panel {
   Q_OBJECT
 
@@ -54,6 +57,7 @@ public:
   QJsonObject saveSettings() const override;
   void restoreSettings(const QJsonObject& settings) override;
   void sessionChanged() override;
+  void setTimeDisplay(TimeDisplay display) override;
 
   Mode mode() const { return mode_; }
   void setMode(Mode mode);
@@ -105,10 +109,12 @@ private:
   void updateCursor();
   void showMenu();
   void onLoaded();
+  QString timeAxisLabel() const;
 
   Document* document_;
   std::shared_ptr<Mailbox> mailbox_;
   QCustomPlot* plot_;
+  QSharedPointer<TimeTicker> ticker_;  // time mode's x labels
   QCPItemStraightLine* cursor_ = nullptr;
   QCPGraph* marker_ = nullptr;  // XY: the point at the playhead
   QComboBox* modeBox_;

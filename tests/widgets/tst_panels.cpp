@@ -6,6 +6,7 @@
 #include <QtTest>
 
 #include <QDockWidget>
+#include <QDoubleSpinBox>
 #include <QSurfaceFormat>
 
 #include <qcustomplot.h>
@@ -145,6 +146,38 @@ private slots:
     auto* restored = static_cast<PlotPanel*>(again.panels()[0]);
     QCOMPARE(restored->seriesCount(), 1);
     QCOMPARE(restored->saveSettings(), a->saveSettings());
+  }
+
+  // Settings ▸ time display takes effect at once in plots and the range boxes.
+  void timeDisplayChangesPlotsAndRangeBoxesAtOnce() {
+    QTemporaryDir layouts;
+    MainWindow w(nullptr, layouts.path());
+    w.show();
+    QSignalSpy opened(&w, &MainWindow::openFinished);
+    w.open({dataPath("ros1/demo_lz4.bag")});
+    QVERIFY(opened.wait(30000));
+    auto* plot = static_cast<PlotPanel*>(w.addPanel("plot"));
+    QSignalSpy loaded(plot, &PlotPanel::loaded);
+    plot->addSeries("/imu", "linear_acceleration.x");
+    QVERIFY(loaded.count() || loaded.wait(20000));
+    AppSettings clock;
+    clock.timeDisplay = TimeDisplay::Clock;
+    w.applySettings(clock);
+    plot->plot()->replot();
+    QCOMPARE(plot->plot()->xAxis->label(), QString("time of day"));
+    QStringList labels = plot->plot()->xAxis->tickVectorLabels().toList();
+    QVERIFY(labels.size() >= 2);
+    QRegularExpression hms("^\\d\\d:\\d\\d:\\d\\d");
+    for (const QString& l : labels) QVERIFY2(hms.match(l).hasMatch(), qPrintable(labels.join(" ")));
+    QList<QDoubleSpinBox*> boxes = w.findChildren<QDoubleSpinBox*>();
+    QVERIFY(!boxes.isEmpty());
+    QString start = QDateTime::fromMSecsSinceEpoch(w.document()->startNs() / 1'000'000).toString("HH:mm:ss");
+    QVERIFY2(boxes.front()->text().startsWith(start), qPrintable(boxes.front()->text() + " vs " + start));
+    AppSettings relative;
+    w.applySettings(relative);
+    plot->plot()->replot();
+    QCOMPARE(plot->plot()->xAxis->label(), QString("seconds from the start"));
+    QVERIFY2(boxes.front()->text().startsWith("0.000"), qPrintable(boxes.front()->text()));
   }
 
   void xyPlotsOneFieldAgainstAnotherAndMarksThePlayhead() {
