@@ -1135,7 +1135,7 @@
     </message>
     <message>
         <source>Unix time (s)</source>
-        <translation type="unfinished">Unix 時間（秒）</translation>
+        <translation>Unix 時間（秒）</translation>
     </message>
 </context>
 <context>

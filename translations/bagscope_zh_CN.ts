@@ -1135,7 +1135,7 @@
     </message>
     <message>
         <source>Unix time (s)</source>
-        <translation type="unfinished">Unix 时间（秒）</translation>
+        <translation>Unix 时间（秒）</translation>
     </message>
 </context>
 <context>
