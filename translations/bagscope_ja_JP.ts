@@ -218,6 +218,25 @@
     </message>
 </context>
 <context>
+    <name>bagscope::widgets::Document</name>
+    <message>
+        <source>Decoding</source>
+        <translation>デコード</translation>
+    </message>
+    <message>
+        <source>%1 cannot be decoded: %2</source>
+        <translation>%1 はデコードできません: %2</translation>
+    </message>
+    <message>
+        <source>Not opened</source>
+        <translation>開けなかったファイル</translation>
+    </message>
+    <message>
+        <source>Recording</source>
+        <translation>記録</translation>
+    </message>
+</context>
+<context>
     <name>bagscope::widgets::ExportWizard</name>
     <message>
         <source>Export</source>
@@ -918,6 +937,20 @@
         <source>Shift each open file&apos;s times so that all start together (recordings of different days side by side)</source>
         <translation>開いている各ファイルの時刻をずらして開始をそろえる（別の日の記録を並べて比べる）</translation>
     </message>
+    <message>
+        <source>Problems</source>
+        <translation>問題</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n problem(s)</source>
+        <translation>
+            <numerusform>%n 件の問題</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>What this recording could not give in full: open the Problems panel</source>
+        <translation>この記録で完全には読めなかったもの:「問題」パネルを開く</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::MessageTreeModel</name>
@@ -1136,6 +1169,13 @@
     <message>
         <source>Unix time (s)</source>
         <translation>Unix 時間（秒）</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::ProblemsPanel</name>
+    <message>
+        <source>No problems: every file opened whole and every topic decodes.</source>
+        <translation>問題はありません: すべてのファイルが完全に開け、すべてのトピックをデコードできます。</translation>
     </message>
 </context>
 <context>

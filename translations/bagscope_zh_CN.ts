@@ -218,6 +218,25 @@
     </message>
 </context>
 <context>
+    <name>bagscope::widgets::Document</name>
+    <message>
+        <source>Decoding</source>
+        <translation>解码</translation>
+    </message>
+    <message>
+        <source>%1 cannot be decoded: %2</source>
+        <translation>%1 无法解码：%2</translation>
+    </message>
+    <message>
+        <source>Not opened</source>
+        <translation>未能打开</translation>
+    </message>
+    <message>
+        <source>Recording</source>
+        <translation>录制</translation>
+    </message>
+</context>
+<context>
     <name>bagscope::widgets::ExportWizard</name>
     <message>
         <source>Export</source>
@@ -918,6 +937,20 @@
         <source>Shift each open file&apos;s times so that all start together (recordings of different days side by side)</source>
         <translation>平移每个已打开文件的时间，使它们同时开始（并排比较不同日期的录制）</translation>
     </message>
+    <message>
+        <source>Problems</source>
+        <translation>问题</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n problem(s)</source>
+        <translation>
+            <numerusform>%n 个问题</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>What this recording could not give in full: open the Problems panel</source>
+        <translation>此录制中未能完整读取的内容：打开“问题”面板</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::MessageTreeModel</name>
@@ -1136,6 +1169,13 @@
     <message>
         <source>Unix time (s)</source>
         <translation>Unix 时间（秒）</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::ProblemsPanel</name>
+    <message>
+        <source>No problems: every file opened whole and every topic decodes.</source>
+        <translation>没有问题：每个文件都完整打开，每个话题都能解码。</translation>
     </message>
 </context>
 <context>

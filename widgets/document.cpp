@@ -109,7 +109,10 @@ void Document::open(const QStringList& paths) {
     opening->mailbox->post([this, opening, opened, topics, error, failures, paths]() mutable {
       if (opening_ != opening) return;  // cancelled, or a newer open replaced this one
       opening_.reset();
-      if (opened) adopt(std::move(opened), paths, std::move(topics));
+      if (opened) {
+        failures_ = failures;
+        adopt(std::move(opened), paths, std::move(topics));
+      }
       emit openFinished(error, failures);
     });
   }).detach();
@@ -120,6 +123,39 @@ void Document::cancelOpen() {
   opening_->release();
   opening_.reset();
   emit openCancelled();
+}
+
+std::vector<ProblemGroup> Document::collectProblems() const {
+  std::vector<ProblemGroup> out;
+  const session::Session& s = *session_;
+  QStringList perFile;
+  for (std::uint32_t i = 0; i < s.sourceCount(); ++i) {
+    const auto& info = s.sourceInfo(i);
+    ProblemGroup g{toQt(info.path), {}};
+    for (const auto& p : info.problems) {
+      g.items << toQt(p);
+      perFile << toQt(info.path + ": " + p);
+    }
+    if (!g.items.isEmpty()) out.push_back(std::move(g));
+  }
+  ProblemGroup decoding{tr("Decoding"), {}};
+  for (const auto& note : s.decodeNotes()) decoding.items << toQt(note);
+  for (const auto& t : topics_)
+    if (!t.decodeProblem.isEmpty()) decoding.items << tr("%1 cannot be decoded: %2").arg(t.name, t.decodeProblem);
+  if (!decoding.items.isEmpty()) out.push_back(std::move(decoding));
+  if (!failures_.isEmpty()) out.push_back({tr("Not opened"), failures_});
+  // What the session says beyond the files' own problems (one topic name with two types).
+  ProblemGroup rest{tr("Recording"), {}};
+  for (const auto& p : s.problems())
+    if (!perFile.contains(toQt(p)) && !QString::fromStdString(p).startsWith(QLatin1String("skipped "))) rest.items << toQt(p);
+  if (!rest.items.isEmpty()) out.push_back(std::move(rest));
+  return out;
+}
+
+int Document::problemCount() const {
+  int n = 0;
+  for (const auto& g : problems_) n += static_cast<int>(g.items.size());
+  return n;
 }
 
 void Document::setAlignStarts(bool align) {
@@ -133,6 +169,8 @@ void Document::close() {
   session_.reset();
   paths_.clear();
   topics_.clear();
+  problems_.clear();
+  failures_.clear();
   range_.reset();
   currentTopic_ = -1;
   playheadNs_ = 0;
@@ -145,6 +183,7 @@ void Document::adopt(std::shared_ptr<session::Session> session, const QStringLis
   session_ = std::move(session);
   paths_ = paths;
   topics_ = std::move(topics);
+  problems_ = collectProblems();
   range_.reset();
   currentTopic_ = -1;
   playheadNs_ = session_->startNs();

@@ -28,6 +28,14 @@ struct TopicInfo {
   QString decodeProblem;    ///< why its messages cannot be decoded; empty when they can
 };
 
+/// What the open recording could not give in full, under one heading (a file, or
+/// "Decoding", "Not opened", "Recording"): what was damaged and recovered, bytes lost,
+/// definitions that did not fit, topics that cannot be decoded and why.
+struct ProblemGroup {
+  QString heading;
+  QStringList items;
+};
+
 /// A time range in log-time nanoseconds (inclusive).
 struct TimeRange {
   qint64 startNs = 0;
@@ -55,6 +63,9 @@ public:
   const QStringList& paths() const { return paths_; }
   const std::vector<TopicInfo>& topics() const { return topics_; }
   const TopicInfo* topicByName(const QString& name) const;
+  /// Empty when everything opened and reads and decodes as it should.
+  const std::vector<ProblemGroup>& problems() const { return problems_; }
+  int problemCount() const;
   qint64 startNs() const;
   qint64 endNs() const;
   qint64 totalBytes() const;
@@ -93,11 +104,14 @@ private:
   struct Opening;
   void adopt(std::shared_ptr<session::Session> session, const QStringList& paths, std::vector<TopicInfo> topics);
   void measureSizes();
+  std::vector<ProblemGroup> collectProblems() const;
   void startSizeJob();
 
   std::shared_ptr<session::Session> session_;
   QStringList paths_;
   std::vector<TopicInfo> topics_;
+  std::vector<ProblemGroup> problems_;
+  QStringList failures_;  // files of the last open that did not open
   qint64 playheadNs_ = 0;
   std::optional<TimeRange> range_;
   int currentTopic_ = -1;

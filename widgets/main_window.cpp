@@ -21,6 +21,7 @@
 #include <QProgressBar>
 #include <QSettings>
 #include <QStatusBar>
+#include <QStyle>
 #include <QToolButton>
 #include <QTreeView>
 
@@ -29,6 +30,7 @@
 #include "cloud_panel.hpp"
 #include "image_panel.hpp"
 #include "plot_panel.hpp"
+#include "problems_panel.hpp"
 #include "document.hpp"
 #include "export_wizard.hpp"
 #include "inspector.hpp"
@@ -64,7 +66,8 @@ QString displayName(const QStringList& paths) {
 MainWindow::MainWindow(QWidget* parent, const QString& layoutFolder)
     : QMainWindow(parent), document_(new Document(this)), playback_(new Playback(document_, this)),
       playbackBar_(new PlaybackBar(document_, playback_, this)), topics_(new TopicListPanel(document_)),
-      timeline_(new TimelineWidget(document_)), inspector_(new InspectorPanel(document_)), store_(layoutFolder) {
+      timeline_(new TimelineWidget(document_)), inspector_(new InspectorPanel(document_)),
+      problems_(new ProblemsPanel(document_)), store_(layoutFolder) {
   setWindowTitle(tr("Bagscope"));
   setAcceptDrops(true);
   qApp->installEventFilter(this);  // QFileOpenEvent goes to the application
@@ -74,6 +77,8 @@ MainWindow::MainWindow(QWidget* parent, const QString& layoutFolder)
   addDock(topics_, tr("Topics"), QStringLiteral("topics"), Qt::LeftDockWidgetArea);
   addDock(inspector_, tr("Message Inspector"), QStringLiteral("inspector"), Qt::RightDockWidgetArea);
   addDock(timeline_, tr("Timeline"), QStringLiteral("timeline"), Qt::BottomDockWidgetArea);
+  QDockWidget* problemsDock = addDock(problems_, tr("Problems"), QStringLiteral("problems"), Qt::BottomDockWidgetArea);
+  problemsDock->hide();  // shown from the status bar's badge, or View
   // No central widget: the panels share the window and the user arranges them.
   auto* hint = new QLabel(tr("Open a recording with File ▸ Open, or drop bags and folders here."), this);
   hint->setAlignment(Qt::AlignCenter);
@@ -88,6 +93,22 @@ MainWindow::MainWindow(QWidget* parent, const QString& layoutFolder)
   cancel_ = new QToolButton(this);
   cancel_->setText(tr("Cancel"));
   cancel_->hide();
+  // A badge while the recording has problems: it opens the Problems panel.
+  problemsBadge_ = new QToolButton(this);
+  problemsBadge_->setIcon(style()->standardIcon(QStyle::SP_MessageBoxWarning));
+  problemsBadge_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  problemsBadge_->setAutoRaise(true);
+  problemsBadge_->hide();
+  connect(problemsBadge_, &QToolButton::clicked, this, [problemsDock] {
+    problemsDock->show();
+    problemsDock->raise();
+  });
+  connect(problems_, &ProblemsPanel::countChanged, this, [this](int n) {
+    problemsBadge_->setText(tr("%n problem(s)", nullptr, n));
+    problemsBadge_->setToolTip(tr("What this recording could not give in full: open the Problems panel"));
+    problemsBadge_->setVisible(n > 0);
+  });
+  statusBar()->addPermanentWidget(problemsBadge_);
   statusBar()->addPermanentWidget(summary_);
   statusBar()->addPermanentWidget(progress_);
   statusBar()->addPermanentWidget(cancel_);

@@ -24,6 +24,7 @@ class InspectorPanel;
 class Panel;
 class PlotPanel;
 class Playback;
+class ProblemsPanel;
 class PlaybackBar;
 class TimelineWidget;
 class TopicListPanel;
@@ -43,6 +44,9 @@ public:
   TopicListPanel* topicPanel() const { return topics_; }
   TimelineWidget* timeline() const { return timeline_; }
   InspectorPanel* inspector() const { return inspector_; }
+  ProblemsPanel* problemsPanel() const { return problems_; }
+  /// The status bar's "N problems" button (hidden while there are none).
+  QToolButton* problemsBadge() const { return problemsBadge_; }
   Playback* playback() const { return playback_; }
   QList<QDockWidget*> docks() const;
 
@@ -95,6 +99,8 @@ private:
   TopicListPanel* topics_;
   TimelineWidget* timeline_;
   InspectorPanel* inspector_;
+  ProblemsPanel* problems_;
+  QToolButton* problemsBadge_ = nullptr;
   LayoutStore store_;
   AppSettings settings_;
   QMenu* recentMenu_ = nullptr;

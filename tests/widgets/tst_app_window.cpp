@@ -10,7 +10,9 @@
 #include <QMimeData>
 #include <QScreen>
 #include <QSettings>
+#include <QToolButton>
 #include <QTreeView>
+#include <QTreeWidget>
 
 #include <map>
 
@@ -20,6 +22,7 @@
 #include "widgets/export_wizard.hpp"
 #include "widgets/main_window.hpp"
 #include "widgets/playback.hpp"
+#include "widgets/problems_panel.hpp"
 #include "widgets/timeline.hpp"
 #include "widgets/topic_list.hpp"
 
@@ -199,6 +202,44 @@ private slots:
     QVariantList recent = QSettings().value("recent").toList();
     QVERIFY(!recent.isEmpty());
     QCOMPARE(recent.front().toStringList(), files);
+  }
+
+  // A recovered file says so for as long as it is open: a badge and the Problems panel.
+  void problemsStayVisibleWhileTheRecordingIsOpen() {
+    QTemporaryDir layouts;
+    MainWindow w(nullptr, layouts.path());
+    w.show();
+    QSignalSpy opened(&w, &MainWindow::openFinished);
+    w.open({dataPath("ros1/demo_truncated.bag")});
+    QVERIFY(opened.wait(30000));
+    QTest::qWait(50);
+    QVERIFY(w.problemsBadge()->isVisible());
+    QVERIFY2(w.problemsBadge()->text().startsWith("3 problem"), qPrintable(w.problemsBadge()->text()));  // index lost, chunk cut, scan
+    QTreeWidget* tree = w.problemsPanel()->tree();
+    QCOMPARE(tree->topLevelItemCount(), 1);
+    QVERIFY(tree->topLevelItem(0)->text(0).contains("demo_truncated.bag"));
+    QStringList items;
+    for (int i = 0; i < tree->topLevelItem(0)->childCount(); ++i) items << tree->topLevelItem(0)->child(i)->text(0);
+    QVERIFY2(items.join('\n').contains("recovered 668 messages by scanning"), qPrintable(items.join('\n')));
+    QVERIFY2(items.join('\n').contains("19979 bytes after them are unreadable"), qPrintable(items.join('\n')));
+    QTest::mouseClick(w.problemsBadge(), Qt::LeftButton);
+    QVERIFY(w.problemsPanel()->isVisible());
+    // A whole file: no badge, and the panel says all is well.
+    opened.clear();
+    w.open({dataPath("ros1/demo_lz4.bag")});
+    QVERIFY(opened.wait(30000));
+    QVERIFY(!w.problemsBadge()->isVisible());
+    QCOMPARE(tree->topLevelItemCount(), 1);
+    QVERIFY(tree->topLevelItem(0)->text(0).startsWith("No problems"));
+    // Topics that cannot be decoded are listed with the reason.
+    opened.clear();
+    w.open({dataPath("ros2/demo_db3_old")});
+    QVERIFY(opened.wait(30000));
+    QString all;
+    for (int g = 0; g < tree->topLevelItemCount(); ++g)
+      for (int i = 0; i < tree->topLevelItem(g)->childCount(); ++i) all += tree->topLevelItem(g)->child(i)->text(0) + "\n";
+    QVERIFY2(all.contains("/vehicle_state cannot be decoded"), qPrintable(all));
+    QVERIFY(w.problemsBadge()->isVisible());
   }
 
   // `bagscope notabag.txt demo.bag`: the file that failed is reported and named nowhere else.
