@@ -99,9 +99,13 @@ MainWindow::MainWindow(QWidget* parent, const QString& layoutFolder)
   problemsBadge_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
   problemsBadge_->setAutoRaise(true);
   problemsBadge_->hide();
-  connect(problemsBadge_, &QToolButton::clicked, this, [problemsDock] {
+  connect(problemsBadge_, &QToolButton::clicked, this, [this, problemsDock] {
+    bool wasHidden = problemsDock->isHidden();
     problemsDock->show();
     problemsDock->raise();
+    // Beside the timeline, half its width: long sentences need the room.
+    auto* timelineDock = findChild<QDockWidget*>(QStringLiteral("timeline"), Qt::FindDirectChildrenOnly);
+    if (wasHidden && timelineDock && !problemsDock->isFloating()) resizeDocks({timelineDock, problemsDock}, {1, 1}, Qt::Horizontal);
   });
   connect(problems_, &ProblemsPanel::countChanged, this, [this](int n) {
     problemsBadge_->setText(tr("%n problem(s)", nullptr, n));

@@ -1,7 +1,7 @@
 #include "problems_panel.hpp"
 
-#include <QHeaderView>
-#include <QTreeWidget>
+#include <QFileInfo>
+#include <QTextBrowser>
 #include <QVBoxLayout>
 
 #include "document.hpp"
@@ -9,34 +9,33 @@
 namespace bagscope::widgets {
 
 ProblemsPanel::ProblemsPanel(Document* document, QWidget* parent)
-    : QWidget(parent), document_(document), tree_(new QTreeWidget(this)) {
-  tree_->setHeaderHidden(true);
-  tree_->setWordWrap(true);
-  tree_->setSelectionMode(QAbstractItemView::ExtendedSelection);
-  tree_->header()->setStretchLastSection(true);
+    : QWidget(parent), document_(document), view_(new QTextBrowser(this)) {
+  view_->setOpenLinks(false);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
-  layout->addWidget(tree_);
+  layout->addWidget(view_);
   connect(document_, &Document::sessionChanged, this, &ProblemsPanel::refresh);
   refresh();
 }
 
+QString ProblemsPanel::text() const { return view_->toPlainText(); }
+
 void ProblemsPanel::refresh() {
-  tree_->clear();
+  QString html;
   for (const auto& group : document_->problems()) {
-    auto* heading = new QTreeWidgetItem(tree_, {QStringLiteral("%1 (%2)").arg(group.heading).arg(group.items.size())});
-    heading->setToolTip(0, group.heading);
-    QFont bold = heading->font(0);
-    bold.setBold(true);
-    heading->setFont(0, bold);
-    for (const QString& item : group.items) {
-      auto* line = new QTreeWidgetItem(heading, {item});
-      line->setToolTip(0, item);
-    }
+    // A file by its name, its folder below; other headings as they are.
+    QFileInfo file(group.heading);
+    bool isFile = file.fileName() != group.heading;
+    html += QStringLiteral("<p><b>%1</b> (%2)").arg(isFile ? file.fileName().toHtmlEscaped() : group.heading.toHtmlEscaped())
+                .arg(group.items.size());
+    if (isFile) html += QStringLiteral("<br><span style='color:gray'>%1</span>").arg(file.path().toHtmlEscaped());
+    html += QStringLiteral("</p><ul>");
+    for (const QString& item : group.items) html += QStringLiteral("<li>%1</li>").arg(item.toHtmlEscaped());
+    html += QStringLiteral("</ul>");
   }
-  tree_->expandAll();
   if (document_->session() && document_->problems().empty())
-    new QTreeWidgetItem(tree_, {tr("No problems: every file opened whole and every topic decodes.")});
+    html = QStringLiteral("<p>%1</p>").arg(tr("No problems: every file opened whole and every topic decodes.").toHtmlEscaped());
+  view_->setHtml(html);
   emit countChanged(document_->problemCount());
 }
 

@@ -5,7 +5,7 @@
 
 #include <QWidget>
 
-class QTreeWidget;
+class QTextBrowser;
 
 namespace bagscope::widgets {
 
@@ -16,7 +16,8 @@ class ProblemsPanel : public QWidget {
 
 public:
   explicit ProblemsPanel(Document* document, QWidget* parent = nullptr);
-  QTreeWidget* tree() const { return tree_; }
+  /// What the panel shows, as plain text (headings, then their items one per line).
+  QString text() const;
 
 signals:
   /// The number of problems shown changed (0: nothing to say).
@@ -26,7 +27,7 @@ private:
   void refresh();
 
   Document* document_;
-  QTreeWidget* tree_;
+  QTextBrowser* view_;  // wrapped, selectable sentences: they hold offsets and counts
 };
 
 }  // namespace bagscope::widgets

@@ -12,7 +12,6 @@
 #include <QSettings>
 #include <QToolButton>
 #include <QTreeView>
-#include <QTreeWidget>
 
 #include <map>
 
@@ -215,13 +214,10 @@ private slots:
     QTest::qWait(50);
     QVERIFY(w.problemsBadge()->isVisible());
     QVERIFY2(w.problemsBadge()->text().startsWith("3 problem"), qPrintable(w.problemsBadge()->text()));  // index lost, chunk cut, scan
-    QTreeWidget* tree = w.problemsPanel()->tree();
-    QCOMPARE(tree->topLevelItemCount(), 1);
-    QVERIFY(tree->topLevelItem(0)->text(0).contains("demo_truncated.bag"));
-    QStringList items;
-    for (int i = 0; i < tree->topLevelItem(0)->childCount(); ++i) items << tree->topLevelItem(0)->child(i)->text(0);
-    QVERIFY2(items.join('\n').contains("recovered 668 messages by scanning"), qPrintable(items.join('\n')));
-    QVERIFY2(items.join('\n').contains("19979 bytes after them are unreadable"), qPrintable(items.join('\n')));
+    QString text = w.problemsPanel()->text();
+    QVERIFY2(text.startsWith("demo_truncated.bag (3)"), qPrintable(text));
+    QVERIFY2(text.contains("recovered 668 messages by scanning"), qPrintable(text));
+    QVERIFY2(text.contains("19979 bytes after them are unreadable"), qPrintable(text));
     QTest::mouseClick(w.problemsBadge(), Qt::LeftButton);
     QVERIFY(w.problemsPanel()->isVisible());
     // A whole file: no badge, and the panel says all is well.
@@ -229,15 +225,12 @@ private slots:
     w.open({dataPath("ros1/demo_lz4.bag")});
     QVERIFY(opened.wait(30000));
     QVERIFY(!w.problemsBadge()->isVisible());
-    QCOMPARE(tree->topLevelItemCount(), 1);
-    QVERIFY(tree->topLevelItem(0)->text(0).startsWith("No problems"));
+    QVERIFY(w.problemsPanel()->text().startsWith("No problems"));
     // Topics that cannot be decoded are listed with the reason.
     opened.clear();
     w.open({dataPath("ros2/demo_db3_old")});
     QVERIFY(opened.wait(30000));
-    QString all;
-    for (int g = 0; g < tree->topLevelItemCount(); ++g)
-      for (int i = 0; i < tree->topLevelItem(g)->childCount(); ++i) all += tree->topLevelItem(g)->child(i)->text(0) + "\n";
+    QString all = w.problemsPanel()->text();
     QVERIFY2(all.contains("/vehicle_state cannot be decoded"), qPrintable(all));
     QVERIFY(w.problemsBadge()->isVisible());
   }
