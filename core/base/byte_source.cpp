@@ -18,7 +18,7 @@
 namespace bagscope {
 namespace {
 
-Error rangeError(const std::string& name, std::uint64_t offset, std::size_t n, std::uint64_t size) {
+Error rangeError(const std::string& name, std::uint64_t offset, std::uint64_t n, std::uint64_t size) {
   Error e = makeError(ErrorCode::Truncated,
                       "read of " + std::to_string(n) + " bytes at offset " +
                           std::to_string(offset) + " goes past the end of the file (" +
@@ -160,6 +160,12 @@ Result<std::unique_ptr<ByteSource>> openFile(const std::filesystem::path& path) 
 
 std::unique_ptr<ByteSource> memorySource(std::vector<std::byte> bytes, std::string name) {
   return std::make_unique<MemorySource>(std::move(bytes), std::move(name));
+}
+
+Result<void> readExactly(const ByteSource& source, std::uint64_t offset, std::uint64_t n, ByteBuffer& out) {
+  if (offset > source.size() || n > source.size() - offset) return rangeError(source.name(), offset, n, source.size());
+  out.resize(static_cast<std::size_t>(n));
+  return source.readAt(offset, out.span());
 }
 
 }  // namespace bagscope

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "byte_buffer.hpp"
 #include "result.hpp"
 
 namespace bagscope {
@@ -25,6 +26,11 @@ public:
   /// The name errors use: the path as the user gave it.
   virtual const std::string& name() const = 0;
 };
+
+/// Reads `n` bytes from `offset` into `out` (resized to `n`). A range past the end is the
+/// same Truncated error readAt gives, refused before anything is allocated: a damaged length
+/// field never costs memory the file does not have.
+Result<void> readExactly(const ByteSource& source, std::uint64_t offset, std::uint64_t n, ByteBuffer& out);
 
 /// A path as UTF-8 text (for messages and JSON), on every platform.
 inline std::string utf8(const std::filesystem::path& p) {

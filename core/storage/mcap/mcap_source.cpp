@@ -143,11 +143,7 @@ private:
     return e;
   }
   Result<void> readExact(std::uint64_t offset, std::uint64_t n, ByteBuffer& out) const {
-    // Nothing is allocated for bytes the file does not have, whatever a length field says.
-    if (offset > bytes_->size() || n > bytes_->size() - offset)
-      return error(ErrorCode::Truncated, std::to_string(n) + " bytes from here run past the end of the file", offset);
-    out.resize(static_cast<std::size_t>(n));
-    return bytes_->readAt(offset, out.span());
+    return readExactly(*bytes_, offset, n, out);
   }
   Result<bool> readSummary();
   Result<void> scan();

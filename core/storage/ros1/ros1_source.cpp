@@ -207,11 +207,7 @@ private:
     return e;
   }
   Result<void> readExact(std::uint64_t offset, std::size_t n, ByteBuffer& out) const {
-    // Nothing is allocated for bytes the file does not have, whatever a length field says.
-    if (offset > bytes_->size() || n > bytes_->size() - offset)
-      return error(ErrorCode::Truncated, std::to_string(n) + " bytes from here run past the end of the file", offset);
-    out.resize(static_cast<std::size_t>(n));
-    return bytes_->readAt(offset, out.span());
+    return readExactly(*bytes_, offset, n, out);
   }
   // Reads the record at `pos`: its header and data (data capped at what the file holds).
   // A record announcing more than `maxDataBytes` of data is an error, read no further.
