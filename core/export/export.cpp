@@ -331,22 +331,39 @@ struct Planned {
   fs::path path;
 };
 
+// A frame_id as /tf names it: ROS 1 drivers may write "/laser", tf2 frames have no slash.
+std::string tfFrameName(const std::string& frameId) {
+  return !frameId.empty() && frameId[0] == '/' ? frameId.substr(1) : frameId;
+}
+
+// A topic's first message, decoded, with its log time; none when it is empty or its first
+// message does not read or decode.
+struct FirstMessage {
+  decode::Value value;
+  std::int64_t logTimeNs;
+};
+std::optional<FirstMessage> firstMessage(const Session& s, TopicId topic) {
+  if (s.index(topic).empty()) return std::nullopt;
+  auto m = s.read(topic, 0);
+  if (!m) return std::nullopt;
+  auto d = s.decoder(*m->connection);
+  if (!d) return std::nullopt;
+  auto v = (*d)->decode(m->bytes);
+  if (!v) return std::nullopt;
+  return FirstMessage{std::move(v).value(), m->logTimeNs};
+}
+
 // The sensor frame of the first message of each exported topic, and camera intrinsics from
 // the camera_info beside an image topic, for the manifest.
 void describeSensors(const Session& s, const std::vector<Target>& targets, const sensors::TfBuffer& staticTf,
                      ExportReport& report) {
   auto topics = s.topics();
   for (const auto& t : targets) {
-    if (s.index(t.topic).empty()) continue;
-    auto m = s.read(t.topic, 0);
-    if (!m) continue;
-    auto d = s.decoder(*m->connection);
-    if (!d) continue;
-    auto v = (*d)->decode(m->bytes);
-    if (!v) continue;
-    auto h = sensors::headerOf(*v);
+    auto first = firstMessage(s, t.topic);
+    if (!first) continue;
+    auto h = sensors::headerOf(first->value);
     if (h && !h->frameId.empty() && !staticTf.empty()) {
-      std::string frame = h->frameId[0] == '/' ? h->frameId.substr(1) : h->frameId;
+      std::string frame = tfFrameName(h->frameId);
       // The root of the static tree above the sensor (base_link, usually).
       for (const auto& candidate : {std::string("base_link"), std::string("base_footprint"), std::string("map"), std::string("odom")})
         if (auto tf = staticTf.lookup(candidate, frame, h->stampNs)) {
@@ -361,13 +378,9 @@ void describeSensors(const Session& s, const std::vector<Target>& targets, const
       ns = ns.substr(0, ns.rfind('/'));
       auto info = s.findTopic(ns + "/camera_info");
       if (!info || s.index(*info).empty()) continue;
-      auto im = s.read(*info, 0);
+      auto im = firstMessage(s, *info);
       if (!im) break;
-      auto idec = s.decoder(*im->connection);
-      if (!idec) break;
-      auto iv = (*idec)->decode(im->bytes);
-      if (!iv) break;
-      if (auto ci = sensors::readCameraInfo(*iv)) report.cameraInfo[topics[t.topic].name] = *ci;
+      if (auto ci = sensors::readCameraInfo(im->value)) report.cameraInfo[topics[t.topic].name] = *ci;
       break;
     }
   }
@@ -413,17 +426,12 @@ Result<void> checkTargetFrame(const Session& s, const std::vector<Target>& targe
   }
   auto topics = s.topics();
   for (const auto& t : targets) {
-    if ((t.kind != Kind::Cloud && t.kind != Kind::Scan) || s.index(t.topic).empty()) continue;
-    auto m = s.read(t.topic, 0);
-    if (!m) continue;  // counted where the export reads it
-    auto d = s.decoder(*m->connection);
-    if (!d) continue;
-    auto v = (*d)->decode(m->bytes);
-    if (!v) continue;
-    auto h = sensors::headerOf(*v);
+    if (t.kind != Kind::Cloud && t.kind != Kind::Scan) continue;
+    auto first = firstMessage(s, t.topic);
+    if (!first) continue;  // what cannot be read is counted where the export reads it
+    auto h = sensors::headerOf(first->value);
     if (!h) continue;
-    std::string frame = !h->frameId.empty() && h->frameId[0] == '/' ? h->frameId.substr(1) : h->frameId;
-    if (auto r = tf.lookup(target, frame, h->stampNs ? h->stampNs : m->logTimeNs); !r)
+    if (auto r = tf.lookup(target, tfFrameName(h->frameId), h->stampNs ? h->stampNs : first->logTimeNs); !r)
       return makeError(ErrorCode::InvalidArgument, topics[t.topic].name + " cannot be moved into '" + target + "': " + r.error().message);
   }
   return {};
@@ -514,9 +522,7 @@ Result<std::string> Exporter::frameBytes(const Planned& p, const Value& v, Kind 
   stampNs = cloud.header.stampNs;
   std::vector<std::byte> moved;
   if (!o_.targetFrame.empty()) {
-    std::string frame = cloud.header.frameId;
-    if (!frame.empty() && frame[0] == '/') frame.erase(frame.begin());
-    auto t = tf_.lookup(o_.targetFrame, frame, stampNs ? stampNs : p.logTimeNs);
+    auto t = tf_.lookup(o_.targetFrame, tfFrameName(cloud.header.frameId), stampNs ? stampNs : p.logTimeNs);
     if (!t) return std::move(t).error();
     if (auto r = transformCloud(cloud, moved, *t); !r) return std::move(r).error();
   }
