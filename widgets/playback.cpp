@@ -41,20 +41,21 @@ public:
 
 private:
   std::optional<double> parse(QString text) const {
+    QString unit = suffix().trimmed();
     text = text.trimmed();
-    if (text.endsWith(suffix().trimmed()) && !suffix().isEmpty()) text.chop(suffix().trimmed().size());
+    if (!unit.isEmpty() && text.endsWith(unit)) text = text.chopped(unit.size()).trimmed();
     bool ok = false;
     if (display_ == TimeDisplay::Clock) {
       // HH:mm:ss(.zzz) on the day of the start, or the next day when that is earlier.
-      QTime t = QTime::fromString(text.trimmed(), text.contains('.') ? QStringLiteral("HH:mm:ss.zzz") : QStringLiteral("HH:mm:ss"));
+      QTime t = QTime::fromString(text, text.contains('.') ? QStringLiteral("HH:mm:ss.zzz") : QStringLiteral("HH:mm:ss"));
       if (!t.isValid()) return std::nullopt;
       QDateTime start = QDateTime::fromMSecsSinceEpoch(originNs_ / 1'000'000);
       QDateTime at(start.date(), t);
       if (at < start.addMSecs(-1)) at = at.addDays(1);
       return static_cast<double>(at.toMSecsSinceEpoch() - originNs_ / 1'000'000) / 1e3;
     }
-    double v = locale().toDouble(text.trimmed(), &ok);
-    if (!ok) v = text.trimmed().toDouble(&ok);
+    double v = locale().toDouble(text, &ok);
+    if (!ok) v = text.toDouble(&ok);
     if (!ok) return std::nullopt;
     return display_ == TimeDisplay::Unix ? v - static_cast<double>(originNs_) / 1e9 : v;
   }

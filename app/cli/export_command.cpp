@@ -54,7 +54,6 @@ std::vector<fs::path> expandGlob(const fs::path& pattern) {
   return out;
 }
 
-// What a recording is called in file names: the file's stem, or the rosbag2 folder's name.
 class ProgressLine {
 public:
   explicit ProgressLine(bool quiet) : tty_(!quiet && isatty(fileno(stderr))), quiet_(quiet) {}
