@@ -8,7 +8,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSpinBox>
-#include <QThreadPool>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -38,6 +37,7 @@
 #include "timeline.hpp"
 #include "mailbox.hpp"
 #include "vtk_view.hpp"
+#include "unexpected_error.hpp"
 
 namespace bagscope::widgets {
 namespace {
@@ -327,7 +327,7 @@ void CloudPanel::loadTf() {
   auto session = document_->sharedSession();
   auto mailbox = mailbox_;
   // All of /tf and /tf_static into a buffer, on a pool thread (they are small messages).
-  QThreadPool::globalInstance()->start([session, tfTopics, mailbox, keep, this] {
+  startInPool([session, tfTopics, mailbox, keep, this] {
     auto buffer = std::make_shared<sensors::TfBuffer>();
     auto staticId = session->findTopic("/tf_static");
     (void)session->forEach(tfTopics, [&](const session::Message& m) {

@@ -91,7 +91,7 @@ void Document::open(const QStringList& paths) {
     });
   };
   std::thread([this, opening, inputs, options, paths = QStringList(paths)]() mutable {
-    auto result = session::Session::open(inputs, options);
+    auto result = runCatching([&] { return session::Session::open(inputs, options); });
     std::shared_ptr<session::Session> opened;
     std::vector<TopicInfo> topics;
     QString error;

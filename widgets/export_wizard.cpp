@@ -21,7 +21,6 @@
 #include <QRadioButton>
 #include <QSettings>
 #include <QSpinBox>
-#include <QThreadPool>
 #include <QTreeWidget>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -34,6 +33,7 @@
 #include "qt_text.hpp"
 #include "mailbox.hpp"
 #include "settings.hpp"
+#include "unexpected_error.hpp"
 
 namespace bagscope::widgets {
 namespace {
@@ -447,7 +447,7 @@ void ExportWizard::updatePreview() {
       if (first < index.size()) o.endNs = std::min(o.endNs, index[third].logTimeNs);
     }
   }
-  QThreadPool::globalInstance()->start([session, bag, options, mailbox = mailbox_, generation, this] {
+  startInPool([session, bag, options, mailbox = mailbox_, generation, this] {
     QStringList names, conflicts;
     for (const auto& o : options) {
       exporters::ExportReport r;

@@ -2,15 +2,17 @@
 // NewestRead: how panels read the message at the playhead without falling behind. One read
 // runs at a time on the thread pool; requests made meanwhile replace each other and only
 // the newest runs next. The result comes back on the owner's thread (dropped once the
-// owner is gone).
+// owner is gone). A read that throws is reported (unexpected_error.hpp) and shows nothing.
 
 #include <QThreadPool>
 
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 
 #include "mailbox.hpp"
+#include "unexpected_error.hpp"
 
 namespace bagscope::session {
 class Session;
@@ -56,12 +58,19 @@ private:
   void start() {
     reading_ = true;
     QThreadPool::globalInstance()->start([key = wanted_, work = work_, done = done_, mailbox = mailbox_, this] {
-      T result = work();
-      mailbox->post([this, key, done, result = std::move(result)]() mutable {
+      std::optional<T> result;
+      QString failure;
+      try {
+        result = work();
+      } catch (...) {
+        failure = describeException(std::current_exception());
+      }
+      mailbox->post([this, key, done, result = std::move(result), failure]() mutable {
         reading_ = false;
+        if (!result) return reportUnexpected(failure);  // no retry: the next want() asks again
         ReadKey before = shown_;
         shown_ = key;
-        done(before, std::move(result));
+        done(before, std::move(*result));
         if (wanted_.session && !(wanted_ == shown_)) start();
       });
     });

@@ -14,6 +14,7 @@
 #include "bagscope/build_info.hpp"
 #include "widgets/main_window.hpp"
 #include "widgets/settings.hpp"
+#include "widgets/unexpected_error.hpp"
 #include "widgets/vtk_view.hpp"
 
 namespace {
@@ -46,7 +47,7 @@ void installTranslations(QApplication& app, const QString& chosen) {
 int main(int argc, char** argv) {
   // The 3D view's OpenGL context (VTK needs 3.2 core) is chosen before the application.
   QSurfaceFormat::setDefaultFormat(bagscope::widgets::VtkView::defaultFormat());
-  QApplication app(argc, argv);
+  bagscope::widgets::Application app(argc, argv);  // reports exceptions that escape a slot
   QApplication::setApplicationName(QStringLiteral("Bagscope"));
   QApplication::setOrganizationName(QStringLiteral("Bagscope"));
   QApplication::setApplicationVersion(QString::fromLatin1(bagscope::build::version));

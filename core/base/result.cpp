@@ -1,6 +1,7 @@
 #include "result.hpp"
 
 #include <cstdio>
+#include <new>
 
 namespace bagscope {
 
@@ -15,6 +16,7 @@ const char* errorCodeName(ErrorCode code) {
     case ErrorCode::Schema: return "schema";
     case ErrorCode::InvalidArgument: return "invalid argument";
     case ErrorCode::Cancelled: return "cancelled";
+    case ErrorCode::Internal: return "internal";
   }
   return "unknown";
 }
@@ -32,6 +34,18 @@ bool namesOffset(const std::string& message, std::int64_t offset) {
 }
 
 }  // namespace
+
+Error unexpectedError(std::exception_ptr exception) {
+  try {
+    std::rethrow_exception(exception);
+  } catch (const std::bad_alloc&) {
+    return makeError(ErrorCode::Internal, "out of memory");
+  } catch (const std::exception& e) {
+    return makeError(ErrorCode::Internal, std::string("unexpected failure: ") + e.what());
+  } catch (...) {
+    return makeError(ErrorCode::Internal, "unexpected failure (an exception of unknown type)");
+  }
+}
 
 std::string Error::describe() const {
   std::string out;

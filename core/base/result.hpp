@@ -4,6 +4,7 @@
 // decoding, the topic and log time.
 
 #include <cstdint>
+#include <exception>
 #include <string>
 #include <utility>
 #include <variant>
@@ -20,6 +21,7 @@ enum class ErrorCode : std::uint8_t {
   Schema,           ///< a message definition that cannot be parsed or resolved
   InvalidArgument,  ///< the caller asked for something impossible (unknown topic, bad path)
   Cancelled,        ///< the job was stopped on request
+  Internal,         ///< an exception inside Bagscope or a library it calls (OpenCV), caught
 };
 
 const char* errorCodeName(ErrorCode code);
@@ -90,6 +92,20 @@ inline Error fileError(ErrorCode code, std::string message, std::string file = {
   Error e = makeError(code, std::move(message));
   e.file = std::move(file);
   return e;
+}
+
+/// The error for an exception that reached a boundary (a job, a pool task): its text, as
+/// an error the caller reports like any other.
+Error unexpectedError(std::exception_ptr exception);
+
+/// Calls `fn`, which returns a Result; an exception it throws becomes that Result's error.
+template <typename Fn>
+auto runCatching(Fn&& fn) -> decltype(fn()) {
+  try {
+    return fn();
+  } catch (...) {
+    return unexpectedError(std::current_exception());
+  }
 }
 
 }  // namespace bagscope

@@ -289,7 +289,10 @@ void Session::State::prefetchChunk(std::uint32_t source, std::uint32_t number) c
     return;
   }
   pool.submit([this, source, number] {
-    (void)chunk(source, number);  // errors come again when the message is read
+    try {
+      (void)chunk(source, number);  // errors come again when the message is read
+    } catch (...) {                 // as do exceptions (an allocation that failed)
+    }
     prefetching.fetch_sub(1);
   });
 }
@@ -827,7 +830,7 @@ std::shared_ptr<Job> Session::startJob(std::function<Result<void>(std::stop_toke
   std::shared_ptr<Job> job(new Job());
   job->thread_ = std::jthread([control = job->control_, work = std::move(work), progress = throttled(std::move(progress)),
                                done = std::move(done)](std::stop_token stop) {
-    Result<void> r = work(stop, progress);
+    Result<void> r = runCatching([&] { return work(stop, progress); });
     if (done) done(std::move(r));
     std::lock_guard lock(control->mutex);
     control->done = true;

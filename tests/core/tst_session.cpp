@@ -11,6 +11,8 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <optional>
+#include <stdexcept>
 #include <thread>
 
 #include "common/ros1_bag_builder.hpp"
@@ -145,6 +147,43 @@ private slots:
       QVERIFY2(most.load() <= static_cast<int>(threads), qPrintable(QString("%1 threads at once in a pool of %2").arg(most.load()).arg(threads)));
       if (threads == 1) QCOMPARE(most.load(), 1);
     }
+  }
+
+  // A body that throws on a helper thread (OpenCV in an exporter) must not end the process:
+  // the exception reaches the loop's caller, and the indices not started are skipped.
+  void anExceptionOnAWorkerReachesTheLoopsCaller() {
+    session::detail::WorkerPool pool(3);
+    const auto caller = std::this_thread::get_id();
+    std::atomic<int> ran{0};
+    std::string caught;
+    try {
+      pool.parallelFor(2000, [&](std::size_t) {
+        ++ran;
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+        if (std::this_thread::get_id() != caller) throw std::runtime_error("thrown on a worker");
+      });
+    } catch (const std::runtime_error& e) {
+      caught = e.what();
+    }
+    QCOMPARE(QString::fromStdString(caught), QString("thrown on a worker"));
+    QVERIFY2(ran.load() < 2000, qPrintable(QString::number(ran.load())));
+    // The pool still works.
+    std::atomic<int> after{0};
+    pool.parallelFor(10, [&](std::size_t) { ++after; });
+    QCOMPARE(after.load(), 10);
+  }
+
+  // A job whose work throws ends with the exception's text as its error.
+  void aJobThatThrowsEndsWithItsError() {
+    auto s = sessionOf(one(memorySource(float64Bag(4, 10), "job.bag")));
+    std::optional<Result<void>> outcome;
+    auto job = s->startJob(
+        [](std::stop_token, const session::ProgressFn&) -> Result<void> { throw std::runtime_error("cv::Exception: bad size"); },
+        {}, [&](Result<void> r) { outcome = std::move(r); });
+    job->wait();
+    QVERIFY(outcome && !outcome->has_value());
+    QCOMPARE(outcome->error().code, ErrorCode::Internal);
+    QVERIFY2(outcome->error().describe().find("cv::Exception: bad size") != std::string::npos, outcome->error().describe().c_str());
   }
 
   void ros1AndRos2BagsMergeIntoOneTimeline() {

@@ -7,6 +7,7 @@
 
 #include <QDockWidget>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QScreen>
 #include <QSettings>
@@ -14,16 +15,19 @@
 #include <QTreeView>
 
 #include <map>
+#include <stdexcept>
 
 #include "common/test_support.hpp"
 #include "widgets/document.hpp"
 #include "widgets/inspector.hpp"
 #include "widgets/export_wizard.hpp"
 #include "widgets/main_window.hpp"
+#include "widgets/newest_read.hpp"
 #include "widgets/playback.hpp"
 #include "widgets/problems_panel.hpp"
 #include "widgets/timeline.hpp"
 #include "widgets/topic_list.hpp"
+#include "widgets/unexpected_error.hpp"
 
 using namespace bagscope::widgets;
 using bagscope::test::dataPath;
@@ -254,7 +258,49 @@ private slots:
     QVariantList recent = QSettings().value("recent").toList();
     QCOMPARE(recent.front().toStringList(), QStringList{dataPath("ros1/demo_lz4.bag")});
   }
+
+  // An exception out of a slot (or out of a pool read) is shown in a dialog, and the app
+  // goes on: events are still delivered afterwards.
+  void anExceptionInASlotIsShownAndTheAppGoesOn() {
+    QTimer::singleShot(0, qApp, [] { throw std::runtime_error("a slot threw"); });
+    QMessageBox* box = nullptr;
+    QTRY_VERIFY((box = findTopLevel()));
+    QVERIFY2(box->informativeText().contains("a slot threw"), qPrintable(box->informativeText()));
+    // A second failure while the dialog is open joins it.
+    QObject owner;
+    NewestRead<int> reader(&owner);
+    reader.want({reinterpret_cast<const bagscope::session::Session*>(&owner), 1, 7, 0},
+                []() -> int { throw std::out_of_range("row 7 is past the end"); }, [](const ReadKey&, int) {});
+    QTRY_VERIFY2(box->informativeText().contains("row 7 is past the end"), qPrintable(box->informativeText()));
+    QCOMPARE(topLevelBoxes(), 1);
+    // The reader reads again when asked.
+    int got = 0;
+    reader.want({reinterpret_cast<const bagscope::session::Session*>(&owner), 1, 8, 0}, [] { return 42; },
+                [&](const ReadKey&, int v) { got = v; });
+    QTRY_COMPARE(got, 42);
+    box->close();
+    bool later = false;
+    QTimer::singleShot(0, qApp, [&] { later = true; });
+    QTRY_VERIFY(later);
+  }
+
+private:
+  static QMessageBox* findTopLevel() {
+    for (QWidget* w : QApplication::topLevelWidgets())
+      if (w->objectName() == "unexpectedError" && w->isVisible()) return qobject_cast<QMessageBox*>(w);
+    return nullptr;
+  }
+  static int topLevelBoxes() {
+    int n = 0;
+    for (QWidget* w : QApplication::topLevelWidgets()) n += w->objectName() == "unexpectedError" && w->isVisible();
+    return n;
+  }
 };
 
-QTEST_MAIN(TestAppWindow)
+// The app's own QApplication (as app/gui/main.cpp makes it), which reports exceptions.
+int main(int argc, char** argv) {
+  Application app(argc, argv);
+  TestAppWindow test;
+  return QTest::qExec(&test, argc, argv);
+}
 #include "tst_app_window.moc"

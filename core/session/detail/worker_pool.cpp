@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <exception>
 #include <memory>
 
 namespace bagscope::session::detail {
@@ -39,7 +40,12 @@ void WorkerPool::work(std::stop_token stop) {
       task = std::move(tasks_.front());
       tasks_.pop_front();
     }
-    task();
+    // A task that throws must not end the process: tasks report their own failures, and
+    // parallelFor carries a body's exception to its caller.
+    try {
+      task();
+    } catch (...) {
+    }
   }
 }
 
@@ -53,6 +59,7 @@ void WorkerPool::parallelFor(std::size_t n, const std::function<void(std::size_t
     std::mutex mutex;
     std::condition_variable finished;
     std::size_t running = 0;
+    std::exception_ptr failure;  // the first exception a body threw
   };
   auto loop = std::make_shared<Loop>();
   loop->n = n;
@@ -63,8 +70,16 @@ void WorkerPool::parallelFor(std::size_t n, const std::function<void(std::size_t
       if (loop->next.load() >= loop->n) return;
       ++loop->running;
     }
-    for (std::size_t i; (i = loop->next.fetch_add(1)) < loop->n;)
-      if (!stop.stop_requested()) body(i);
+    for (std::size_t i; (i = loop->next.fetch_add(1)) < loop->n;) {
+      if (stop.stop_requested()) continue;
+      try {
+        body(i);
+      } catch (...) {
+        std::lock_guard lock(loop->mutex);
+        if (!loop->failure) loop->failure = std::current_exception();
+        loop->next = loop->n;  // skip the rest
+      }
+    }
     std::lock_guard lock(loop->mutex);
     if (--loop->running == 0) loop->finished.notify_all();
   };
@@ -75,6 +90,7 @@ void WorkerPool::parallelFor(std::size_t n, const std::function<void(std::size_t
   run();
   std::unique_lock lock(loop->mutex);
   loop->finished.wait(lock, [&] { return loop->running == 0; });
+  if (loop->failure) std::rethrow_exception(loop->failure);
 }
 
 }  // namespace bagscope::session::detail

@@ -25,12 +25,14 @@ public:
 
   unsigned size() const { return static_cast<unsigned>(threads_.size()); }
 
-  /// Runs `task` on a worker, some time later.
+  /// Runs `task` on a worker, some time later. An exception it throws is dropped: a task
+  /// reports its own failure.
   void submit(std::function<void()> task);
 
   /// Calls body(i) for every i in [0, n) on the calling thread and size() - 1 workers, and
   /// returns when all calls have returned. Once `stop` is requested, the i not started are
-  /// skipped.
+  /// skipped. A body that throws skips the i not started; the first exception is rethrown
+  /// here, on the calling thread, whichever thread it was thrown on.
   void parallelFor(std::size_t n, const std::function<void(std::size_t)>& body, std::stop_token stop = {});
 
 private:
