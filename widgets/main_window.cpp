@@ -483,13 +483,31 @@ void MainWindow::saveLayoutAs() {
 
 void MainWindow::importLayout() {
   QString path = QFileDialog::getOpenFileName(this, tr("Import Layout"), QString(), tr("Bagscope layouts (*.json)"));
-  if (path.isEmpty()) return;
+  if (!path.isEmpty()) importLayoutFile(path);
+}
+
+bool MainWindow::importLayoutFile(const QString& path) {
   QString error;
   auto layout = Layout::readFile(path, &error);
-  if (layout && layout->name.isEmpty()) layout->name = QFileInfo(path).completeBaseName();
-  if (!layout || !store_.save(*layout, &error)) return tell(this, QMessageBox::Warning, tr("Could not import the layout"), error);
+  if (!layout) {
+    tell(this, QMessageBox::Warning, tr("Could not import the layout"), error);
+    return false;
+  }
+  // Older exports stored the file's path as the name: a name is never a path.
+  QString name = layout->name.trimmed();
+  if (name.contains(QLatin1Char('/')) || name.contains(QLatin1Char('\\')))
+    name = QFileInfo(QString(name).replace(QLatin1Char('\\'), QLatin1Char('/'))).completeBaseName();
+  layout->name = name.isEmpty() ? QFileInfo(path).completeBaseName() : name;
+  if (store_.names().contains(layout->name) &&
+      QMessageBox::question(this, tr("Import Layout"), tr("Replace the layout “%1”?").arg(layout->name)) != QMessageBox::Yes)
+    return false;
+  if (!store_.save(*layout, &error)) {
+    tell(this, QMessageBox::Warning, tr("Could not import the layout"), error);
+    return false;
+  }
   applyLayout(*layout);
   rebuildLayoutsMenu();
+  return true;
 }
 
 void MainWindow::exportLayout() {

@@ -59,6 +59,9 @@ public:
   Layout currentLayout(const QString& name) const;
   void applyLayout(const Layout& layout);
   const LayoutStore& layoutStore() const { return store_; }
+  /// Layout ▸ Import for the file at `path`: named by the name inside it (a path's stem), else
+  /// by the file's stem; asks before replacing a layout of that name. False when not imported.
+  bool importLayoutFile(const QString& path);
 
   void applySettings(const AppSettings& settings);
 

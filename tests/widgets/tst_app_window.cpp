@@ -9,6 +9,7 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPushButton>
 #include <QScreen>
 #include <QSettings>
 #include <QToolButton>
@@ -20,6 +21,7 @@
 #include "common/test_support.hpp"
 #include "widgets/document.hpp"
 #include "widgets/inspector.hpp"
+#include "widgets/layouts.hpp"
 #include "widgets/export_wizard.hpp"
 #include "widgets/main_window.hpp"
 #include "widgets/newest_read.hpp"
@@ -284,7 +286,46 @@ private slots:
     QTRY_VERIFY(later);
   }
 
+  // Layout ▸ Import names a layout by the name inside the file (never a path) and asks before
+  // replacing one of the same name.
+  void importedLayoutsAreNamedAndAskBeforeReplacing() {
+    QTemporaryDir layouts, dir;
+    MainWindow w(nullptr, layouts.path());
+    w.show();
+    Layout l = w.currentLayout("/home/me/imported.json");  // as older exports wrote it
+    l.panels["marker"] = 1;
+    QString first = dir.filePath("imported.json");
+    QString error;
+    QVERIFY2(l.writeFile(first, &error), qPrintable(error));
+    QVERIFY(w.importLayoutFile(first));
+    QCOMPARE(w.layoutStore().names(), QStringList{"imported"});
+    QVERIFY(QFile::exists(layouts.filePath("imported.json")));
+    // Same name again: No keeps the stored one, Yes replaces it.
+    l.name = "imported";
+    l.panels["marker"] = 2;
+    QString second = dir.filePath("other.json");
+    QVERIFY(l.writeFile(second, &error));
+    answerNextQuestion(QMessageBox::No);
+    QVERIFY(!w.importLayoutFile(second));
+    QCOMPARE(w.layoutStore().load("imported", &error)->panels["marker"].toInt(), 1);
+    answerNextQuestion(QMessageBox::Yes);
+    QVERIFY(w.importLayoutFile(second));
+    QCOMPARE(w.layoutStore().load("imported", &error)->panels["marker"].toInt(), 2);
+    QCOMPARE(w.layoutStore().names(), QStringList{"imported"});
+  }
+
 private:
+  // Clicks `button` in the next modal message box, once it is shown.
+  static void answerNextQuestion(QMessageBox::StandardButton button) {
+    auto* poll = new QTimer(qApp);
+    QObject::connect(poll, &QTimer::timeout, [poll, button] {
+      if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+        poll->deleteLater();
+        box->button(button)->click();
+      }
+    });
+    poll->start(20);
+  }
   static QMessageBox* findTopLevel() {
     for (QWidget* w : QApplication::topLevelWidgets())
       if (w->objectName() == "unexpectedError" && w->isVisible()) return qobject_cast<QMessageBox*>(w);
