@@ -31,7 +31,13 @@ std::vector<TopicInfo> describeTopics(const session::Session& s) {
     if (!index.empty()) info.rateHz = storage::rateHz(index.size(), index.front().logTimeNs, index.back().logTimeNs);
     for (const auto& m : t.members) {
       if (auto d = s.decoder(*m.connection); !d) {
-        info.decodeProblem = toQt(d.error().describe());
+        std::string why = d.error().describe();
+        // The CLI's hint (--msg-path) is not the app's way: the topic list says Settings.
+        if (auto hint = why.find(decode::missingDefinitionHint); hint != std::string::npos) {
+          why.erase(hint, decode::missingDefinitionHint.size());
+          info.definitionMissing = true;
+        }
+        info.decodeProblem = toQt(why);
         break;
       }
     }
@@ -41,6 +47,13 @@ std::vector<TopicInfo> describeTopics(const session::Session& s) {
 }
 
 }  // namespace
+
+QString TopicInfo::decodeAdvice() const {
+  if (!definitionMissing) return decodeProblem;
+  return decodeProblem + QStringLiteral(". ") +
+         Document::tr("Add the folder of its package's .msg files, or a recording that defines it, in "
+                      "Settings ▸ Message definitions.");
+}
 
 Result<std::vector<qint64>> topicSizes(const session::Session& session, std::stop_token stop,
                                        const session::ProgressFn& progress) {
@@ -83,6 +96,7 @@ void Document::open(const QStringList& paths) {
   session::SessionOptions options;
   options.skipFailedInputs = true;
   options.alignStarts = alignStarts_;
+  for (const auto& p : messagePaths_) options.msgPaths.push_back(toPath(p));
   options.cacheBytes = cacheBytes_;
   options.stop = opening->stop.get_token();
   options.progress = [this, opening](double f) {
@@ -141,7 +155,7 @@ std::vector<ProblemGroup> Document::collectProblems() const {
   ProblemGroup decoding{tr("Decoding"), {}};
   for (const auto& note : s.decodeNotes()) decoding.items << toQt(note);
   for (const auto& t : topics_)
-    if (!t.decodeProblem.isEmpty()) decoding.items << tr("%1 cannot be decoded: %2").arg(t.name, t.decodeProblem);
+    if (!t.decodeProblem.isEmpty()) decoding.items << tr("%1 cannot be decoded: %2").arg(t.name, t.decodeAdvice());
   if (!decoding.items.isEmpty()) out.push_back(std::move(decoding));
   if (!failures_.isEmpty()) out.push_back({tr("Not opened"), failures_});
   // What the session says beyond the files' own problems (one topic name with two types).
@@ -162,6 +176,12 @@ void Document::setAlignStarts(bool align) {
   if (align == alignStarts_) return;
   alignStarts_ = align;
   if (session_ && session_->sourceCount() > 1) open(paths_);
+}
+
+void Document::setMessagePaths(const QStringList& paths) {
+  if (paths == messagePaths_) return;
+  messagePaths_ = paths;
+  if (session_) open(paths_);
 }
 
 void Document::close() {

@@ -26,6 +26,10 @@ struct TopicInfo {
   double rateHz = 0;        ///< storage::rateHz over the topic's own span (as bagscope-cli info)
   qint64 sizeBytes = -1;    ///< sum of message sizes; -1 while not measured yet
   QString decodeProblem;    ///< why its messages cannot be decoded; empty when they can
+  bool definitionMissing = false;  ///< no definition of its type: message paths would help
+
+  /// decodeProblem, and for a missing definition where the app takes one (translated).
+  QString decodeAdvice() const;
 };
 
 /// What the open recording could not give in full, under one heading (a file, or
@@ -85,6 +89,10 @@ public:
   /// open again when that changes.
   void setAlignStarts(bool align);
   bool alignStarts() const { return alignStarts_; }
+  /// Where definitions the files lack come from (SessionOptions::msgPaths: folders of .msg
+  /// files, recordings); opens what is open again when they change.
+  void setMessagePaths(const QStringList& paths);
+  const QStringList& messagePaths() const { return messagePaths_; }
 
 signals:
   void openProgress(double fraction);
@@ -117,6 +125,7 @@ private:
   int currentTopic_ = -1;
   std::size_t cacheBytes_ = std::size_t{1} << 30;
   bool alignStarts_ = false;
+  QStringList messagePaths_;
   std::shared_ptr<Opening> opening_;
   std::shared_ptr<session::Job> sizeJob_;
 };

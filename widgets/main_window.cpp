@@ -524,6 +524,7 @@ void MainWindow::exportLayout() {
 void MainWindow::applySettings(const AppSettings& settings) {
   settings_ = settings;
   document_->setCacheBudget(static_cast<std::size_t>(settings.cacheMiB) << 20);
+  document_->setMessagePaths(settings.messagePaths);
   timeline_->setTimeDisplay(settings.timeDisplay);
   playbackBar_->setTimeDisplay(settings.timeDisplay);
   inspector_->setTimeDisplay(settings.timeDisplay);

@@ -8,7 +8,9 @@
 #include <QStandardPaths>
 #include <QDialogButtonBox>
 #include <QFormLayout>
+#include <QFileInfo>
 #include <QLabel>
+#include <QListWidget>
 #include <QSettings>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -24,6 +26,7 @@ AppSettings AppSettings::load() {
   a.exportFolder = s.value(QStringLiteral("exportFolder"),
                            QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation) +
                                QStringLiteral("/Bagscope exports")).toString();
+  a.messagePaths = s.value(QStringLiteral("messagePaths")).toStringList();
   return a;
 }
 
@@ -33,6 +36,7 @@ void AppSettings::save() const {
   s.setValue(QStringLiteral("timeDisplay"), static_cast<int>(timeDisplay));
   s.setValue(QStringLiteral("cacheMiB"), cacheMiB);
   s.setValue(QStringLiteral("exportFolder"), exportFolder);
+  s.setValue(QStringLiteral("messagePaths"), messagePaths);
 }
 
 QList<QPair<QString, QString>> availableLanguages() {
@@ -43,7 +47,7 @@ QList<QPair<QString, QString>> availableLanguages() {
 
 SettingsDialog::SettingsDialog(const AppSettings& settings, QWidget* parent)
     : QDialog(parent), language_(new QComboBox(this)), time_(new QComboBox(this)), cache_(new QSpinBox(this)),
-      exportFolder_(new QLineEdit(settings.exportFolder, this)) {
+      exportFolder_(new QLineEdit(settings.exportFolder, this)), messagePaths_(new QListWidget(this)) {
   setWindowTitle(tr("Settings"));
   setMinimumWidth(480);
   language_->addItem(tr("System default"), QString());
@@ -76,6 +80,37 @@ SettingsDialog::SettingsDialog(const AppSettings& settings, QWidget* parent)
   folderRow->addWidget(exportFolder_, 1);
   folderRow->addWidget(browse);
   form->addRow(tr("Default export folder:"), folderRow);
+
+  // Definitions that recordings lack (older rosbag2 files name custom types only).
+  messagePaths_->setObjectName(QStringLiteral("messagePaths"));
+  messagePaths_->addItems(settings.messagePaths);
+  messagePaths_->setToolTip(tr("Used for types a recording does not define: folders holding package/msg/Type.msg "
+                               "files, and recordings whose definitions are borrowed. Applied to the open recording at once."));
+  messagePaths_->setMaximumHeight(110);
+  auto* addFolder = new QPushButton(tr("Add Folder…"), this);
+  auto* addRecording = new QPushButton(tr("Add Recording…"), this);
+  auto* remove = new QPushButton(tr("Remove"), this);
+  connect(addFolder, &QPushButton::clicked, this, [this] {
+    QString dir = QFileDialog::getExistingDirectory(this, tr("Folder of message definitions"));
+    if (!dir.isEmpty()) messagePaths_->addItem(dir);
+  });
+  connect(addRecording, &QPushButton::clicked, this, [this] {
+    QString file = QFileDialog::getOpenFileName(this, tr("Recording to borrow definitions from"), QString(),
+                                                tr("Recordings (*.bag *.mcap *.db3 metadata.yaml)"));
+    // A rosbag2 recording is its folder.
+    if (!file.isEmpty()) messagePaths_->addItem(file.endsWith(QLatin1String(".db3")) || file.endsWith(QLatin1String("metadata.yaml"))
+                                                     ? QFileInfo(file).absolutePath() : file);
+  });
+  connect(remove, &QPushButton::clicked, this, [this] { delete messagePaths_->currentItem(); });
+  auto* pathButtons = new QVBoxLayout;
+  pathButtons->addWidget(addFolder);
+  pathButtons->addWidget(addRecording);
+  pathButtons->addWidget(remove);
+  pathButtons->addStretch(1);
+  auto* pathRow = new QHBoxLayout;
+  pathRow->addWidget(messagePaths_, 1);
+  pathRow->addLayout(pathButtons);
+  form->addRow(tr("Message definitions:"), pathRow);
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
   connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
   connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -90,6 +125,7 @@ AppSettings SettingsDialog::settings() const {
   a.timeDisplay = static_cast<TimeDisplay>(time_->currentData().toInt());
   a.cacheMiB = cache_->value();
   a.exportFolder = exportFolder_->text();
+  for (int i = 0; i < messagePaths_->count(); ++i) a.messagePaths << messagePaths_->item(i)->text();
   return a;
 }
 

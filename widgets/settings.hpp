@@ -3,10 +3,12 @@
 
 #include <QDialog>
 #include <QString>
+#include <QStringList>
 
 #include "timeline.hpp"
 
 class QComboBox;
+class QListWidget;
 class QSpinBox;
 class QLineEdit;
 
@@ -17,6 +19,7 @@ struct AppSettings {
   TimeDisplay timeDisplay = TimeDisplay::Relative;
   int cacheMiB = 1024;  ///< chunk cache budget
   QString exportFolder;  ///< where the export wizard starts (Documents/Bagscope exports)
+  QStringList messagePaths;  ///< folders of .msg files and recordings that define types files lack
 
   static AppSettings load();
   void save() const;
@@ -37,6 +40,7 @@ private:
   QComboBox* time_;
   QSpinBox* cache_;
   QLineEdit* exportFolder_;
+  QListWidget* messagePaths_;
 };
 
 }  // namespace bagscope::widgets

@@ -68,7 +68,7 @@ QVariant TopicModel::data(const QModelIndex& index, int role) const {
       if (index.column() >= Count) return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
       break;
     case Qt::ToolTipRole:
-      if (!t.decodeProblem.isEmpty()) return tr("Messages of this topic cannot be decoded: %1").arg(t.decodeProblem);
+      if (!t.decodeProblem.isEmpty()) return tr("Messages of this topic cannot be decoded: %1").arg(t.decodeAdvice());
       if (index.column() == Size && t.sizeBytes < 0) return tr("Being measured in the background…");
       return index.column() <= Type ? index.data().toString() : QVariant();
   }

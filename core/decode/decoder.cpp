@@ -287,8 +287,8 @@ Result<std::shared_ptr<const Decoder>> compileFor(std::string_view type,
     if (dialect == schema::Dialect::Ros2) builtin = schema::findDefinition(type, msgPaths);
     if (!builtin)
       return makeError(ErrorCode::Schema, "the file has no definition of '" + std::string(type) +
-                                              "', which is not a standard ROS 2 interface (add the folder "
-                                              "of its package with --msg-path)");
+                                              "', which is not a standard ROS 2 interface" +
+                                              std::string(missingDefinitionHint));
     definition = *builtin;
   }
   auto parsed = schema::parseDefinition(type, definition, dialect);

@@ -327,7 +327,9 @@ Result<std::unique_ptr<Session>> Session::open(std::vector<std::unique_ptr<Sourc
     if (!source) {
       Error e = std::move(source).error();
       e.message = "as a source of message definitions: " + e.message;
-      return e;
+      if (!options.skipFailedInputs) return e;
+      state->problems.push_back("definitions not used: " + e.describe());
+      continue;
     }
     state->definitionSources.push_back(std::move(source).value());
   }

@@ -50,7 +50,8 @@ struct SessionOptions {
   std::vector<std::filesystem::path> msgPaths;
   /// A named file that cannot be opened is skipped and listed in Session::failures()
   /// instead of failing the open (the desktop app opens the others); the open still fails
-  /// when nothing could be opened.
+  /// when nothing could be opened. A msgPaths recording that cannot be read is then left out
+  /// and named in problems().
   bool skipFailedInputs = false;
   /// Shifts each file's log times so that all start together, at the earliest file's start
   /// (recordings of different days compared side by side). Message bytes are unchanged.

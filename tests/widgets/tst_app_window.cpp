@@ -27,6 +27,7 @@
 #include "widgets/newest_read.hpp"
 #include "widgets/playback.hpp"
 #include "widgets/problems_panel.hpp"
+#include "widgets/settings.hpp"
 #include "widgets/timeline.hpp"
 #include "widgets/topic_list.hpp"
 #include "widgets/unexpected_error.hpp"
@@ -314,7 +315,49 @@ private slots:
     QCOMPARE(w.layoutStore().names(), QStringList{"imported"});
   }
 
+  // Settings ▸ Message definitions: a folder of .msg files or a recording that defines a type
+  // the file lacks, applied to the open recording at once; the greyed topic's tooltip says
+  // where to add them (not the CLI's --msg-path).
+  void messageDefinitionsFromSettingsApplyAtOnce() {
+    QTemporaryDir layouts;
+    MainWindow w(nullptr, layouts.path());
+    w.show();
+    QSignalSpy opened(&w, &MainWindow::openFinished);
+    w.open({dataPath("ros2/demo_db3_old")});
+    QVERIFY(opened.wait(30000));
+    const TopicInfo* t = w.document()->topicByName("/vehicle_state");
+    QVERIFY(t && !t->decodeProblem.isEmpty() && t->definitionMissing);
+    QString tip = tooltipOf(w, "/vehicle_state");
+    QVERIFY2(tip.contains("Settings ▸ Message definitions") && !tip.contains("--msg-path"), qPrintable(tip));
+
+    AppSettings chosen = AppSettings::load();
+    chosen.messagePaths = {dataPath("msg")};
+    QCOMPARE(SettingsDialog(chosen).settings().messagePaths, chosen.messagePaths);  // the dialog keeps them
+    opened.clear();
+    w.applySettings(chosen);
+    QVERIFY(opened.wait(30000));
+    t = w.document()->topicByName("/vehicle_state");
+    QVERIFY2(t && t->decodeProblem.isEmpty(), qPrintable(t ? t->decodeProblem : "no topic"));
+    QCOMPARE(tooltipOf(w, "/vehicle_state"), QString("/vehicle_state"));
+
+    // A recording that stores the definition works too; one that is gone is named, not fatal.
+    chosen.messagePaths = {dataPath("ros2/demo_db3"), dataPath("ros2/gone.mcap")};
+    opened.clear();
+    w.applySettings(chosen);
+    QVERIFY(opened.wait(30000));
+    t = w.document()->topicByName("/vehicle_state");
+    QVERIFY2(t && t->decodeProblem.isEmpty(), qPrintable(t ? t->decodeProblem : "no topic"));
+    QString problems = w.problemsPanel()->text();
+    QVERIFY2(problems.contains("definitions not used") && problems.contains("gone.mcap"), qPrintable(problems));
+  }
+
 private:
+  static QString tooltipOf(MainWindow& w, const QString& topic) {
+    QAbstractItemModel* m = w.topicPanel()->view()->model();
+    for (int r = 0; r < m->rowCount(); ++r)
+      if (m->index(r, 0).data().toString() == topic) return m->index(r, 0).data(Qt::ToolTipRole).toString();
+    return "no row for " + topic;
+  }
   // Clicks `button` in the next modal message box, once it is shown.
   static void answerNextQuestion(QMessageBox::StandardButton button) {
     auto* poll = new QTimer(qApp);
