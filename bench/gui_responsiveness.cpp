@@ -5,7 +5,9 @@
 //
 // bagscope-gui-bench BAG...: how long the GUI thread ever goes without handling events
 // while the real main window opens a large bag, builds its index, measures topic sizes in
-// the background, and plays it at 10x with the message inspector following a topic.
+// the background, and plays it at 10x with the message inspector and a 3D view following the
+// cloud topic (the inspector on the busiest topic when there is none), sampling how far
+// behind the playhead they are.
 //
 // A 2 ms timer on the GUI thread is the watchdog: the longest time between two of its ticks
 // is the worst stall a user could feel. Run under xvfb-run (bench/run_gui.py does). Prints
@@ -30,6 +32,7 @@
 #include "widgets/cloud_panel.hpp"
 #include "widgets/document.hpp"
 #include "widgets/image_panel.hpp"
+#include "widgets/inspector.hpp"
 #include "widgets/main_window.hpp"
 #include "widgets/playback.hpp"
 #include "widgets/plot_panel.hpp"
@@ -209,16 +212,50 @@ int main(int argc, char** argv) {
     bool measured = std::all_of(d->topics().begin(), d->topics().end(), [](const TopicInfo& t) { return t.sizeBytes >= 0; });
     if (!measured) wait(d, &Document::topicSizesChanged, 600000);
     report["measure_sizes"] = dog.take(static_cast<double>(phase.nsecsElapsed()) / 1e9);
-    // Play at 10x for 5 s with the inspector following the busiest topic.
+    // Play at 10x for 5 s with the inspector following the busiest topic, and (when the
+    // bag has clouds) the inspector and a 3D view on the first cloud topic instead.
     auto busiest = std::max_element(d->topics().begin(), d->topics().end(),
                                     [](const TopicInfo& a, const TopicInfo& b) { return a.count < b.count; });
-    d->setCurrentTopic(static_cast<int>(busiest->id));
+    auto cloudTopic = std::find_if(d->topics().begin(), d->topics().end(),
+                                   [](const TopicInfo& t) { return t.type.endsWith(QLatin1String("PointCloud2")); });
+    const bool clouds = cloudTopic != d->topics().end();
+    auto followed = clouds ? cloudTopic->id : busiest->id;
+    d->setCurrentTopic(static_cast<int>(followed));
+    CloudPanel* cloud = nullptr;
+    QEventLoop loop0;
+    if (clouds) {
+      cloud = static_cast<CloudPanel*>(window.addPanel(QStringLiteral("cloud")));
+      cloud->setTopic(cloudTopic->name);
+      // A new 3D view's first draw compiles its shaders: not part of playing.
+      if (cloud->frames().empty()) wait(cloud, &CloudPanel::frameShown, 30000);
+      QTimer::singleShot(300, &loop0, &QEventLoop::quit);
+      loop0.exec();
+      dog.take(0);
+    }
+    // How far behind the playhead the panels are: the log time of the message the playhead is
+    // at minus that of the message shown, in wall-clock ms at 10x.
+    auto lagMs = std::make_shared<std::vector<double>>(), cloudLagMs = std::make_shared<std::vector<double>>();
+    auto* sampler = new QTimer(&window);
+    QObject::connect(sampler, &QTimer::timeout, [&window, d, followed, cloud, lagMs, cloudLagMs] {
+      const auto* s = d->session();
+      auto at = s->atOrBefore(followed, d->playheadNs());
+      if (!at) return;
+      qint64 due = s->index(followed)[*at].logTimeNs;
+      if (const auto* m = window.inspector()->model()->message(); m && m->row <= *at)
+        lagMs->push_back(static_cast<double>(due - s->index(followed)[m->row].logTimeNs) / 10 / 1e6);
+      if (cloud && !cloud->frames().empty())
+        cloudLagMs->push_back(std::max(0.0, static_cast<double>(due - cloud->frames().back().logTimeNs) / 10 / 1e6));
+    });
     window.playback()->setSpeed(10);
     phase.restart();
     window.playback()->play();
-    QTimer::singleShot(5000, [&, d] {
+    sampler->start(50);
+    QTimer::singleShot(5000, [&, d, cloud, sampler, lagMs, cloudLagMs] {
       window.playback()->pause();
+      sampler->stop();
       report["play_10x"] = dog.take(static_cast<double>(phase.nsecsElapsed()) / 1e9);
+      report["inspector_lag_10x"] = summarize(*lagMs);
+      if (cloud) report["cloud_lag_10x"] = summarize(*cloudLagMs);
       report["bags"] = bags.join(QLatin1Char(' '));
       report["bytes"] = d->totalBytes();
       report["messages"] = static_cast<qint64>(d->session()->messageCount());

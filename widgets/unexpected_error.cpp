@@ -2,7 +2,10 @@
 
 #include <QMessageBox>
 #include <QPointer>
+#include <QThread>
 #include <QThreadPool>
+
+#include <algorithm>
 
 #include "core/base/result.hpp"
 #include "qt_text.hpp"
@@ -36,8 +39,17 @@ void reportUnexpected(const QString& text) {
       Qt::QueuedConnection);
 }
 
+QThreadPool& backgroundPool() {
+  static QThreadPool* pool = [] {
+    auto* p = new QThreadPool(qApp);  // ends with the app, waiting for what runs
+    p->setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
+    return p;
+  }();
+  return *pool;
+}
+
 void startInPool(std::function<void()> task) {
-  QThreadPool::globalInstance()->start([task = std::move(task)] {
+  backgroundPool().start([task = std::move(task)] {
     try {
       task();
     } catch (...) {

@@ -5,6 +5,7 @@
 
 #include <QApplication>
 #include <QString>
+#include <QThreadPool>
 
 #include <exception>
 #include <functional>
@@ -18,7 +19,12 @@ QString describeException(std::exception_ptr exception);
 /// the dialog is open are added to it, not stacked as more dialogs.
 void reportUnexpected(const QString& text);
 
-/// Runs `task` on Qt's global pool; an exception it throws is reported.
+/// The pool for the app's own background work (reading, decoding, export previews). Never
+/// Qt's global pool: Qt's painting and image conversion split work onto that one and wait for
+/// it, so a long read there freezes the window until the read ends.
+QThreadPool& backgroundPool();
+
+/// Runs `task` on backgroundPool(); an exception it throws is reported.
 void startInPool(std::function<void()> task);
 
 /// The app's QApplication: an exception that escapes an event's delivery is reported.

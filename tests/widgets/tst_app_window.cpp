@@ -15,7 +15,10 @@
 #include <QToolButton>
 #include <QTreeView>
 
+#include <atomic>
+#include <chrono>
 #include <map>
+#include <thread>
 #include <stdexcept>
 
 #include "common/test_support.hpp"
@@ -349,6 +352,70 @@ private slots:
     QVERIFY2(t && t->decodeProblem.isEmpty(), qPrintable(t ? t->decodeProblem : "no topic"));
     QString problems = w.problemsPanel()->text();
     QVERIFY2(problems.contains("definitions not used") && problems.contains("gone.mcap"), qPrintable(problems));
+  }
+
+  // At 10x the playhead outruns reading and drawing a cloud: requests made meanwhile give way
+  // to the newest, and the next read runs while the last result is drawn, so a panel is
+  // behind by one read or one draw, not their sum (it was 2.5 s of recording at 10x).
+  void panelReadsOverlapDrawingAndOnlyTheNewestRuns() {
+    QObject owner;
+    NewestRead<std::size_t> reader(&owner);
+    const auto* session = reinterpret_cast<const bagscope::session::Session*>(&owner);
+    std::atomic<int> reads{0};
+    std::atomic<bool> drawing{false}, readWhileDrawing{false};
+    std::vector<std::size_t> shown;
+    auto want = [&](std::size_t row) {
+      reader.want({session, 1, row, 0},
+                  [&, row] {
+                    ++reads;
+                    if (drawing) readWhileDrawing = true;
+                    std::this_thread::sleep_for(std::chrono::milliseconds(40));
+                    return row;
+                  },
+                  [&](const ReadKey&, std::size_t r) {
+                    drawing = true;
+                    std::this_thread::sleep_for(std::chrono::milliseconds(40));  // a slow draw
+                    drawing = false;
+                    shown.push_back(r);
+                  });
+    };
+    QElapsedTimer clock;
+    clock.start();
+    std::size_t row = 0;
+    while (clock.elapsed() < 800) {  // a new row every 5 ms, as a fast playhead asks
+      want(++row);
+      QTest::qWait(5);
+    }
+    QTRY_VERIFY(!shown.empty() && shown.back() == row);
+    QVERIFY2(readWhileDrawing, "the next read waited for the draw");
+    QVERIFY2(std::is_sorted(shown.begin(), shown.end()), "an older row was shown after a newer one");
+    QVERIFY2(reads.load() <= 800 / 40 + 3, qPrintable(QString::number(reads.load()) + " reads"));  // stale ones dropped
+    QVERIFY2(reads.load() >= 12, qPrintable(QString::number(reads.load()) + " reads: reading and drawing in turn"));
+  }
+
+  // Qt splits image conversion and painting onto its global pool and waits for it: the
+  // app's long reads must not sit there (the window froze for seconds while topic sizes were
+  // measured or the export preview ran).
+  void backgroundWorkLeavesQtsOwnPoolFree() {
+    std::atomic<int> running{0};
+    const int busy = std::max(2, QThread::idealThreadCount()) * 2;
+    for (int i = 0; i < busy; ++i)
+      startInPool([&running] {
+        ++running;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+        --running;
+      });
+    QTRY_VERIFY(running.load() > 0);
+    QImage big(4000, 3000, QImage::Format_ARGB32);
+    big.fill(Qt::darkCyan);
+    QElapsedTimer t;
+    t.start();
+    QImage converted = big.convertToFormat(QImage::Format_RGB888);  // segmented on Qt's pool
+    qint64 ms = t.elapsed();
+    QVERIFY(!converted.isNull());
+    QVERIFY2(ms < 1000, qPrintable(QString("a conversion waited %1 ms for the app's background work").arg(ms)));
+    QVERIFY2(running.load() > 0, "the background work ended before the conversion: nothing was measured");
+    QTRY_COMPARE_WITH_TIMEOUT(running.load(), 0, 10000);
   }
 
 private:
