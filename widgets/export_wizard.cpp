@@ -95,7 +95,10 @@ ExportWizard::ExportWizard(Document* document, const QStringList& topics, QWidge
   setPage(Where, static_cast<QWizardPage*>(makeWherePage()));
   setPage(Run, static_cast<QWizardPage*>(makeRunPage()));
   recall();
-  for (const QString& t : topics) chooseTopic(t, {});
+  if (!topics.isEmpty()) {  // Export This Topic…: those, not the ones remembered
+    for (int i = 0; i < topics_->topLevelItemCount(); ++i) topics_->topLevelItem(i)->setCheckState(kTopicName, Qt::Unchecked);
+    for (const QString& t : topics) chooseTopic(t, {});
+  }
 }
 
 ExportWizard::~ExportWizard() {
@@ -353,6 +356,12 @@ QStringList ExportWizard::previewNames() const {
   return out;
 }
 
+QStringList ExportWizard::ticked() const {
+  QStringList out;
+  for (const auto& t : tasks()) out << t.topic + QLatin1Char('=') + t.format;
+  return out;
+}
+
 QString ExportWizard::summary() const { return summary_->text(); }
 const exporters::ExportReport& ExportWizard::report() const { return *report_; }
 
@@ -547,6 +556,14 @@ void ExportWizard::remember() const {
   s.setValue("csv/timeColumns", timeColumns_->currentData());
   s.setValue("csv/seconds", seconds_->isChecked());
   s.setValue("csv/arrayLimit", arrayLimit_->value());
+  // The topics ticked, and the format last chosen for each topic and for each type.
+  QStringList ticked;
+  for (const auto& t : tasks()) {
+    ticked << t.topic;
+    s.setValue("topicFormat/" + t.topic, t.format);
+    s.setValue("typeFormat/" + t.type, t.format);
+  }
+  s.setValue("ticked", ticked);
   s.endGroup();
 }
 
@@ -567,6 +584,14 @@ void ExportWizard::recall() {
   timeColumns_->setCurrentIndex(std::max(0, timeColumns_->findData(s.value("csv/timeColumns", 2))));
   seconds_->setChecked(s.value("csv/seconds").toBool());
   arrayLimit_->setValue(s.value("csv/arrayLimit", 16).toInt());
+  const QStringList ticked = s.value("ticked").toStringList();
+  for (int i = 0; i < topics_->topLevelItemCount(); ++i) {
+    QTreeWidgetItem* item = topics_->topLevelItem(i);
+    auto* box = static_cast<QComboBox*>(topics_->itemWidget(item, kTopicFormat));
+    QVariant format = s.value("topicFormat/" + item->text(kTopicName), s.value("typeFormat/" + item->text(kTopicType)));
+    if (int f = box->findData(format); f >= 0) box->setCurrentIndex(f);
+    if (ticked.contains(item->text(kTopicName))) item->setCheckState(kTopicName, Qt::Checked);
+  }
   s.endGroup();
 }
 

@@ -45,7 +45,8 @@ class ExportWizard : public QWizard {
 public:
   enum Page { What, When, How, Where, Run };
 
-  /// `topics`: names to pre-select (the topic list's selection).
+  /// `topics`: names to pre-select (the topic list's selection); none: the topics ticked
+  /// last time that this recording has. Formats are those last chosen per topic (else per type).
   ExportWizard(Document* document, const QStringList& topics, QWidget* parent = nullptr);
   ~ExportWizard() override;
 
@@ -59,6 +60,8 @@ public:
   /// What the target frame box offers: "" (as recorded) and the frames of /tf.
   QStringList targetFrames() const;
   QStringList previewNames() const;
+  /// The ticked topics, each as "topic=format".
+  QStringList ticked() const;
   bool running() const { return job_ != nullptr; }
   /// The run's summary text (empty until it ends).
   QString summary() const;

@@ -125,6 +125,34 @@ private slots:
     QCOMPARE(filesUnder(out.path()), QStringList());
   }
 
+  // The ticks and formats of the last export come back (the README says so); an explicit
+  // topic (Export This Topic…) replaces the ticks but keeps the formats.
+  void remembersTickedTopicsAndTheirFormats() {
+    QSettings().remove("export");
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
+    QTemporaryDir out;
+    {
+      ExportWizard w(&d, {});
+      QCOMPARE(w.ticked(), QStringList());
+      w.chooseTopic("/imu", "npy");
+      w.chooseTopic("/points", "ply");
+      w.setFolder(out.path());
+      bool ok = false;
+      QVERIFY(runThrough(w, &ok));
+      QVERIFY2(ok, qPrintable(w.summary()));
+    }
+    ExportWizard next(&d, {});
+    QCOMPARE(next.ticked(), QStringList({"/imu=npy", "/points=ply"}));
+    ExportWizard one(&d, {"/points"});
+    QCOMPARE(one.ticked(), QStringList({"/points=ply"}));
+    // Another recording: the same topic names and types get the same choices.
+    Document other;
+    QVERIFY(openAndWait(other, {dataPath("ros2/demo_db3")}));
+    ExportWizard there(&other, {});
+    QCOMPARE(there.ticked(), QStringList({"/imu=npy", "/points=ply"}));
+  }
+
   void cancellingLeavesNoPartialFiles() {
     Document d;
     QVERIFY(openAndWait(d, {dataPath("ros1/demo_uncompressed.bag")}));
