@@ -2,9 +2,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QFileDialog>
 #include <QFileInfo>
-#include <QMessageBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSpinBox>
@@ -28,11 +26,11 @@
 #include <cmath>
 #include <numeric>
 
-#include "core/export/export.hpp"
 #include "core/schema/schema.hpp"
 #include "core/sensors/sensors.hpp"
 #include "document.hpp"
 #include "qt_text.hpp"
+#include "save_in_background.hpp"
 #include "inspector.hpp"
 #include "timeline.hpp"
 #include "mailbox.hpp"
@@ -233,11 +231,9 @@ CloudPanel::CloudPanel(Document* document, QWidget* parent)
   auto* fourth = new QHBoxLayout;
   fourth->addWidget(button(tr("Save Frame…"), [this] {
     if (frames_.empty()) return;
-    QString path = QFileDialog::getSaveFileName(this, tr("Save This Frame As"),
-                                                QStringLiteral("%1_%2.pcd").arg(topic().mid(1).replace('/', '_')).arg(frames_.back().stampNs),
-                                                tr("PCD (*.pcd);;PLY (*.ply);;KITTI binary (*.bin)"));
-    QString error;
-    if (!path.isEmpty() && !saveFrame(path, &error)) QMessageBox::warning(this, tr("Saving failed"), error);
+    askAndSave(tr("Save This Frame As"),
+               QStringLiteral("%1_%2.pcd").arg(topic().mid(1).replace('/', '_')).arg(frames_.back().stampNs),
+               tr("PCD (*.pcd);;PLY (*.ply);;KITTI binary (*.bin)"), [this](const QString& path) { saveFrame(path); });
   }));
   fourth->addStretch(1);
   fourth->addWidget(button(tr("Reset View"), &CloudPanel::resetView));
@@ -483,29 +479,13 @@ void CloudPanel::rebuild() {
   view_->render();
 }
 
-bool CloudPanel::saveFrame(const QString& path, QString* error) const {
-  const session::Session* s = document_->session();
-  if (!s || frames_.empty() || topic_->currentIndex() < 0) {
-    if (error) *error = tr("no cloud is shown");
-    return false;
-  }
-  // The message as recorded, through the exporter (the same files as File > Export).
-  QFileInfo file(path);
-  auto format = exporters::formatFromName(file.suffix().toLower().toStdString());
-  exporters::ExportOptions o;
-  o.format = format ? *format : exporters::Format::Pcd;
-  o.topics = {topic().toStdString()};
-  o.startNs = o.endNs = frames_.back().logTimeNs;
-  o.outDir = toPath(file.absolutePath());
-  o.nameTemplate = file.fileName().toStdString();  // templates are UTF-8
-  o.overwrite = true;  // the file dialog asked
-  exporters::ExportReport report;
-  auto r = exporters::exportSession(*s, "frame", o, report);
-  if (!r || report.files.empty()) {
-    if (error) *error = r ? tr("nothing was written") : QString::fromStdString(r.error().describe());
-    return false;
-  }
-  return true;
+void CloudPanel::saveFrame(const QString& path) {
+  QString suffix = QFileInfo(path).suffix().toLower();
+  if (!document_->session() || frames_.empty() || topic_->currentIndex() < 0)
+    return emit saved(path, tr("%1: no cloud is shown").arg(path));
+  if (suffix != QLatin1String("pcd") && suffix != QLatin1String("ply") && suffix != QLatin1String("bin"))
+    return emit saved(path, tr("%1: a cloud is saved as .pcd, .ply or .bin, not “.%2”").arg(path, suffix));
+  saveMessage(this, document_->sharedSession(), topic(), frames_.back().logTimeNs, path);
 }
 
 void CloudPanel::resetView() { lookFrom({-12, -12, 9}, {0, 0, 1}); }

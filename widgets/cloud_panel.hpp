@@ -85,9 +85,10 @@ public:
   /// The line under the view: the frame's details, or why nothing is shown.
   QString status() const;
   VtkView* view() const { return view_; }
-  /// Writes the cloud shown (the newest frame) as recorded: PCD, PLY or KITTI .bin by the
-  /// file's suffix.
-  bool saveFrame(const QString& path, QString* error) const;
+  /// Writes the cloud shown (the newest frame) as recorded, through the export core in the
+  /// background: PCD, PLY or KITTI .bin by the file's suffix (another is refused). Ends with
+  /// saved().
+  void saveFrame(const QString& path);
   void resetView();
   void topView();
   void sideView();

@@ -1,8 +1,7 @@
 #include "image_panel.hpp"
 
 #include <QComboBox>
-#include <QFileDialog>
-#include <QMessageBox>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMouseEvent>
@@ -12,15 +11,14 @@
 #include <QWheelEvent>
 
 #include <opencv2/core.hpp>
-#include <opencv2/imgcodecs.hpp>
 
 #include <cmath>
 
-#include "core/export/export.hpp"
 #include "core/schema/schema.hpp"
 #include "core/sensors/sensors.hpp"
 #include "document.hpp"
 #include "qt_text.hpp"
+#include "save_in_background.hpp"
 #include "inspector.hpp"
 #include "timeline.hpp"
 
@@ -254,11 +252,8 @@ ImagePanel::ImagePanel(Document* document, QWidget* parent)
   save->setToolTip(tr("Save this frame as PNG (raw values, 16-bit depth kept) or JPEG"));
   connect(save, &QToolButton::clicked, this, [this] {
     if (!shown_.raw) return;
-    QString path = QFileDialog::getSaveFileName(this, tr("Save This Frame As"),
-                                                QStringLiteral("%1_%2.png").arg(topic().mid(1).replace('/', '_')).arg(shown_.stampNs),
-                                                tr("PNG image (*.png);;JPEG image (*.jpg *.jpeg)"));
-    QString error;
-    if (!path.isEmpty() && !saveFrame(path, &error)) QMessageBox::warning(this, tr("Saving failed"), error);
+    askAndSave(tr("Save This Frame As"), QStringLiteral("%1_%2.png").arg(topic().mid(1).replace('/', '_')).arg(shown_.stampNs),
+               tr("PNG image (*.png);;JPEG image (*.jpg *.jpeg)"), [this](const QString& path) { saveFrame(path); });
   });
   auto* bar = new QHBoxLayout;
   bar->addWidget(topic_, 1);
@@ -316,30 +311,12 @@ void ImagePanel::setTopic(const QString& name) {
 QString ImagePanel::topic() const { return pendingTopic_.isEmpty() ? topic_->currentText() : pendingTopic_; }
 QString ImagePanel::status() const { return status_->text(); }
 
-bool ImagePanel::saveFrame(const QString& path, QString* error) const {
-  auto fail = [&](const QString& why) {
-    if (error) *error = QStringLiteral("%1: %2").arg(path, why);
-    return false;
-  };
-  if (!shown_.raw) return fail(tr("no frame is shown"));
-  bool png = !path.endsWith(QLatin1String(".jpg"), Qt::CaseInsensitive) && !path.endsWith(QLatin1String(".jpeg"), Qt::CaseInsensitive);
-  // PNG: the decoded values as they are (BGR(A), mono 8/16-bit); JPEG (8-bit only): the
-  // picture as shown.
-  std::vector<std::uint8_t> bytes;
-  const cv::Mat& raw = *shown_.raw;
-  bool rawOk = png && (raw.depth() == CV_8U || raw.depth() == CV_16U);
-  if (rawOk) {
-    if (!cv::imencode(".png", raw, bytes)) return fail(tr("could not encode"));
-  } else {
-    QImage rgb = shown_.picture.convertToFormat(QImage::Format_BGR888);
-    cv::Mat view(rgb.height(), rgb.width(), CV_8UC3, rgb.bits(), static_cast<std::size_t>(rgb.bytesPerLine()));
-    if (!cv::imencode(png ? ".png" : ".jpg", view, bytes)) return fail(tr("could not encode"));
-  }
-  // The user confirmed replacing in the file dialog.
-  auto r = exporters::writeFileAtomically(toPath(path),
-                                         std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), true);
-  if (!r) return fail(QString::fromStdString(r.error().describe()));
-  return true;
+void ImagePanel::saveFrame(const QString& path) {
+  QString suffix = QFileInfo(path).suffix().toLower();
+  if (!document_->session() || !shown_.raw) return emit saved(path, tr("%1: no frame is shown").arg(path));
+  if (suffix != QLatin1String("png") && suffix != QLatin1String("jpg") && suffix != QLatin1String("jpeg"))
+    return emit saved(path, tr("%1: a frame is saved as .png or .jpg, not “.%2”").arg(path, suffix));
+  saveMessage(this, document_->sharedSession(), topic(), shown_.logTimeNs, path);
 }
 
 ImageStyle ImagePanel::style() const {

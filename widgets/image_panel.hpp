@@ -112,8 +112,10 @@ public:
   ImageView* view() const { return view_; }
   /// The readout text for image pixel (x, y) of the frame shown.
   QString readout(int x, int y) const;
-  /// Writes the frame shown: PNG keeps its raw values (16-bit depth too), JPEG the picture.
-  bool saveFrame(const QString& path, QString* error) const;
+  /// Writes the frame shown through the export core in the background, as File ▸ Export
+  /// writes it: PNG keeps its raw values (16-bit depth too), JPEG is 8-bit; another suffix is
+  /// refused. Ends with saved().
+  void saveFrame(const QString& path);
 
 signals:
   /// A frame is on screen (tests and the benchmark wait for it).

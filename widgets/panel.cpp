@@ -1,11 +1,28 @@
 #include "panel.hpp"
 
 #include <QComboBox>
+#include <QFileDialog>
+#include <QMessageBox>
 #include <QSignalBlocker>
 
 #include "document.hpp"
 
 namespace bagscope::widgets {
+
+void Panel::askAndSave(const QString& title, const QString& suggested, const QString& filters,
+                       const std::function<void(const QString&)>& save) {
+  QString path = QFileDialog::getSaveFileName(this, title, suggested, filters);
+  if (path.isEmpty()) return;
+  // One report per request: the answer to this path, then the connection goes.
+  auto* conn = new QMetaObject::Connection;
+  *conn = connect(this, &Panel::saved, this, [this, path, conn](const QString& done, const QString& error) {
+    if (done != path) return;
+    disconnect(*conn);
+    delete conn;
+    if (!error.isEmpty()) QMessageBox::warning(this, tr("Saving failed"), error);
+  });
+  save(path);
+}
 
 bool refillTopicBox(QComboBox* box, const std::vector<TopicInfo>& topics, const QString& wanted,
                     const std::function<bool(const TopicInfo&)>& accept,

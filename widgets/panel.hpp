@@ -31,9 +31,17 @@ public:
   /// Settings ▸ time display changed: panels that write times follow it.
   virtual void setTimeDisplay(TimeDisplay) {}
 
+  /// Asks for a file name (`suggested`, `filters`) and saves there with `save`; a failure
+  /// is shown when saved() comes.
+  void askAndSave(const QString& title, const QString& suggested, const QString& filters,
+                  const std::function<void(const QString&)>& save);
+
 signals:
   /// The panel's title (its topic) changed.
   void titleChanged(const QString& title);
+  /// A file it was asked to write (Save Frame, Export Visible Range) was written in the
+  /// background (`error` empty), or why not.
+  void saved(const QString& path, const QString& error);
 };
 
 /// Refills a panel's topic box with the recording's topics that `accept` takes (name shown, id

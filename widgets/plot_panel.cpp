@@ -25,12 +25,16 @@
 #include <qcustomplot.h>
 
 #include <cmath>
+#include <limits>
 
 #include "core/decode/decoder.hpp"
+#include "core/export/export.hpp"
 #include "core/schema/schema.hpp"
 #include "decimate.hpp"
 #include "document.hpp"
 #include "mailbox.hpp"
+#include "qt_text.hpp"
+#include "unexpected_error.hpp"
 
 namespace bagscope::widgets {
 
@@ -215,10 +219,8 @@ PlotPanel::PlotPanel(Document* document, QWidget* parent)
   connect(fit, &QToolButton::clicked, this, &PlotPanel::fitAll);
   auto* menu = new QMenu(this);
   menu->addAction(tr("Export Visible Range as CSV…"), this, [this] {
-    QString path = QFileDialog::getSaveFileName(this, tr("Export Visible Range as CSV"), QStringLiteral("plot.csv"),
-                                                tr("CSV files (*.csv)"));
-    QString error;
-    if (!path.isEmpty() && !exportVisibleCsv(path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
+    askAndSave(tr("Export Visible Range as CSV"), QStringLiteral("plot.csv"), tr("CSV files (*.csv)"),
+               [this](const QString& path) { exportVisibleCsv(path); });
   });
   menu->addAction(tr("Save as Image…"), this, [this] {
     QString path = QFileDialog::getSaveFileName(this, tr("Save Plot as Image"), QStringLiteral("plot.png"),
@@ -544,32 +546,24 @@ void PlotPanel::dropEvent(QDropEvent* event) {
   addSeries(parts[0], parts[1]);
 }
 
-bool PlotPanel::exportVisibleCsv(const QString& path, QString* error) const {
-  QCPRange range = plot_->xAxis->range();
-  QSaveFile file(path);  // written to a temporary name, renamed on commit
-  if (!file.open(QIODevice::WriteOnly | QIODevice::Text)) {
-    if (error) *error = QStringLiteral("%1: %2").arg(path, file.errorString());
-    return false;
-  }
-  QTextStream out(&file);
-  out.setRealNumberPrecision(17);
-  // One row per point: series (topic and field), the x value, the y value — the "long"
-  // form that pandas pivots (df.pivot(columns="series")).
-  out << (mode_ == Mode::Time ? "series,time_s,value\n" : "series,x,y\n");
+void PlotPanel::exportVisibleCsv(const QString& path) {
+  // A copy of the points, written on a background thread (a plot may hold millions).
+  std::vector<exporters::Series> series;
   for (const auto& s : series_) {
-    QString name = mode_ == Mode::Time ? s->topic + QLatin1Char('/') + s->path
-                                       : s->topic + QLatin1Char('/') + s->path + QLatin1String(" vs ") + s->xPath;
-    for (std::size_t i = 0; i < s->x.size() && i < s->y.size(); ++i) {
-      if (mode_ == Mode::Time && (s->x[i] < range.lower || s->x[i] > range.upper)) continue;
-      out << name << ',' << s->x[i] << ',' << s->y[i] << '\n';
-    }
+    QString name = s->topic + QLatin1Char('/') + s->path;
+    if (mode_ == Mode::XY) name += QLatin1String(" vs ") + s->xPath;
+    series.push_back({name.toStdString(), s->x, s->y});
   }
-  out.flush();
-  if (!file.commit()) {
-    if (error) *error = QStringLiteral("%1: %2").arg(path, file.errorString());
-    return false;
-  }
-  return true;
+  const bool time = mode_ == Mode::Time;
+  QCPRange range = plot_->xAxis->range();
+  double lo = time ? range.lower : -std::numeric_limits<double>::infinity();
+  double hi = time ? range.upper : std::numeric_limits<double>::infinity();
+  auto mailbox = mailbox_;
+  startInPool([series = std::move(series), time, lo, hi, mailbox, path, this] {
+    auto r = exporters::writeSeriesCsv(toPath(path), series, time ? "time_s" : "x", time ? "value" : "y", lo, hi, true);
+    QString error = r ? QString() : toQt(r.error().describe());
+    mailbox->post([this, path, error] { emit saved(path, error); });
+  });
 }
 
 bool PlotPanel::saveImage(const QString& path, QString* error) const {

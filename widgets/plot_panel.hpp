@@ -81,8 +81,9 @@ public:
   void fitAll();
   QCustomPlot* plot() const { return plot_; }
 
-  /// Writes the series' points inside the visible x range as CSV (rename on success).
-  bool exportVisibleCsv(const QString& path, QString* error) const;
+  /// Writes the series' points inside the visible time range (every point in XY mode) as
+  /// one CSV (exporters::writeSeriesCsv), in the background; ends with saved().
+  void exportVisibleCsv(const QString& path);
   /// PNG or SVG by the file's suffix.
   bool saveImage(const QString& path, QString* error) const;
   /// Loads series data directly (benchmarks: 10 M points without a bag).

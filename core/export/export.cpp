@@ -4,6 +4,7 @@
 #include "export.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <atomic>
 #include <cmath>
@@ -918,6 +919,35 @@ Result<void> writeFileAtomically(const fs::path& path, std::string_view bytes, b
     }
   }
   return publish(temp, path, overwrite);
+}
+
+Result<void> writeSeriesCsv(const fs::path& path, const std::vector<Series>& series, std::string_view xName,
+                            std::string_view yName, double lo, double hi, bool overwrite) {
+  std::string out = "series," + std::string(xName) + ',' + std::string(yName) + '\n';
+  auto number = [&out](double v) {
+    char buf[32];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);  // shortest text that reads back exactly
+    out.append(buf, r.ptr);
+  };
+  for (const auto& s : series) {
+    // A name with a comma or quote is quoted, as CSV readers expect.
+    std::string name = s.name;
+    if (name.find_first_of(",\"\n") != std::string::npos) {
+      std::string q = "\"";
+      for (char c : name) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+      name = q + '"';
+    }
+    for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
+      if (s.x[i] < lo || s.x[i] > hi) continue;
+      out += name;
+      out += ',';
+      number(s.x[i]);
+      out += ',';
+      number(s.y[i]);
+      out += '\n';
+    }
+  }
+  return writeFileAtomically(path, out, overwrite);
 }
 
 std::string recordingName(const fs::path& path) {

@@ -110,6 +110,17 @@ Result<std::vector<std::string>> tfFrames(const session::Session& session, std::
 Result<void> exportSession(const session::Session& session, const std::string& bag, const ExportOptions& options,
                            ExportReport& report, std::stop_token stop = {}, const ProgressFn& progress = {});
 
+/// A plotted series: its name and samples (x: seconds from the start, or another field).
+struct Series {
+  std::string name;
+  std::vector<double> x, y;
+};
+/// Writes `series` as one CSV in long form (pandas: df.pivot(columns="series")): a header
+/// `series,<xName>,<yName>`, then a row per sample with `lo <= x <= hi`, numbers in their
+/// shortest exact form. Atomically, as writeFileAtomically.
+Result<void> writeSeriesCsv(const std::filesystem::path& path, const std::vector<Series>& series, std::string_view xName,
+                            std::string_view yName, double lo, double hi, bool overwrite);
+
 /// Writes `outDir`/manifest.json listing every file of `report` (atomically).
 Result<std::filesystem::path> writeManifest(const ExportReport& report, const ExportOptions& options);
 

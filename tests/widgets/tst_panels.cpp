@@ -4,6 +4,7 @@
 // a person when written: BAGSCOPE_UPDATE_BASELINES=1 writes them instead of comparing).
 
 #include <QtTest>
+#include <QProcess>
 
 #include <QDockWidget>
 #include <QDoubleSpinBox>
@@ -125,17 +126,29 @@ private slots:
     QCOMPARE(b->xRange().first, 0.5);
     QCOMPARE(b->xRange().second, 0.8);
     // The visible range as CSV: the /imu rows logged between 0.5 s and 0.8 s.
+    // Written in the background (saved() says when), every number exact.
     QTemporaryDir out;
     QString error;
-    QVERIFY2(a->exportVisibleCsv(out.filePath("v.csv"), &error), qPrintable(error));
+    QSignalSpy written(a, &Panel::saved);
+    a->exportVisibleCsv(out.filePath("v.csv"));
+    QVERIFY(written.wait(10000));
+    QCOMPARE(written.at(0).at(0).toString(), out.filePath("v.csv"));
+    QVERIFY2(written.at(0).at(1).toString().isEmpty(), qPrintable(written.at(0).at(1).toString()));
     QFile csv(out.filePath("v.csv"));
     QVERIFY(csv.open(QIODevice::ReadOnly));
     QStringList lines = QString::fromUtf8(csv.readAll()).split('\n', Qt::SkipEmptyParts);
     QCOMPARE(lines.front(), QString("series,time_s,value"));
-    int inRange = 0;
-    for (double t : a->seriesX(0)) inRange += t >= 0.5 && t <= 0.8;
-    QCOMPARE(lines.size() - 1, inRange);
-    QVERIFY(lines[1].startsWith("/imu/linear_acceleration.x,"));
+    std::vector<std::pair<double, double>> inRange;
+    for (std::size_t i = 0; i < a->seriesX(0).size(); ++i)
+      if (a->seriesX(0)[i] >= 0.5 && a->seriesX(0)[i] <= 0.8) inRange.push_back({a->seriesX(0)[i], a->seriesY(0)[i]});
+    QCOMPARE(lines.size() - 1, static_cast<qsizetype>(inRange.size()));
+    for (std::size_t i = 0; i < inRange.size(); ++i) {
+      QStringList cells = lines[static_cast<qsizetype>(i + 1)].split(',');
+      QCOMPARE(cells.size(), 3);
+      QCOMPARE(cells[0], QString("/imu/linear_acceleration.x"));
+      QCOMPARE(cells[1].toDouble(), inRange[i].first);  // the shortest text that reads back exactly
+      QCOMPARE(cells[2].toDouble(), inRange[i].second);
+    }
     QVERIFY2(a->saveImage(out.filePath("p.svg"), &error), qPrintable(error));
     QVERIFY(QFileInfo(out.filePath("p.svg")).size() > 1000);
     // Layouts keep the panels, their series and settings.
@@ -231,6 +244,29 @@ private slots:
     QPointF pixel = panel.view()->toImage(centre);
     int x = static_cast<int>(pixel.x()), y = static_cast<int>(pixel.y());
     QCOMPARE(panel.readout(x, y), QString("%1 mm").arg(1000 + 20 * y + 5 * x));  // frame 0
+
+    // Save Frame goes through the export core in the background: the 16-bit millimetres of
+    // frame 0 as a 16-bit PNG, read back by Qt's PNG reader; a suffix it cannot write is refused.
+    QTemporaryDir out;
+    QSignalSpy saved(&panel, &Panel::saved);
+    panel.saveFrame(out.filePath("depth.png"));
+    QVERIFY(saved.count() || saved.wait(10000));
+    QVERIFY2(saved.at(0).at(1).toString().isEmpty(), qPrintable(saved.at(0).at(1).toString()));
+    QImage png(out.filePath("depth.png"));
+    QCOMPARE(png.format(), QImage::Format_Grayscale16);
+    // The generator's plane, its 8x8 corner of "no measurement" and its saturated last pixel.
+    auto at = [&](int xx, int yy) { return int(reinterpret_cast<const quint16*>(png.constScanLine(yy))[xx]); };
+    QCOMPARE(png.size(), QSize(64, 48));
+    for (int yy = 0; yy < 48; ++yy)
+      for (int xx = 0; xx < 64; ++xx) {
+        int expected = xx < 8 && yy < 8 ? 0 : xx == 63 && yy == 47 ? 65535 : 1000 + 20 * yy + 5 * xx;
+        if (at(xx, yy) != expected) QFAIL(qPrintable(QString("pixel %1,%2: %3, not %4").arg(xx).arg(yy).arg(at(xx, yy)).arg(expected)));
+      }
+    saved.clear();
+    panel.saveFrame(out.filePath("depth.bmp"));
+    QVERIFY(saved.count() || saved.wait(10000));
+    QVERIFY2(saved.at(0).at(1).toString().contains(".bmp"), qPrintable(saved.at(0).at(1).toString()));
+    QVERIFY(!QFile::exists(out.filePath("depth.bmp")));
   }
 
   // On every close and open each panel shows the new recording's data for its topic, or
@@ -309,6 +345,25 @@ private slots:
     QVERIFY2(coloured > 50, qPrintable(QString("%1 coloured pixels").arg(coloured)));
     QString diff = compareToBaseline(view, "cloud_points");
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
+
+    // Save Frame: the cloud shown (message 0, at the playhead) as the export writes it, in the
+    // background, checked by Open3D against python3-rosbag's decoding; an unknown suffix is
+    // refused (it was written as PCD under that name).
+    QTemporaryDir out;
+    QSignalSpy saved(&panel, &Panel::saved);
+    panel.saveFrame(out.filePath("first.pcd"));
+    QVERIFY(saved.count() || saved.wait(20000));
+    QVERIFY2(saved.at(0).at(1).toString().isEmpty(), qPrintable(saved.at(0).at(1).toString()));
+    QProcess verify;
+    verify.start(BAGSCOPE_PYTHON, {QStringLiteral(BAGSCOPE_EXPORT_TESTS "/verify_export.py"), "pcd",
+                                   dataPath("ros1/demo_lz4.bag"), "/points", out.path(), "--every", "20"});
+    QVERIFY(verify.waitForFinished(120000));
+    QVERIFY2(verify.exitCode() == 0, verify.readAllStandardOutput() + verify.readAllStandardError());
+    saved.clear();
+    panel.saveFrame(out.filePath("first.xyz"));
+    QVERIFY(saved.count() || saved.wait(10000));
+    QVERIFY2(saved.at(0).at(1).toString().contains(".xyz"), qPrintable(saved.at(0).at(1).toString()));
+    QVERIFY(!QFile::exists(out.filePath("first.xyz")));
   }
 };
 
