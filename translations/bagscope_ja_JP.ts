@@ -2,6 +2,17 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ja_JP">
 <context>
+    <name>Application</name>
+    <message>
+        <source>Unexpected error</source>
+        <translation>予期しないエラー</translation>
+    </message>
+    <message>
+        <source>Bagscope caught an error it did not expect and keeps running. What it was doing may be incomplete.</source>
+        <translation>Bagscope は予期しないエラーを捕捉しましたが、動作を続けます。実行中だった処理は不完全な可能性があります。</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>%1 (topic %2, message %3: %4 bytes, not decoded)</source>
@@ -176,18 +187,6 @@
         <translation>PCD (*.pcd);;PLY (*.ply);;KITTI バイナリ (*.bin)</translation>
     </message>
     <message>
-        <source>Saving failed</source>
-        <translation>保存に失敗しました</translation>
-    </message>
-    <message>
-        <source>no cloud is shown</source>
-        <translation>表示中の点群がありません</translation>
-    </message>
-    <message>
-        <source>nothing was written</source>
-        <translation>何も書き出されませんでした</translation>
-    </message>
-    <message>
         <source>Colour map for the field&apos;s values</source>
         <translation>フィールドの値に使うカラーマップ</translation>
     </message>
@@ -200,6 +199,14 @@
         <translation>
             <numerusform>%n フレームで %1 点 · %2 · スタンプ %3</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>%1: no cloud is shown</source>
+        <translation>%1: 点群が表示されていません</translation>
+    </message>
+    <message>
+        <source>%1: a cloud is saved as .pcd, .ply or .bin, not “.%2”</source>
+        <translation>%1: 点群は .pcd、.ply、.bin で保存します（「.%2」は不可）</translation>
     </message>
 </context>
 <context>
@@ -234,6 +241,10 @@
     <message>
         <source>Recording</source>
         <translation>記録</translation>
+    </message>
+    <message>
+        <source>Add the folder of its package&apos;s .msg files, or a recording that defines it, in Settings ▸ Message definitions.</source>
+        <translation>設定 ▸ メッセージ定義 で、そのパッケージの .msg フォルダ、またはこの型を定義している記録を追加してください。</translation>
     </message>
 </context>
 <context>
@@ -578,24 +589,20 @@
         <translation>PNG 画像 (*.png);;JPEG 画像 (*.jpg *.jpeg)</translation>
     </message>
     <message>
-        <source>Saving failed</source>
-        <translation>保存に失敗しました</translation>
-    </message>
-    <message>
-        <source>no frame is shown</source>
-        <translation>表示中のフレームがありません</translation>
-    </message>
-    <message>
-        <source>could not encode</source>
-        <translation>エンコードできませんでした</translation>
-    </message>
-    <message>
         <source>This recording has no image topics.</source>
         <translation>この記録には画像トピックがありません。</translation>
     </message>
     <message>
         <source>%1  %2×%3  stamp %4  frame %5</source>
         <translation>%1  %2×%3  スタンプ %4  フレーム %5</translation>
+    </message>
+    <message>
+        <source>%1: no frame is shown</source>
+        <translation>%1: フレームが表示されていません</translation>
+    </message>
+    <message>
+        <source>%1: a frame is saved as .png or .jpg, not “.%2”</source>
+        <translation>%1: フレームは .png または .jpg で保存します（「.%2」は不可）</translation>
     </message>
 </context>
 <context>
@@ -986,6 +993,13 @@
     </message>
 </context>
 <context>
+    <name>bagscope::widgets::Panel</name>
+    <message>
+        <source>Saving failed</source>
+        <translation>保存に失敗しました</translation>
+    </message>
+</context>
+<context>
     <name>bagscope::widgets::PlaybackBar</name>
     <message>
         <source>Playback</source>
@@ -1131,10 +1145,6 @@
         <translation>CSV ファイル (*.csv)</translation>
     </message>
     <message>
-        <source>Export failed</source>
-        <translation>書き出しに失敗しました</translation>
-    </message>
-    <message>
         <source>Save as Image…</source>
         <translation>画像として保存…</translation>
     </message>
@@ -1235,6 +1245,38 @@
     <message>
         <source>Default export folder:</source>
         <translation>既定の書き出し先:</translation>
+    </message>
+    <message>
+        <source>Used for types a recording does not define: folders holding package/msg/Type.msg files, and recordings whose definitions are borrowed. Applied to the open recording at once.</source>
+        <translation>記録が定義していない型に使います：package/msg/Type.msg を含むフォルダと、定義を借りる記録。開いている記録にすぐ適用されます。</translation>
+    </message>
+    <message>
+        <source>Add Folder…</source>
+        <translation>フォルダを追加…</translation>
+    </message>
+    <message>
+        <source>Add Recording…</source>
+        <translation>記録を追加…</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <source>Folder of message definitions</source>
+        <translation>メッセージ定義のフォルダ</translation>
+    </message>
+    <message>
+        <source>Recording to borrow definitions from</source>
+        <translation>定義を借りる記録</translation>
+    </message>
+    <message>
+        <source>Recordings (*.bag *.mcap *.db3 metadata.yaml)</source>
+        <translation>記録 (*.bag *.mcap *.db3 metadata.yaml)</translation>
+    </message>
+    <message>
+        <source>Message definitions:</source>
+        <translation>メッセージ定義:</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,17 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>Application</name>
+    <message>
+        <source>Unexpected error</source>
+        <translation>意外错误</translation>
+    </message>
+    <message>
+        <source>Bagscope caught an error it did not expect and keeps running. What it was doing may be incomplete.</source>
+        <translation>Bagscope 捕获了一个意外错误，程序继续运行。正在进行的操作可能不完整。</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>%1 (topic %2, message %3: %4 bytes, not decoded)</source>
@@ -176,18 +187,6 @@
         <translation>PCD (*.pcd);;PLY (*.ply);;KITTI 二进制 (*.bin)</translation>
     </message>
     <message>
-        <source>Saving failed</source>
-        <translation>保存失败</translation>
-    </message>
-    <message>
-        <source>no cloud is shown</source>
-        <translation>当前没有显示点云</translation>
-    </message>
-    <message>
-        <source>nothing was written</source>
-        <translation>没有写入任何文件</translation>
-    </message>
-    <message>
         <source>Colour map for the field&apos;s values</source>
         <translation>字段值使用的色图</translation>
     </message>
@@ -200,6 +199,14 @@
         <translation>
             <numerusform>%n 帧共 %1 个点 · %2 · 时间戳 %3</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>%1: no cloud is shown</source>
+        <translation>%1：没有显示点云</translation>
+    </message>
+    <message>
+        <source>%1: a cloud is saved as .pcd, .ply or .bin, not “.%2”</source>
+        <translation>%1：点云只能保存为 .pcd、.ply 或 .bin，不能保存为“.%2”</translation>
     </message>
 </context>
 <context>
@@ -234,6 +241,10 @@
     <message>
         <source>Recording</source>
         <translation>录制</translation>
+    </message>
+    <message>
+        <source>Add the folder of its package&apos;s .msg files, or a recording that defines it, in Settings ▸ Message definitions.</source>
+        <translation>请在 设置 ▸ 消息定义 中添加其功能包的 .msg 文件夹，或定义了该类型的录制文件。</translation>
     </message>
 </context>
 <context>
@@ -578,24 +589,20 @@
         <translation>PNG 图片 (*.png);;JPEG 图片 (*.jpg *.jpeg)</translation>
     </message>
     <message>
-        <source>Saving failed</source>
-        <translation>保存失败</translation>
-    </message>
-    <message>
-        <source>no frame is shown</source>
-        <translation>当前没有显示图像</translation>
-    </message>
-    <message>
-        <source>could not encode</source>
-        <translation>无法编码</translation>
-    </message>
-    <message>
         <source>This recording has no image topics.</source>
         <translation>此录制中没有图像话题。</translation>
     </message>
     <message>
         <source>%1  %2×%3  stamp %4  frame %5</source>
         <translation>%1  %2×%3  时间戳 %4  坐标系 %5</translation>
+    </message>
+    <message>
+        <source>%1: no frame is shown</source>
+        <translation>%1：没有显示帧</translation>
+    </message>
+    <message>
+        <source>%1: a frame is saved as .png or .jpg, not “.%2”</source>
+        <translation>%1：帧只能保存为 .png 或 .jpg，不能保存为“.%2”</translation>
     </message>
 </context>
 <context>
@@ -986,6 +993,13 @@
     </message>
 </context>
 <context>
+    <name>bagscope::widgets::Panel</name>
+    <message>
+        <source>Saving failed</source>
+        <translation>保存失败</translation>
+    </message>
+</context>
+<context>
     <name>bagscope::widgets::PlaybackBar</name>
     <message>
         <source>Playback</source>
@@ -1131,10 +1145,6 @@
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <source>Export failed</source>
-        <translation>导出失败</translation>
-    </message>
-    <message>
         <source>Save as Image…</source>
         <translation>保存为图片…</translation>
     </message>
@@ -1235,6 +1245,38 @@
     <message>
         <source>Default export folder:</source>
         <translation>默认导出文件夹：</translation>
+    </message>
+    <message>
+        <source>Used for types a recording does not define: folders holding package/msg/Type.msg files, and recordings whose definitions are borrowed. Applied to the open recording at once.</source>
+        <translation>用于录制文件未定义的类型：包含 package/msg/Type.msg 文件的文件夹，以及借用其定义的录制文件。立即应用于当前打开的录制。</translation>
+    </message>
+    <message>
+        <source>Add Folder…</source>
+        <translation>添加文件夹…</translation>
+    </message>
+    <message>
+        <source>Add Recording…</source>
+        <translation>添加录制文件…</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Folder of message definitions</source>
+        <translation>消息定义文件夹</translation>
+    </message>
+    <message>
+        <source>Recording to borrow definitions from</source>
+        <translation>借用定义的录制文件</translation>
+    </message>
+    <message>
+        <source>Recordings (*.bag *.mcap *.db3 metadata.yaml)</source>
+        <translation>录制文件 (*.bag *.mcap *.db3 metadata.yaml)</translation>
+    </message>
+    <message>
+        <source>Message definitions:</source>
+        <translation>消息定义：</translation>
     </message>
 </context>
 <context>
