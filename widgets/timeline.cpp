@@ -344,6 +344,7 @@ void TimelineWidget::paintRuler(QPainter& p) {
   for (const auto& label : labels) {
     int x = left + static_cast<int>(std::lround(label.x));
     p.drawLine(x, kRulerHeight - 6, x, kRulerHeight - 1);
+    if (x + 3 + metrics.horizontalAdvance(label.text) > width()) continue;  // a tick, not half a number
     p.drawText(QRect(x + 3, 0, metrics.horizontalAdvance(label.text) + 4, kRulerHeight - 4), Qt::AlignLeft | Qt::AlignVCenter,
                label.text);
   }
