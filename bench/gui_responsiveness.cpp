@@ -14,9 +14,11 @@
 // one JSON object: per phase, the worst stall and the 99th percentile, in ms.
 
 #include <QApplication>
+#include <QFile>
 #include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTemporaryDir>
 #include <QTimer>
 
 #include <algorithm>
@@ -169,6 +171,11 @@ int panelsBench(const QString& bag) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Settings of their own, empty: the window restores the panels it closed with, and runs
+  // must not inherit the panels of the runs before (they added up to 80 3D views).
+  QTemporaryDir settings;
+  qputenv("XDG_CONFIG_HOME", QFile::encodeName(settings.filePath(QStringLiteral("config"))));
+  qputenv("XDG_DATA_HOME", QFile::encodeName(settings.filePath(QStringLiteral("data"))));
   QSurfaceFormat::setDefaultFormat(VtkView::defaultFormat());  // the 3D view's OpenGL
   QApplication app(argc, argv);
   if (argc == 3 && QString::fromLocal8Bit(argv[1]) == QLatin1String("panels")) return panelsBench(QString::fromLocal8Bit(argv[2]));

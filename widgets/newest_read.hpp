@@ -1,9 +1,8 @@
 #pragma once
 // NewestRead: how panels read the message at the playhead without falling behind. One read
-// runs at a time on the thread pool; requests made meanwhile replace each other and only
-// the newest runs next, while the one before is being drawn. Reads run on backgroundPool(). The result comes back on the owner's thread (dropped once the
+// runs at a time on backgroundPool(); requests made meanwhile replace each other and only
+// the newest runs next. The result comes back on the owner's thread (dropped once the
 // owner is gone). A read that throws is reported (unexpected_error.hpp) and shows nothing.
-
 
 #include <cstddef>
 #include <functional>
@@ -69,10 +68,8 @@ private:
         if (!result) return reportUnexpected(failure);  // no retry: the next want() asks again
         ReadKey before = shown_;
         shown_ = key;
-        // The next read starts before this one is drawn, so that reading and drawing overlap
-        // (at 10x the playhead outruns both: the lag is one of them, not their sum).
-        if (wanted_.session && !(wanted_ == shown_)) start();
         done(before, std::move(*result));
+        if (wanted_.session && !(wanted_ == shown_)) start();
       });
     });
   }
