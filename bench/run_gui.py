@@ -2,7 +2,8 @@
 """GUI responsiveness (issue #6) and panel speed (issue #7): the longest the GUI thread goes without handling events
 while the real window opens a large bag and builds its index, measures topic sizes in the
 background, and plays at 10x with the inspector and a 3D view following the cloud topic
-(else the inspector on the busiest topic). Target: no stall over 50 ms. Also printed: how
+(else the inspector on the busiest topic), then shows the export wizard's preview of every
+topic. Target: no stall over 50 ms. Also printed: how
 far behind the playhead the panels fall at 10x (wall-clock ms).
 
     /usr/bin/python3 bench/run_gui.py [--runs 5] [--work /tmp/bagscope-bench]
@@ -30,7 +31,7 @@ def main():
         'huge.bag': ['fixtures-gen/ros1/generate_large.py', '--seconds', '70'],
     })
     gui_bench = os.path.join(os.path.dirname(args.bench_bin), 'bagscope-gui-bench')
-    phases = ['open_and_index', 'measure_sizes', 'play_10x']
+    phases = ['open_and_index', 'measure_sizes', 'play_10x', 'export_preview']
     worst = 0.0
     print(f'{"file":<12}{"phase":<16}{"median worst stall ms":>24}{"max ms":>9}{"median p99 ms":>15}')
     for name, path in bags.items():
