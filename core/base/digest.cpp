@@ -1,6 +1,9 @@
 #include "digest.hpp"
 
+#include <algorithm>
 #include <cstring>
+
+#include <zlib.h>
 
 namespace bagscope {
 namespace {
@@ -112,6 +115,16 @@ std::string base64(std::span<const std::byte> data) {
     out += '=';
   }
   return out;
+}
+
+std::uint32_t crc32(std::span<const std::byte> data, std::uint32_t crc) {
+  // zlib takes at most 4 GiB a call (uInt).
+  while (!data.empty()) {
+    auto n = static_cast<uInt>(std::min<std::size_t>(data.size(), 1u << 30));
+    crc = static_cast<std::uint32_t>(::crc32(crc, reinterpret_cast<const Bytef*>(data.data()), n));
+    data = data.subspan(n);
+  }
+  return crc;
 }
 
 }  // namespace bagscope

@@ -1,5 +1,6 @@
 #pragma once
-// SHA-256 (FIPS 180-4), Base64 (RFC 4648) and hex, for printing byte arrays compactly.
+// SHA-256 (FIPS 180-4), Base64 (RFC 4648) and hex, for printing byte arrays compactly; CRC-32
+// for the checksums MCAP files carry.
 
 #include <array>
 #include <cstddef>
@@ -12,6 +13,8 @@ namespace bagscope {
 std::array<std::uint8_t, 32> sha256(std::span<const std::byte> data);
 std::string sha256Hex(std::span<const std::byte> data);
 std::string base64(std::span<const std::byte> data);
+/// CRC-32 (ISO-HDLC, as zlib and MCAP compute it) of `data`, continuing from `crc`.
+std::uint32_t crc32(std::span<const std::byte> data, std::uint32_t crc = 0);
 /// Lower-case hex, two digits a byte; `spaced`: "0b 00", else "0b00".
 std::string hexBytes(std::span<const std::byte> data, bool spaced = true);
 

@@ -99,7 +99,8 @@ Result<void> run(Decompressor::Contexts& ctx, Codec codec, std::span<const std::
       }
       LZ4F_resetDecompressionContext(ctx.lz4.get());
       LZ4F_decompressOptions_t options{};
-      options.skipChecksums = 1;
+      // Content and block checksums are verified: damage the decoder does not notice itself
+      // would otherwise reach the messages unseen (a ROS 1 bag has no other check).
       // When the whole output fits the first allocation it never moves, and LZ4F may
       // decode straight into it instead of through its own buffers.
       options.stableDst = initialCapacity(in.size(), maxSize) == maxSize ? 1 : 0;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <random>
 #include <vector>
 
 #include "core/storage/source.hpp"
@@ -45,6 +46,64 @@ inline QString indexMatchesIteration(storage::Source& source, std::size_t& total
     }
   }
   if (total != iterated.size()) return QStringLiteral("%1 index entries, %2 messages iterated").arg(total).arg(iterated.size());
+  return {};
+}
+
+/// Random damage to `intact` (byte flips, and every third round a cut), opened with `open`:
+/// whatever opens may give fewer messages than the intact file, never more, and each one it
+/// gives must be one of the intact file's, byte for byte, at the same log time. `opened` gets
+/// the rounds that opened (and read something), `recovered` the messages they gave. Returns
+/// the first violation (empty when none).
+template <typename Open>
+QString randomDamageGivesOnlyIntactMessages(const std::vector<std::byte>& intact, Open open, unsigned seed, int rounds,
+                                            int& opened, std::size_t& recovered) {
+  using Key = std::pair<std::int64_t, std::vector<std::byte>>;
+  std::map<Key, int> whole;  // (log time, bytes) -> how many
+  std::size_t wholeCount = 0;
+  {
+    auto source = open(std::vector<std::byte>(intact));
+    if (!source) return QStringLiteral("the intact file does not open");
+    (void)(*source)->readMessages({}, [&](const storage::MessageView& m) {
+      ++whole[{m.logTimeNs, {m.bytes.begin(), m.bytes.end()}}];
+      ++wholeCount;
+      return true;
+    }, {});
+  }
+  std::mt19937 rng(seed);
+  opened = 0;
+  recovered = 0;
+  for (int round = 0; round < rounds; ++round) {
+    auto bytes = intact;
+    int flips = 1 + static_cast<int>(rng() % 16);
+    for (int k = 0; k < flips; ++k) bytes[rng() % bytes.size()] = static_cast<std::byte>(rng());
+    if (round % 3 == 0) bytes.resize(rng() % bytes.size());
+    auto source = open(std::move(bytes));
+    if (!source) continue;
+    auto left = whole;
+    std::size_t n = 0;
+    QString bad;
+    (void)(*source)->readMessages({}, [&](const storage::MessageView& m) {
+      ++n;
+      auto it = left.find({m.logTimeNs, {m.bytes.begin(), m.bytes.end()}});
+      if (it == left.end() || it->second == 0) {
+        if (bad.isEmpty()) bad = QStringLiteral("round %1: a message at %2 ns (%3 bytes) that the intact file does not have")
+                                     .arg(round).arg(m.logTimeNs).arg(m.bytes.size());
+        return true;
+      }
+      --it->second;
+      return true;
+    }, {});
+    if (!bad.isEmpty()) return bad;
+    if (n > wholeCount) return QStringLiteral("round %1: %2 messages from a file of %3").arg(round).arg(n).arg(wholeCount);
+    if (auto index = (*source)->messageIndex()) {
+      std::size_t entries = 0;
+      for (const auto& c : **index) entries += c.size();
+      if (entries > wholeCount) return QStringLiteral("round %1: %2 index entries for %3 messages").arg(round).arg(entries).arg(wholeCount);
+    }
+    (void)(*source)->chunkStats();
+    opened += n > 0;
+    recovered += n;
+  }
   return {};
 }
 

@@ -359,7 +359,7 @@ Result<void> McapSource::parseChunk(std::span<const std::byte> content, bool cut
   f.num<std::uint64_t>();  // message start and end time: taken from the messages themselves
   f.num<std::uint64_t>();
   auto uncompressedSize = f.num<std::uint64_t>();
-  f.num<std::uint32_t>();  // uncompressed CRC: not verified (0 means "not computed" anyway)
+  auto crc = f.num<std::uint32_t>();  // of the uncompressed records; 0: not computed
   auto compression = f.str();
   std::span<const std::byte> records;
   if (cut) {
@@ -388,6 +388,9 @@ Result<void> McapSource::parseChunk(std::span<const std::byte> content, bool cut
     ctx.decompressor.decompressPrefix(codec, records, static_cast<std::size_t>(uncompressedSize), out.data);
   } else if (auto r = ctx.decompressor.decompress(codec, records, static_cast<std::size_t>(uncompressedSize), out.data); !r) {
     return r;
+  } else if (crc != 0 && crc32(out.data.span()) != crc) {
+    // Damage the codec did not notice (or an uncompressed chunk): its messages would be wrong.
+    return makeError(ErrorCode::Format, "chunk data does not match its CRC (damaged): its messages are not read");
   }
   std::string why;
   bool bad = false;
