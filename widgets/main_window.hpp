@@ -94,7 +94,6 @@ private:
   void showSettings();
   void showAbout();
   void showExport(const QStringList& topics);
-  QString describeOpen() const;
 
   Document* document_;
   Playback* playback_;

@@ -108,7 +108,6 @@ private:
   void load(Series& s);
   void redraw();
   void updateCursor();
-  void showMenu();
   void onLoaded();
   QString timeAxisLabel() const;
 

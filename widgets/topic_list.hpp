@@ -46,7 +46,6 @@ class TopicFilter : public QSortFilterProxyModel {
 public:
   explicit TopicFilter(QObject* parent = nullptr);
   void setFilterText(const QString& text);
-  QString filterText() const { return words_.join(QLatin1Char(' ')); }
   /// Topic ids in the order shown.
   std::vector<session::TopicId> shownTopics() const;
 

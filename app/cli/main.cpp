@@ -10,7 +10,7 @@
 
 namespace {
 
-constexpr const char* kUsage =
+constexpr const char* kUsageText =
     "usage: bagscope-cli <command> [options]\n"
     "\n"
     "commands:\n"
@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
   try {
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-      std::fputs(kUsage, args.empty() ? stderr : stdout);
+      std::fputs(kUsageText, args.empty() ? stderr : stdout);
       return args.empty() ? bagscope::cli::kUsage : bagscope::cli::kOk;
     }
     if (args[0] == "--version") {
@@ -70,7 +70,7 @@ int main(int argc, char** argv) {
     if (command == "cat") return bagscope::cli::runCat(args);
     if (command == "stats") return bagscope::cli::runStats(args);
     if (command == "export") return bagscope::cli::runExport(args);
-    std::fprintf(stderr, "bagscope-cli: unknown command '%s'\n\n%s", command.c_str(), kUsage);
+    std::fprintf(stderr, "bagscope-cli: unknown command '%s'\n\n%s", command.c_str(), kUsageText);
     return bagscope::cli::kUsage;
   } catch (const std::exception& e) {
     // The core throws nothing for bad input; this is for std::bad_alloc and the like.

@@ -5,22 +5,6 @@
 
 namespace bagscope {
 
-const char* errorCodeName(ErrorCode code) {
-  switch (code) {
-    case ErrorCode::Io: return "io";
-    case ErrorCode::Write: return "write";
-    case ErrorCode::Format: return "format";
-    case ErrorCode::Truncated: return "truncated";
-    case ErrorCode::Unsupported: return "unsupported";
-    case ErrorCode::Decode: return "decode";
-    case ErrorCode::Schema: return "schema";
-    case ErrorCode::InvalidArgument: return "invalid argument";
-    case ErrorCode::Cancelled: return "cancelled";
-    case ErrorCode::Internal: return "internal";
-  }
-  return "unknown";
-}
-
 namespace {
 
 // Whether `message` says "offset N" already ("chunk at offset 69: …"), so it is not said twice.

@@ -24,8 +24,6 @@ enum class ErrorCode : std::uint8_t {
   Internal,         ///< an exception inside Bagscope or a library it calls (OpenCV), caught
 };
 
-const char* errorCodeName(ErrorCode code);
-
 /// One failure, with where it happened. Unknown places stay empty / negative.
 struct Error {
   ErrorCode code = ErrorCode::Format;

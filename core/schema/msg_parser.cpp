@@ -247,27 +247,6 @@ std::uint32_t primitiveSize(Primitive p) {
   return 0;
 }
 
-const char* primitiveName(Primitive p) {
-  switch (p) {
-    case Primitive::Bool: return "bool";
-    case Primitive::Int8: return "int8";
-    case Primitive::UInt8: return "uint8";
-    case Primitive::Int16: return "int16";
-    case Primitive::UInt16: return "uint16";
-    case Primitive::Int32: return "int32";
-    case Primitive::UInt32: return "uint32";
-    case Primitive::Int64: return "int64";
-    case Primitive::UInt64: return "uint64";
-    case Primitive::Float32: return "float32";
-    case Primitive::Float64: return "float64";
-    case Primitive::String: return "string";
-    case Primitive::Time: return "time";
-    case Primitive::Duration: return "duration";
-    case Primitive::Message: return "message";
-  }
-  return "?";
-}
-
 Result<std::shared_ptr<const MessageSchema>> parseDefinition(std::string_view typeName,
                                                              std::string_view text,
                                                              Dialect dialect) {

@@ -25,7 +25,6 @@ enum class Primitive : std::uint8_t {
 
 /// Size in bytes on the wire of a fixed-size primitive; 0 for String and Message.
 std::uint32_t primitiveSize(Primitive p);
-const char* primitiveName(Primitive p);
 
 enum class ArrayKind : std::uint8_t { None, Fixed, Dynamic, Bounded };
 
@@ -67,8 +66,6 @@ struct MessageSchema {
   Dialect dialect = Dialect::Ros1;
 };
 
-/// Parses a full definition (root text + "MSG:" sections) of type `typeName`.
-/// Errors (Schema) name the type and the line.
 /// The type name without ROS 2's "/msg/": "sensor_msgs/msg/Image" -> "sensor_msgs/Image",
 /// so that ROS 1 and ROS 2 spellings of a type compare equal.
 std::string normalTypeName(std::string_view type);
@@ -78,6 +75,8 @@ std::string normalTypeName(std::string_view type);
 /// struct named `typeName` ("pkg/msg/Type"). Errors (Schema) name the line.
 Result<std::shared_ptr<const MessageSchema>> parseIdl(std::string_view typeName, std::string_view text);
 
+/// Parses a full definition (root text + "MSG:" sections) of type `typeName`.
+/// Errors (Schema) name the type and the line.
 Result<std::shared_ptr<const MessageSchema>> parseDefinition(std::string_view typeName,
                                                              std::string_view text,
                                                              Dialect dialect);

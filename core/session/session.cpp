@@ -849,6 +849,5 @@ Result<storage::RecordingSummary> Session::summary(std::uint32_t source) const {
 
 CacheStats Session::cacheStats() const { return state_->cache.stats(); }
 void Session::setCacheBudget(std::size_t bytes) { state_->cache.setBudget(bytes); }
-unsigned Session::workerCount() const { return state_->pool.size(); }
 
 }  // namespace bagscope::session

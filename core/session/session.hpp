@@ -218,7 +218,6 @@ public:
 
   CacheStats cacheStats() const;
   void setCacheBudget(std::size_t bytes);
-  unsigned workerCount() const;
 
   struct State;
 

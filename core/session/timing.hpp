@@ -1,7 +1,7 @@
 #pragma once
 // Timing diagnostics per topic: how regularly a topic was recorded, where it paused,
 // whether its log times go backwards in the file, and how late messages were logged after
-// their header stamp. What `bagscope-cli stats` prints and the app will show.
+// their header stamp. What `bagscope-cli stats` prints and the app's Stats dialog shows.
 
 #include <cstdint>
 #include <limits>
