@@ -1,0 +1,98 @@
+#!/usr/bin/python3
+"""The layers of docs/architecture.md, checked: every #include in core/, widgets/ and app/
+must follow an arrow the ALLOWED table below permits, reach only another module's public
+headers (those directly in its folder, never a subfolder such as ros1/ or detail/), and
+nothing in core/ may include Qt.
+
+    check_layers.py SOURCE_ROOT
+
+Arrows that exist today but break the rules are listed in KNOWN_LEAKS, each to be removed
+(issue #18); the check fails on a new leak, and on a listed one that is gone (so the list
+only shrinks). Exit status 0 when the tree follows the rules."""
+import os
+import re
+import sys
+
+# module -> the modules it may include (besides itself)
+ALLOWED = {
+    'core/base': set(),
+    'core/compress': {'core/base'},
+    'core/schema': {'core/base'},
+    'core/decode': {'core/base', 'core/schema'},
+    'core/storage': {'core/base', 'core/compress', 'core/schema'},
+    'core/sensors': {'core/base', 'core/decode', 'core/schema'},
+    'core/session': {'core/base', 'core/compress', 'core/decode', 'core/schema', 'core/storage'},
+    'core/export': {'core/base', 'core/decode', 'core/schema', 'core/sensors', 'core/session', 'core/storage'},
+    'widgets': {'core/base', 'core/decode', 'core/export', 'core/sensors', 'core/session'},
+    'app/cli': {'core/base', 'core/decode', 'core/export', 'core/sensors', 'core/session'},
+    'app/gui': {'core/base', 'widgets'},
+}
+
+# (including file, included header): today's leaks, to be removed.
+KNOWN_LEAKS = {
+    ('core/session/session.cpp', 'core/storage/rosbag2/rosbag2_source.hpp'),
+    ('app/cli/commands.cpp', 'core/storage/source.hpp'),
+    ('app/cli/commands.cpp', 'core/storage/summary.hpp'),
+    ('widgets/document.cpp', 'core/storage/summary.hpp'),
+    ('widgets/export_wizard.cpp', 'core/storage/summary.hpp'),
+    ('widgets/main_window.cpp', 'core/storage/summary.hpp'),
+    ('widgets/topic_list.cpp', 'core/storage/summary.hpp'),
+    ('widgets/cloud_panel.cpp', 'core/schema/schema.hpp'),
+    ('widgets/export_wizard.cpp', 'core/schema/schema.hpp'),
+    ('widgets/image_panel.cpp', 'core/schema/schema.hpp'),
+    ('widgets/inspector.cpp', 'core/schema/schema.hpp'),
+    ('widgets/plot_panel.cpp', 'core/schema/schema.hpp'),
+    ('widgets/topic_list.cpp', 'core/schema/schema.hpp'),
+}
+
+INCLUDE = re.compile(r'\s*#\s*include\s*[<"]([^">]+)[">]')
+
+
+def module_of(path):
+    parts = path.split('/')
+    return '/'.join(parts[:2]) if parts[0] in ('core', 'app') else parts[0]
+
+
+def main():
+    root = sys.argv[1]
+    problems, seen, files = [], set(), 0
+    for top in ('core', 'widgets', 'app'):
+        for folder, _, names in os.walk(os.path.join(root, top)):
+            for name in sorted(names):
+                if not name.endswith(('.cpp', '.hpp', '.h')):
+                    continue
+                path = os.path.relpath(os.path.join(folder, name), root).replace(os.sep, '/')
+                files += 1
+                here = module_of(path)
+                with open(os.path.join(root, path), encoding='utf-8', errors='replace') as f:
+                    for number, line in enumerate(f, 1):
+                        m = INCLUDE.match(line)
+                        if not m:
+                            continue
+                        header = m.group(1)
+                        if here.startswith('core/') and re.match(r'Q[A-Za-z]', header):
+                            problems.append(f'{path}:{number}: the core includes Qt ({header})')
+                            continue
+                        if not header.startswith(('core/', 'widgets/', 'app/')):
+                            continue
+                        there = module_of(header)
+                        if there == here:
+                            continue
+                        inner = header.count('/') > (2 if there.startswith(('core/', 'app/')) else 1)
+                        if there not in ALLOWED.get(here, set()) or inner:
+                            if (path, header) in KNOWN_LEAKS:
+                                seen.add((path, header))
+                                continue
+                            why = 'a header inside another module' if there in ALLOWED.get(here, set()) else \
+                                f'{here} may not depend on {there}'
+                            problems.append(f'{path}:{number}: includes {header}: {why}')
+    for path, header in sorted(KNOWN_LEAKS - seen):
+        problems.append(f'{path} no longer includes {header}: remove it from KNOWN_LEAKS')
+    for p in problems:
+        print(p)
+    print(f'{files} files; {len(seen)} known leaks left; {len(problems)} problems')
+    return 1 if problems else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
