@@ -4,7 +4,6 @@
 #include "export.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <atomic>
 #include <cmath>
@@ -647,8 +646,8 @@ Result<void> Exporter::writeStream(const Target& t, const fs::path& path, const 
         if (o_.timeColumns != TimeColumns::Stamp) line += std::string("log_time") + unit + ",";
         if (o_.timeColumns != TimeColumns::LogTime && headerTopic) line += std::string("stamp") + unit + ",";
         for (const auto& c : columns) {
-          bool quote = c.name.find_first_of(",\"") != std::string::npos;
-          line += quote ? "\"" + c.name + "\"," : c.name + ",";
+          detail::appendCsvText(c.name, line);
+          line += ',';
         }
         line.back() = '\n';
         csv << line;
@@ -923,27 +922,21 @@ Result<void> writeFileAtomically(const fs::path& path, std::string_view bytes, b
 
 Result<void> writeSeriesCsv(const fs::path& path, const std::vector<Series>& series, std::string_view xName,
                             std::string_view yName, double lo, double hi, bool overwrite) {
-  std::string out = "series," + std::string(xName) + ',' + std::string(yName) + '\n';
-  auto number = [&out](double v) {
-    char buf[32];
-    auto r = std::to_chars(buf, buf + sizeof buf, v);  // shortest text that reads back exactly
-    out.append(buf, r.ptr);
-  };
+  std::string out = "series,";
+  detail::appendCsvText(xName, out);
+  out += ',';
+  detail::appendCsvText(yName, out);
+  out += '\n';
   for (const auto& s : series) {
-    // A name with a comma or quote is quoted, as CSV readers expect.
-    std::string name = s.name;
-    if (name.find_first_of(",\"\n") != std::string::npos) {
-      std::string q = "\"";
-      for (char c : name) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-      name = q + '"';
-    }
+    std::string name;
+    detail::appendCsvText(s.name, name);
     for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
       if (s.x[i] < lo || s.x[i] > hi) continue;
       out += name;
       out += ',';
-      number(s.x[i]);
+      detail::appendCsvNumber(s.x[i], out);
       out += ',';
-      number(s.y[i]);
+      detail::appendCsvNumber(s.y[i], out);
       out += '\n';
     }
   }

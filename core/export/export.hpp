@@ -116,8 +116,8 @@ struct Series {
   std::vector<double> x, y;
 };
 /// Writes `series` as one CSV in long form (pandas: df.pivot(columns="series")): a header
-/// `series,<xName>,<yName>`, then a row per sample with `lo <= x <= hi`, numbers in their
-/// shortest exact form. Atomically, as writeFileAtomically.
+/// `series,<xName>,<yName>`, then a row per sample with `lo <= x <= hi`, numbers as the CSV
+/// export writes them (shortest exact form; nan, inf). Atomically, as writeFileAtomically.
 Result<void> writeSeriesCsv(const std::filesystem::path& path, const std::vector<Series>& series, std::string_view xName,
                             std::string_view yName, double lo, double hi, bool overwrite);
 

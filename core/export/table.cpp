@@ -78,6 +78,25 @@ const Value* columnValue(const Value& message, const Column& column, std::uint8_
   return v;
 }
 
+void appendCsvText(std::string_view text, std::string& out) {
+  if (text.find_first_of(",\"\n\r") == std::string_view::npos) {
+    out += text;
+    return;
+  }
+  out += '"';
+  for (char ch : text) {
+    if (ch == '"') out += '"';
+    out += ch;
+  }
+  out += '"';
+}
+
+void appendCsvNumber(double v, std::string& out) {
+  if (std::isnan(v)) out += "nan";
+  else if (std::isinf(v)) out += v > 0 ? "inf" : "-inf";
+  else appendJsonDouble(v, out);
+}
+
 void appendCsv(const Value* v, std::uint8_t byte, bool isByte, const Column& c, bool seconds, std::string& out) {
   if (!v) return;
   if (isByte) {
@@ -88,25 +107,8 @@ void appendCsv(const Value* v, std::uint8_t byte, bool isByte, const Column& c, 
     case Value::Kind::Bool: out += v->b ? "True" : "False"; return;
     case Value::Kind::Int: out += std::to_string(v->i); return;
     case Value::Kind::UInt: out += std::to_string(v->u); return;
-    case Value::Kind::Float:
-      if (std::isnan(v->f)) out += "nan";
-      else if (std::isinf(v->f)) out += v->f > 0 ? "inf" : "-inf";
-      else appendJsonDouble(v->f, out);
-      return;
-    case Value::Kind::String: {
-      bool quote = v->text.find_first_of(",\"\n\r") != std::string::npos;
-      if (!quote) {
-        out += v->text;
-        return;
-      }
-      out += '"';
-      for (char ch : v->text) {
-        if (ch == '"') out += '"';
-        out += ch;
-      }
-      out += '"';
-      return;
-    }
+    case Value::Kind::Float: return appendCsvNumber(v->f, out);
+    case Value::Kind::String: return appendCsvText(v->text, out);
     default: break;
   }
   if (c.kind == Column::Kind::Time) {

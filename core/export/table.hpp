@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/decode/decoder.hpp"
@@ -22,6 +23,12 @@ std::vector<Column> planColumns(const schema::MessageType& type, std::uint32_t a
 
 /// The value of `column` in a decoded message; null when absent (a short array).
 const decode::Value* columnValue(const decode::Value& message, const Column& column, std::uint8_t& byte, bool& isByte);
+
+/// Appends `text` as one CSV field: quoted (quotes doubled) when it holds a comma, quote or
+/// line break.
+void appendCsvText(std::string_view text, std::string& out);
+/// Appends `v` as a CSV number: its shortest exact form, or nan, inf, -inf.
+void appendCsvNumber(double v, std::string& out);
 
 /// Appends the value as CSV text (nothing when absent). Times in ns, or seconds.
 void appendCsv(const decode::Value* value, std::uint8_t byte, bool isByte, const Column& column, bool seconds,
