@@ -34,7 +34,7 @@
 #include "document.hpp"
 #include "mailbox.hpp"
 #include "qt_text.hpp"
-#include "unexpected_error.hpp"
+#include "save_in_background.hpp"
 
 namespace bagscope::widgets {
 
@@ -558,11 +558,8 @@ void PlotPanel::exportVisibleCsv(const QString& path) {
   QCPRange range = plot_->xAxis->range();
   double lo = time ? range.lower : -std::numeric_limits<double>::infinity();
   double hi = time ? range.upper : std::numeric_limits<double>::infinity();
-  auto mailbox = mailbox_;
-  startInPool([series = std::move(series), time, lo, hi, mailbox, path, this] {
-    auto r = exporters::writeSeriesCsv(toPath(path), series, time ? "time_s" : "x", time ? "value" : "y", lo, hi, true);
-    QString error = r ? QString() : toQt(r.error().describe());
-    mailbox->post([this, path, error] { emit saved(path, error); });
+  saveInBackground(this, path, [series = std::move(series), time, lo, hi, path] {
+    return exporters::writeSeriesCsv(toPath(path), series, time ? "time_s" : "x", time ? "value" : "y", lo, hi, true);
   });
 }
 

@@ -4,30 +4,21 @@
 
 #include "core/export/export.hpp"
 #include "core/session/session.hpp"
-#include "panel.hpp"
 #include "mailbox.hpp"
+#include "panel.hpp"
 #include "qt_text.hpp"
+#include "unexpected_error.hpp"
 
 namespace bagscope::widgets {
 
-void saveInBackground(QObject* owner, std::shared_ptr<const session::Session> session,
-                      std::function<Result<void>(const session::Session&, std::stop_token)> write,
-                      std::function<void(const QString& error)> done) {
-  auto mailbox = Mailbox::create(owner);
-  QObject::connect(owner, &QObject::destroyed, [mailbox] { mailbox->close(); });
-  // The job's handle lives until its result is handled on the owner's thread (set here
-  // before the event loop can run that).
-  auto job = std::make_shared<std::shared_ptr<session::Job>>();
-  *job = session->startJob(
-      [session, write = std::move(write)](std::stop_token stop, const session::ProgressFn&) { return write(*session, stop); },
-      {},
-      [job, mailbox, done = std::move(done)](Result<void> r) {
-        QString error = r ? QString() : toQt(r.error().describe());
-        mailbox->post([job, done, error] {
-          job->reset();
-          done(error);
-        });
-      });
+void saveInBackground(Panel* panel, const QString& path, std::function<Result<void>()> write) {
+  auto mailbox = Mailbox::create(panel);
+  QObject::connect(panel, &QObject::destroyed, [mailbox] { mailbox->close(); });
+  startInPool([panel, path, mailbox, write = std::move(write)] {
+    Result<void> r = runCatching(write);
+    QString error = r ? QString() : toQt(r.error().describe());
+    mailbox->post([panel, path, error] { emit panel->saved(path, error); });
+  });
 }
 
 void saveMessage(Panel* panel, std::shared_ptr<const session::Session> session, const QString& topic, qint64 logTimeNs,
@@ -41,18 +32,15 @@ void saveMessage(Panel* panel, std::shared_ptr<const session::Session> session, 
   o.outDir = toPath(file.absolutePath());
   o.nameTemplate = file.fileName().toStdString();  // templates are UTF-8
   o.overwrite = true;
-  saveInBackground(
-      panel, std::move(session),
-      [o](const session::Session& s, std::stop_token stop) -> Result<void> {
-        exporters::ExportReport report;
-        if (auto r = exporters::exportSession(s, "frame", o, report, stop); !r) return r;
-        if (report.files.empty())  // say why: the reasons the exporter counted
-          return fileError(ErrorCode::Decode, report.errors.empty() ? (report.skipped.empty() ? std::string("nothing was written")
-                                                                                                : report.skipped.begin()->first)
-                                                                    : report.errors.front());
-        return {};
-      },
-      [panel, path](const QString& error) { emit panel->saved(path, error); });
+  saveInBackground(panel, path, [session = std::move(session), o]() -> Result<void> {
+    exporters::ExportReport report;
+    if (auto r = exporters::exportSession(*session, "frame", o, report); !r) return r;
+    if (report.files.empty())  // say why: the reasons the exporter counted
+      return fileError(ErrorCode::Decode, report.errors.empty() ? (report.skipped.empty() ? std::string("nothing was written")
+                                                                                            : report.skipped.begin()->first)
+                                                                : report.errors.front());
+    return {};
+  });
 }
 
 }  // namespace bagscope::widgets

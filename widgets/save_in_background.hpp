@@ -1,15 +1,13 @@
 #pragma once
-// A file a panel saves (Save Frame, Export Visible Range): written by the export core on a
-// thread of the session (a job), never on the GUI thread, so a big cloud or a long plot does
-// not freeze the window. The result comes back on the owner's thread.
+// A file a panel saves (Save Frame, Export Visible Range): written by the export core on the
+// app's background pool, never on the GUI thread, so a big cloud or a long plot does not
+// freeze the window. The panel's saved() says how it ended.
 
-#include <QObject>
 #include <QString>
 #include <QtGlobal>
 
 #include <functional>
 #include <memory>
-#include <stop_token>
 
 #include "core/base/result.hpp"
 
@@ -19,17 +17,15 @@ class Session;
 
 namespace bagscope::widgets {
 
-/// Runs `write` as a job of `session`; then `done(error)` on `owner`'s thread, the error
-/// empty when the file was written (dropped once `owner` is gone).
-void saveInBackground(QObject* owner, std::shared_ptr<const session::Session> session,
-                      std::function<Result<void>(const session::Session&, std::stop_token)> write,
-                      std::function<void(const QString& error)> done);
-
 class Panel;
 
+/// Runs `write` on backgroundPool() (an exception it throws becomes its error), then emits
+/// `panel->saved(path, error)` on the GUI thread, the error empty when the file was written
+/// (dropped once the panel is gone).
+void saveInBackground(Panel* panel, const QString& path, std::function<Result<void>()> write);
+
 /// Writes the message of `topic` logged at `logTimeNs` to `path` as File ▸ Export writes it
-/// (the format by the suffix; `path` is replaced: the file dialog asked), then emits
-/// `panel->saved(path, error)`.
+/// (the format by the suffix; `path` is replaced: the file dialog asked), with saveInBackground.
 void saveMessage(Panel* panel, std::shared_ptr<const session::Session> session, const QString& topic, qint64 logTimeNs,
                  const QString& path);
 
