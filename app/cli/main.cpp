@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <exception>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bagscope/build_info.hpp"
@@ -10,21 +11,22 @@
 
 namespace {
 
-constexpr const char* kUsageText =
-    "usage: bagscope-cli <command> [options]\n"
-    "\n"
-    "commands:\n"
-    "  info FILE [--json]     summary of a recording: time range, topics, types, counts\n"
-    "  cat FILE [--topic T]... [--start S] [--end S] [--bytes digest|base64]\n"
-    "      [--msg-path DIR]...\n"
-    "                         every message as one JSON object per line, in log-time order\n"
-    "  stats FILE|DIR... [--json] [--recursive]\n"
-    "                         timing per topic: rate, jitter, largest gaps, out-of-order\n"
-    "                         log times, zero header stamps, stamp-to-log latency\n"
-    "  export INPUT... --format F --out DIR [options]\n"
-    "                         messages to files: F is pcd, ply, bin (KITTI), csv, jpeg,\n"
-    "                         png, mp4, avi or npy; INPUT files, folders (searched\n"
-    "                         recursively unless --no-recursive) or quoted globs\n"
+// Each subcommand's own usage, answered by `bagscope-cli COMMAND --help` (as mcap and ros2 bag do).
+constexpr const char* kInfoUsage =
+    "usage: bagscope-cli info FILE [--json]\n"
+    "    summary of a recording: time range, topics, types, counts\n";
+constexpr const char* kCatUsage =
+    "usage: bagscope-cli cat FILE [--topic T]... [--start S] [--end S] [--bytes digest|base64]\n"
+    "                         [--msg-path DIR]...\n"
+    "    every message as one JSON object per line, in log-time order\n";
+constexpr const char* kStatsUsage =
+    "usage: bagscope-cli stats FILE|DIR... [--json] [--recursive]\n"
+    "    timing per topic: rate, jitter, largest gaps, out-of-order log times, zero header\n"
+    "    stamps, stamp-to-log latency\n";
+constexpr const char* kExportUsage =
+    "usage: bagscope-cli export INPUT... --format F --out DIR [options]\n"
+    "    messages to files: F is pcd, ply, bin (KITTI), csv, jpeg, png, mp4, avi or npy; INPUT\n"
+    "    files, folders (searched recursively unless --no-recursive) or quoted globs\n"
     "      --topic T (repeatable)  --start S  --end S  --every N\n"
     "      --name TEMPLATE   placeholders {bag} {topic} {index} {stamp_ns} {log_time_ns}\n"
     "                        {ext}; default {bag}_frame_{index}.{ext} per message,\n"
@@ -34,20 +36,47 @@ constexpr const char* kUsageText =
     "              --fields x,y,z,intensity=i  --normalise-intensity  --drop-nan\n"
     "              --frame F (transform into frame F with /tf, /tf_static)\n"
     "      images: --quality Q (JPEG)   video: --fps F (default: the topic's rate)\n"
-    "      csv: --time log|stamp|both  --seconds  --array-limit N (default 16)\n"
+    "      csv: --time log|stamp|both  --seconds  --array-limit N (default 16)\n";
+constexpr const char* kCommonNotes =
     "\n"
     "FILE is a ROS 1 .bag, an .mcap, a rosbag2 folder (or its metadata.yaml or .db3).\n"
     "--msg-path adds .msg definitions (DIR/<pkg>/msg/<Type>.msg) for ROS 2 bags that\n"
     "do not carry their own, or names a recording whose stored definitions are borrowed;\n"
     "standard ROS 2 interfaces are built in.\n"
-    "\n"
-    "  --version, --help\n"
-    "\n"
     "times S are seconds since the Unix epoch (1700000000.5) or, with a leading '+',\n"
     "seconds after the recording's start (+1.5).\n"
     "exit codes: 0 ok, 1 an input could not be read, 2 usage error, 3 some messages were\n"
     "lost or not decoded, or damage was recovered, 4 an output could not be written (or\n"
     "exists), 130 interrupted\n";
+
+struct Command {
+  const char* name;
+  const char* usage;
+  int (*run)(const std::vector<std::string>&);
+};
+constexpr Command kCommands[] = {
+    {"info", kInfoUsage, bagscope::cli::runInfo},
+    {"cat", kCatUsage, bagscope::cli::runCat},
+    {"stats", kStatsUsage, bagscope::cli::runStats},
+    {"export", kExportUsage, bagscope::cli::runExport},
+};
+
+std::string overallUsage() {
+  std::string text = "usage: bagscope-cli <command> [options]   (bagscope-cli <command> --help for one)\n\ncommands:\n";
+  for (const auto& c : kCommands) {
+    std::string_view u = c.usage;
+    u.remove_prefix(u.find(c.name));  // "usage: bagscope-cli " off
+    text += "  " + std::string(u);
+  }
+  text += "\n  --version, --help\n";
+  return text + kCommonNotes;
+}
+
+bool asksForHelp(const std::vector<std::string>& args) {
+  for (const auto& a : args)
+    if (a == "--help" || a == "-h") return true;
+  return false;
+}
 
 }  // namespace
 
@@ -55,7 +84,7 @@ int main(int argc, char** argv) {
   try {
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-      std::fputs(kUsageText, args.empty() ? stderr : stdout);
+      std::fputs(overallUsage().c_str(), args.empty() ? stderr : stdout);
       return args.empty() ? bagscope::cli::kUsage : bagscope::cli::kOk;
     }
     if (args[0] == "--version") {
@@ -66,11 +95,16 @@ int main(int argc, char** argv) {
     }
     std::string command = args[0];
     args.erase(args.begin());
-    if (command == "info") return bagscope::cli::runInfo(args);
-    if (command == "cat") return bagscope::cli::runCat(args);
-    if (command == "stats") return bagscope::cli::runStats(args);
-    if (command == "export") return bagscope::cli::runExport(args);
-    std::fprintf(stderr, "bagscope-cli: unknown command '%s'\n\n%s", command.c_str(), kUsageText);
+    for (const auto& c : kCommands) {
+      if (command != c.name) continue;
+      if (asksForHelp(args)) {
+        std::fputs(c.usage, stdout);
+        std::fputs(kCommonNotes, stdout);
+        return bagscope::cli::kOk;
+      }
+      return c.run(args);
+    }
+    std::fprintf(stderr, "bagscope-cli: unknown command '%s'\n\n%s", command.c_str(), overallUsage().c_str());
     return bagscope::cli::kUsage;
   } catch (const std::exception& e) {
     // The core throws nothing for bad input; this is for std::bad_alloc and the like.
