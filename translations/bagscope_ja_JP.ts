@@ -115,6 +115,10 @@
         <source>Licences</source>
         <translation>ライセンス</translation>
     </message>
+    <message>
+        <source>not available: %1</source>
+        <translation>利用できません：%1</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::CloudPanel</name>

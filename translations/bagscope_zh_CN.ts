@@ -115,6 +115,10 @@
         <source>Licences</source>
         <translation>许可证</translation>
     </message>
+    <message>
+        <source>not available: %1</source>
+        <translation>不可用：%1</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::CloudPanel</name>

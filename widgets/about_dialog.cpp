@@ -14,11 +14,12 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
-#include <opencv2/core/version.hpp>
 #include <qcustomplot.h>
 #include <vtkVersion.h>
 
 #include "bagscope/build_info.hpp"
+#include "core/sensors/sensors.hpp"
+#include "qt_text.hpp"
 
 namespace bagscope::widgets {
 namespace {
@@ -33,7 +34,14 @@ struct Component {
 
 // What the programs are built from. Bagscope links QCustomPlot (GPL-3.0), so the whole is
 // GPL-3.0-or-later; the ROS 2 definitions are compiled in and keep their Apache-2.0 licence.
+// The OpenCV that does the pixel work is a module loaded on first use; asking loads it.
+QString openCvText() {
+  auto version = sensors::openCvVersion();
+  return version ? toQt(*version) : AboutDialog::tr("not available: %1").arg(toQt(version.error().describe()));
+}
+
 std::vector<Component> components() {
+  const QString openCv = openCvText();
   return {
       {"Bagscope", "GPL-3.0-or-later", QString::fromLatin1(build::version), build::homepage, ":/licenses/LICENSE"},
       {"ROS 2 message definitions", "Apache-2.0", {}, "https://github.com/ros2/common_interfaces",
@@ -41,7 +49,7 @@ std::vector<Component> components() {
       {"Qt", "LGPL-3.0-only", QString::fromLatin1(qVersion()), "https://www.qt.io/licensing/"},
       {"QCustomPlot", "GPL-3.0-or-later", QStringLiteral(QCUSTOMPLOT_VERSION_STR), "https://www.qcustomplot.com/"},
       {"VTK", "BSD-3-Clause", QString::fromLatin1(vtkVersion::GetVTKVersion()), "https://vtk.org/"},
-      {"OpenCV", "Apache-2.0", QStringLiteral(CV_VERSION), "https://opencv.org/license/"},
+      {"OpenCV", "Apache-2.0", openCv, "https://opencv.org/license/"},
       {"SQLite", "blessing (public domain)", {}, "https://www.sqlite.org/copyright.html"},
       {"SQLiteCpp", "MIT", {}, "https://github.com/SRombauts/SQLiteCpp"},
       {"yaml-cpp", "MIT", {}, "https://github.com/jbeder/yaml-cpp"},
@@ -137,7 +145,7 @@ QString AboutDialog::buildReport() {
       QStringLiteral("Qt: %1 (built with %2), platform %3")
           .arg(QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR), QGuiApplication::platformName()),
       QStringLiteral("VTK: %1").arg(QString::fromLatin1(vtkVersion::GetVTKVersion())),
-      QStringLiteral("OpenCV: %1").arg(QStringLiteral(CV_VERSION)),
+      QStringLiteral("OpenCV: %1").arg(openCvText()),
       QStringLiteral("QCustomPlot: %1").arg(QStringLiteral(QCUSTOMPLOT_VERSION_STR)),
   };
   return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');

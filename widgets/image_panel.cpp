@@ -10,8 +10,6 @@
 #include <QVBoxLayout>
 #include <QWheelEvent>
 
-#include <opencv2/core.hpp>
-
 #include <cmath>
 
 #include "core/schema/schema.hpp"
@@ -36,23 +34,16 @@ bool isDepth(const QString& encoding) {
 }
 
 // Single-channel 16-bit or float values through the colour map; 0 depth and NaN are black.
-QImage colourized(const cv::Mat& m, bool depth, const ImageStyle& style, double& low, double& high) {
-  auto valueAt = [&m](int y, int x) -> double {
-    switch (m.depth()) {
-      case CV_16U: return m.at<std::uint16_t>(y, x);
-      case CV_16S: return m.at<std::int16_t>(y, x);
-      case CV_32F: return m.at<float>(y, x);
-      default: return m.at<double>(y, x);
-    }
-  };
+QImage colourized(const sensors::Image& m, bool depth, const ImageStyle& style, double& low, double& high) {
+  auto valueAt = [&m](int y, int x) { return m.value(x, y); };
   auto valid = [depth](double v) { return std::isfinite(v) && !(depth && v == 0); };
   if (style.autoRange) {
     // The 1st to 99th percentile of valid values: a few far or saturated pixels (65535)
     // would otherwise squeeze everything else into one colour.
     std::vector<double> values;
-    values.reserve(static_cast<std::size_t>(m.rows) * static_cast<std::size_t>(m.cols));
-    for (int y = 0; y < m.rows; ++y)
-      for (int x = 0; x < m.cols; ++x)
+    values.reserve(static_cast<std::size_t>(m.height) * static_cast<std::size_t>(m.width));
+    for (int y = 0; y < m.height; ++y)
+      for (int x = 0; x < m.width; ++x)
         if (double v = valueAt(y, x); valid(v)) values.push_back(v);
     if (values.empty()) {
       low = 0, high = 1;
@@ -71,11 +62,11 @@ QImage colourized(const cv::Mat& m, bool depth, const ImageStyle& style, double&
   }
   QRgb lut[256];
   for (int i = 0; i < 256; ++i) lut[i] = colourAt(style.map, i / 255.0).rgb();
-  QImage out(m.cols, m.rows, QImage::Format_RGB32);
+  QImage out(m.width, m.height, QImage::Format_RGB32);
   double scale = high > low ? 255.0 / (high - low) : 0.0;
-  for (int y = 0; y < m.rows; ++y) {
+  for (int y = 0; y < m.height; ++y) {
     auto* line = reinterpret_cast<QRgb*>(out.scanLine(y));
-    for (int x = 0; x < m.cols; ++x) {
+    for (int x = 0; x < m.width; ++x) {
       double v = valueAt(y, x);
       line[x] = valid(v) ? lut[static_cast<int>(std::clamp((v - low) * scale, 0.0, 255.0))] : qRgb(0, 0, 0);
     }
@@ -83,18 +74,19 @@ QImage colourized(const cv::Mat& m, bool depth, const ImageStyle& style, double&
   return out;
 }
 
-QImage picture(const cv::Mat& m, const QString& encoding, const ImageStyle& style, double& low, double& high) {
-  switch (m.type()) {
-    case CV_8UC3: return QImage(m.data, m.cols, m.rows, static_cast<qsizetype>(m.step), QImage::Format_BGR888).copy();
-    case CV_8UC4:  // BGRA in memory is Qt's ARGB32 on little-endian machines
-      return QImage(m.data, m.cols, m.rows, static_cast<qsizetype>(m.step), QImage::Format_ARGB32).copy();
-    case CV_8UC1: return QImage(m.data, m.cols, m.rows, static_cast<qsizetype>(m.step), QImage::Format_Grayscale8).copy();
-    case CV_16UC1:
-    case CV_16SC1:
-    case CV_32FC1:
-    case CV_64FC1: return colourized(m, isDepth(encoding), style, low, high);
+QImage picture(const sensors::Image& m, const QString& encoding, const ImageStyle& style, double& low, double& high) {
+  const auto* bits = reinterpret_cast<const uchar*>(m.data);
+  const auto step = static_cast<qsizetype>(m.step);
+  if (m.depth == sensors::PixelDepth::U8) {
+    switch (m.channels) {
+      case 3: return QImage(bits, m.width, m.height, step, QImage::Format_BGR888).copy();
+      case 4:  // BGRA in memory is Qt's ARGB32 on little-endian machines
+        return QImage(bits, m.width, m.height, step, QImage::Format_ARGB32).copy();
+      case 1: return QImage(bits, m.width, m.height, step, QImage::Format_Grayscale8).copy();
+    }
+    return {};
   }
-  return {};
+  return m.channels == 1 ? colourized(m, isDepth(encoding), style, low, high) : QImage();
 }
 
 }  // namespace
@@ -108,7 +100,7 @@ RenderedImage renderImage(const session::Session& session, std::uint32_t topic, 
     out.error = message->error;
     return out;
   }
-  cv::Mat mat;
+  sensors::Image mat;
   if (sensors::kindOf(session.topics()[topic].type) == sensors::SensorKind::CompressedImage) {
     auto frame = sensors::readCompressedImage(message->value);
     if (!frame) return out.error = toQt(frame.error().describe()), out;
@@ -121,38 +113,33 @@ RenderedImage renderImage(const session::Session& session, std::uint32_t topic, 
   } else {
     auto frame = sensors::readImage(message->value);
     if (!frame) return out.error = toQt(frame.error().describe()), out;
-    mat = frame->mat.clone();  // the message bytes go away with the message
+    mat = frame->image.copy();  // the message bytes go away with the message
     out.encoding = toQt(frame->encoding);
     out.frameId = toQt(frame->header.frameId);
     out.stampNs = frame->header.stampNs;
   }
   out.picture = picture(mat, out.encoding, style, out.low, out.high);
-  out.raw = std::make_shared<const cv::Mat>(std::move(mat));
+  out.raw = std::make_shared<const sensors::Image>(std::move(mat));
   return out;
 }
 
-QString pixelReadout(const cv::Mat& m, const QString& encoding, int x, int y) {
-  if (x < 0 || y < 0 || x >= m.cols || y >= m.rows) return {};
-  switch (m.type()) {
-    case CV_8UC3: {
-      auto p = m.at<cv::Vec3b>(y, x);
-      return QStringLiteral("R %1  G %2  B %3").arg(p[2]).arg(p[1]).arg(p[0]);
-    }
-    case CV_8UC4: {
-      auto p = m.at<cv::Vec4b>(y, x);
-      return QStringLiteral("R %1  G %2  B %3  A %4").arg(p[2]).arg(p[1]).arg(p[0]).arg(p[3]);
-    }
-    case CV_8UC1: return QString::number(m.at<std::uint8_t>(y, x));
-    case CV_16UC1:
-      return QString::number(m.at<std::uint16_t>(y, x)) + (isDepth(encoding) ? QStringLiteral(" mm") : QString());
-    case CV_16SC1: return QString::number(m.at<std::int16_t>(y, x));
-    case CV_32FC1: {
-      float v = m.at<float>(y, x);
+QString pixelReadout(const sensors::Image& m, const QString& encoding, int x, int y) {
+  if (x < 0 || y < 0 || x >= m.width || y >= m.height) return {};
+  auto at = [&](int c) { return static_cast<int>(m.value(x, y, c)); };
+  switch (m.depth) {
+    case sensors::PixelDepth::U8:
+      if (m.channels == 3) return QStringLiteral("R %1  G %2  B %3").arg(at(2)).arg(at(1)).arg(at(0));
+      if (m.channels == 4) return QStringLiteral("R %1  G %2  B %3  A %4").arg(at(2)).arg(at(1)).arg(at(0)).arg(at(3));
+      return QString::number(at(0));
+    case sensors::PixelDepth::U16: return QString::number(at(0)) + (isDepth(encoding) ? QStringLiteral(" mm") : QString());
+    case sensors::PixelDepth::S16: return QString::number(at(0));
+    case sensors::PixelDepth::F32: {
+      double v = m.value(x, y);
       QString text = std::isnan(v) ? QStringLiteral("NaN") : QString::number(v, 'f', 3);
       return text + (encoding == QLatin1String("32FC1") ? QStringLiteral(" m") : QString());
     }
+    default: return {};
   }
-  return {};
 }
 
 // ---------------------------------------------------------------------------------------
@@ -365,7 +352,7 @@ void ImagePanel::showFrame(RenderedImage frame) {
                           .arg(formatStamp(shown_.stampNs, TimeDisplay::Relative, origin, document_->endNs()))
                           .arg(shown_.frameId.isEmpty() ? QStringLiteral("–") : shown_.frameId);
     view_->setImage(shown_.picture, overlay);
-    if (range_->autoRange() && shown_.raw && shown_.raw->channels() == 1 && shown_.raw->depth() != CV_8U)
+    if (range_->autoRange() && shown_.raw && shown_.raw->channels == 1 && shown_.raw->depth != sensors::PixelDepth::U8)
       range_->showAutoRange(shown_.low, shown_.high);
   }
   emit frameShown();

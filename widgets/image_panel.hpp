@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 
+#include "core/sensors/sensors.hpp"
 #include "colour_range.hpp"
 #include "newest_read.hpp"
 #include "panel.hpp"
@@ -41,7 +42,7 @@ struct ImageStyle {
 /// A frame ready to draw: the picture, the raw values for the readout, and what it is.
 struct RenderedImage {
   QImage picture;
-  std::shared_ptr<const cv::Mat> raw;  ///< decoded values (BGR(A) 8-bit, mono 8/16-bit, float)
+  std::shared_ptr<const sensors::Image> raw;  ///< decoded values (BGR(A) 8-bit, mono 8/16-bit, float)
   QString encoding;                    ///< "rgb8", "16UC1", "jpeg" …
   QString frameId;
   qint64 stampNs = 0;
@@ -56,7 +57,7 @@ RenderedImage renderImage(const session::Session& session, std::uint32_t topic, 
 
 /// The raw value of pixel (x, y) as text: "R 10 G 20 B 30", "1234 mm" (16UC1 depth),
 /// "1.250 m" (32FC1 depth), "812" (mono16) … Empty outside the image.
-QString pixelReadout(const cv::Mat& raw, const QString& encoding, int x, int y);
+QString pixelReadout(const sensors::Image& raw, const QString& encoding, int x, int y);
 
 /// Zoomable, pannable picture with an overlay line.
 class ImageView : public QWidget {

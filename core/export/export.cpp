@@ -13,9 +13,6 @@
 #include <random>
 #include <set>
 
-#include <opencv2/imgcodecs.hpp>
-#include <opencv2/imgproc.hpp>
-#include <opencv2/videoio.hpp>
 
 #include "core/base/json_text.hpp"
 #include "table.hpp"
@@ -252,37 +249,6 @@ Result<void> transformCloud(sensors::PointCloud& cloud, std::vector<std::byte>& 
   return {};
 }
 
-// 8-bit image for JPEG and video; 16-bit kept for PNG; float depth (m) as 16-bit mm in PNG.
-cv::Mat forFormat(const cv::Mat& in, Format f) {
-  cv::Mat out;
-  if (in.depth() == CV_8U) return in;
-  if (f == Format::Png) {
-    if (in.depth() == CV_16U) return in;
-    if (in.depth() == CV_32F) {
-      cv::Mat mm;
-      in.convertTo(mm, CV_32F, 1000.0);
-      cv::patchNaNs(mm, 0);
-      mm.convertTo(out, CV_16U);
-      return out;
-    }
-    in.convertTo(out, CV_16U, 1.0, 32768.0);  // 16SC1: offset into unsigned
-    return out;
-  }
-  cv::Mat f32;
-  in.convertTo(f32, CV_32F);
-  cv::patchNaNs(f32, 0);
-  cv::normalize(f32, out, 0, 255, cv::NORM_MINMAX, CV_8U);
-  return out;
-}
-
-cv::Mat toBgr8(const cv::Mat& in) {
-  cv::Mat eight = forFormat(in, Format::Jpeg), out;
-  if (eight.channels() == 1) cv::cvtColor(eight, out, cv::COLOR_GRAY2BGR);
-  else if (eight.channels() == 4) cv::cvtColor(eight, out, cv::COLOR_BGRA2BGR);
-  else out = eight;
-  return out;
-}
-
 struct Target {
   TopicId topic;
   Kind kind;
@@ -475,7 +441,7 @@ private:
 Result<std::string> Exporter::frameBytes(const Planned& p, const Value& v, Kind kind, std::int64_t& stampNs) {
   const std::string& topic = s_.topics()[p.topic].name;
   if (kind == Kind::Image || kind == Kind::Compressed) {
-    cv::Mat mat;
+    sensors::Image image;
     if (kind == Kind::Compressed) {
       auto c = sensors::readCompressedImage(v);
       if (!c) return std::move(c).error();
@@ -485,19 +451,15 @@ Result<std::string> Exporter::frameBytes(const Planned& p, const Value& v, Kind 
         return std::string(reinterpret_cast<const char*>(c->bytes.data()), c->bytes.size());
       auto decoded = sensors::decodeCompressed(*c);
       if (!decoded) return std::move(decoded).error();
-      mat = *decoded;
+      image = std::move(decoded).value();
     } else {
       auto img = sensors::readImage(v);
       if (!img) return std::move(img).error();
       stampNs = img->header.stampNs;
-      mat = img->mat;
+      image = std::move(img->image);
     }
-    std::vector<unsigned char> buf;
-    std::vector<int> params;
-    if (o_.format == Format::Jpeg) params = {cv::IMWRITE_JPEG_QUALITY, o_.jpegQuality};
-    if (!cv::imencode(o_.format == Format::Jpeg ? ".jpg" : ".png", forFormat(mat, o_.format), buf, params))
-      return fileError(ErrorCode::Unsupported, "OpenCV could not encode the image");
-    return std::string(buf.begin(), buf.end());
+    return sensors::encodeImage(image, o_.format == Format::Jpeg ? sensors::StillFormat::Jpeg : sensors::StillFormat::Png,
+                                o_.jpegQuality);
   }
   // Clouds (and scans as clouds).
   ScanCloud scan;
@@ -584,8 +546,7 @@ Result<void> Exporter::writeStream(const Target& t, const fs::path& path, const 
   std::vector<detail::Column> columns;
   std::map<const storage::Connection*, std::vector<detail::Column>> plans;  // per connection, by the first's names
   bool headerTopic = false;
-  cv::VideoWriter video;
-  cv::Size frameSize;
+  std::optional<sensors::VideoWriter> video;
   if (o_.format == Format::Csv) {
     csv.open(temp, std::ios::binary);
     if (!csv) return fileError(ErrorCode::Write, "cannot create a file here", utf8(path));
@@ -605,35 +566,32 @@ Result<void> Exporter::writeStream(const Target& t, const fs::path& path, const 
       firstStamp = header ? header->stampNs : 0;
     }
     if (videoFormat(o_.format)) {
-      cv::Mat mat;
+      sensors::Image image;
       if (t.kind == Kind::Compressed) {
         auto c = sensors::readCompressedImage(*v);
-        auto decoded = c ? sensors::decodeCompressed(*c) : Result<cv::Mat>(c.error());
+        auto decoded = c ? sensors::decodeCompressed(*c) : Result<sensors::Image>(c.error());
         if (!decoded) return skip("image cannot be decoded", topic.name + ": " + decoded.error().describe()), true;
-        mat = toBgr8(*decoded);
+        image = std::move(decoded).value();
       } else {
         auto img = sensors::readImage(*v);
         if (!img) return skip("image cannot be decoded", topic.name + ": " + img.error().describe()), true;
-        mat = toBgr8(img->mat);
+        image = std::move(img->image);
       }
-      if (!video.isOpened()) {
-        // Frame rate: the topic's mean rate over the exported range, unless given.
+      if (!video) {
+        // Frame rate: the topic's mean rate over the exported range, unless given; the size
+        // of the first frame.
         auto refs = s_.index(t.topic);
         double fps = o_.fps;
         if (fps <= 0 && refs.size() > 1)
           fps = static_cast<double>(refs.size() - 1) / (static_cast<double>(refs.back().logTimeNs - refs.front().logTimeNs) / 1e9) /
                 o_.every;
         if (!(fps > 0) || !std::isfinite(fps)) fps = 10;
-        frameSize = mat.size();
-        int fourcc = o_.format == Format::Mp4 ? cv::VideoWriter::fourcc('m', 'p', '4', 'v') : cv::VideoWriter::fourcc('M', 'J', 'P', 'G');
-        if (!video.open(utf8(temp), cv::CAP_FFMPEG, fourcc, fps, frameSize, true) && !video.open(utf8(temp), fourcc, fps, frameSize, true))
-          return skip("video cannot be written",
-                      topic.name + ": OpenCV cannot open a video writer for " + utf8(path) +
-                          (o_.format == Format::Mp4 ? " (MP4 needs OpenCV built with FFmpeg; AVI always works)" : "")),
-                 false;
+        auto opened = sensors::VideoWriter::open(temp, o_.format == Format::Mp4 ? sensors::VideoWriter::Codec::Mp4 : sensors::VideoWriter::Codec::Avi,
+                                                 fps, image.width, image.height);
+        if (!opened) return skip("video cannot be written", topic.name + ": " + opened.error().message + " for " + utf8(path)), false;
+        video = std::move(opened).value();
       }
-      if (mat.size() != frameSize) cv::resize(mat, mat, frameSize);
-      video.write(mat);
+      if (auto w = video->write(image); !w) return skip("video cannot be written", topic.name + ": " + w.error().describe()), false;
       ++rows;
       return true;
     }
@@ -700,7 +658,7 @@ Result<void> Exporter::writeStream(const Target& t, const fs::path& path, const 
   if (!r) return r;
   if (stop_.stop_requested()) return fileError(ErrorCode::Cancelled, "stopped on request");
   if (rows == 0) return skip("nothing to write", topic.name + ": no message could be exported"), Result<void>();
-  if (video.isOpened()) video.release();
+  if (video) video->close();
   if (o_.format == Format::Csv) {
     csv.close();
     if (!csv) return fileError(ErrorCode::Write, "writing failed (disk full?)", utf8(path));

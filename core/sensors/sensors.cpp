@@ -9,10 +9,9 @@
 #include <cmath>
 #include <cstring>
 
-#include <opencv2/imgcodecs.hpp>
-#include <opencv2/imgproc.hpp>
-
+#include "core/base/byte_source.hpp"
 #include "core/schema/schema.hpp"
+#include "core/sensors/detail/opencv_module.hpp"
 
 namespace bagscope::sensors {
 namespace {
@@ -265,6 +264,49 @@ Result<std::vector<ScanPoint>> laserScanPoints(const Value& m) {
 
 // ---- Images -----------------------------------------------------------------------------
 
+std::size_t sizeOf(PixelDepth depth) {
+  switch (depth) {
+    case PixelDepth::U8:
+    case PixelDepth::S8: return 1;
+    case PixelDepth::U16:
+    case PixelDepth::S16: return 2;
+    case PixelDepth::S32:
+    case PixelDepth::F32: return 4;
+    case PixelDepth::F64: return 8;
+  }
+  return 1;
+}
+
+double Image::value(int x, int y, int c) const {
+  const std::byte* p = row(y) + static_cast<std::size_t>(x) * pixelBytes() + static_cast<std::size_t>(c) * sizeOf(depth);
+  auto read = [p]<class T>(T) {
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    return static_cast<double>(v);
+  };
+  switch (depth) {
+    case PixelDepth::U8: return read(std::uint8_t{});
+    case PixelDepth::S8: return read(std::int8_t{});
+    case PixelDepth::U16: return read(std::uint16_t{});
+    case PixelDepth::S16: return read(std::int16_t{});
+    case PixelDepth::S32: return read(std::int32_t{});
+    case PixelDepth::F32: return read(float{});
+    case PixelDepth::F64: return read(double{});
+  }
+  return 0;
+}
+
+Image Image::copy() const {
+  Image out = *this;
+  std::size_t rowBytes = static_cast<std::size_t>(width) * pixelBytes();
+  auto pixels = std::make_shared<std::vector<std::byte>>(rowBytes * static_cast<std::size_t>(std::max(height, 0)));
+  for (int y = 0; y < height; ++y) std::memcpy(pixels->data() + rowBytes * static_cast<std::size_t>(y), row(y), rowBytes);
+  out.step = rowBytes;
+  out.data = pixels->data();
+  out.owner = std::move(pixels);
+  return out;
+}
+
 Result<ImageFrame> readImage(const Value& m) {
   ImageFrame f;
   if (auto h = headerOf(m)) f.header = *h;
@@ -278,53 +320,61 @@ Result<ImageFrame> readImage(const Value& m) {
   std::string e = f.encoding;
   for (auto& ch : e) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
 
-  int type = -1;  // the matrix type of the bytes as they are
-  int convert = -1;
-  if (e == "rgb8") type = CV_8UC3, convert = cv::COLOR_RGB2BGR;
-  else if (e == "bgr8" || e == "8uc3") type = CV_8UC3;
-  else if (e == "rgba8") type = CV_8UC4, convert = cv::COLOR_RGBA2BGRA;
-  else if (e == "bgra8" || e == "8uc4") type = CV_8UC4;
-  else if (e == "mono8" || e == "8uc1") type = CV_8UC1;
-  else if (e == "mono16" || e == "16uc1") type = CV_16UC1;
-  else if (e == "16sc1") type = CV_16SC1;
-  else if (e == "32fc1") type = CV_32FC1;
-  else if (e == "yuv422" || e == "uyvy") type = CV_8UC2, convert = cv::COLOR_YUV2BGR_UYVY;
-  else if (e == "yuv422_yuy2" || e == "yuyv") type = CV_8UC2, convert = cv::COLOR_YUV2BGR_YUY2;
+  // The pixels as they are, and the conversion (if any) to BGR(A).
+  int channels = 0;
+  PixelDepth depth = PixelDepth::U8;
+  std::optional<detail::Conversion> convert;
+  using detail::Conversion;
+  if (e == "rgb8") channels = 3, convert = Conversion::RgbToBgr;
+  else if (e == "bgr8" || e == "8uc3") channels = 3;
+  else if (e == "rgba8") channels = 4, convert = Conversion::RgbaToBgra;
+  else if (e == "bgra8" || e == "8uc4") channels = 4;
+  else if (e == "mono8" || e == "8uc1") channels = 1;
+  else if (e == "mono16" || e == "16uc1") channels = 1, depth = PixelDepth::U16;
+  else if (e == "16sc1") channels = 1, depth = PixelDepth::S16;
+  else if (e == "32fc1") channels = 1, depth = PixelDepth::F32;
+  else if (e == "yuv422" || e == "uyvy") channels = 2, convert = Conversion::UyvyToBgr;
+  else if (e == "yuv422_yuy2" || e == "yuyv") channels = 2, convert = Conversion::YuyvToBgr;
   else if (e.starts_with("bayer_") && (e.ends_with("8") || e.ends_with("16"))) {
-    // OpenCV names Bayer patterns by the second row: ROS rggb is OpenCV's BG.
     std::string pattern = e.substr(6, 4);
-    type = e.ends_with("16") ? CV_16UC1 : CV_8UC1;
-    if (pattern == "rggb") convert = cv::COLOR_BayerBG2BGR;
-    else if (pattern == "bggr") convert = cv::COLOR_BayerRG2BGR;
-    else if (pattern == "gbrg") convert = cv::COLOR_BayerGR2BGR;
-    else if (pattern == "grbg") convert = cv::COLOR_BayerGB2BGR;
-    else type = -1;
+    channels = 1;
+    depth = e.ends_with("16") ? PixelDepth::U16 : PixelDepth::U8;
+    if (pattern == "rggb") convert = Conversion::BayerRggb;
+    else if (pattern == "bggr") convert = Conversion::BayerBggr;
+    else if (pattern == "gbrg") convert = Conversion::BayerGbrg;
+    else if (pattern == "grbg") convert = Conversion::BayerGrbg;
+    else channels = 0;
   }
-  if (type < 0) return makeError(ErrorCode::Unsupported, "image encoding '" + f.encoding + "' is not supported");
+  if (channels == 0) return makeError(ErrorCode::Unsupported, "image encoding '" + f.encoding + "' is not supported");
   if (height <= 0 || width <= 0) return bad("image of " + std::to_string(width) + " x " + std::to_string(height) + " pixels");
-  std::size_t rowBytes = static_cast<std::size_t>(width) * CV_ELEM_SIZE(type);
+  Image view{width, height, channels, depth, step, data->bytes.data(), {}};
+  std::size_t rowBytes = static_cast<std::size_t>(width) * view.pixelBytes();
   if (step < rowBytes) return bad("step " + std::to_string(step) + " is less than a row of " + std::to_string(rowBytes) + " bytes");
   std::size_t needed = (static_cast<std::size_t>(height) - 1) * step + rowBytes;
   if (data->bytes.size() < needed)
     return bad("image data holds " + std::to_string(data->bytes.size()) + " bytes, " + std::to_string(width) + " x " +
                std::to_string(height) + " " + f.encoding + " needs " + std::to_string(needed));
-  cv::Mat view(height, width, type, const_cast<std::byte*>(data->bytes.data()), step);
   // Multi-byte samples at an odd address (anywhere in a message) are copied to aligned memory.
-  std::size_t sample = CV_ELEM_SIZE1(type);
+  std::size_t sample = sizeOf(depth);
   if (sample > 1 && (reinterpret_cast<std::uintptr_t>(data->bytes.data()) % sample != 0 || step % sample != 0))
-    view = view.clone();
-  if (bigEndian && CV_ELEM_SIZE1(type) > 1) {
+    view = view.copy();
+  if (bigEndian && sample > 1) {
     // Multi-byte samples stored big-endian: swap into a copy.
-    cv::Mat swapped = view.clone();
-    std::size_t size = CV_ELEM_SIZE1(type);
+    if (!view.owner) view = view.copy();
+    auto* bytes = const_cast<std::byte*>(view.data);  // our own copy
     for (int r = 0; r < height; ++r) {
-      auto* row = swapped.ptr<unsigned char>(r);
-      for (std::size_t i = 0; i + size <= rowBytes; i += size) std::reverse(row + i, row + i + size);
+      std::byte* row = bytes + view.step * static_cast<std::size_t>(r);
+      for (std::size_t i = 0; i + sample <= rowBytes; i += sample) std::reverse(row + i, row + i + sample);
     }
-    view = swapped;
   }
-  if (convert >= 0) cv::cvtColor(view, f.mat, convert);
-  else f.mat = view;
+  if (!convert) {
+    f.image = std::move(view);
+    return f;
+  }
+  auto module = detail::openCvModule();
+  if (!module) return std::move(module).error();
+  std::string error;
+  if (!(*module)->convert(view, *convert, f.image, error)) return bad(f.encoding + " image: " + error);
   return f;
 }
 
@@ -351,11 +401,51 @@ Result<CompressedFrame> readCompressedImage(const Value& m) {
   return f;
 }
 
-Result<cv::Mat> decodeCompressed(const CompressedFrame& f) {
-  cv::Mat raw(1, static_cast<int>(f.bytes.size()), CV_8UC1, const_cast<std::byte*>(f.bytes.data()));
-  cv::Mat out = cv::imdecode(raw, cv::IMREAD_UNCHANGED);
-  if (out.empty()) return bad("the " + f.codec + " data cannot be decoded");
+Result<Image> decodeCompressed(const CompressedFrame& f) {
+  auto module = detail::openCvModule();
+  if (!module) return std::move(module).error();
+  Image out;
+  std::string error;
+  if (!(*module)->decode(f.bytes, out, error)) return bad("the " + f.codec + " data " + error);
   return out;
+}
+
+Result<std::string> openCvVersion() {
+  auto module = detail::openCvModule();
+  if (!module) return std::move(module).error();
+  return std::string((*module)->openCvVersion());
+}
+
+Result<std::string> encodeImage(const Image& image, StillFormat format, int jpegQuality) {
+  auto module = detail::openCvModule();
+  if (!module) return std::move(module).error();
+  std::string out, error;
+  if (!(*module)->encode(image, format, jpegQuality, out, error)) return makeError(ErrorCode::Unsupported, error);
+  return out;
+}
+
+VideoWriter::VideoWriter(std::unique_ptr<detail::VideoSink> sink) : sink_(std::move(sink)) {}
+VideoWriter::VideoWriter(VideoWriter&&) noexcept = default;
+VideoWriter& VideoWriter::operator=(VideoWriter&&) noexcept = default;
+VideoWriter::~VideoWriter() { close(); }
+
+Result<VideoWriter> VideoWriter::open(const std::filesystem::path& path, Codec codec, double fps, int width, int height) {
+  auto module = detail::openCvModule();
+  if (!module) return std::move(module).error();
+  std::string error;
+  std::unique_ptr<detail::VideoSink> sink((*module)->openVideo(utf8(path), codec, fps, width, height, error));
+  if (!sink) return makeError(ErrorCode::Write, error);
+  return VideoWriter(std::move(sink));
+}
+
+Result<void> VideoWriter::write(const Image& frame) {
+  std::string error;
+  if (!sink_ || !sink_->write(frame, error)) return makeError(ErrorCode::Write, sink_ ? error : "the video is closed");
+  return {};
+}
+
+void VideoWriter::close() {
+  if (sink_) sink_->close();
 }
 
 // ---- Camera model and transforms --------------------------------------------------------

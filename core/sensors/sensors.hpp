@@ -1,18 +1,22 @@
 #pragma once
 // Typed views of sensor messages, from decoded values: PointCloud2 as per-point channels,
-// Image and CompressedImage as OpenCV matrices, LaserScan as points, CameraInfo, and a TF
+// Image and CompressedImage as pixel images, LaserScan as points, CameraInfo, and a TF
 // buffer. ROS 1 and ROS 2 spellings of the types are both accepted.
+//
+// OpenCV does the pixel work (colour conversion, JPEG/PNG, video) but stays behind this
+// header: it lives in a module (bagscope-opencv) loaded on the first image, so that a
+// program that never touches pixels (bagscope-cli info) never loads OpenCV's ~240 libraries.
 
 #include <array>
 #include <cstdint>
+#include <filesystem>
+#include <memory>
 #include <map>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <opencv2/core.hpp>
 
 #include "core/base/result.hpp"
 #include "core/decode/decoder.hpp"
@@ -101,12 +105,34 @@ Result<std::vector<ScanPoint>> laserScanPoints(const decode::Value& message);
 
 // ---- Images -----------------------------------------------------------------------------
 
+enum class PixelDepth : std::uint8_t { U8, S8, U16, S16, S32, F32, F64 };
+std::size_t sizeOf(PixelDepth depth);
+
+/// Pixels: `height` rows of `width` pixels of `channels` samples of `depth`, rows `step`
+/// bytes apart. `owner` keeps `data` alive; when null, `data` views message bytes and is
+/// valid as long as they are.
+struct Image {
+  int width = 0, height = 0, channels = 0;
+  PixelDepth depth = PixelDepth::U8;
+  std::size_t step = 0;
+  const std::byte* data = nullptr;
+  std::shared_ptr<const void> owner;
+
+  bool empty() const { return data == nullptr || width <= 0 || height <= 0; }
+  std::size_t pixelBytes() const { return sizeOf(depth) * static_cast<std::size_t>(channels); }
+  const std::byte* row(int y) const { return data + step * static_cast<std::size_t>(y); }
+  /// Sample `c` of pixel (x, y), as double.
+  double value(int x, int y, int c = 0) const;
+  /// A copy that owns its pixels (rows packed).
+  Image copy() const;
+};
+
 /// A decoded image: 8-bit BGR/BGRA/mono, or 16-bit mono, or 32-bit float mono, as the
-/// encoding says. `mat` may view the message bytes (valid as long as they are).
+/// encoding says. `image` may view the message bytes (valid as long as they are).
 struct ImageFrame {
   Header header;
   std::string encoding;  ///< as the message gives it
-  cv::Mat mat;
+  Image image;
 };
 
 /// sensor_msgs/Image: rgb8, rgba8, bgr8, bgra8, mono8, mono16, 8UC1/3/4, 16UC1, 16SC1,
@@ -124,7 +150,36 @@ struct CompressedFrame {
 };
 Result<CompressedFrame> readCompressedImage(const decode::Value& message);
 /// Decodes the compressed bytes (16-bit PNG depth kept 16-bit).
-Result<cv::Mat> decodeCompressed(const CompressedFrame& frame);
+Result<Image> decodeCompressed(const CompressedFrame& frame);
+
+enum class StillFormat : std::uint8_t { Jpeg, Png };
+/// An image as JPEG or PNG bytes. JPEG takes 8 bits: deeper images are scaled over their
+/// range. PNG keeps 16-bit samples, writes float depth (m) as 16-bit mm and 16SC1 offset
+/// by 32768.
+Result<std::string> encodeImage(const Image& image, StillFormat format, int jpegQuality = 95);
+
+/// The version of OpenCV that does the pixel work (loading it), or why it cannot be loaded.
+Result<std::string> openCvVersion();
+
+namespace detail {
+class VideoSink;
+}
+/// A video written frame by frame: MPEG-4 Part 2 in .mp4 (needs OpenCV with FFmpeg), Motion
+/// JPEG in .avi (always). Frames become 8-bit BGR at the size given.
+class VideoWriter {
+public:
+  enum class Codec : std::uint8_t { Mp4, Avi };
+  static Result<VideoWriter> open(const std::filesystem::path& path, Codec codec, double fps, int width, int height);
+  VideoWriter(VideoWriter&&) noexcept;
+  VideoWriter& operator=(VideoWriter&&) noexcept;
+  ~VideoWriter();  ///< closes the file
+  Result<void> write(const Image& frame);
+  void close();
+
+private:
+  explicit VideoWriter(std::unique_ptr<detail::VideoSink> sink);
+  std::unique_ptr<detail::VideoSink> sink_;
+};
 
 // ---- Camera model and transforms --------------------------------------------------------
 

@@ -18,13 +18,15 @@ struct Run {
   QByteArray out, err;
 };
 
-Run runCli(const QStringList& args) {
+Run runCliAt(const QString& program, const QStringList& args) {
   QProcess p;
-  p.start(QStringLiteral(BAGSCOPE_CLI), args);
+  p.start(program, args);
   if (!p.waitForFinished(120000)) qFatal("bagscope-cli %s did not finish", qPrintable(args.join(' ')));
   return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
           p.readAllStandardError()};
 }
+
+Run runCli(const QStringList& args) { return runCliAt(QStringLiteral(BAGSCOPE_CLI), args); }
 
 std::vector<QJsonObject> parseLines(const QByteArray& out) {
   std::vector<QJsonObject> v;
@@ -397,6 +399,65 @@ private slots:
     Run v = runCli({"--version"});
     QCOMPARE(v.exitCode, 0);
     QVERIFY(v.out.startsWith("bagscope-cli "));
+  }
+
+  // A CLI that answers in milliseconds: OpenCV (and the ~240 libraries Debian's build pulls
+  // in) is loaded only when a pixel is decoded or written. The dynamic loader's own log says
+  // what was loaded; a copy of the program without its module still reads, and says why
+  // it cannot write images.
+  void openCvLoadsOnlyWhenPixelsAreTouched() {
+#ifndef __linux__
+    QSKIP("reads the GNU dynamic loader's LD_DEBUG log");
+#else
+    auto loaded = [](const QStringList& args, const QString& program = QStringLiteral(BAGSCOPE_CLI)) {
+      QProcess p;
+      auto env = QProcessEnvironment::systemEnvironment();
+      env.insert("LD_DEBUG", "libs");
+      p.setProcessEnvironment(env);
+      p.start(program, args);
+      if (!p.waitForFinished(120000)) qFatal("bagscope-cli did not finish");
+      return std::pair{p.exitCode(), QString::fromUtf8(p.readAllStandardError())};
+    };
+    const QString bag = test::dataPath("ros1/demo_lz4.bag");
+    for (const QStringList& args : {QStringList{"--version"}, QStringList{"info", bag}, QStringList{"cat", bag, "--topic", "/imu"}}) {
+      auto [code, log] = loaded(args);
+      QCOMPARE(code, 0);
+      QVERIFY2(!log.contains("libopencv"), qPrintable(args.join(' ') + " loaded OpenCV"));
+    }
+    QTemporaryDir dir;
+    auto [code, log] = loaded({"export", bag, "--topic", "/camera/image_bgr", "--format", "png", "--out", dir.path(), "--quiet"});
+    QCOMPARE(code, 0);
+    QVERIFY2(log.contains("bagscope-opencv") && log.contains("libopencv_imgcodecs"), "image export loads the module");
+    QCOMPARE(QDir(dir.path()).entryList({"*.png"}, QDir::Files).size(), 5);
+
+    // The program alone, without lib/bagscope beside it.
+    QString lonely = dir.filePath("alone/bagscope-cli");
+    QVERIFY(QDir().mkpath(dir.filePath("alone")) && QFile::copy(QStringLiteral(BAGSCOPE_CLI), lonely));
+    QCOMPARE(runCliAt(lonely, {"info", bag}).exitCode, 0);
+    Run refused = runCliAt(lonely, {"export", bag, "--topic", "/camera/image_bgr", "--format", "png", "--out", dir.filePath("none")});
+    QVERIFY2(refused.exitCode != 0, refused.err.constData());
+    QVERIFY2(refused.err.contains("OpenCV module") && refused.err.contains("bagscope-opencv"), refused.err.constData());
+#endif
+  }
+
+  // Like mcap and ros2 bag: every subcommand answers --help with its own usage, on stdout,
+  // exit 0, and says nothing of the other subcommands.
+  void everySubcommandAnswersHelpWithItsOwnUsage() {
+    const QStringList commands{"info", "cat", "stats", "export"};
+    for (const auto& command : commands) {
+      Run r = runCli({command, "--help"});
+      QVERIFY2(r.exitCode == 0, qPrintable(command + ": " + r.err));
+      QVERIFY2(r.out.startsWith(("usage: bagscope-cli " + command + " ").toUtf8()), qPrintable(command + ": " + r.out));
+      QVERIFY2(r.out.contains("exit codes:"), qPrintable(command));
+      for (const auto& other : commands)
+        if (other != command) QVERIFY2(!r.out.contains(("bagscope-cli " + other).toUtf8()), qPrintable(command + " names " + other));
+    }
+    Run exportHelp = runCli({"export", "--help"});
+    QVERIFY(exportHelp.out.contains("--pcd-encoding") && exportHelp.out.contains("--array-limit"));
+    // The overview still lists every subcommand, and points at the per-command help.
+    Run all = runCli({"--help"});
+    for (const auto& command : commands) QVERIFY2(all.out.contains(("\n  " + command + " ").toUtf8()), qPrintable(command));
+    QVERIFY(all.out.contains("<command> --help"));
   }
 };
 

@@ -5,6 +5,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 #include <opencv2/imgcodecs.hpp>
@@ -23,6 +24,13 @@ const char* kHeader =
     "MSG: std_msgs/Header\nuint32 seq\ntime stamp\nstring frame_id\n";
 
 // Decodes ROS 1 bytes of `type` defined by `definition` (+ Header) and keeps them alive.
+// Our pixels seen through OpenCV, the reference they are compared with (no copy).
+cv::Mat asMat(const sensors::Image& image) {
+  static const int depths[] = {CV_8U, CV_8S, CV_16U, CV_16S, CV_32S, CV_32F, CV_64F};
+  return cv::Mat(image.height, image.width, CV_MAKETYPE(depths[static_cast<int>(image.depth)], image.channels),
+                 const_cast<std::byte*>(image.data), image.step);
+}
+
 struct Decoded {
   std::vector<std::byte> bytes;
   std::shared_ptr<const decode::Decoder> decoder;  // owns the types the value points at
@@ -99,20 +107,20 @@ private slots:
     QVERIFY(rgb.has_value());
     QCOMPARE(rgb->header.frameId, std::string("cam"));
     QCOMPARE(rgb->header.stampNs, std::int64_t{7'000'000'000});
-    QCOMPARE(rgb->mat.at<cv::Vec3b>(0, 1), cv::Vec3b(60, 50, 40));
+    QCOMPARE(asMat(rgb->image).at<cv::Vec3b>(0, 1), cv::Vec3b(60, 50, 40));
     auto bgraMessage = image("bgra8", 1, 1, 4, {1, 2, 3, 4});  // the frame views its bytes
     auto bgra = sensors::readImage(bgraMessage.value);
-    QCOMPARE(bgra->mat.at<cv::Vec4b>(0, 0), cv::Vec4b(1, 2, 3, 4));
+    QCOMPARE(asMat(bgra->image).at<cv::Vec4b>(0, 0), cv::Vec4b(1, 2, 3, 4));
     auto rgba = sensors::readImage(image("rgba8", 1, 1, 4, {1, 2, 3, 4}).value);
-    QCOMPARE(rgba->mat.at<cv::Vec4b>(0, 0), cv::Vec4b(3, 2, 1, 4));
+    QCOMPARE(asMat(rgba->image).at<cv::Vec4b>(0, 0), cv::Vec4b(3, 2, 1, 4));
     // UYVY with neutral chroma (video range, BT.601): luma 16 is black, 235 white.
     auto uyvy = sensors::readImage(image("uyvy", 2, 1, 4, {128, 16, 128, 235}).value);
     QVERIFY(uyvy.has_value());
-    QCOMPARE(uyvy->mat.at<cv::Vec3b>(0, 0), cv::Vec3b(0, 0, 0));
-    QCOMPARE(uyvy->mat.at<cv::Vec3b>(0, 1), cv::Vec3b(255, 255, 255));
+    QCOMPARE(asMat(uyvy->image).at<cv::Vec3b>(0, 0), cv::Vec3b(0, 0, 0));
+    QCOMPARE(asMat(uyvy->image).at<cv::Vec3b>(0, 1), cv::Vec3b(255, 255, 255));
     auto yuyv = sensors::readImage(image("yuyv", 2, 1, 4, {235, 128, 16, 128}).value);
-    QCOMPARE(yuyv->mat.at<cv::Vec3b>(0, 0), cv::Vec3b(255, 255, 255));
-    QCOMPARE(yuyv->mat.at<cv::Vec3b>(0, 1), cv::Vec3b(0, 0, 0));
+    QCOMPARE(asMat(yuyv->image).at<cv::Vec3b>(0, 0), cv::Vec3b(255, 255, 255));
+    QCOMPARE(asMat(yuyv->image).at<cv::Vec3b>(0, 1), cv::Vec3b(0, 0, 0));
   }
 
   void bayerOfAUniformColourDemosaicsToThatColour() {
@@ -122,29 +130,29 @@ private slots:
       for (int c = 0; c < 6; ++c) px.push_back(r % 2 == 0 ? (c % 2 == 0 ? 200 : 100) : (c % 2 == 0 ? 100 : 50));
     auto img = sensors::readImage(image("bayer_rggb8", 6, 6, 6, px).value);
     QVERIFY(img.has_value());
-    QCOMPARE(img->mat.type(), CV_8UC3);
+    QCOMPARE(asMat(img->image).type(), CV_8UC3);
     for (int r = 2; r < 4; ++r)
-      for (int c = 2; c < 4; ++c) QCOMPARE(img->mat.at<cv::Vec3b>(r, c), cv::Vec3b(50, 100, 200));
+      for (int c = 2; c < 4; ++c) QCOMPARE(asMat(img->image).at<cv::Vec3b>(r, c), cv::Vec3b(50, 100, 200));
     // The same for bggr: B first.
     px.clear();
     for (int r = 0; r < 6; ++r)
       for (int c = 0; c < 6; ++c) px.push_back(r % 2 == 0 ? (c % 2 == 0 ? 50 : 100) : (c % 2 == 0 ? 100 : 200));
     auto bggr = sensors::readImage(image("bayer_bggr8", 6, 6, 6, px).value);
-    QCOMPARE(bggr->mat.at<cv::Vec3b>(2, 2), cv::Vec3b(50, 100, 200));
+    QCOMPARE(asMat(bggr->image).at<cv::Vec3b>(2, 2), cv::Vec3b(50, 100, 200));
   }
 
   void depthAndSignedAndFloatImagesKeepTheirValues() {
     auto be = sensors::readImage(image("mono16", 1, 1, 2, {0x01, 0x02}, true).value);
-    QCOMPARE(be->mat.at<std::uint16_t>(0, 0), std::uint16_t{0x0102});
+    QCOMPARE(asMat(be->image).at<std::uint16_t>(0, 0), std::uint16_t{0x0102});
     auto leMessage = image("16UC1", 1, 1, 2, {0x01, 0x02});
     auto le = sensors::readImage(leMessage.value);
-    QCOMPARE(le->mat.at<std::uint16_t>(0, 0), std::uint16_t{0x0201});
+    QCOMPARE(asMat(le->image).at<std::uint16_t>(0, 0), std::uint16_t{0x0201});
     std::vector<std::uint8_t> s;
     put<std::int16_t>(s, -1234);
-    QCOMPARE(sensors::readImage(image("16SC1", 1, 1, 2, s).value)->mat.at<std::int16_t>(0, 0), std::int16_t{-1234});
+    QCOMPARE(asMat(sensors::readImage(image("16SC1", 1, 1, 2, s).value)->image).at<std::int16_t>(0, 0), std::int16_t{-1234});
     std::vector<std::uint8_t> f;
     put<float>(f, 1.25f, true);
-    QCOMPARE(sensors::readImage(image("32FC1", 1, 1, 4, f, true).value)->mat.at<float>(0, 0), 1.25f);
+    QCOMPARE(asMat(sensors::readImage(image("32FC1", 1, 1, 4, f, true).value)->image).at<float>(0, 0), 1.25f);
   }
 
   void badImagesAreRefusedWithTheirSizes() {
@@ -173,8 +181,36 @@ private slots:
     QCOMPARE(frame->codec, std::string("png"));
     auto mat = sensors::decodeCompressed(*frame);
     QVERIFY(mat.has_value());
-    QCOMPARE(mat->type(), CV_16UC1);
-    QCOMPARE(mat->at<std::uint16_t>(0, 1), std::uint16_t{65535});
+    QCOMPARE(asMat(*mat).type(), CV_16UC1);
+    QCOMPARE(asMat(*mat).at<std::uint16_t>(0, 1), std::uint16_t{65535});
+  }
+
+  // The stills the exporters write, read back by OpenCV: PNG keeps 16-bit depth exactly and
+  // float depth (m) becomes mm; JPEG of a 16-bit image spans 0..255 over its range.
+  void encodedStillsDecodeBackToTheirValues() {
+    std::vector<std::uint8_t> raw;
+    for (std::uint16_t v : std::initializer_list<std::uint16_t>{0, 1500, 65535}) put<std::uint16_t>(raw, v);
+    auto depth = sensors::readImage(image("16UC1", 3, 1, 6, raw).value);
+    QVERIFY(depth.has_value());
+    auto png = sensors::encodeImage(depth->image, sensors::StillFormat::Png);
+    QVERIFY2(png.has_value(), png ? "" : png.error().describe().c_str());
+    cv::Mat back = cv::imdecode(cv::Mat(1, static_cast<int>(png->size()), CV_8UC1, png->data()), cv::IMREAD_UNCHANGED);
+    QCOMPARE(back.type(), CV_16UC1);
+    QCOMPARE(back.at<std::uint16_t>(0, 1), std::uint16_t{1500});
+    QCOMPARE(back.at<std::uint16_t>(0, 2), std::uint16_t{65535});
+    std::vector<std::uint8_t> metres;
+    for (float v : {0.25f, std::numeric_limits<float>::quiet_NaN()}) put<float>(metres, v);
+    auto floatDepth = sensors::readImage(image("32FC1", 2, 1, 8, metres).value);
+    auto mmPng = sensors::encodeImage(floatDepth->image, sensors::StillFormat::Png);
+    QVERIFY(mmPng.has_value());
+    cv::Mat mm = cv::imdecode(cv::Mat(1, static_cast<int>(mmPng->size()), CV_8UC1, mmPng->data()), cv::IMREAD_UNCHANGED);
+    QCOMPARE(mm.at<std::uint16_t>(0, 0), std::uint16_t{250});
+    QCOMPARE(mm.at<std::uint16_t>(0, 1), std::uint16_t{0});  // NaN: no reading
+    auto jpeg = sensors::encodeImage(depth->image, sensors::StillFormat::Jpeg, 100);
+    QVERIFY(jpeg.has_value());
+    cv::Mat eight = cv::imdecode(cv::Mat(1, static_cast<int>(jpeg->size()), CV_8UC1, jpeg->data()), cv::IMREAD_GRAYSCALE);
+    QCOMPARE(eight.cols, 3);
+    QVERIFY2(eight.at<std::uint8_t>(0, 0) <= 2 && eight.at<std::uint8_t>(0, 2) >= 253, "JPEG spans the range");
   }
 
   void cloudChannelsUnpackColourCountsAndBigEndian() {

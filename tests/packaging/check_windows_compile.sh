@@ -18,7 +18,7 @@ files=$( (cd "$src" && find core app/cli -name '*.cpp' | sort); echo "$build/cor
 echo "$(echo "$files" | wc -l) files, $($cxx --version | head -1)"
 log=$(mktemp)
 echo "$files" | (cd "$src" && xargs -P "$(nproc)" -I{} sh -c \
-  "$cxx -std=c++20 -fsyntax-only -Wall -Wextra -I. -I'$build/generated' -isystem '$inc' {} 2>&1 || echo 'FAILED: {}'") >"$log"
+  "$cxx -std=c++20 -fsyntax-only -Wall -Wextra -DBAGSCOPE_OPENCV_MODULE_FILE=\\\"bagscope-opencv.dll\\\" -I. -I'$build/generated' -isystem '$inc' {} 2>&1 || echo 'FAILED: {}'") >"$log"
 if [ -s "$log" ]; then
   cat "$log"
   echo "FAIL: diagnostics when compiling for Windows"

@@ -45,7 +45,7 @@ def main():
         check(rc == 0, "cmake --install into a temporary prefix" + ("" if rc == 0 else ":\n" + out))
         share = prefix / "share"
         expected = [
-            "bin/bagscope", "bin/bagscope-cli",
+            "bin/bagscope", "bin/bagscope-cli", "lib/bagscope/bagscope-opencv.so",
             "share/bagscope/samples/demo.bag",
             "share/bagscope/translations/bagscope_zh_CN.qm", "share/bagscope/translations/bagscope_ja_JP.qm",
             "share/bagscope/translations/bagscope_en.qm",
@@ -68,6 +68,13 @@ def main():
         check(rc == 0 and out.splitlines()[0] == f"bagscope-cli {args.version}", f"bagscope-cli --version: {out.strip()!r}")
         rc, out = run([prefix / "bin/bagscope-cli", "info", args.data / "ros1/demo_lz4.bag"])
         check(rc == 0 and "/imu" in out and "sensor_msgs/Imu" in out, "installed bagscope-cli info reads a ROS 1 bag")
+        # Pixels go through the OpenCV module, found from the installed program's folder.
+        out_dir = pathlib.Path(tmp) / "frames"
+        rc, out = run([prefix / "bin/bagscope-cli", "export", args.data / "ros1/demo_lz4.bag", "--topic", "/camera/image_bgr",
+                       "--format", "png", "--out", out_dir, "--quiet"])
+        pngs = sorted(out_dir.rglob("*.png")) if out_dir.is_dir() else []
+        check(rc == 0 and len(pngs) == 5 and all(p.read_bytes().startswith(b"\x89PNG") for p in pngs),
+              f"installed bagscope-cli writes PNG frames through its OpenCV module ({len(pngs)} files): {out.strip()!r}")
         env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
         rc, out = run([prefix / "bin/bagscope", "--language", "zh_CN", "--help"], env=env)
         check(rc == 0 and "无需 ROS 即可打开 ROS 录制文件" in out,

@@ -14,8 +14,6 @@
 #include <QTextBrowser>
 #include <QTreeView>
 
-#include <opencv2/core.hpp>
-
 #include <map>
 #include <random>
 #include <set>

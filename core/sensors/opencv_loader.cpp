@@ -1,0 +1,89 @@
+// Finds and loads the OpenCV module (see detail/opencv_module.hpp) once, on first use.
+
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/base/byte_source.hpp"
+#include "core/sensors/detail/opencv_module.hpp"
+
+#if defined(_WIN32)
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
+#else
+#include <dlfcn.h>
+#endif
+#if defined(__APPLE__)
+#include <mach-o/dyld.h>
+#endif
+
+namespace bagscope::sensors::detail {
+namespace fs = std::filesystem;
+namespace {
+
+fs::path executableFolder() {
+#if defined(_WIN32)
+  std::wstring path(32768, L'\0');
+  DWORD n = GetModuleFileNameW(nullptr, path.data(), static_cast<DWORD>(path.size()));
+  path.resize(n);
+  return fs::path(path).parent_path();
+#elif defined(__APPLE__)
+  std::uint32_t size = 0;
+  _NSGetExecutablePath(nullptr, &size);
+  std::string path(size, '\0');
+  if (_NSGetExecutablePath(path.data(), &size) != 0) return {};
+  std::error_code ec;
+  auto resolved = fs::canonical(path.c_str(), ec);
+  return ec ? fs::path(path.c_str()).parent_path() : resolved.parent_path();
+#else
+  std::error_code ec;
+  auto self = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::path() : self.parent_path();
+#endif
+}
+
+Result<OpenCvModule*> load() {
+  const fs::path folder = executableFolder();
+  // Beside the program (the build tree's bin/ on Windows, any installed Windows layout),
+  // lib/bagscope beside bin/ (the build tree and Linux installs), a bundle's PlugIns (macOS).
+  const std::vector<fs::path> candidates = {folder / BAGSCOPE_OPENCV_MODULE_FILE,
+                                            folder / ".." / "lib" / "bagscope" / BAGSCOPE_OPENCV_MODULE_FILE,
+                                            folder / ".." / "PlugIns" / BAGSCOPE_OPENCV_MODULE_FILE};
+  std::string tried;
+  for (const auto& path : candidates) {
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) {
+      tried += (tried.empty() ? "" : ", ") + utf8(path.lexically_normal());
+      continue;
+    }
+#if defined(_WIN32)
+    HMODULE handle = LoadLibraryExW(path.c_str(), nullptr, LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR | LOAD_LIBRARY_SEARCH_DEFAULT_DIRS);
+    void* entry = handle ? reinterpret_cast<void*>(GetProcAddress(handle, kOpenCvModuleEntry)) : nullptr;
+    std::string why = handle ? "it has no entry point" : "Windows error " + std::to_string(GetLastError());
+#else
+    void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    std::string why = handle ? "it has no entry point" : dlerror();
+    void* entry = handle ? dlsym(handle, kOpenCvModuleEntry) : nullptr;
+#endif
+    // Never unloaded: images and writers made by it live as long as the program.
+    if (!entry)
+      return makeError(ErrorCode::Unsupported, "the OpenCV module " + utf8(path.lexically_normal()) +
+                                                   " cannot be loaded: " + why);
+    auto* module = reinterpret_cast<OpenCvModule* (*)(int)>(entry)(kOpenCvModuleVersion);
+    if (!module)
+      return makeError(ErrorCode::Unsupported, "the OpenCV module " + utf8(path.lexically_normal()) +
+                                                   " is of another Bagscope version");
+    return module;
+  }
+  return makeError(ErrorCode::Unsupported, "images and video need Bagscope's OpenCV module (" +
+                                               std::string(BAGSCOPE_OPENCV_MODULE_FILE) + "), which is not installed: looked in " + tried);
+}
+
+}  // namespace
+
+Result<OpenCvModule*> openCvModule() {
+  static const Result<OpenCvModule*> loaded = load();  // thread-safe, once
+  return loaded;
+}
+
+}  // namespace bagscope::sensors::detail
