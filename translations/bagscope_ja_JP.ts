@@ -187,10 +187,6 @@
         <translation>このフレームを名前を付けて保存</translation>
     </message>
     <message>
-        <source>PCD (*.pcd);;PLY (*.ply);;KITTI binary (*.bin)</source>
-        <translation>PCD (*.pcd);;PLY (*.ply);;KITTI バイナリ (*.bin)</translation>
-    </message>
-    <message>
         <source>Colour map for the field&apos;s values</source>
         <translation>フィールドの値に使うカラーマップ</translation>
     </message>
@@ -207,10 +203,6 @@
     <message>
         <source>%1: no cloud is shown</source>
         <translation>%1: 点群が表示されていません</translation>
-    </message>
-    <message>
-        <source>%1: a cloud is saved as .pcd, .ply or .bin, not “.%2”</source>
-        <translation>%1: 点群は .pcd、.ply、.bin で保存します（「.%2」は不可）</translation>
     </message>
 </context>
 <context>
@@ -589,10 +581,6 @@
         <translation>このフレームを名前を付けて保存</translation>
     </message>
     <message>
-        <source>PNG image (*.png);;JPEG image (*.jpg *.jpeg)</source>
-        <translation>PNG 画像 (*.png);;JPEG 画像 (*.jpg *.jpeg)</translation>
-    </message>
-    <message>
         <source>This recording has no image topics.</source>
         <translation>この記録には画像トピックがありません。</translation>
     </message>
@@ -603,10 +591,6 @@
     <message>
         <source>%1: no frame is shown</source>
         <translation>%1: フレームが表示されていません</translation>
-    </message>
-    <message>
-        <source>%1: a frame is saved as .png or .jpg, not “.%2”</source>
-        <translation>%1: フレームは .png または .jpg で保存します（「.%2」は不可）</translation>
     </message>
 </context>
 <context>
@@ -1001,6 +985,14 @@
     <message>
         <source>Saving failed</source>
         <translation>保存に失敗しました</translation>
+    </message>
+    <message>
+        <source>%1: the recording has no topic %2</source>
+        <translation>%1：記録にトピック %2 がありません</translation>
+    </message>
+    <message>
+        <source>%1: a %2 message is saved as %3, not “.%4”</source>
+        <translation>%1：%2 メッセージは %3 で保存します（“.%4” ではありません）</translation>
     </message>
 </context>
 <context>

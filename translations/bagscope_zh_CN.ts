@@ -187,10 +187,6 @@
         <translation>将当前帧另存为</translation>
     </message>
     <message>
-        <source>PCD (*.pcd);;PLY (*.ply);;KITTI binary (*.bin)</source>
-        <translation>PCD (*.pcd);;PLY (*.ply);;KITTI 二进制 (*.bin)</translation>
-    </message>
-    <message>
         <source>Colour map for the field&apos;s values</source>
         <translation>字段值使用的色图</translation>
     </message>
@@ -207,10 +203,6 @@
     <message>
         <source>%1: no cloud is shown</source>
         <translation>%1：没有显示点云</translation>
-    </message>
-    <message>
-        <source>%1: a cloud is saved as .pcd, .ply or .bin, not “.%2”</source>
-        <translation>%1：点云只能保存为 .pcd、.ply 或 .bin，不能保存为“.%2”</translation>
     </message>
 </context>
 <context>
@@ -589,10 +581,6 @@
         <translation>将当前帧另存为</translation>
     </message>
     <message>
-        <source>PNG image (*.png);;JPEG image (*.jpg *.jpeg)</source>
-        <translation>PNG 图片 (*.png);;JPEG 图片 (*.jpg *.jpeg)</translation>
-    </message>
-    <message>
         <source>This recording has no image topics.</source>
         <translation>此录制中没有图像话题。</translation>
     </message>
@@ -603,10 +591,6 @@
     <message>
         <source>%1: no frame is shown</source>
         <translation>%1：没有显示帧</translation>
-    </message>
-    <message>
-        <source>%1: a frame is saved as .png or .jpg, not “.%2”</source>
-        <translation>%1：帧只能保存为 .png 或 .jpg，不能保存为“.%2”</translation>
     </message>
 </context>
 <context>
@@ -1001,6 +985,14 @@
     <message>
         <source>Saving failed</source>
         <translation>保存失败</translation>
+    </message>
+    <message>
+        <source>%1: the recording has no topic %2</source>
+        <translation>%1：录制文件中没有话题 %2</translation>
+    </message>
+    <message>
+        <source>%1: a %2 message is saved as %3, not “.%4”</source>
+        <translation>%1：%2 消息应保存为 %3，而不是“.%4”</translation>
     </message>
 </context>
 <context>

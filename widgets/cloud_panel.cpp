@@ -233,7 +233,7 @@ CloudPanel::CloudPanel(Document* document, QWidget* parent)
     if (frames_.empty()) return;
     askAndSave(tr("Save This Frame As"),
                QStringLiteral("%1_%2.pcd").arg(topic().mid(1).replace('/', '_')).arg(frames_.back().stampNs),
-               tr("PCD (*.pcd);;PLY (*.ply);;KITTI binary (*.bin)"), [this](const QString& path) { saveFrame(path); });
+               messageFileFilters(*document_, topic()), [this](const QString& path) { saveFrame(path); });
   }));
   fourth->addStretch(1);
   fourth->addWidget(button(tr("Reset View"), &CloudPanel::resetView));
@@ -480,11 +480,8 @@ void CloudPanel::rebuild() {
 }
 
 void CloudPanel::saveFrame(const QString& path) {
-  QString suffix = QFileInfo(path).suffix().toLower();
   if (!document_->session() || frames_.empty() || topic_->currentIndex() < 0)
     return emit saved(path, tr("%1: no cloud is shown").arg(path));
-  if (suffix != QLatin1String("pcd") && suffix != QLatin1String("ply") && suffix != QLatin1String("bin"))
-    return emit saved(path, tr("%1: a cloud is saved as .pcd, .ply or .bin, not “.%2”").arg(path, suffix));
   saveMessage(this, document_->sharedSession(), topic(), frames_.back().logTimeNs, path);
 }
 

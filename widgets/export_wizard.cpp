@@ -41,26 +41,15 @@ namespace {
 enum TopicColumn { kTopicName, kTopicType, kTopicCount, kTopicFormat };
 enum RunColumn { kRunTask, kRunBar, kRunState };
 
-bool perFrame(const QString& format, const QString& type) {
-  if (format == QLatin1String("npy")) {
-    auto k = sensors::kindOf(type.toStdString());
-    return k == sensors::SensorKind::PointCloud || k == sensors::SensorKind::LaserScan;
-  }
-  return QStringList{"pcd", "ply", "bin", "jpeg", "png"}.contains(format);
-}
+exporters::Format formatNamed(const QString& name) { return *exporters::formatFromName(name.toStdString()); }
 
 QString defaultTemplate(const QString& format, const QString& type) {
   // Each topic in a folder of its own, or one file per topic: several topics never collide.
-  return perFrame(format, type) ? QStringLiteral("{topic}/{bag}_frame_{index}.{ext}")
-                                : QStringLiteral("{bag}_{topic}.{ext}");
+  return exporters::filePerMessage(formatNamed(format), type.toStdString()) ? QStringLiteral("{topic}/{bag}_frame_{index}.{ext}")
+                                                                           : QStringLiteral("{bag}_{topic}.{ext}");
 }
 
-QString formatLabel(const QString& f) {
-  static const QMap<QString, QString> labels{{"pcd", "PCD"}, {"ply", "PLY"}, {"bin", "KITTI .bin"}, {"npy", "NumPy .npy"},
-                                             {"csv", "CSV"}, {"jpeg", "JPEG"}, {"png", "PNG"}, {"mp4", "MP4 video"},
-                                             {"avi", "AVI video"}};
-  return labels.value(f, f);
-}
+QString formatLabel(const QString& format) { return QString::fromLatin1(exporters::formatInfo(formatNamed(format)).label); }
 
 QString describeSkipped(const std::map<std::string, std::uint64_t>& skipped) {
   QStringList parts;
@@ -71,10 +60,9 @@ QString describeSkipped(const std::map<std::string, std::uint64_t>& skipped) {
 }  // namespace
 
 QStringList exportFormatsFor(const QString& type) {
-  auto k = sensors::kindOf(type.toStdString());
-  if (k == sensors::SensorKind::PointCloud || k == sensors::SensorKind::LaserScan) return {"pcd", "ply", "bin", "npy", "csv"};
-  if (k == sensors::SensorKind::Image || k == sensors::SensorKind::CompressedImage) return {"png", "jpeg", "mp4", "avi"};
-  return {"csv", "npy"};
+  QStringList names;
+  for (auto f : exporters::formatsFor(type.toStdString())) names << QString::fromLatin1(exporters::formatName(f));
+  return names;
 }
 
 struct ExportWizard::Task {
@@ -397,7 +385,7 @@ bool ExportWizard::namesCollide() const {
 
 exporters::ExportOptions ExportWizard::optionsFor(const QString& format) const {
   exporters::ExportOptions o;
-  o.format = *exporters::formatFromName(format.toStdString());
+  o.format = formatNamed(format);
   if (selected_->isChecked() && document_->range()) {
     o.startNs = document_->range()->startNs;
     o.endNs = document_->range()->endNs;
@@ -425,12 +413,18 @@ exporters::ExportOptions ExportWizard::optionsFor(const QString& format) const {
 }
 
 void ExportWizard::updateHowPage() {
-  QSet<QString> formats;
-  for (const auto& t : tasks()) formats.insert(t.format);
-  auto any = [&](QStringList fs) { return std::any_of(fs.begin(), fs.end(), [&](auto& f) { return formats.contains(f); }); };
-  cloudBox_->setVisible(any({"pcd", "ply", "bin", "npy"}));
-  imageBox_->setVisible(any({"jpeg", "png", "mp4", "avi"}));
-  tableBox_->setVisible(any({"csv", "npy"}));
+  // Each box shows when a chosen format takes its options (NumPy: the cloud ones and, for a
+  // topic it writes as a table, the table ones).
+  bool cloud = false, image = false, table = false;
+  for (const auto& t : tasks()) {
+    const auto& f = exporters::formatInfo(formatNamed(t.format));
+    cloud = cloud || f.options == exporters::FormatOptions::Cloud;
+    image = image || f.options == exporters::FormatOptions::Image;
+    table = table || f.options == exporters::FormatOptions::Table || f.anyTopic;
+  }
+  cloudBox_->setVisible(cloud);
+  imageBox_->setVisible(image);
+  tableBox_->setVisible(table);
 }
 
 void ExportWizard::updatePreview() {

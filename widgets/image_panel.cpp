@@ -240,7 +240,7 @@ ImagePanel::ImagePanel(Document* document, QWidget* parent)
   connect(save, &QToolButton::clicked, this, [this] {
     if (!shown_.raw) return;
     askAndSave(tr("Save This Frame As"), QStringLiteral("%1_%2.png").arg(topic().mid(1).replace('/', '_')).arg(shown_.stampNs),
-               tr("PNG image (*.png);;JPEG image (*.jpg *.jpeg)"), [this](const QString& path) { saveFrame(path); });
+               messageFileFilters(*document_, topic()), [this](const QString& path) { saveFrame(path); });
   });
   auto* bar = new QHBoxLayout;
   bar->addWidget(topic_, 1);
@@ -299,10 +299,7 @@ QString ImagePanel::topic() const { return pendingTopic_.isEmpty() ? topic_->cur
 QString ImagePanel::status() const { return status_->text(); }
 
 void ImagePanel::saveFrame(const QString& path) {
-  QString suffix = QFileInfo(path).suffix().toLower();
   if (!document_->session() || !shown_.raw) return emit saved(path, tr("%1: no frame is shown").arg(path));
-  if (suffix != QLatin1String("png") && suffix != QLatin1String("jpg") && suffix != QLatin1String("jpeg"))
-    return emit saved(path, tr("%1: a frame is saved as .png or .jpg, not “.%2”").arg(path, suffix));
   saveMessage(this, document_->sharedSession(), topic(), shown_.logTimeNs, path);
 }
 

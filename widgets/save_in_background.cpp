@@ -2,14 +2,45 @@
 
 #include <QFileInfo>
 
+#include <optional>
+#include <vector>
+
 #include "core/export/export.hpp"
 #include "core/session/session.hpp"
+#include "document.hpp"
 #include "mailbox.hpp"
 #include "panel.hpp"
 #include "qt_text.hpp"
 #include "unexpected_error.hpp"
 
 namespace bagscope::widgets {
+
+namespace {
+
+// "pcd", "jpg", "jpeg", …: the file suffixes of a format (its extension, and its name).
+QStringList suffixesOf(const exporters::FormatInfo& f) {
+  QStringList out{QString::fromLatin1(f.extension)};
+  if (QLatin1String(f.name) != QLatin1String(f.extension)) out << QString::fromLatin1(f.name);
+  return out;
+}
+
+// The formats that write one file per message of `type`.
+std::vector<exporters::FormatInfo> messageFormats(const std::string& type) {
+  std::vector<exporters::FormatInfo> out;
+  for (const auto& f : exporters::formats())
+    if (exporters::filePerMessage(f.format, type)) out.push_back(f);
+  return out;
+}
+
+}  // namespace
+
+QString messageFileFilters(const Document& document, const QString& topic) {
+  const TopicInfo* info = document.topicByName(topic);
+  QStringList filters;
+  for (const auto& f : messageFormats(info ? info->type.toStdString() : std::string()))
+    filters << QStringLiteral("%1 (*.%2)").arg(QString::fromLatin1(f.label), suffixesOf(f).join(QStringLiteral(" *.")));
+  return filters.join(QStringLiteral(";;"));
+}
 
 void saveInBackground(Panel* panel, const QString& path, std::function<Result<void>()> write) {
   auto mailbox = Mailbox::create(panel);
@@ -24,9 +55,20 @@ void saveInBackground(Panel* panel, const QString& path, std::function<Result<vo
 void saveMessage(Panel* panel, std::shared_ptr<const session::Session> session, const QString& topic, qint64 logTimeNs,
                  const QString& path) {
   QFileInfo file(path);
+  auto id = session->findTopic(topic.toStdString());
+  if (!id) return emit panel->saved(path, Panel::tr("%1: the recording has no topic %2").arg(path, topic));
+  const std::string& type = session->topics()[*id].type;
   exporters::ExportOptions o;
-  if (auto format = exporters::formatFromName(file.suffix().toLower().toStdString())) o.format = *format;
-  else return emit panel->saved(path, toQt(format.error().describe()));
+  std::optional<exporters::Format> format;
+  QStringList suffixes;
+  for (const auto& f : messageFormats(type)) {
+    if (suffixesOf(f).contains(file.suffix().toLower())) format = f.format;
+    suffixes << QLatin1Char('.') + suffixesOf(f).join(QStringLiteral(", ."));
+  }
+  if (!format)
+    return emit panel->saved(path, Panel::tr("%1: a %2 message is saved as %3, not “.%4”")
+                                       .arg(path, toQt(type), suffixes.join(QStringLiteral(", ")), file.suffix()));
+  o.format = *format;
   o.topics = {topic.toStdString()};
   o.startNs = o.endNs = logTimeNs;
   o.outDir = toPath(file.absolutePath());

@@ -190,7 +190,7 @@ int runExport(const std::vector<std::string>& args) {
     }
   }
   if (inputs.empty()) return usage("no recording given");
-  if (!haveFormat) return usage("--format is required (pcd, ply, bin, csv, jpeg, png, mp4, avi, npy)");
+  if (!haveFormat) return usage("--format is required (" + exporters::formatNames() + ")");
   if (o.outDir.empty()) return usage("--out is required");
   so.workers = jobs;
 

@@ -8,6 +8,7 @@
 
 #include "bagscope/build_info.hpp"
 #include "commands.hpp"
+#include "core/export/export.hpp"
 
 namespace {
 
@@ -25,8 +26,8 @@ constexpr const char* kStatsUsage =
     "    stamps, stamp-to-log latency\n";
 constexpr const char* kExportUsage =
     "usage: bagscope-cli export INPUT... --format F --out DIR [options]\n"
-    "    messages to files: F is pcd, ply, bin (KITTI), csv, jpeg, png, mp4, avi or npy; INPUT\n"
-    "    files, folders (searched recursively unless --no-recursive) or quoted globs\n"
+    "    messages to files; F: {formats}\n"
+    "    INPUT: files, folders (searched recursively unless --no-recursive) or quoted globs\n"
     "      --topic T (repeatable)  --start S  --end S  --every N\n"
     "      --name TEMPLATE   placeholders {bag} {topic} {index} {stamp_ns} {log_time_ns}\n"
     "                        {ext}; default {bag}_frame_{index}.{ext} per message,\n"
@@ -49,6 +50,13 @@ constexpr const char* kCommonNotes =
     "lost or not decoded, or damage was recovered, 4 an output could not be written (or\n"
     "exists), 130 interrupted\n";
 
+// A usage text with the export formats filled in from the format table.
+std::string filled(std::string_view usage) {
+  std::string text(usage);
+  if (auto at = text.find("{formats}"); at != std::string::npos) text.replace(at, 9, bagscope::exporters::formatNames());
+  return text;
+}
+
 struct Command {
   const char* name;
   const char* usage;
@@ -66,7 +74,7 @@ std::string overallUsage() {
   for (const auto& c : kCommands) {
     std::string_view u = c.usage;
     u.remove_prefix(u.find(c.name));  // "usage: bagscope-cli " off
-    text += "  " + std::string(u);
+    text += "  " + filled(u);
   }
   text += "\n  --version, --help\n";
   return text + kCommonNotes;
@@ -98,7 +106,7 @@ int main(int argc, char** argv) {
     for (const auto& c : kCommands) {
       if (command != c.name) continue;
       if (asksForHelp(args)) {
-        std::fputs(c.usage, stdout);
+        std::fputs(filled(c.usage).c_str(), stdout);
         std::fputs(kCommonNotes, stdout);
         return bagscope::cli::kOk;
       }

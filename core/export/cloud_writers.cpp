@@ -8,6 +8,7 @@
 
 #include "core/base/json_text.hpp"
 #include "export.hpp"
+#include "table.hpp"
 
 namespace bagscope::exporters {
 namespace {
@@ -264,20 +265,12 @@ std::string kittiBytes(const PointCloud& cloud, const std::vector<bool>& keep) {
 std::string npyCloudBytes(const PointCloud& cloud, const std::vector<OutputChannel>& channels, const std::vector<bool>& keep) {
   static const char* descr[] = {"", "|i1", "|u1", "<i2", "<u2", "<i4", "<u4", "<f4", "<f8"};
   auto plans = plansFor(cloud, channels, false);
-  std::string header = "{'descr': [";
-  for (const auto& p : plans) header += "('" + p.out.name + "', '" + descr[static_cast<int>(p.type)] + "'), ";
+  std::vector<std::pair<std::string, std::string>> fields;
+  for (const auto& p : plans) fields.emplace_back(p.out.name, descr[static_cast<int>(p.type)]);
   bool organized = keep.empty() && cloud.organized();
-  header += "], 'fortran_order': False, 'shape': (" +
-            (organized ? std::to_string(cloud.height) + ", " + std::to_string(cloud.width)
-                       : std::to_string(keptCount(cloud, keep)) + ",") + "), }";
-  // NPY 1.0: magic, version, header length; the header padded so that data starts 64-aligned.
-  std::size_t total = 10 + header.size() + 1;
-  header.append((64 - total % 64) % 64, ' ');
-  header += '\n';
-  std::string out("\x93NUMPY\x01\x00", 8);
-  auto len = static_cast<std::uint16_t>(header.size());
-  out.append(reinterpret_cast<const char*>(&len), 2);
-  out += header;
+  std::string out = detail::npyPreamble(fields, organized ? std::to_string(cloud.height) + ", " + std::to_string(cloud.width)
+                                                          : std::to_string(keptCount(cloud, keep)) + ",");
+  if (out.empty()) return out;  // more fields than a NumPy 1.0 header holds
   appendPoints(plans, keep, out);
   return out;
 }

@@ -15,6 +15,7 @@
 
 
 #include "core/base/json_text.hpp"
+#include "detail/topic_writers.hpp"
 #include "table.hpp"
 
 #ifndef _WIN32
@@ -40,16 +41,6 @@ Kind kindOf(const std::string& type) {
     case sensors::SensorKind::CompressedImage: return Kind::Compressed;
     default: return Kind::Other;
   }
-}
-
-bool cloudFormat(Format f) { return f == Format::Pcd || f == Format::Ply || f == Format::KittiBin || f == Format::Npy; }
-bool videoFormat(Format f) { return f == Format::Mp4 || f == Format::Avi; }
-
-bool accepts(Format f, Kind k) {
-  if (f == Format::Csv) return true;
-  if (f == Format::Npy) return true;  // clouds per frame, anything else as one table
-  if (cloudFormat(f)) return k == Kind::Cloud || k == Kind::Scan;
-  return k == Kind::Image || k == Kind::Compressed;
 }
 
 }  // namespace
@@ -91,13 +82,6 @@ std::string safeFileNameComponent(std::string_view value) {
 }
 
 namespace {
-
-// One file per message (frames) or one per topic (streams).
-bool perMessage(Format f, Kind k) {
-  if (f == Format::Csv || videoFormat(f)) return false;
-  if (f == Format::Npy) return k == Kind::Cloud || k == Kind::Scan;
-  return true;
-}
 
 std::string topicForNames(const std::string& topic) {
   std::string s = topic;
@@ -252,6 +236,7 @@ Result<void> transformCloud(sensors::PointCloud& cloud, std::vector<std::byte>& 
 struct Target {
   TopicId topic;
   Kind kind;
+  bool perMessage;  // a file per message (frames), else one per topic (streams)
 };
 
 // The topics to export: named ones (each must exist and suit the format), else every topic
@@ -261,12 +246,10 @@ Result<std::vector<Target>> chooseTopics(const Session& s, const ExportOptions& 
   auto topics = s.topics();
   if (o.topics.empty()) {
     for (TopicId t = 0; t < topics.size(); ++t) {
-      Kind k = kindOf(topics[t].type);
-      // Cloud formats take PointCloud2 topics (LaserScan only when named), image formats
-      // image topics, CSV everything.
-      bool wanted = o.format == Format::Csv ? true
-                    : cloudFormat(o.format) ? k == Kind::Cloud : (accepts(o.format, k) && k != Kind::Other);
-      if (wanted && topics[t].messageCount > 0) out.push_back({t, k});
+      // A format made for some kinds takes those (a LaserScan only when named); CSV everything.
+      bool wanted = formatInfo(o.format).kinds == 0 ||
+                    (madeFor(o.format, topics[t].type) && sensors::kindOf(topics[t].type) != sensors::SensorKind::LaserScan);
+      if (wanted && topics[t].messageCount > 0) out.push_back({t, kindOf(topics[t].type), filePerMessage(o.format, topics[t].type)});
     }
     if (out.empty())
       return fileError(ErrorCode::InvalidArgument, std::string("no topic of this recording can be exported as ") + formatName(o.format));
@@ -277,11 +260,10 @@ Result<std::vector<Target>> chooseTopics(const Session& s, const ExportOptions& 
     for (TopicId t = 0; t < topics.size(); ++t) {
       if (topics[t].name != name) continue;
       found = true;
-      Kind k = kindOf(topics[t].type);
-      if (!accepts(o.format, k))
+      if (!accepts(o.format, topics[t].type))
         return fileError(ErrorCode::InvalidArgument, "topic " + name + " (" + topics[t].type + ") cannot be exported as " +
                                                     formatName(o.format));
-      out.push_back({t, k});
+      out.push_back({t, kindOf(topics[t].type), filePerMessage(o.format, topics[t].type)});
     }
     if (!found && !o.allowMissingTopics) return fileError(ErrorCode::InvalidArgument, "the recording has no topic " + name);
   }
@@ -509,7 +491,11 @@ Result<std::string> Exporter::frameBytes(const Planned& p, const Value& v, Kind 
   switch (o_.format) {
     case Format::Pcd: return pcdBytes(cloud, *channels, keep, o_.pcdEncoding);
     case Format::Ply: return plyBytes(cloud, *channels, keep, o_.plyAscii, "from " + topic + " of " + bag_);
-    default: return npyCloudBytes(cloud, *channels, keep);
+    default: {
+      std::string bytes = npyCloudBytes(cloud, *channels, keep);
+      if (bytes.empty()) return fileError(ErrorCode::Unsupported, "too many fields for a NumPy 1.0 header");
+      return bytes;
+    }
   }
 }
 
@@ -539,19 +525,16 @@ Result<void> Exporter::writeStream(const Target& t, const fs::path& path, const 
       if (!keep) fs::remove(p, ec);
     }
   } cleanup{temp};
-  std::uint64_t rows = 0, seen = 0, total = s_.index(t.topic).size();
+  auto refs = s_.index(t.topic);
+  double meanRate = refs.size() > 1 ? static_cast<double>(refs.size() - 1) /
+                                          (static_cast<double>(refs.back().logTimeNs - refs.front().logTimeNs) / 1e9)
+                                    : 0;
+  detail::TopicWriterSetup setup{o_, temp, path, sensors::kindOf(topic.type), meanRate};
+  auto writer = detail::makeTopicWriter(setup);
+  if (!writer) return std::move(writer).error();
+  std::uint64_t rows = 0, seen = 0, total = refs.size();
   std::int64_t firstLog = 0, firstStamp = 0;
-  std::ofstream csv;
-  std::string npyRows;
-  std::vector<detail::Column> columns;
-  std::map<const storage::Connection*, std::vector<detail::Column>> plans;  // per connection, by the first's names
-  bool headerTopic = false;
-  std::optional<sensors::VideoWriter> video;
-  if (o_.format == Format::Csv) {
-    csv.open(temp, std::ios::binary);
-    if (!csv) return fileError(ErrorCode::Write, "cannot create a file here", utf8(path));
-  }
-  std::string line;
+  bool ended = false;  // the file cannot be written: it is not published
   auto r = s_.forEach({{t.topic}, o_.startNs, o_.endNs}, [&](const Message& m) {
     if (stop_.stop_requested()) return false;
     if (++seen % 64 == 0 && progress) progress(static_cast<double>(seen) / static_cast<double>(std::max<std::uint64_t>(1, total)));
@@ -565,122 +548,19 @@ Result<void> Exporter::writeStream(const Target& t, const fs::path& path, const 
       firstLog = m.logTimeNs;
       firstStamp = header ? header->stampNs : 0;
     }
-    if (videoFormat(o_.format)) {
-      sensors::Image image;
-      if (t.kind == Kind::Compressed) {
-        auto c = sensors::readCompressedImage(*v);
-        auto decoded = c ? sensors::decodeCompressed(*c) : Result<sensors::Image>(c.error());
-        if (!decoded) return skip("image cannot be decoded", topic.name + ": " + decoded.error().describe()), true;
-        image = std::move(decoded).value();
-      } else {
-        auto img = sensors::readImage(*v);
-        if (!img) return skip("image cannot be decoded", topic.name + ": " + img.error().describe()), true;
-        image = std::move(img->image);
-      }
-      if (!video) {
-        // Frame rate: the topic's mean rate over the exported range, unless given; the size
-        // of the first frame.
-        auto refs = s_.index(t.topic);
-        double fps = o_.fps;
-        if (fps <= 0 && refs.size() > 1)
-          fps = static_cast<double>(refs.size() - 1) / (static_cast<double>(refs.back().logTimeNs - refs.front().logTimeNs) / 1e9) /
-                o_.every;
-        if (!(fps > 0) || !std::isfinite(fps)) fps = 10;
-        auto opened = sensors::VideoWriter::open(temp, o_.format == Format::Mp4 ? sensors::VideoWriter::Codec::Mp4 : sensors::VideoWriter::Codec::Avi,
-                                                 fps, image.width, image.height);
-        if (!opened) return skip("video cannot be written", topic.name + ": " + opened.error().message + " for " + utf8(path)), false;
-        video = std::move(opened).value();
-      }
-      if (auto w = video->write(image); !w) return skip("video cannot be written", topic.name + ": " + w.error().describe()), false;
-      ++rows;
-      return true;
-    }
-    if (columns.empty()) {
-      columns = detail::planColumns(*(*d)->schema().root, o_.arrayLimit);
-      headerTopic = header.has_value();
-      if (o_.format == Format::Csv) {
-        line.clear();
-        const char* unit = o_.timeInSeconds ? "" : "_ns";
-        if (o_.timeColumns != TimeColumns::Stamp) line += std::string("log_time") + unit + ",";
-        if (o_.timeColumns != TimeColumns::LogTime && headerTopic) line += std::string("stamp") + unit + ",";
-        for (const auto& c : columns) {
-          detail::appendCsvText(c.name, line);
-          line += ',';
-        }
-        line.back() = '\n';
-        csv << line;
-      }
-    }
-    auto& plan = plans[m.connection];
-    if (plan.empty()) {
-      // Another connection (another file's definition): its columns matched by name.
-      auto own = detail::planColumns(*(*d)->schema().root, o_.arrayLimit);
-      for (const auto& c : columns) {
-        auto it = std::find_if(own.begin(), own.end(), [&](const detail::Column& x) { return x.name == c.name; });
-        plan.push_back(it != own.end() ? *it : detail::Column{c.name, c.kind, {0xFFFFFFFFu}});
-      }
-    }
-    std::int64_t stamp = header ? header->stampNs : 0;
-    if (o_.format == Format::Csv) {
-      line.clear();
-      auto time = [&](std::int64_t ns) {
-        detail::Column tc{"", detail::Column::Kind::Time, {}};
-        Value tv;
-        tv.kind = Value::Kind::Time;
-        tv.t = {ns / 1'000'000'000, ns % 1'000'000'000};
-        detail::appendCsv(&tv, 0, false, tc, o_.timeInSeconds, line);
-        line += ',';
-      };
-      if (o_.timeColumns != TimeColumns::Stamp) time(m.logTimeNs);
-      if (o_.timeColumns != TimeColumns::LogTime && headerTopic) time(stamp);
-      for (const auto& c : plan) {
-        std::uint8_t byte = 0;
-        bool isByte = false;
-        detail::appendCsv(detail::columnValue(*v, c, byte, isByte), byte, isByte, c, o_.timeInSeconds, line);
-        line += ',';
-      }
-      line.back() = '\n';
-      csv << line;
-    } else {
-      auto put = [&](std::int64_t x) { npyRows.append(reinterpret_cast<const char*>(&x), 8); };
-      put(m.logTimeNs);
-      if (headerTopic) put(stamp);
-      for (const auto& c : plan) {
-        if (!*detail::npyType(c)) continue;
-        std::uint8_t byte = 0;
-        bool isByte = false;
-        detail::appendNpy(detail::columnValue(*v, c, byte, isByte), byte, isByte, c, npyRows);
-      }
+    if (auto failed = (*writer)->add({m, *v, **d, header})) {
+      skip(failed->reason, topic.name + ": " + failed->detail);
+      ended = failed->fatal;
+      return !ended;
     }
     ++rows;
     return true;
   }, [&](const Error& e) { skip("damaged data cannot be read", e.describe()); });  // nothing dropped silently
   if (!r) return r;
   if (stop_.stop_requested()) return fileError(ErrorCode::Cancelled, "stopped on request");
+  if (ended) return {};  // counted and listed when it happened
   if (rows == 0) return skip("nothing to write", topic.name + ": no message could be exported"), Result<void>();
-  if (video) video->close();
-  if (o_.format == Format::Csv) {
-    csv.close();
-    if (!csv) return fileError(ErrorCode::Write, "writing failed (disk full?)", utf8(path));
-  }
-  if (o_.format == Format::Npy) {
-    std::string header = "{'descr': [('log_time_ns', '<i8'), ";
-    if (headerTopic) header += "('stamp_ns', '<i8'), ";
-    for (const auto& c : columns)
-      if (*detail::npyType(c)) header += "('" + c.name + "', '" + detail::npyType(c) + "'), ";
-    header += "], 'fortran_order': False, 'shape': (" + std::to_string(rows) + ",), }";
-    header.append((64 - (10 + header.size() + 1) % 64) % 64, ' ');
-    header += '\n';
-    std::string head("\x93NUMPY\x01\x00", 8);
-    if (header.size() > 0xFFFF) return fileError(ErrorCode::Unsupported, "too many columns for a NumPy 1.0 header", utf8(path));
-    auto len = static_cast<std::uint16_t>(header.size());
-    head.append(reinterpret_cast<const char*>(&len), 2);
-    std::ofstream npy(temp, std::ios::binary);
-    npy << head << header;
-    npy.write(npyRows.data(), static_cast<std::streamsize>(npyRows.size()));
-    npy.close();
-    if (!npy) return fileError(ErrorCode::Write, "writing failed (disk full?)", utf8(path));
-  }
+  if (auto finished = (*writer)->finish(); !finished) return finished;
   std::error_code ec;
   auto size = fs::file_size(temp, ec);
   if (auto p = publish(temp, path, o_.overwrite); !p) return p;
@@ -714,7 +594,7 @@ Result<void> Exporter::run(const ProgressFn& progress) {
                                    : several ? "{topic}/{bag}_frame_{index}.{ext}" : "{bag}_frame_{index}.{ext}";
   for (const auto& t : *targets) {
     const std::string& name = topics[t.topic].name;
-    if (!perMessage(o_.format, t.kind)) {
+    if (!t.perMessage) {
       std::string pattern = o_.nameTemplate.empty() ? "{bag}_{topic}.{ext}" : o_.nameTemplate;
       streams.push_back({t, o_.outDir / fs::u8path(expand(pattern, bag_, name, 0, 0, 0, ext))});
       continue;
@@ -841,26 +721,6 @@ Result<void> Exporter::run(const ProgressFn& progress) {
 }
 
 }  // namespace
-
-Result<Format> formatFromName(std::string_view name) {
-  static const std::pair<const char*, Format> names[] = {
-      {"pcd", Format::Pcd}, {"ply", Format::Ply}, {"bin", Format::KittiBin}, {"kitti", Format::KittiBin},
-      {"csv", Format::Csv}, {"jpeg", Format::Jpeg}, {"jpg", Format::Jpeg}, {"png", Format::Png},
-      {"mp4", Format::Mp4}, {"avi", Format::Avi}, {"npy", Format::Npy}};
-  for (const auto& [n, f] : names)
-    if (name == n) return f;
-  return fileError(ErrorCode::InvalidArgument, "unknown format '" + std::string(name) + "' (pcd, ply, bin, csv, jpeg, png, mp4, avi, npy)");
-}
-
-const char* formatName(Format f) {
-  static const char* names[] = {"pcd", "ply", "bin", "csv", "jpeg", "png", "mp4", "avi", "npy"};
-  return names[static_cast<int>(f)];
-}
-
-const char* extension(Format f) {
-  static const char* ext[] = {"pcd", "ply", "bin", "csv", "jpg", "png", "mp4", "avi", "npy"};
-  return ext[static_cast<int>(f)];
-}
 
 Result<void> writeFileAtomically(const fs::path& path, std::string_view bytes, bool overwrite) {
   fs::path temp = temporaryBeside(path);

@@ -8,6 +8,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <span>
 #include <stop_token>
 #include <string>
 #include <vector>
@@ -18,11 +19,46 @@
 
 namespace bagscope::exporters {
 
+// ---- The formats (formats.cpp: the one table the CLI, the app and the exporter read) ------
+
 enum class Format : std::uint8_t { Pcd, Ply, KittiBin, Csv, Jpeg, Png, Mp4, Avi, Npy };
-/// "pcd", "ply", "bin", "csv", "jpeg", "png", "mp4", "avi", "npy"
+
+/// Which options of ExportOptions apply to a format.
+enum class FormatOptions : std::uint8_t { Cloud, Image, Table };
+
+struct FormatInfo {
+  Format format;
+  const char* name;       ///< as --format and the settings spell it: "bin"
+  const char* alias;      ///< also accepted as a name and a file suffix ("kitti", "jpg"), or null
+  const char* extension;  ///< of the files written: "jpg"
+  const char* label;      ///< as the app shows it: "KITTI .bin"
+  /// The sensor kinds it is made for (bits of 1 << sensors::SensorKind), written a file per
+  /// message when `filePerMessage`, else a file per topic.
+  std::uint32_t kinds;
+  bool filePerMessage;
+  /// Also takes a topic of any other type, as one table per topic (CSV, NumPy).
+  bool anyTopic;
+  FormatOptions options;
+};
+
+/// Every format, in the order the app offers them.
+std::span<const FormatInfo> formats();
+const FormatInfo& formatInfo(Format format);
+/// "pcd", "kitti", "jpg", ...: a name or an alias; the error lists the names.
 Result<Format> formatFromName(std::string_view name);
 const char* formatName(Format format);
 const char* extension(Format format);
+/// "pcd, ply, bin, ..., npy": the names, for usage and error texts.
+std::string formatNames();
+
+/// Whether a topic of `type` can be exported as `format`.
+bool accepts(Format format, std::string_view type);
+/// The formats a topic of `type` can be exported to, the ones made for its kind first.
+std::vector<Format> formatsFor(std::string_view type);
+/// Whether `format` is made for the kind of `type` (clouds, images), not only takes it as a table.
+bool madeFor(Format format, std::string_view type);
+/// Whether `format` writes a file per message of a `type` topic (else one file per topic).
+bool filePerMessage(Format format, std::string_view type);
 
 enum class PcdEncoding : std::uint8_t { Ascii, Binary, BinaryCompressed };
 enum class TimeColumns : std::uint8_t { LogTime, Stamp, Both };
@@ -141,6 +177,7 @@ std::string pcdBytes(const sensors::PointCloud& cloud, const std::vector<OutputC
 std::string plyBytes(const sensors::PointCloud& cloud, const std::vector<OutputChannel>& channels,
                      const std::vector<bool>& keep, bool ascii, const std::string& comment);
 std::string kittiBytes(const sensors::PointCloud& cloud, const std::vector<bool>& keep);
+/// Empty when the fields do not fit a NumPy 1.0 header (64 KiB).
 std::string npyCloudBytes(const sensors::PointCloud& cloud, const std::vector<OutputChannel>& channels,
                           const std::vector<bool>& keep);
 

@@ -152,4 +152,17 @@ void appendNpy(const Value* v, std::uint8_t byte, bool isByte, const Column& c, 
   }
 }
 
+std::string npyPreamble(const std::vector<std::pair<std::string, std::string>>& fields, const std::string& shape) {
+  std::string header = "{'descr': [";
+  for (const auto& [name, type] : fields) header += "('" + name + "', '" + type + "'), ";
+  header += "], 'fortran_order': False, 'shape': (" + shape + "), }";
+  header.append((64 - (10 + header.size() + 1) % 64) % 64, ' ');
+  header += '\n';
+  if (header.size() > 0xFFFF) return {};
+  std::string out("\x93NUMPY\x01\x00", 8);
+  auto len = static_cast<std::uint16_t>(header.size());
+  out.append(reinterpret_cast<const char*>(&len), 2);
+  return out + header;
+}
+
 }  // namespace bagscope::exporters::detail

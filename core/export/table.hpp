@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/decode/decoder.hpp"
@@ -38,5 +39,10 @@ void appendCsv(const decode::Value* value, std::uint8_t byte, bool isByte, const
 void appendNpy(const decode::Value* value, std::uint8_t byte, bool isByte, const Column& column, std::string& out);
 /// The column's NumPy dtype ("<i8", "<u8", "<f8", "|b1"); empty for strings (not stored).
 const char* npyType(const Column& column);
+
+/// A NumPy 1.0 file's preamble for a structured array of `fields` (name, dtype) and `shape`
+/// ("12," or "48, 64"): magic, version, header length and the header padded so that the
+/// data starts 64-byte aligned. Empty when the header does not fit NumPy 1.0's 64 KiB.
+std::string npyPreamble(const std::vector<std::pair<std::string, std::string>>& fields, const std::string& shape);
 
 }  // namespace bagscope::exporters::detail

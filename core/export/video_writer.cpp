@@ -1,0 +1,59 @@
+// MP4 and AVI: one video per image topic, frames decoded by the sensors module.
+
+#include <cmath>
+
+#include "core/base/byte_source.hpp"
+#include "detail/topic_writers.hpp"
+
+namespace bagscope::exporters::detail {
+namespace {
+
+class VideoTopicWriter final : public TopicWriter {
+public:
+  explicit VideoTopicWriter(const TopicWriterSetup& setup) : setup_(setup) {}
+
+  std::optional<RowFailure> add(const TopicRow& row) override {
+    auto image = frame(row.value, setup_.kind);
+    if (!image) return RowFailure{"image cannot be decoded", image.error().describe()};
+    if (!video_) {
+      // The frame rate: the topic's mean rate over the exported range, unless given; the size
+      // of the first frame.
+      double fps = setup_.options.fps > 0 ? setup_.options.fps : setup_.meanRate / setup_.options.every;
+      if (!(fps > 0) || !std::isfinite(fps)) fps = 10;
+      auto codec = setup_.options.format == Format::Mp4 ? sensors::VideoWriter::Codec::Mp4 : sensors::VideoWriter::Codec::Avi;
+      auto opened = sensors::VideoWriter::open(setup_.temp, codec, fps, image->width, image->height);
+      if (!opened) return RowFailure{"video cannot be written", opened.error().message + " for " + utf8(setup_.path), true};
+      video_ = std::move(opened).value();
+    }
+    if (auto w = video_->write(*image); !w) return RowFailure{"video cannot be written", w.error().describe(), true};
+    return std::nullopt;
+  }
+
+  Result<void> finish() override {
+    if (video_) video_->close();
+    return {};
+  }
+
+private:
+  static Result<sensors::Image> frame(const decode::Value& value, sensors::SensorKind kind) {
+    if (kind == sensors::SensorKind::CompressedImage) {
+      auto c = sensors::readCompressedImage(value);
+      if (!c) return std::move(c).error();
+      return sensors::decodeCompressed(*c);
+    }
+    auto raw = sensors::readImage(value);
+    if (!raw) return std::move(raw).error();
+    return std::move(raw->image);
+  }
+
+  const TopicWriterSetup& setup_;
+  std::optional<sensors::VideoWriter> video_;
+};
+
+}  // namespace
+
+std::unique_ptr<TopicWriter> makeVideoWriter(const TopicWriterSetup& setup) {
+  return std::make_unique<VideoTopicWriter>(setup);
+}
+
+}  // namespace bagscope::exporters::detail
