@@ -703,10 +703,6 @@
         <translation>記録を開く</translation>
     </message>
     <message>
-        <source>Recordings (*.bag *.mcap *.db3 metadata.yaml);;All files (*)</source>
-        <translation>記録ファイル (*.bag *.mcap *.db3 metadata.yaml);;すべてのファイル (*)</translation>
-    </message>
-    <message>
         <source>Open &amp;Folder…</source>
         <translation>フォルダーを開く(&amp;D)…</translation>
     </message>
@@ -945,6 +941,10 @@
     <message>
         <source>What this recording could not give in full: open the Problems panel</source>
         <translation>この記録で完全には読めなかったもの:「問題」パネルを開く</translation>
+    </message>
+    <message>
+        <source>Recordings (%1);;All files (*)</source>
+        <translation>記録ファイル (%1);;すべてのファイル (*)</translation>
     </message>
 </context>
 <context>
@@ -1267,12 +1267,12 @@
         <translation>定義を借りる記録</translation>
     </message>
     <message>
-        <source>Recordings (*.bag *.mcap *.db3 metadata.yaml)</source>
-        <translation>記録 (*.bag *.mcap *.db3 metadata.yaml)</translation>
-    </message>
-    <message>
         <source>Message definitions:</source>
         <translation>メッセージ定義:</translation>
+    </message>
+    <message>
+        <source>Recordings (%1)</source>
+        <translation>記録 (%1)</translation>
     </message>
 </context>
 <context>

@@ -703,10 +703,6 @@
         <translation>打开录制文件</translation>
     </message>
     <message>
-        <source>Recordings (*.bag *.mcap *.db3 metadata.yaml);;All files (*)</source>
-        <translation>录制文件 (*.bag *.mcap *.db3 metadata.yaml);;所有文件 (*)</translation>
-    </message>
-    <message>
         <source>Open &amp;Folder…</source>
         <translation>打开文件夹(&amp;D)…</translation>
     </message>
@@ -945,6 +941,10 @@
     <message>
         <source>What this recording could not give in full: open the Problems panel</source>
         <translation>此录制中未能完整读取的内容：打开“问题”面板</translation>
+    </message>
+    <message>
+        <source>Recordings (%1);;All files (*)</source>
+        <translation>录制文件 (%1);;所有文件 (*)</translation>
     </message>
 </context>
 <context>
@@ -1267,12 +1267,12 @@
         <translation>借用定义的录制文件</translation>
     </message>
     <message>
-        <source>Recordings (*.bag *.mcap *.db3 metadata.yaml)</source>
-        <translation>录制文件 (*.bag *.mcap *.db3 metadata.yaml)</translation>
-    </message>
-    <message>
         <source>Message definitions:</source>
         <translation>消息定义：</translation>
+    </message>
+    <message>
+        <source>Recordings (%1)</source>
+        <translation>录制文件 (%1)</translation>
     </message>
 </context>
 <context>

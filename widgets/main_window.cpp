@@ -25,6 +25,7 @@
 #include <QToolButton>
 #include <QTreeView>
 
+#include "core/session/session.hpp"
 #include "core/storage/summary.hpp"
 #include "about_dialog.hpp"
 #include "cloud_panel.hpp"
@@ -35,6 +36,7 @@
 #include "export_wizard.hpp"
 #include "inspector.hpp"
 #include "playback.hpp"
+#include "qt_text.hpp"
 #include "stats_dialog.hpp"
 #include "timeline.hpp"
 #include "topic_list.hpp"
@@ -253,7 +255,7 @@ void MainWindow::createMenus() {
   file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
     QStringList paths = QFileDialog::getOpenFileNames(
         this, tr("Open recordings"), QFileInfo(document_->paths().value(0)).path(),
-        tr("Recordings (*.bag *.mcap *.db3 metadata.yaml);;All files (*)"));
+        tr("Recordings (%1);;All files (*)").arg(QString::fromStdString(session::recordingFilePatterns())));
     for (QString& p : paths)  // a rosbag2 folder is opened by its metadata.yaml
       if (QFileInfo(p).fileName() == QLatin1String("metadata.yaml")) p = QFileInfo(p).path();
     if (!paths.isEmpty()) open(paths);
@@ -564,9 +566,13 @@ void MainWindow::showAbout() {
   about->show();
 }
 
+// A drop is taken when it holds something to open: a recording, or a folder to look in.
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
-  for (const QUrl& url : event->mimeData()->urls())
-    if (url.isLocalFile()) return event->acceptProposedAction();
+  for (const QUrl& url : event->mimeData()->urls()) {
+    if (!url.isLocalFile()) continue;
+    auto kind = session::classify(toPath(url.toLocalFile()));
+    if (kind != session::PathKind::Other && kind != session::PathKind::Missing) return event->acceptProposedAction();
+  }
 }
 
 void MainWindow::dropEvent(QDropEvent* event) {

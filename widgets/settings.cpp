@@ -15,6 +15,9 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include "core/session/session.hpp"
+#include "qt_text.hpp"
+
 namespace bagscope::widgets {
 
 AppSettings AppSettings::load() {
@@ -96,10 +99,10 @@ SettingsDialog::SettingsDialog(const AppSettings& settings, QWidget* parent)
   });
   connect(addRecording, &QPushButton::clicked, this, [this] {
     QString file = QFileDialog::getOpenFileName(this, tr("Recording to borrow definitions from"), QString(),
-                                                tr("Recordings (*.bag *.mcap *.db3 metadata.yaml)"));
+                                                tr("Recordings (%1)").arg(QString::fromStdString(session::recordingFilePatterns())));
     // A rosbag2 recording is its folder.
-    if (!file.isEmpty()) messagePaths_->addItem(file.endsWith(QLatin1String(".db3")) || file.endsWith(QLatin1String("metadata.yaml"))
-                                                     ? QFileInfo(file).absolutePath() : file);
+    if (!file.isEmpty())
+      messagePaths_->addItem(session::classify(toPath(file)) == session::PathKind::Rosbag2 ? QFileInfo(file).absolutePath() : file);
   });
   connect(remove, &QPushButton::clicked, this, [this] { delete messagePaths_->currentItem(); });
   auto* pathButtons = new QVBoxLayout;

@@ -206,7 +206,7 @@ int runExport(const std::vector<std::string>& args) {
         return kFailed;
       }
       recordings.insert(recordings.end(), matched.begin(), matched.end());
-    } else if (fs::is_directory(in, ec) && !session::isRosbag2Recording(in)) {
+    } else if (session::classify(in) == session::PathKind::Folder) {
       auto found = session::findRecordings(in, so.recursive);
       if (found.empty()) {
         std::fprintf(stderr, "bagscope-cli: '%s': no recordings in this folder\n", s.c_str());

@@ -13,7 +13,6 @@
 #include "core/decode/decoder.hpp"
 #include "core/schema/schema.hpp"
 #include "core/session/detail/worker_pool.hpp"
-#include "core/storage/rosbag2/rosbag2_source.hpp"
 
 namespace bagscope::session {
 namespace fs = std::filesystem;
@@ -23,20 +22,6 @@ namespace {
 
 Error cancelled() { return fileError(ErrorCode::Cancelled, "stopped on request"); }
 
-bool isBagFile(const fs::path& p) { return p.extension() == ".bag" || p.extension() == ".mcap"; }
-
-}  // namespace
-
-bool isRosbag2Recording(const fs::path& folder) {
-  std::error_code ec;
-  if (fs::exists(folder / "metadata.yaml", ec)) return true;
-  for (const auto& e : fs::directory_iterator(folder, ec))
-    if (storage::isStorageFile(e.path()) && !isBagFile(e.path())) return true;
-  return false;
-}
-
-namespace {
-
 void collectFolder(const fs::path& folder, bool recursive, std::vector<fs::path>& out) {
   std::error_code ec;
   std::vector<fs::path> entries;
@@ -44,9 +29,9 @@ void collectFolder(const fs::path& folder, bool recursive, std::vector<fs::path>
   std::sort(entries.begin(), entries.end());
   for (const auto& p : entries) {
     if (fs::is_directory(p, ec)) {
-      if (isRosbag2Recording(p)) out.push_back(p);
+      if (storage::classify(p) == PathKind::Rosbag2) out.push_back(p);
       else if (recursive) collectFolder(p, recursive, out);
-    } else if (isBagFile(p)) {
+    } else if (storage::hasRecordingName(p)) {
       out.push_back(p);
     }
   }
@@ -319,7 +304,7 @@ Result<std::unique_ptr<Session>> Session::open(std::vector<std::unique_ptr<Sourc
   // msgPaths: folders of .msg files, or recordings to take definitions from.
   for (const auto& p : options.msgPaths) {
     std::error_code ec;
-    if (fs::is_directory(p, ec) && !isRosbag2Recording(p)) {
+    if (storage::classify(p) == PathKind::Folder) {
       state->msgFolders.push_back(p);
       continue;
     }
@@ -353,7 +338,7 @@ Result<std::unique_ptr<Session>> Session::open(const std::vector<fs::path>& inpu
   std::set<fs::path> seen;
   for (const auto& input : inputs) {
     std::error_code ec;
-    bool folderOfBags = fs::is_directory(input, ec) && !isRosbag2Recording(input);
+    bool folderOfBags = storage::classify(input) == PathKind::Folder;
     std::vector<fs::path> found;
     if (folderOfBags) {
       found = findRecordings(input, options.recursive);

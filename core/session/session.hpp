@@ -229,9 +229,11 @@ private:
 /// The recordings in `folder`, in name order: .bag and .mcap files and rosbag2 folders
 /// (not looked into), and with `recursive` those of its subfolders.
 std::vector<std::filesystem::path> findRecordings(const std::filesystem::path& folder, bool recursive);
-/// True for a rosbag2 recording folder (metadata.yaml or .db3 files; a folder of bare .mcap
-/// files is a folder of bags).
-bool isRosbag2Recording(const std::filesystem::path& folder);
+/// What a path is (a ROS 1 bag, an MCAP file, a rosbag2 recording, another folder, …): the
+/// storage readers' answer, for the CLI and the app, which see storage through the session.
+using storage::classify;
+using storage::PathKind;
+using storage::recordingFilePatterns;
 
 /// Wraps `progress` so that it is called at most every 100 ms (and always for 1.0).
 ProgressFn throttled(ProgressFn progress);

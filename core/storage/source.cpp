@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "bagscope/recording_types.hpp"
 #include "mcap/mcap_source.hpp"
 #include "rosbag2/rosbag2_source.hpp"
 #include "ros1/ros1_source.hpp"
@@ -35,42 +36,108 @@ Result<void> Source::loadChunk(std::uint32_t index, LoadedChunk&, LoadContext&) 
   return e;
 }
 
+namespace {
+
+// The readers that recognise a file by its first bytes. rosbag2 recordings are folders (or
+// files in one) and are recognised by name (isRosbag2Path).
+struct FileReader {
+  PathKind kind;
+  std::string_view magic;
+  Result<std::unique_ptr<Source>> (*open)(std::unique_ptr<ByteSource>);
+};
+const FileReader kFileReaders[] = {
+    {PathKind::Ros1, "#ROSBAG", openRos1},
+    {PathKind::Mcap, "\x89MCAP", openMcap},
+};
+
+// SQLite storage and whole-file .zstd copies belong to a rosbag2 recording; .mcap files are
+// recordings of their own unless a metadata.yaml says otherwise.
+bool isRosbag2Storage(const std::filesystem::path& p) { return p.extension() == ".db3" || p.extension() == ".zstd"; }
+
+bool isRosbag2Folder(const std::filesystem::path& folder) {
+  std::error_code ec;
+  if (std::filesystem::exists(folder / "metadata.yaml", ec)) return true;
+  for (const auto& e : std::filesystem::directory_iterator(folder, ec))
+    if (isRosbag2Storage(e.path())) return true;
+  return false;
+}
+
+std::string firstBytes(ByteSource& bytes, std::size_t n) {
+  std::string head(static_cast<std::size_t>(std::min<std::uint64_t>(bytes.size(), n)), '\0');
+  if (!bytes.readAt(0, std::as_writable_bytes(std::span(head)))) return {};
+  return head;
+}
+
+Error pathError(const std::filesystem::path& path, std::string why) {
+  Error e = makeError(ErrorCode::InvalidArgument, std::move(why));
+  e.file = utf8(path);
+  return e;
+}
+
+}  // namespace
+
+PathKind classify(const std::filesystem::path& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  auto status = fs::status(path, ec);
+  if (ec || !fs::exists(status)) return PathKind::Missing;
+  if (fs::is_directory(status)) return isRosbag2Folder(path) ? PathKind::Rosbag2 : PathKind::Folder;
+  if (path.filename() == "metadata.yaml" || isRosbag2Storage(path)) return PathKind::Rosbag2;
+  if (!fs::is_regular_file(status)) return PathKind::Other;
+  auto bytes = openFile(path);
+  if (!bytes) return PathKind::Other;
+  std::string head = firstBytes(**bytes, 8);
+  for (const auto& r : kFileReaders)
+    if (std::string_view(head).starts_with(r.magic)) return r.kind;
+  return PathKind::Other;
+}
+
+bool hasRecordingName(const std::filesystem::path& path) {
+  auto extension = path.extension().string();
+  for (const auto& t : build::recordingTypes)
+    if (extension == t.extension) return true;
+  return false;
+}
+
+std::string recordingFilePatterns() {
+  std::string out;
+  for (const auto& t : build::recordingTypes) out += "*" + std::string(t.extension) + " ";
+  return out + "metadata.yaml";
+}
+
 Result<std::unique_ptr<Source>> openSource(std::unique_ptr<ByteSource> bytes) {
-  std::byte head[8] = {};
-  std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(bytes->size(), sizeof head));
-  if (auto r = bytes->readAt(0, std::span(head, n)); !r) return std::move(r).error();
   auto fail = [&](ErrorCode code, std::string why) {
     Error e = makeError(code, std::move(why), 0);
     e.file = bytes->name();
     return e;
   };
-  std::string_view text(reinterpret_cast<const char*>(head), n);
+  std::byte bytesRead[8] = {};
+  std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(bytes->size(), sizeof bytesRead));
+  if (auto r = bytes->readAt(0, std::span(bytesRead, n)); !r) return std::move(r).error();
   if (n == 0) return fail(ErrorCode::Format, "the file is empty (0 bytes), not a recording");
-  if (text.starts_with("#ROSBAG")) return openRos1(std::move(bytes));
-  if (text.starts_with("\x89MCAP")) return openMcap(std::move(bytes));
-  if (text.starts_with("SQLite f"))
+  std::string_view head(reinterpret_cast<const char*>(bytesRead), n);
+  for (const auto& r : kFileReaders)
+    if (head.starts_with(r.magic)) return r.open(std::move(bytes));
+  if (head.starts_with("SQLite f"))
     return fail(ErrorCode::InvalidArgument, "an SQLite file: open it by its path (a rosbag2 .db3) or its folder");
   return fail(ErrorCode::Format, "not a recording Bagscope knows (ROS 1 bags start with '#ROSBAG', MCAP files with '\\x89MCAP')");
 }
 
 Result<std::unique_ptr<Source>> openSource(const std::filesystem::path& path) {
-  // rosbag2 recordings are folders (or a .db3/metadata.yaml inside one).
-  std::error_code ec;
-  if (isRosbag2Folder(path) || path.extension() == ".db3" || path.extension() == ".zstd" ||
-      path.filename() == "metadata.yaml")
-    return openRosbag2(path);
-  if (std::filesystem::is_directory(path, ec)) {
-    Error e = makeError(ErrorCode::InvalidArgument, "is a folder without a rosbag2 recording in it");
-    auto s = path.u8string();
-    e.file.assign(s.begin(), s.end());
-    return e;
-  }
-  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) {
-    // /dev/zero, a pipe, /proc/...: never read (endless, or sizes that lie).
-    Error e = makeError(ErrorCode::InvalidArgument, "is not a regular file (a device, pipe or special file); only recordings are read");
-    auto s = path.u8string();
-    e.file.assign(s.begin(), s.end());
-    return e;
+  switch (classify(path)) {
+    case PathKind::Rosbag2: return openRosbag2(path);
+    case PathKind::Folder:
+      return pathError(path, "is a folder without a rosbag2 recording in it (open the recordings in it, or the folder as a session)");
+    case PathKind::Missing:
+    case PathKind::Ros1:
+    case PathKind::Mcap: break;  // opened below (a missing file: the error names it)
+    case PathKind::Other: {
+      std::error_code ec;
+      if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+        // /dev/zero, a pipe, /proc/...: never read (endless, or sizes that lie).
+        return pathError(path, "is not a regular file (a device, pipe or special file); only recordings are read");
+      break;
+    }
   }
   auto bytes = openFile(path);
   if (!bytes) return std::move(bytes).error();

@@ -150,6 +150,28 @@ public:
   virtual Result<void> loadChunk(std::uint32_t index, LoadedChunk& out, LoadContext& ctx) const;
 };
 
+// ---- What a path is, and opening it (source.cpp: the readers' registry) -------------------
+
+/// What a path is to the readers. At most the first 8 bytes of a file are read.
+enum class PathKind : std::uint8_t {
+  Missing,  ///< nothing there (or it cannot be seen)
+  Ros1,     ///< a file that starts "#ROSBAG"
+  Mcap,     ///< a file that starts "\x89MCAP"
+  /// A rosbag2 recording: a folder with metadata.yaml or SQLite (.db3) or whole-file .zstd
+  /// storage in it, a metadata.yaml, or such a storage file. (A folder of bare .mcap files
+  /// without metadata.yaml is a Folder of MCAP recordings.)
+  Rosbag2,
+  Folder,   ///< any other folder: it may hold recordings (session::findRecordings)
+  Other,    ///< a file no reader takes (openSource says why)
+};
+PathKind classify(const std::filesystem::path& path);
+
+/// Whether the name says `path` is a recording file (.bag, .mcap, .db3: the recording types
+/// of cmake/RecordingTypes.cmake). What a folder of recordings is searched for.
+bool hasRecordingName(const std::filesystem::path& path);
+/// For file dialogs: "*.bag *.mcap *.db3 metadata.yaml".
+std::string recordingFilePatterns();
+
 /// Opens a recording, choosing the reader from the file's first bytes.
 /// Errors name the file; an unknown format says what the first bytes were.
 Result<std::unique_ptr<Source>> openSource(const std::filesystem::path& path);

@@ -589,6 +589,39 @@ private slots:
     QCOMPARE(cancelled.error().code, ErrorCode::Cancelled);
   }
 
+  // One answer to "what is this path": a folder of bare .mcap files (no metadata.yaml) is a
+  // folder of recordings, to the session and to the storage readers alike (the readers took
+  // it for one split rosbag2 recording, the session for two bags).
+  void everyoneClassifiesAPathTheSameWay() {
+    QTemporaryDir dir;
+    fs::path root = dir.path().toStdString();
+    fs::create_directories(root / "mcaps");
+    fs::copy_file(data("ros2/demo.mcap"), root / "mcaps" / "a.mcap");
+    fs::copy_file(data("ros2/demo.mcap"), root / "mcaps" / "b.mcap");
+    QCOMPARE(storage::classify(root / "mcaps"), storage::PathKind::Folder);
+    QCOMPARE(storage::classify(root / "mcaps" / "a.mcap"), storage::PathKind::Mcap);
+    auto asOne = storage::openSource(root / "mcaps");
+    QVERIFY2(!asOne.has_value(), "a folder of MCAP files is not one recording");
+    QVERIFY2(asOne.error().message.find("is a folder without a rosbag2 recording") != std::string::npos,
+             asOne.error().message.c_str());
+    QCOMPARE(openOrFail({root / "mcaps"})->sourceCount(), std::size_t{2});
+
+    QCOMPARE(storage::classify(data("ros1/demo_lz4.bag")), storage::PathKind::Ros1);
+    QCOMPARE(storage::classify(data("ros2/demo_db3")), storage::PathKind::Rosbag2);
+    QCOMPARE(storage::classify(data("ros2/demo_db3") / "metadata.yaml"), storage::PathKind::Rosbag2);
+    QCOMPARE(storage::classify(data("ros2/demo_mcap_bag")), storage::PathKind::Rosbag2);  // has metadata.yaml
+    QCOMPARE(storage::classify(root / "nothing.bag"), storage::PathKind::Missing);
+    {
+      QFile junk(QString::fromStdString((root / "junk.bag").string()));
+      QVERIFY(junk.open(QIODevice::WriteOnly));
+      junk.write("not a bag at all");
+    }
+    QCOMPARE(storage::classify(root / "junk.bag"), storage::PathKind::Other);  // the name is not enough
+    QVERIFY(storage::hasRecordingName(root / "junk.bag"));                    // but it is looked at
+    QCOMPARE(storage::classify(root), storage::PathKind::Folder);
+    QCOMPARE(storage::recordingFilePatterns(), std::string("*.bag *.mcap *.db3 metadata.yaml"));
+  }
+
   void longJobsReportProgressAndStopWithin100ms() {
     // 2000 chunks from a slow disk (3 ms a read): extraction would take seconds.
     auto bytes = std::make_unique<test::CountingSource>(memorySource(float64Bag(2000, 10), "slow.bag"));

@@ -11,6 +11,7 @@ and the Windows .ico and macOS .icns hold the sizes those systems ask for.
 import argparse
 import os
 import pathlib
+import plistlib
 import subprocess
 import sys
 import tempfile
@@ -109,6 +110,18 @@ def main():
             check(f"standard::content-type: {mime}" in out, f"{fixture} is {mime} (gio: {out.strip().splitlines()[-1:]})")
             rc, out = run(["gio", "mime", mime], env=env)
             check(f"Default application for “{mime}”: {APP_ID}.desktop" in out, f"{mime} opens with {APP_ID}.desktop")
+
+    # The file associations of every system come from one list (cmake/RecordingTypes.cmake):
+    # macOS's Info.plist (made on every system) declares the same types GIO detected above.
+    with open(args.build / "packaging/Info.plist.in", "rb") as f:
+        plist = plistlib.load(f)
+    declared = {(t["UTTypeTagSpecification"]["public.filename-extension"][0], t["UTTypeTagSpecification"]["public.mime-type"][0])
+                for t in plist["UTExportedTypeDeclarations"]}
+    check(declared == {("bag", "application/x-rosbag"), ("mcap", "application/vnd.mcap"), ("db3", "application/x-rosbag2-sqlite3")},
+          f"Info.plist declares the recording types: {sorted(declared)}")
+    opened = plist["CFBundleDocumentTypes"][0]["LSItemContentTypes"]
+    check(sorted(opened) == sorted(t["UTTypeIdentifier"] for t in plist["UTExportedTypeDeclarations"]),
+          f"Bagscope.app opens every declared type: {opened}")
 
     # Icons: the theme's PNGs, and the Windows / macOS containers the build draws for those systems.
     icons = args.build / "share/icons"

@@ -453,15 +453,6 @@ bool isStorageFile(const fs::path& path) {
   return p.extension() == ".db3" || p.extension() == ".mcap";
 }
 
-bool isRosbag2Folder(const fs::path& path) {
-  std::error_code ec;
-  if (!fs::is_directory(path, ec)) return false;
-  if (fs::exists(path / "metadata.yaml", ec)) return true;
-  for (const auto& e : fs::directory_iterator(path, ec))
-    if (isStorageFile(e.path())) return true;
-  return false;
-}
-
 namespace {
 
 // A file metadata.yaml lists, found as rosbag2 finds it: in the bag folder, else (metadata

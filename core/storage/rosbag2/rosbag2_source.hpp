@@ -20,7 +20,4 @@ Result<std::unique_ptr<Source>> openRosbag2(const std::filesystem::path& path);
 /// True for rosbag2 storage files: .db3, .mcap, and their whole-file .zstd copies.
 bool isStorageFile(const std::filesystem::path& path);
 
-/// True when `path` is a folder that holds a rosbag2 recording.
-bool isRosbag2Folder(const std::filesystem::path& path);
-
 }  // namespace bagscope::storage
