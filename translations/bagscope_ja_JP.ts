@@ -13,6 +13,53 @@
     </message>
 </context>
 <context>
+    <name>PanelType</name>
+    <message>
+        <source>Plot</source>
+        <translation>グラフ</translation>
+    </message>
+    <message>
+        <source>New &amp;Plot</source>
+        <translation>新しいグラフ(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+P</source>
+        <translation>Ctrl+Shift+P</translation>
+    </message>
+    <message>
+        <source>Image</source>
+        <translation>画像</translation>
+    </message>
+    <message>
+        <source>New &amp;Image Viewer</source>
+        <translation>新しい画像ビューアー(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+I</source>
+        <translation>Ctrl+Shift+I</translation>
+    </message>
+    <message>
+        <source>Show in Image Viewer</source>
+        <translation>画像ビューアーで表示</translation>
+    </message>
+    <message>
+        <source>3D View</source>
+        <translation>3D ビュー</translation>
+    </message>
+    <message>
+        <source>New &amp;3D View</source>
+        <translation>新しい 3D ビュー(&amp;3)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+D</source>
+        <translation>Ctrl+Shift+D</translation>
+    </message>
+    <message>
+        <source>Show in 3D View</source>
+        <translation>3D ビューで表示</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>%1 (topic %2, message %3: %4 bytes, not decoded)</source>
@@ -877,42 +924,6 @@
         <translation>新しい言語は Bagscope の次回起動時に反映されます。</translation>
     </message>
     <message>
-        <source>Plot</source>
-        <translation>グラフ</translation>
-    </message>
-    <message>
-        <source>Image</source>
-        <translation>画像</translation>
-    </message>
-    <message>
-        <source>3D View</source>
-        <translation>3D ビュー</translation>
-    </message>
-    <message>
-        <source>New &amp;Plot</source>
-        <translation>新しいグラフ(&amp;P)</translation>
-    </message>
-    <message>
-        <source>Ctrl+Shift+P</source>
-        <translation>Ctrl+Shift+P</translation>
-    </message>
-    <message>
-        <source>New &amp;Image Viewer</source>
-        <translation>新しい画像ビューアー(&amp;I)</translation>
-    </message>
-    <message>
-        <source>Ctrl+Shift+I</source>
-        <translation>Ctrl+Shift+I</translation>
-    </message>
-    <message>
-        <source>New &amp;3D View</source>
-        <translation>新しい 3D ビュー(&amp;3)</translation>
-    </message>
-    <message>
-        <source>Ctrl+Shift+D</source>
-        <translation>Ctrl+Shift+D</translation>
-    </message>
-    <message>
         <source>&amp;Export…</source>
         <translation>書き出し(&amp;E)…</translation>
     </message>
@@ -1402,14 +1413,6 @@
     <message>
         <source>Plot Field…</source>
         <translation>フィールドをグラフ表示…</translation>
-    </message>
-    <message>
-        <source>Show in Image Viewer</source>
-        <translation>画像ビューアーで表示</translation>
-    </message>
-    <message>
-        <source>Show in 3D View</source>
-        <translation>3D ビューで表示</translation>
     </message>
     <message>
         <source>Export This Topic…</source>

@@ -13,6 +13,53 @@
     </message>
 </context>
 <context>
+    <name>PanelType</name>
+    <message>
+        <source>Plot</source>
+        <translation>曲线图</translation>
+    </message>
+    <message>
+        <source>New &amp;Plot</source>
+        <translation>新建曲线图(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+P</source>
+        <translation>Ctrl+Shift+P</translation>
+    </message>
+    <message>
+        <source>Image</source>
+        <translation>图像</translation>
+    </message>
+    <message>
+        <source>New &amp;Image Viewer</source>
+        <translation>新建图像查看器(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+I</source>
+        <translation>Ctrl+Shift+I</translation>
+    </message>
+    <message>
+        <source>Show in Image Viewer</source>
+        <translation>在图像查看器中显示</translation>
+    </message>
+    <message>
+        <source>3D View</source>
+        <translation>3D 视图</translation>
+    </message>
+    <message>
+        <source>New &amp;3D View</source>
+        <translation>新建 3D 视图(&amp;3)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+D</source>
+        <translation>Ctrl+Shift+D</translation>
+    </message>
+    <message>
+        <source>Show in 3D View</source>
+        <translation>在 3D 视图中显示</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>%1 (topic %2, message %3: %4 bytes, not decoded)</source>
@@ -877,42 +924,6 @@
         <translation>新的语言将在 Bagscope 下次启动时生效。</translation>
     </message>
     <message>
-        <source>Plot</source>
-        <translation>曲线图</translation>
-    </message>
-    <message>
-        <source>Image</source>
-        <translation>图像</translation>
-    </message>
-    <message>
-        <source>3D View</source>
-        <translation>3D 视图</translation>
-    </message>
-    <message>
-        <source>New &amp;Plot</source>
-        <translation>新建曲线图(&amp;P)</translation>
-    </message>
-    <message>
-        <source>Ctrl+Shift+P</source>
-        <translation>Ctrl+Shift+P</translation>
-    </message>
-    <message>
-        <source>New &amp;Image Viewer</source>
-        <translation>新建图像查看器(&amp;I)</translation>
-    </message>
-    <message>
-        <source>Ctrl+Shift+I</source>
-        <translation>Ctrl+Shift+I</translation>
-    </message>
-    <message>
-        <source>New &amp;3D View</source>
-        <translation>新建 3D 视图(&amp;3)</translation>
-    </message>
-    <message>
-        <source>Ctrl+Shift+D</source>
-        <translation>Ctrl+Shift+D</translation>
-    </message>
-    <message>
         <source>&amp;Export…</source>
         <translation>导出(&amp;E)…</translation>
     </message>
@@ -1402,14 +1413,6 @@
     <message>
         <source>Plot Field…</source>
         <translation>绘制字段曲线…</translation>
-    </message>
-    <message>
-        <source>Show in Image Viewer</source>
-        <translation>在图像查看器中显示</translation>
-    </message>
-    <message>
-        <source>Show in 3D View</source>
-        <translation>在 3D 视图中显示</translation>
     </message>
     <message>
         <source>Export This Topic…</source>

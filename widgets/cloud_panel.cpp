@@ -40,11 +40,6 @@
 namespace bagscope::widgets {
 namespace {
 
-bool isCloudType(const std::string& type) {
-  auto k = sensors::kindOf(type);
-  return k == sensors::SensorKind::PointCloud || k == sensors::SensorKind::LaserScan;
-}
-
 // Lines (pairs of points) with a colour each, as VTK poly data.
 struct Lines {
   std::vector<float> xyz;
@@ -187,6 +182,11 @@ struct CloudPanel::Scene {
   }
 };
 
+bool CloudPanel::shows(const QString& type) {
+  auto k = sensors::kindOf(type.toStdString());
+  return k == sensors::SensorKind::PointCloud || k == sensors::SensorKind::LaserScan;
+}
+
 CloudPanel::CloudPanel(Document* document, QWidget* parent)
     : Panel(parent), document_(document), mailbox_(Mailbox::create(this)), scene_(std::make_unique<Scene>()),
       reader_(std::make_unique<NewestRead<CloudFrame>>(this)),
@@ -295,7 +295,7 @@ void CloudPanel::sessionChanged() {
   QString wanted = pendingTopic_.isEmpty() ? topic_->currentText() : pendingTopic_;
   // PointCloud2 before LaserScan by default.
   bool found = refillTopicBox(
-      topic_, document_->topics(), wanted, [](const TopicInfo& t) { return isCloudType(t.type.toStdString()); },
+      topic_, document_->topics(), wanted, [](const TopicInfo& t) { return CloudPanel::shows(t.type); },
       [](const TopicInfo& t) { return sensors::kindOf(t.type.toStdString()) == sensors::SensorKind::PointCloud; });
   pendingTopic_ = found ? QString() : wanted;
   frames_.clear();

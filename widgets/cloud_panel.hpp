@@ -72,12 +72,15 @@ public:
   explicit CloudPanel(Document* document, QWidget* parent = nullptr);
   ~CloudPanel() override;
 
-  QString kind() const override { return QStringLiteral("cloud"); }
+  static constexpr const char* kKind = "cloud";
+  /// Whether it shows topics of `type`.
+  static bool shows(const QString& type);
+  QString kind() const override { return QLatin1String(kKind); }
   QJsonObject saveSettings() const override;
   void restoreSettings(const QJsonObject& settings) override;
   void sessionChanged() override;
 
-  void setTopic(const QString& name);
+  void setTopic(const QString& name) override;
   QString topic() const;
   /// The frames drawn now (newest last).
   const std::deque<CloudFrame>& frames() const { return frames_; }

@@ -23,11 +23,6 @@
 namespace bagscope::widgets {
 namespace {
 
-bool isImageType(const std::string& type) {
-  auto k = sensors::kindOf(type);
-  return k == sensors::SensorKind::Image || k == sensors::SensorKind::CompressedImage;
-}
-
 bool isDepth(const QString& encoding) {
   return encoding == QLatin1String("16UC1") || encoding == QLatin1String("32FC1") ||
          encoding.contains(QLatin1String("compressedDepth"));
@@ -223,6 +218,11 @@ void ImageView::mouseMoveEvent(QMouseEvent* e) {
 // ---------------------------------------------------------------------------------------
 // ImagePanel
 
+bool ImagePanel::shows(const QString& type) {
+  auto k = sensors::kindOf(type.toStdString());
+  return k == sensors::SensorKind::Image || k == sensors::SensorKind::CompressedImage;
+}
+
 ImagePanel::ImagePanel(Document* document, QWidget* parent)
     : Panel(parent), document_(document), reader_(std::make_unique<NewestRead<RenderedImage>>(this)),
       topic_(new QComboBox(this)), range_(new ColourRange(tr("Colour map for depth and 16-bit images"), this)),
@@ -282,7 +282,7 @@ ImagePanel::~ImagePanel() = default;
 void ImagePanel::sessionChanged() {
   QString wanted = pendingTopic_.isEmpty() ? topic_->currentText() : pendingTopic_;
   bool found = refillTopicBox(topic_, document_->topics(), wanted,
-                              [](const TopicInfo& t) { return isImageType(t.type.toStdString()); });
+                              [](const TopicInfo& t) { return ImagePanel::shows(t.type); });
   pendingTopic_ = found ? QString() : wanted;
   reader_->reset();
   emit titleChanged(topic());

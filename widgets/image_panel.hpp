@@ -99,13 +99,16 @@ public:
   explicit ImagePanel(Document* document, QWidget* parent = nullptr);
   ~ImagePanel() override;
 
-  QString kind() const override { return QStringLiteral("image"); }
+  static constexpr const char* kKind = "image";
+  /// Whether it shows topics of `type`.
+  static bool shows(const QString& type);
+  QString kind() const override { return QLatin1String(kKind); }
   QJsonObject saveSettings() const override;
   void restoreSettings(const QJsonObject& settings) override;
   void sessionChanged() override;
 
   /// Shows `topic` (by name); empty: the first image topic.
-  void setTopic(const QString& name);
+  void setTopic(const QString& name) override;
   QString topic() const;
   const RenderedImage& shown() const { return shown_; }
   /// The line under the image: the frame's details, a readout, or why nothing is shown.

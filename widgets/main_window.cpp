@@ -28,8 +28,7 @@
 #include "core/session/session.hpp"
 #include "core/storage/summary.hpp"
 #include "about_dialog.hpp"
-#include "cloud_panel.hpp"
-#include "image_panel.hpp"
+#include "panel_registry.hpp"
 #include "plot_panel.hpp"
 #include "problems_panel.hpp"
 #include "document.hpp"
@@ -142,11 +141,8 @@ MainWindow::MainWindow(QWidget* parent, const QString& layoutFolder)
   });
   connect(topics_, &TopicListPanel::exportRequested, this,
           [this](int topic) { showExport({document_->topics()[static_cast<std::size_t>(topic)].name}); });
-  connect(topics_, &TopicListPanel::imageRequested, this, [this](int topic) {
-    static_cast<ImagePanel*>(addPanel(QStringLiteral("image")))->setTopic(document_->topics()[static_cast<std::size_t>(topic)].name);
-  });
-  connect(topics_, &TopicListPanel::cloudRequested, this, [this](int topic) {
-    static_cast<CloudPanel*>(addPanel(QStringLiteral("cloud")))->setTopic(document_->topics()[static_cast<std::size_t>(topic)].name);
+  connect(topics_, &TopicListPanel::showRequested, this, [this](int topic, const QString& kind) {
+    if (Panel* panel = addPanel(kind)) panel->setTopic(document_->topics()[static_cast<std::size_t>(topic)].name);
   });
 
   createMenus();
@@ -177,22 +173,11 @@ QDockWidget* MainWindow::addDock(QWidget* panel, const QString& title, const QSt
 QList<QDockWidget*> MainWindow::docks() const { return findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly); }
 
 Panel* MainWindow::addPanel(const QString& kind, const QString& name) {
-  Panel* panel = nullptr;
-  QString title;
-  if (kind == QLatin1String("plot")) {
-    auto* plot = new PlotPanel(document_);
-    linkPlot(plot);
-    panel = plot;
-    title = tr("Plot");
-  } else if (kind == QLatin1String("image")) {
-    panel = new ImagePanel(document_);
-    title = tr("Image");
-  } else if (kind == QLatin1String("cloud")) {
-    panel = new CloudPanel(document_);
-    title = tr("3D View");
-  } else {
-    return nullptr;
-  }
+  const PanelType* type = panelType(kind);
+  if (!type) return nullptr;
+  Panel* panel = type->create(document_);
+  if (auto* plot = qobject_cast<PlotPanel*>(panel)) linkPlot(plot);  // plots of time scroll together
+  const QString title = translated(type->title);
   QString dockName = name.isEmpty() ? QStringLiteral("%1-%2").arg(kind).arg(nextPanel_++) : name;
   auto* dock = addDock(panel, title, dockName, Qt::RightDockWidgetArea);
   dock->setAttribute(Qt::WA_DeleteOnClose);  // a closed plot or view is gone, not hidden
@@ -238,7 +223,7 @@ PlotPanel* MainWindow::plotForField() {
       (*it)->raise();
       return plot;
     }
-  return static_cast<PlotPanel*>(addPanel(QStringLiteral("plot")));
+  return static_cast<PlotPanel*>(addPanel(QLatin1String(PlotPanel::kKind)));
 }
 
 void MainWindow::linkPlot(PlotPanel* plot) {
@@ -283,9 +268,9 @@ void MainWindow::createMenus() {
   for (QDockWidget* dock : docks()) view->addAction(dock->toggleViewAction());
   view->addAction(playbackBar_->toggleViewAction());
   view->addSeparator();
-  view->addAction(tr("New &Plot"), QKeySequence(tr("Ctrl+Shift+P")), this, [this] { addPanel(QStringLiteral("plot")); });
-  view->addAction(tr("New &Image Viewer"), QKeySequence(tr("Ctrl+Shift+I")), this, [this] { addPanel(QStringLiteral("image")); });
-  view->addAction(tr("New &3D View"), QKeySequence(tr("Ctrl+Shift+D")), this, [this] { addPanel(QStringLiteral("cloud")); });
+  for (const PanelType& type : panelTypes())
+    view->addAction(translated(type.newAction), QKeySequence(translated(type.shortcut)), this,
+                    [this, kind = QString::fromLatin1(type.kind)] { addPanel(kind); });
   view->addSeparator();
   view->addAction(tr("Zoom Timeline to Fit"), timeline_, &TimelineWidget::zoomToFit);
   QAction* align = view->addAction(tr("Align Start Times"));

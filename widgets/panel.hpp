@@ -21,7 +21,7 @@ class Panel : public QWidget {
 
 public:
   using QWidget::QWidget;
-  /// "plot", "image", "cloud": what the layout records to create it again.
+  /// "plot", "image", "cloud": what the layout records to create it again (panel_registry).
   virtual QString kind() const = 0;
   /// Settings by topic name and field path (not ids), so they apply to other bags too.
   virtual QJsonObject saveSettings() const = 0;
@@ -30,6 +30,8 @@ public:
   virtual void sessionChanged() {}
   /// Settings ▸ time display changed: panels that write times follow it.
   virtual void setTimeDisplay(TimeDisplay) {}
+  /// Panels of one topic (image, 3D) show `name`; empty: the first they can. Others ignore it.
+  virtual void setTopic(const QString& name) { (void)name; }
 
   /// Asks for a file name (`suggested`, `filters`) and saves there with `save`; a failure
   /// is shown when saved() comes.

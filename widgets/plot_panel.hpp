@@ -53,7 +53,8 @@ public:
   explicit PlotPanel(Document* document, QWidget* parent = nullptr);
   ~PlotPanel() override;
 
-  QString kind() const override { return QStringLiteral("plot"); }
+  static constexpr const char* kKind = "plot";
+  QString kind() const override { return QLatin1String(kKind); }
   QJsonObject saveSettings() const override;
   void restoreSettings(const QJsonObject& settings) override;
   void sessionChanged() override;

@@ -9,9 +9,9 @@
 #include <QVBoxLayout>
 
 #include "core/schema/schema.hpp"
-#include "core/sensors/sensors.hpp"
 #include "core/storage/summary.hpp"
 #include "document.hpp"
+#include "panel_registry.hpp"
 
 namespace bagscope::widgets {
 
@@ -177,14 +177,14 @@ void TopicListPanel::showContextMenu(const QPoint& pos) {
   int topic = static_cast<int>(index.data(TopicModel::TopicIdRole).toUInt());
   QString name = filter_->index(index.row(), TopicModel::Topic).data().toString();
   QMenu menu(this);
-  // What this type can be shown in.
-  auto kind = sensors::kindOf(document_->topics()[static_cast<std::size_t>(topic)].type.toStdString());
-  bool decodable = document_->topics()[static_cast<std::size_t>(topic)].decodeProblem.isEmpty();
+  const TopicInfo& info = document_->topics()[static_cast<std::size_t>(topic)];
+  bool decodable = info.decodeProblem.isEmpty();
   menu.addAction(tr("Plot Field…"), this, [this, topic] { emit plotRequested(topic); })->setEnabled(decodable);
-  if (kind == sensors::SensorKind::Image || kind == sensors::SensorKind::CompressedImage)
-    menu.addAction(tr("Show in Image Viewer"), this, [this, topic] { emit imageRequested(topic); });
-  if (kind == sensors::SensorKind::PointCloud || kind == sensors::SensorKind::LaserScan)
-    menu.addAction(tr("Show in 3D View"), this, [this, topic] { emit cloudRequested(topic); });
+  // The panels that show this type.
+  for (const PanelType& type : panelTypes())
+    if (type.shows && type.showAction && type.shows(info.type))
+      menu.addAction(translated(type.showAction), this,
+                     [this, topic, kind = QString::fromLatin1(type.kind)] { emit showRequested(topic, kind); });
   menu.addAction(tr("Export This Topic…"), this, [this, topic] { emit exportRequested(topic); })->setEnabled(decodable);
   menu.addSeparator();
   menu.addAction(tr("Copy Topic Name"), this, [name] { QApplication::clipboard()->setText(name); });

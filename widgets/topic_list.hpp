@@ -72,8 +72,8 @@ signals:
   void shownTopicsChanged();
   void statsRequested(int topic);
   void plotRequested(int topic);
-  void imageRequested(int topic);
-  void cloudRequested(int topic);
+  /// "Show in …": a new panel of `kind` (panel_registry) on `topic`.
+  void showRequested(int topic, const QString& kind);
   void exportRequested(int topic);
 
 private:

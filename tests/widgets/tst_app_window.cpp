@@ -25,9 +25,11 @@
 #include "widgets/document.hpp"
 #include "widgets/inspector.hpp"
 #include "widgets/layouts.hpp"
+#include "widgets/cloud_panel.hpp"
 #include "widgets/export_wizard.hpp"
 #include "widgets/main_window.hpp"
 #include "widgets/newest_read.hpp"
+#include "widgets/panel_registry.hpp"
 #include "widgets/playback.hpp"
 #include "widgets/problems_panel.hpp"
 #include "widgets/settings.hpp"
@@ -211,6 +213,63 @@ private slots:
     QVariantList recent = QSettings().value("recent").toList();
     QVERIFY(!recent.isEmpty());
     QCOMPARE(recent.front().toStringList(), files);
+  }
+
+  // A drop of something no reader takes (a text file) is refused before anything opens; a
+  // folder is taken (it may hold recordings).
+  void dropsOnlyWhatCanBeOpened() {
+    QTemporaryDir layouts, files;
+    MainWindow w(nullptr, layouts.path());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QString text = files.filePath("notes.txt");
+    QFile f(text);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("not a recording");
+    f.close();
+    auto entered = [&](const QString& path) {
+      QMimeData mime;
+      mime.setUrls({QUrl::fromLocalFile(path)});
+      QDragEnterEvent enter(QPoint(w.width() / 2, w.height() / 2), Qt::CopyAction, &mime, Qt::LeftButton, {});
+      QCoreApplication::sendEvent(&w, &enter);
+      return enter.isAccepted();
+    };
+    QVERIFY(!entered(text));
+    QVERIFY(!entered(files.filePath("gone.bag")));
+    QVERIFY(entered(files.path()));
+    QVERIFY(entered(dataPath("ros2/demo_db3")));
+    QVERIFY(entered(dataPath("ros2/demo.mcap")));
+  }
+
+  // Every panel type of the registry is in View ▸ New and opens from the topic list on the
+  // topics it shows; a layout restores it by its kind.
+  void panelsComeFromTheirRegistry() {
+    QTemporaryDir layouts;
+    MainWindow w(nullptr, layouts.path());
+    QSignalSpy opened(&w, &MainWindow::openFinished);
+    w.open({dataPath("ros1/demo_lz4.bag")});
+    QVERIFY(opened.wait(30000));
+    QStringList newActions;
+    for (QAction* a : w.findChildren<QAction*>()) newActions << a->text();
+    for (const auto& type : bagscope::widgets::panelTypes())
+      QVERIFY2(newActions.contains(bagscope::widgets::translated(type.newAction)), type.kind);
+    QCOMPARE(bagscope::widgets::panelTypes().size(), std::size_t{3});
+    const auto* image = bagscope::widgets::panelType("image");
+    const auto* cloud = bagscope::widgets::panelType("cloud");
+    QVERIFY(image && cloud && !bagscope::widgets::panelType("nonsense"));
+    QVERIFY(image->shows("sensor_msgs/CompressedImage") && !image->shows("sensor_msgs/Imu"));
+    QVERIFY(cloud->shows("sensor_msgs/msg/LaserScan") && !cloud->shows("sensor_msgs/Image"));
+    QVERIFY(!bagscope::widgets::panelType("plot")->shows);
+    // "Show in 3D View" on /points: a 3D view of /points.
+    int points = -1;
+    for (std::size_t i = 0; i < w.document()->topics().size(); ++i)
+      if (w.document()->topics()[i].name == "/points") points = static_cast<int>(i);
+    QVERIFY(points >= 0);
+    emit w.topicPanel()->showRequested(points, QStringLiteral("cloud"));
+    auto* view = w.findChild<CloudPanel*>();
+    QVERIFY(view);
+    QCOMPARE(view->topic(), QString("/points"));
+    QCOMPARE(view->kind(), QString("cloud"));
   }
 
   // A recovered file says so for as long as it is open: a badge and the Problems panel.

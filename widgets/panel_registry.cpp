@@ -1,0 +1,42 @@
+#include "panel_registry.hpp"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+
+#include "cloud_panel.hpp"
+#include "image_panel.hpp"
+#include "plot_panel.hpp"
+
+namespace bagscope::widgets {
+namespace {
+
+template <class P>
+Panel* make(Document* document) {
+  return new P(document);
+}
+
+const PanelType kPanelTypes[] = {
+    {PlotPanel::kKind, QT_TRANSLATE_NOOP("PanelType", "Plot"), QT_TRANSLATE_NOOP("PanelType", "New &Plot"),
+     QT_TRANSLATE_NOOP("PanelType", "Ctrl+Shift+P"), nullptr, make<PlotPanel>, nullptr},
+    {ImagePanel::kKind, QT_TRANSLATE_NOOP("PanelType", "Image"), QT_TRANSLATE_NOOP("PanelType", "New &Image Viewer"),
+     QT_TRANSLATE_NOOP("PanelType", "Ctrl+Shift+I"), QT_TRANSLATE_NOOP("PanelType", "Show in Image Viewer"),
+     make<ImagePanel>, ImagePanel::shows},
+    {CloudPanel::kKind, QT_TRANSLATE_NOOP("PanelType", "3D View"), QT_TRANSLATE_NOOP("PanelType", "New &3D View"),
+     QT_TRANSLATE_NOOP("PanelType", "Ctrl+Shift+D"), QT_TRANSLATE_NOOP("PanelType", "Show in 3D View"),
+     make<CloudPanel>, CloudPanel::shows},
+};
+
+}  // namespace
+
+std::span<const PanelType> panelTypes() { return kPanelTypes; }
+
+const PanelType* panelType(const QString& kind) {
+  auto it = std::find_if(std::begin(kPanelTypes), std::end(kPanelTypes),
+                         [&](const PanelType& t) { return kind == QLatin1String(t.kind); });
+  return it == std::end(kPanelTypes) ? nullptr : &*it;
+}
+
+QString translated(const char* text) { return QCoreApplication::translate("PanelType", text); }
+
+}  // namespace bagscope::widgets
