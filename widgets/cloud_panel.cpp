@@ -26,7 +26,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "core/schema/schema.hpp"
+#include "core/base/text.hpp"
 #include "core/sensors/sensors.hpp"
 #include "document.hpp"
 #include "qt_text.hpp"
@@ -88,7 +88,7 @@ CloudFrame readCloud(const session::Session& session, std::uint32_t topic, std::
   out.logTimeNs = message->message.logTimeNs;
   if (!message->error.isEmpty()) return out.error = message->error, out;
   std::string fieldName = field.toStdString();
-  if (schema::normalTypeName(session.topics()[topic].type) == "sensor_msgs/LaserScan") {
+  if (normalTypeName(session.topics()[topic].type) == "sensor_msgs/LaserScan") {
     auto scan = sensors::laserScanPoints(message->value);
     if (!scan) return out.error = toQt(scan.error().describe()), out;
     out.fields = {QStringLiteral("intensity"), QStringLiteral("x"), QStringLiteral("y"), QStringLiteral("z")};

@@ -9,7 +9,6 @@
 #include <thread>
 
 #include "core/decode/decoder.hpp"
-#include "core/storage/summary.hpp"
 #include "mailbox.hpp"
 #include "qt_text.hpp"
 
@@ -28,7 +27,7 @@ std::vector<TopicInfo> describeTopics(const session::Session& s) {
     info.type = toQt(t.type);
     info.count = t.messageCount;
     auto index = s.index(id);
-    if (!index.empty()) info.rateHz = storage::rateHz(index.size(), index.front().logTimeNs, index.back().logTimeNs);
+    if (!index.empty()) info.rateHz = session::rateHz(index.size(), index.front().logTimeNs, index.back().logTimeNs);
     for (const auto& m : t.members) {
       if (auto d = s.decoder(*m.connection); !d) {
         std::string why = d.error().describe();

@@ -25,10 +25,9 @@
 #include <QUrl>
 #include <QVBoxLayout>
 
+#include "core/base/text.hpp"
 #include "core/export/export.hpp"
-#include "core/schema/schema.hpp"
 #include "core/sensors/sensors.hpp"
-#include "core/storage/summary.hpp"
 #include "document.hpp"
 #include "qt_text.hpp"
 #include "mailbox.hpp"
@@ -678,7 +677,7 @@ void ExportWizard::onFinished(bool ok, QString error) {
   const auto& r = *report_;
   double seconds = static_cast<double>(QDateTime::currentMSecsSinceEpoch() - runStartedMs_) / 1000.0;
   QString text = tr("%n file(s), %1, in %2 s.", nullptr, static_cast<int>(r.files.size()))
-                     .arg(toQt(storage::formatBytes(r.bytes)))
+                     .arg(toQt(formatBytes(r.bytes)))
                      .arg(seconds, 0, 'f', 1);
   if (!r.skipped.empty()) text += QStringLiteral("<br>") + tr("Skipped messages: %1").arg(describeSkipped(r.skipped).toHtmlEscaped());
   if (!r.conflicts.empty())

@@ -12,7 +12,6 @@
 
 #include <cmath>
 
-#include "core/schema/schema.hpp"
 #include "core/sensors/sensors.hpp"
 #include "document.hpp"
 #include "qt_text.hpp"

@@ -15,8 +15,9 @@
 #include <charconv>
 #include <cmath>
 
+#include "core/base/text.hpp"
 #include "core/base/json_text.hpp"
-#include "core/schema/schema.hpp"
+#include "core/decode/decoder.hpp"
 #include "document.hpp"
 #include "qt_text.hpp"
 #include "plot_panel.hpp"
@@ -52,7 +53,7 @@ std::optional<qint64> headerStamp(const Value& root) {
   if (root.kind != Kind::Struct || !root.type) return std::nullopt;
   for (std::size_t i = 0; i < root.type->fields.size() && i < root.items.size(); ++i) {
     const auto& f = root.type->fields[i];
-    if (f.name != "header" || !f.message || schema::normalTypeName(f.message->name) != "std_msgs/Header") continue;
+    if (f.name != "header" || !f.message || normalTypeName(f.message->name) != "std_msgs/Header") continue;
     const Value& header = root.items[i];
     for (std::size_t k = 0; k < f.message->fields.size() && k < header.items.size(); ++k)
       if (f.message->fields[k].name == "stamp" && header.items[k].kind == Kind::Time)

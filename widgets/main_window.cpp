@@ -25,8 +25,8 @@
 #include <QToolButton>
 #include <QTreeView>
 
+#include "core/base/text.hpp"
 #include "core/session/session.hpp"
-#include "core/storage/summary.hpp"
 #include "about_dialog.hpp"
 #include "panel_registry.hpp"
 #include "plot_panel.hpp"
@@ -328,7 +328,7 @@ void MainWindow::onSessionChanged() {
   double seconds = static_cast<double>(document_->endNs() - document_->startNs()) / 1e9;
   summary_->setText(tr("%n file(s)", nullptr, static_cast<int>(s->sourceCount())) + QStringLiteral(" · ") +
                     tr("%1 s").arg(QLocale().toString(seconds, 'f', 1)) + QStringLiteral(" · ") +
-                    QString::fromStdString(storage::formatBytes(static_cast<std::uint64_t>(document_->totalBytes()))) +
+                    QString::fromStdString(formatBytes(static_cast<std::uint64_t>(document_->totalBytes()))) +
                     QStringLiteral(" · ") +
                     tr("%1 messages").arg(QLocale().toString(static_cast<qulonglong>(s->messageCount()))));
   summary_->setToolTip(document_->paths().join(QLatin1Char('\n')));

@@ -29,7 +29,6 @@
 
 #include "core/decode/decoder.hpp"
 #include "core/export/export.hpp"
-#include "core/schema/schema.hpp"
 #include "decimate.hpp"
 #include "document.hpp"
 #include "mailbox.hpp"

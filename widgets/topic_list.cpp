@@ -8,8 +8,7 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
-#include "core/schema/schema.hpp"
-#include "core/storage/summary.hpp"
+#include "core/base/text.hpp"
 #include "document.hpp"
 #include "panel_registry.hpp"
 
@@ -46,7 +45,7 @@ QVariant TopicModel::data(const QModelIndex& index, int role) const {
         case Rate: return t.rateHz > 0 ? QLocale().toString(t.rateHz, 'f', t.rateHz < 10 ? 2 : 1) : QStringLiteral("–");
         case Size:
           return t.sizeBytes < 0 ? QStringLiteral("…")
-                                 : QString::fromStdString(storage::formatBytes(static_cast<std::uint64_t>(t.sizeBytes)));
+                                 : QString::fromStdString(formatBytes(static_cast<std::uint64_t>(t.sizeBytes)));
       }
       break;
     case SortRole:

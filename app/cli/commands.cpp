@@ -11,10 +11,8 @@
 #include "core/base/digest.hpp"
 #include "core/base/json_text.hpp"
 #include "core/decode/decoder.hpp"
-#include "core/storage/source.hpp"
 #include "core/session/session.hpp"
 #include "core/session/timing.hpp"
-#include "core/storage/summary.hpp"
 
 namespace bagscope::cli {
 namespace {
@@ -86,17 +84,12 @@ int runInfo(const std::vector<std::string>& args) {
     else path = a;
   }
   if (!path) return usage("info: no file given");
-  auto source = storage::openSource(*path);
-  if (!source) {
-    printError(source.error());
-    return kFailed;
-  }
-  auto summary = storage::summarize(**source);
+  auto summary = session::summarizeRecording(std::filesystem::u8path(*path));
   if (!summary) {
     printError(summary.error());
     return kFailed;
   }
-  std::string text = json ? storage::formatSummaryJson(*summary) + "\n" : storage::formatSummaryText(*summary);
+  std::string text = json ? session::formatSummaryJson(*summary) + "\n" : session::formatSummaryText(*summary);
   writeStdout(text);
   // Problems (a cut file, a rebuilt index, a missing part) are in the text; the exit code
   // says too that not all of the recording was there.

@@ -262,13 +262,6 @@ Result<std::shared_ptr<const MessageSchema>> parseDefinition(std::string_view ty
   return std::shared_ptr<const MessageSchema>(std::move(schema));
 }
 
-std::string normalTypeName(std::string_view type) {
-  auto slash = type.find('/');
-  if (slash != std::string_view::npos && type.substr(slash, 5) == "/msg/")
-    return std::string(type.substr(0, slash)) + std::string(type.substr(slash + 4));
-  return std::string(type);
-}
-
 Result<void> detail::checkNoCycles(const MessageSchema& schema) {
   // 0 = unvisited, 1 = on the current path, 2 = done.
   std::map<const MessageType*, int> state;

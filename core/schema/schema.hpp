@@ -66,9 +66,6 @@ struct MessageSchema {
   Dialect dialect = Dialect::Ros1;
 };
 
-/// The type name without ROS 2's "/msg/": "sensor_msgs/msg/Image" -> "sensor_msgs/Image",
-/// so that ROS 1 and ROS 2 spellings of a type compare equal.
-std::string normalTypeName(std::string_view type);
 
 /// Parses ROS 2 IDL (schema encoding "ros2idl"): the IDL rosidl generates, as one document or
 /// as rosbag2's sections ("=====" line, "IDL: pkg/msg/Type", the file). The root is the

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "core/base/text.hpp"
 #include "core/base/byte_source.hpp"
 #include "core/schema/schema.hpp"
 #include "core/sensors/detail/opencv_module.hpp"
@@ -81,7 +82,7 @@ SensorKind kindOf(std::string_view type) {
       {"foxglove.FrameTransform", SensorKind::Transforms},
       {"foxglove.FrameTransforms", SensorKind::Transforms},
   };
-  auto it = kKinds.find(schema::normalTypeName(type));
+  auto it = kKinds.find(normalTypeName(type));
   return it == kKinds.end() ? SensorKind::Other : it->second;
 }
 

@@ -10,6 +10,7 @@
 #include <queue>
 #include <set>
 
+#include "core/base/text.hpp"
 #include "core/decode/decoder.hpp"
 #include "core/schema/schema.hpp"
 #include "core/session/detail/worker_pool.hpp"
@@ -46,6 +47,12 @@ storage::LoadContext& loadContext() {
 }
 
 }  // namespace
+
+Result<storage::RecordingSummary> summarizeRecording(const fs::path& path) {
+  auto source = storage::openSource(path);
+  if (!source) return std::move(source).error();
+  return storage::summarize(**source);
+}
 
 std::vector<fs::path> findRecordings(const fs::path& folder, bool recursive) {
   std::vector<fs::path> out;
@@ -140,12 +147,12 @@ Result<void> Session::State::build() {
   std::map<std::pair<std::string, std::string>, std::string> spelling;
   for (const auto& src : definitionSources)
     for (const auto& c : src->connections())
-      if (!c.definition.empty()) definitionsByType.emplace(schema::normalTypeName(c.type), &c);
+      if (!c.definition.empty()) definitionsByType.emplace(normalTypeName(c.type), &c);
   for (std::uint32_t s = 0; s < sources.size(); ++s) {
     if (!indexes[s]) return std::move(indexes[s]).error();
     for (const auto& c : sources[s]->connections()) {
-      if (!c.definition.empty()) definitionsByType.emplace(schema::normalTypeName(c.type), &c);
-      std::pair key{c.topic, schema::normalTypeName(c.type)};
+      if (!c.definition.empty()) definitionsByType.emplace(normalTypeName(c.type), &c);
+      std::pair key{c.topic, normalTypeName(c.type)};
       byKey[key].push_back({s, &c});
       spelling.emplace(key, c.type);
     }
@@ -605,7 +612,7 @@ Result<std::shared_ptr<const decode::Decoder>> Session::State::resolveDecoder(co
   };
   std::vector<Candidate> candidates;
   if (!c.definition.empty()) candidates.push_back({c.schemaEncoding, c.definition, "stored"});
-  auto [lo, hi] = definitionsByType.equal_range(schema::normalTypeName(c.type));
+  auto [lo, hi] = definitionsByType.equal_range(normalTypeName(c.type));
   for (auto it = lo; it != hi; ++it) {
     const storage::Connection& other = *it->second;
     if (other.messageEncoding != c.messageEncoding) continue;

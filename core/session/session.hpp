@@ -234,6 +234,14 @@ std::vector<std::filesystem::path> findRecordings(const std::filesystem::path& f
 using storage::classify;
 using storage::PathKind;
 using storage::recordingFilePatterns;
+/// A topic's rate, defined once for bagscope-cli info and the app's topic list.
+using storage::rateHz;
+
+/// The overview `bagscope-cli info` prints (as `rosbag info` does), read from the recording's
+/// own index or summary without building a session: the light way to look at one file.
+Result<storage::RecordingSummary> summarizeRecording(const std::filesystem::path& path);
+using storage::formatSummaryJson;
+using storage::formatSummaryText;
 
 /// Wraps `progress` so that it is called at most every 100 ms (and always for 1.0).
 ProgressFn throttled(ProgressFn progress);

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "core/base/text.hpp"
 #include "core/base/json_text.hpp"
 
 namespace bagscope::storage {
@@ -99,17 +100,6 @@ std::string formatUtc(std::int64_t ns) {
                 static_cast<long long>(rem / 3600), static_cast<long long>(rem / 60 % 60),
                 static_cast<long long>(rem % 60), static_cast<long long>(frac / 1'000'000));
   return buf;
-}
-
-std::string formatBytes(std::uint64_t bytes) {
-  const char* units[] = {"B", "KB", "MB", "GB", "TB"};
-  double v = static_cast<double>(bytes);
-  int u = 0;
-  while (v >= 1024 && u < 4) {
-    v /= 1024;
-    ++u;
-  }
-  return u == 0 ? std::to_string(bytes) + " B" : printf1("%.1f", v) + " " + units[u];
 }
 
 std::string formatSummaryText(const RecordingSummary& s) {

@@ -44,7 +44,5 @@ std::string formatSummaryJson(const RecordingSummary& summary);
 
 /// "2023-11-14 22:13:20.000 UTC" for a time in ns since the Unix epoch.
 std::string formatUtc(std::int64_t ns);
-/// "2.1 MB" (powers of 1024, as rosbag prints sizes).
-std::string formatBytes(std::uint64_t bytes);
 
 }  // namespace bagscope::storage

@@ -1,0 +1,17 @@
+#pragma once
+// Small text helpers every layer shows to people: sizes and ROS type names.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace bagscope {
+
+/// "2.1 MB" (powers of 1024, as rosbag prints sizes); "512 B" below 1 KB.
+std::string formatBytes(std::uint64_t bytes);
+
+/// The type name without ROS 2's "/msg/": "sensor_msgs/msg/Image" -> "sensor_msgs/Image",
+/// so that ROS 1 and ROS 2 spellings of a type compare equal.
+std::string normalTypeName(std::string_view type);
+
+}  // namespace bagscope
