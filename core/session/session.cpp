@@ -88,6 +88,8 @@ struct Session::State {
   std::vector<std::unique_ptr<Source>> sources;
   // For the one-thread-at-a-time calls; recursive: a forEach callback may read() the same file.
   std::vector<std::unique_ptr<std::recursive_mutex>> sourceMutex;
+  Result<void> readInBatches(std::uint32_t source, storage::ReadFilter filter, const storage::MessageFn& deliver,
+                             const storage::ProblemFn& onProblem) const;
   std::vector<std::vector<TopicId>> topicOf;             // [source][connection index]
   std::vector<Topic> topics;
   std::vector<std::vector<MessageRef>> index;            // [topic]
@@ -232,6 +234,49 @@ Result<detail::ChunkCache::Chunk> Session::State::chunk(std::uint32_t source, st
       return std::move(r).error();
     return detail::ChunkCache::Chunk(std::move(loaded));
   });
+}
+
+// A file read message by message (SQLite) serialises every read, a panel's single message
+// too, behind its lock. A long pass (an export) therefore takes the lock for one batch of
+// messages at a time, copies them out, and calls back without it. Each batch starts again at
+// the last time delivered, passing over the messages of that time already delivered (ties
+// come in the same file order every time).
+Result<void> Session::State::readInBatches(std::uint32_t s, storage::ReadFilter filter, const storage::MessageFn& deliver,
+                                           const storage::ProblemFn& onProblem) const {
+  constexpr std::size_t kBatchMessages = 256, kBatchBytes = std::size_t{8} << 20;
+  struct Held {
+    const storage::Connection* connection;
+    std::int64_t logTimeNs;
+    std::size_t offset, size;
+  };
+  std::vector<Held> held;
+  std::vector<std::byte> bytes;
+  std::size_t deliveredAtStart = 0;  // messages at filter.startNs already delivered
+  for (;;) {
+    held.clear();
+    bytes.clear();
+    bool more = false;
+    {
+      std::lock_guard lock(*sourceMutex[s]);
+      std::size_t toPass = deliveredAtStart;
+      auto r = sources[s]->readMessages(filter, [&](const storage::MessageView& v) {
+        if (toPass > 0 && v.logTimeNs == filter.startNs) return --toPass, true;
+        if (held.size() >= kBatchMessages || bytes.size() >= kBatchBytes) return (more = true), false;
+        held.push_back({v.connection, v.logTimeNs, bytes.size(), v.bytes.size()});
+        bytes.insert(bytes.end(), v.bytes.begin(), v.bytes.end());
+        return true;
+      }, onProblem);
+      if (!r) return r;
+    }
+    for (const Held& h : held)
+      if (!deliver({h.connection, h.logTimeNs, std::span<const std::byte>(bytes).subspan(h.offset, h.size), {}})) return {};
+    if (!more) return {};
+    const std::int64_t last = held.back().logTimeNs;
+    std::size_t atLast = last == filter.startNs ? deliveredAtStart : 0;
+    for (const Held& h : held) atLast += h.logTimeNs == last;
+    filter.startNs = last;
+    deliveredAtStart = atLast;
+  }
 }
 
 Result<Message> Session::State::read(TopicId topic, const MessageRef& ref, Hint& hint) const {
@@ -473,15 +518,22 @@ Result<void> Session::forEach(const Selection& selection, const std::function<bo
       for (const auto& m : st.topics[t].members) filter.connections.push_back(m.connection->id);
     const Source& src = *st.sources[s];
     bool stopped = false;
-    std::lock_guard lock(*st.sourceMutex[s]);
-    auto r = st.sources[s]->readMessages(filter, [&](const storage::MessageView& v) {
+    auto deliver = [&](const storage::MessageView& v) {
       if (stop.stop_requested()) return !(stopped = true);
       Message m;
       static_cast<storage::MessageView&>(m) = v;
       m.logTimeNs += shift;
       m.topic = st.topicOf[s][static_cast<std::size_t>(v.connection - src.connections().data())];
       return onMessage(m);
-    }, onProblem);
+    };
+    Result<void> r;
+    if (src.chunkCount() == 0) {
+      r = st.readInBatches(s, filter, deliver, onProblem);
+    } else {
+      // Chunked files: the lock serialises only this pass; panels read chunks through the cache.
+      std::lock_guard lock(*st.sourceMutex[s]);
+      r = st.sources[s]->readMessages(filter, deliver, onProblem);
+    }
     if (!r) return r;
     return stopped ? Result<void>(cancelled()) : Result<void>();
   }

@@ -170,7 +170,10 @@ public:
   /// Messages of `selection` in log-time order across all files (ties: file order within a
   /// file, then the order files were given). Runs on the calling thread, reading ahead on the
   /// workers; stops early when `onMessage` returns false or `stop` is requested (then
-  /// Cancelled). Damaged chunks go to `onProblem` and are skipped. Thread-safe.
+  /// Cancelled). Damaged chunks go to `onProblem` and are skipped. Thread-safe. A file read
+  /// message by message (rosbag2 SQLite, where every read takes the file's lock) is read in
+  /// batches of 256 messages (8 MB at most) under the lock, `onMessage` called without it:
+  /// other threads' reads go between batches, never wait for the whole pass.
   Result<void> forEach(const Selection& selection, const std::function<bool(const Message&)>& onMessage,
                        const storage::ProblemFn& onProblem = {}, std::stop_token stop = {}) const;
 

@@ -9,11 +9,15 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <zstd.h>
 
+#include <chrono>
+#include <future>
 #include <map>
+#include <tuple>
 
 #include "common/source_checks.hpp"
 #include "common/test_support.hpp"
 #include "core/decode/decoder.hpp"
+#include "core/session/session.hpp"
 #include "core/storage/rosbag2/rosbag2_source.hpp"
 #include "core/storage/source.hpp"
 
@@ -289,6 +293,55 @@ private slots:
     auto source = openOrFail(folder);
     QString diff = compareAll(readAll(*source, kNoPaths));
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
+  }
+
+  // A session's pass over a .db3 holds the file's lock one batch at a time, not for the
+  // whole pass: a single read from another thread (a panel) is served while the pass waits in
+  // its callback. The batches give every message once, in SQLite's own (timestamp, id) order,
+  // also across a run of 600 equal timestamps that spans several batches.
+  void aLongPassOverSqliteLetsOtherReadsThrough() {
+    QTemporaryDir dir;
+    QString folder = dir.filePath("bag");
+    QVERIFY(copyFolder(test::dataPath("ros2/demo_db3"), folder));
+    std::vector<std::tuple<std::string, std::int64_t, std::vector<std::byte>>> expected;
+    {
+      SQLite::Database db((folder + "/demo_db3_0.db3").toStdString(), SQLite::OPEN_READWRITE);
+      db.exec("UPDATE messages SET timestamp = (SELECT MIN(timestamp) FROM messages) + 1 WHERE id <= 600");
+      SQLite::Statement rows(db, "SELECT t.name, m.timestamp, m.data FROM messages m JOIN topics t ON t.id = m.topic_id "
+                                 "ORDER BY m.timestamp, m.id");
+      while (rows.executeStep()) {
+        SQLite::Column data = rows.getColumn(2);
+        const auto* b = static_cast<const std::byte*>(data.getBlob());
+        expected.emplace_back(rows.getColumn(0).getString(), rows.getColumn(1).getInt64(),
+                              std::vector<std::byte>(b, b + data.getBytes()));
+      }
+    }
+    QCOMPARE(expected.size(), std::size_t{715});
+    auto opened = session::Session::open({folder.toStdString()});
+    QVERIFY2(opened.has_value(), opened ? "" : opened.error().describe().c_str());
+    const session::Session& s = **opened;
+    std::size_t n = 0;
+    QString mismatch;
+    auto result = s.forEach({}, [&](const session::Message& m) {
+      if (n >= expected.size()) return mismatch = "more messages than the database has", false;
+      const auto& [topic, time, bytes] = expected[n];
+      if (m.connection->topic != topic || m.logTimeNs != time || !std::equal(m.bytes.begin(), m.bytes.end(), bytes.begin(), bytes.end()))
+        return mismatch = QStringLiteral("message %1 (%2 at %3) differs").arg(n).arg(QString::fromStdString(topic)).arg(time), false;
+      ++n;
+      return true;
+    });
+    QVERIFY(result.has_value());
+    QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch));
+    QCOMPARE(n, expected.size());
+
+    std::future<bool> other;
+    auto waited = s.forEach({}, [&](const session::Message&) {
+      other = std::async(std::launch::async, [&s] { return s.read(0, 0).has_value(); });
+      return other.wait_for(std::chrono::seconds(10)) == std::future_status::ready ? false : (mismatch = "held up", false);
+    });
+    QVERIFY(waited.has_value());
+    QVERIFY2(mismatch.isEmpty(), "a read from another thread waited for the whole pass");
+    QVERIFY(other.get());
   }
 
   void wholeFileZstdIsReadFromATemporaryCopy() {
