@@ -28,6 +28,7 @@
 
 #include "core/base/text.hpp"
 #include "core/sensors/sensors.hpp"
+#include "background.hpp"
 #include "document.hpp"
 #include "qt_text.hpp"
 #include "save_in_background.hpp"
@@ -35,7 +36,6 @@
 #include "timeline.hpp"
 #include "mailbox.hpp"
 #include "vtk_view.hpp"
-#include "unexpected_error.hpp"
 
 namespace bagscope::widgets {
 namespace {

@@ -1,14 +1,13 @@
 #include "document.hpp"
 
 #include <QFile>
-#include <QMetaObject>
 #include <QTimer>
 
 #include <algorithm>
 #include <atomic>
-#include <thread>
 
 #include "core/decode/decoder.hpp"
+#include "background.hpp"
 #include "mailbox.hpp"
 #include "qt_text.hpp"
 
@@ -78,9 +77,10 @@ struct Document::Opening {
   }
 };
 
-Document::Document(QObject* parent) : QObject(parent) {}
+Document::Document(QObject* parent) : QObject(parent), mailbox_(Mailbox::create(this)) {}
 
 Document::~Document() {
+  mailbox_->close();
   sizeJob_.reset();  // a job must not outlive its session
   if (opening_) opening_->release();
 }
@@ -103,7 +103,7 @@ void Document::open(const QStringList& paths) {
       if (opening_ == opening) emit openProgress(f);
     });
   };
-  std::thread([this, opening, inputs, options, paths = QStringList(paths)]() mutable {
+  startDetached([this, opening, inputs, options, paths = QStringList(paths)]() mutable {
     auto result = runCatching([&] { return session::Session::open(inputs, options); });
     std::shared_ptr<session::Session> opened;
     std::vector<TopicInfo> topics;
@@ -128,7 +128,7 @@ void Document::open(const QStringList& paths) {
       }
       emit openFinished(error, failures);
     });
-  }).detach();
+  });
 }
 
 void Document::cancelOpen() {
@@ -223,21 +223,20 @@ void Document::measureSizes() {
 void Document::startSizeJob() {
   auto sizes = std::make_shared<std::vector<qint64>>();
   const session::Session* s = session_.get();
-  sizeJob_ = session_->startJob(
+  sizeJob_ = startSessionJob(
+      *session_, mailbox_,
       [s, sizes](std::stop_token stop, const session::ProgressFn& progress) -> Result<void> {
         auto r = topicSizes(*s, stop, progress);
         if (!r) return std::move(r).error();
         *sizes = std::move(r).value();
         return {};
       },
-      [this](double f) { QMetaObject::invokeMethod(this, [this, f] { emit sizeProgress(f); }, Qt::QueuedConnection); },
-      [this, s, sizes](Result<void> r) {
-        if (!r) return;  // cancelled (a new session) or unreadable: sizes stay unknown
-        QMetaObject::invokeMethod(this, [this, s, sizes] {
-          if (session_.get() != s || sizes->size() != topics_.size()) return;
-          for (std::size_t i = 0; i < topics_.size(); ++i) topics_[i].sizeBytes = (*sizes)[i];
-          emit topicSizesChanged();
-        }, Qt::QueuedConnection);
+      [this](double f) { emit sizeProgress(f); },
+      [this, s, sizes](const Result<void>& r) {
+        // Cancelled (a new session) or unreadable: sizes stay unknown.
+        if (!r || session_.get() != s || sizes->size() != topics_.size()) return;
+        for (std::size_t i = 0; i < topics_.size(); ++i) topics_[i].sizeBytes = (*sizes)[i];
+        emit topicSizesChanged();
       });
 }
 

@@ -17,6 +17,8 @@
 
 namespace bagscope::widgets {
 
+class Mailbox;
+
 /// What the topic list shows of a session topic.
 struct TopicInfo {
   session::TopicId id = 0;
@@ -115,6 +117,7 @@ private:
   std::vector<ProblemGroup> collectProblems() const;
   void startSizeJob();
 
+  std::shared_ptr<Mailbox> mailbox_;  // for the size job's progress and result
   std::shared_ptr<session::Session> session_;
   QStringList paths_;
   std::vector<TopicInfo> topics_;

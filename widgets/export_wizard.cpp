@@ -28,11 +28,11 @@
 #include "core/base/text.hpp"
 #include "core/export/export.hpp"
 #include "core/sensors/sensors.hpp"
+#include "background.hpp"
 #include "document.hpp"
 #include "qt_text.hpp"
 #include "mailbox.hpp"
 #include "settings.hpp"
-#include "unexpected_error.hpp"
 
 namespace bagscope::widgets {
 namespace {
@@ -482,8 +482,8 @@ void ExportWizard::initializePage(int id) {
     if (!framesJob_ && document_->session()) {
       auto session = document_->sharedSession();
       auto frames = std::make_shared<std::vector<std::string>>();
-      auto mailbox = mailbox_;
-      framesJob_ = session->startJob(
+      framesJob_ = startSessionJob(
+          *session, mailbox_,
           [session, frames](std::stop_token stop, const session::ProgressFn&) -> Result<void> {
             auto r = exporters::tfFrames(*session, stop);
             if (!r) return std::move(r).error();
@@ -491,15 +491,13 @@ void ExportWizard::initializePage(int id) {
             return {};
           },
           {},
-          [mailbox, frames, this](Result<void> r) {
+          [frames, this](const Result<void>& r) {
             if (!r) return;
-            mailbox->post([this, frames] {
-              QString chosen = targetFrame_->currentText();
-              for (const auto& f : *frames)
-                if (targetFrame_->findText(toQt(f)) < 0) targetFrame_->addItem(toQt(f));
-              targetFrame_->setCurrentText(chosen);
-              emit targetFramesLoaded();
-            });
+            QString chosen = targetFrame_->currentText();
+            for (const auto& f : *frames)
+              if (targetFrame_->findText(toQt(f)) < 0) targetFrame_->addItem(toQt(f));
+            targetFrame_->setCurrentText(chosen);
+            emit targetFramesLoaded();
           });
     }
   }
@@ -618,7 +616,8 @@ void ExportWizard::start() {
   auto current = std::make_shared<std::atomic<int>>(0);
   runStartedMs_ = QDateTime::currentMSecsSinceEpoch();
   // One job runs the topics one after another, each on every core.
-  job_ = session->startJob(
+  job_ = startSessionJob(
+      *session, mailbox_,
       [session, bag, options, report, mailbox, current, this](std::stop_token stop, const session::ProgressFn&) -> Result<void> {
         std::vector<std::string> failures;
         for (std::size_t i = 0; i < options.size(); ++i) {
@@ -648,11 +647,9 @@ void ExportWizard::start() {
         return {};
       },
       {},
-      [mailbox, this](Result<void> r) {
-        bool ok = static_cast<bool>(r);
-        QString error = ok ? QString() : toQt(r.error().code == ErrorCode::Cancelled ? std::string() : r.error().message);
-        bool cancelled = !ok && r.error().code == ErrorCode::Cancelled;
-        mailbox->post([this, ok, error, cancelled] { onFinished(ok, cancelled ? tr("Cancelled.") : error); });
+      [this](const Result<void>& r) {
+        bool cancelled = !r && r.error().code == ErrorCode::Cancelled;
+        onFinished(static_cast<bool>(r), r ? QString() : cancelled ? tr("Cancelled.") : toQt(r.error().message));
       });
 }
 

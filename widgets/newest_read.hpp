@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "mailbox.hpp"
+#include "background.hpp"
 #include "unexpected_error.hpp"
 
 namespace bagscope::session {

@@ -29,6 +29,7 @@
 
 #include "core/decode/decoder.hpp"
 #include "core/export/export.hpp"
+#include "background.hpp"
 #include "decimate.hpp"
 #include "document.hpp"
 #include "mailbox.hpp"
@@ -357,38 +358,36 @@ void PlotPanel::load(Series& s) {
   auto columns = std::make_shared<Result<session::FieldColumns>>(makeError(ErrorCode::Cancelled, ""));
   auto id = topic->id;
   Series* target = &s;
-  auto mailbox = mailbox_;
   progress_->setValue(0);
   progress_->show();
-  s.job = session->startJob(
+  s.job = startSessionJob(
+      *session, mailbox_,
       [session, id, paths, columns](std::stop_token stop, const session::ProgressFn& progress) -> Result<void> {
         *columns = session->extractFields(id, paths, std::numeric_limits<std::int64_t>::min(),
                                           std::numeric_limits<std::int64_t>::max(), stop, progress);
         return {};
       },
-      [mailbox, this](double f) { mailbox->post([this, f] { progress_->setValue(static_cast<int>(f * 1000)); }); },
-      [mailbox, this, target, columns, session](Result<void>) {
-        mailbox->post([this, target, columns, session] {
-          // The series may be gone (cleared) or the session replaced by now.
-          auto it = std::find_if(series_.begin(), series_.end(), [target](auto& p) { return p.get() == target; });
-          if (it == series_.end() || session != document_->session()) return;
-          Series& done = **it;
-          done.loaded = true;
-          if (!*columns) {
-            if (columns->error().code != ErrorCode::Cancelled) done.problem = QString::fromStdString(columns->error().describe());
-          } else if (done.xPath.isEmpty()) {
-            // Subtract in integers: doubles near 1.7e18 ns are 256 ns apart.
-            qint64 origin = document_->startNs();
-            done.x.resize((*columns)->logTimeNs.size());
-            for (std::size_t i = 0; i < done.x.size(); ++i)
-              done.x[i] = static_cast<double>((*columns)->logTimeNs[i] - origin) / 1e9;
-            done.y = std::move((*columns)->values[0]);
-          } else {
-            done.x = std::move((*columns)->values[0]);
-            done.y = std::move((*columns)->values[1]);
-          }
-          onLoaded();
-        });
+      [this](double f) { progress_->setValue(static_cast<int>(f * 1000)); },
+      [this, target, columns, session](const Result<void>&) {
+        // The series may be gone (cleared) or the session replaced by now.
+        auto it = std::find_if(series_.begin(), series_.end(), [target](auto& p) { return p.get() == target; });
+        if (it == series_.end() || session != document_->session()) return;
+        Series& done = **it;
+        done.loaded = true;
+        if (!*columns) {
+          if (columns->error().code != ErrorCode::Cancelled) done.problem = QString::fromStdString(columns->error().describe());
+        } else if (done.xPath.isEmpty()) {
+          // Subtract in integers: doubles near 1.7e18 ns are 256 ns apart.
+          qint64 origin = document_->startNs();
+          done.x.resize((*columns)->logTimeNs.size());
+          for (std::size_t i = 0; i < done.x.size(); ++i)
+            done.x[i] = static_cast<double>((*columns)->logTimeNs[i] - origin) / 1e9;
+          done.y = std::move((*columns)->values[0]);
+        } else {
+          done.x = std::move((*columns)->values[0]);
+          done.y = std::move((*columns)->values[1]);
+        }
+        onLoaded();
       });
 }
 

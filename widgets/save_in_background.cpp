@@ -7,11 +7,11 @@
 
 #include "core/export/export.hpp"
 #include "core/session/session.hpp"
+#include "background.hpp"
 #include "document.hpp"
 #include "mailbox.hpp"
 #include "panel.hpp"
 #include "qt_text.hpp"
-#include "unexpected_error.hpp"
 
 namespace bagscope::widgets {
 

@@ -8,6 +8,7 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include "background.hpp"
 #include "document.hpp"
 #include "mailbox.hpp"
 
@@ -38,8 +39,8 @@ StatsDialog::StatsDialog(Document* document, session::TopicId topic, QWidget* pa
 
   auto result = std::make_shared<std::optional<session::TopicTiming>>();
   const session::Session* s = document_->session();
-  auto mailbox = mailbox_;
-  job_ = s->startJob(
+  job_ = startSessionJob(
+      *s, mailbox_,
       [s, topic, result](std::stop_token stop, const session::ProgressFn&) -> Result<void> {
         auto r = session::timingStats(*s, stop, std::span(&topic, 1));
         if (!r) return std::move(r).error();
@@ -47,16 +48,13 @@ StatsDialog::StatsDialog(Document* document, session::TopicId topic, QWidget* pa
         return {};
       },
       {},
-      [mailbox, this, result](Result<void> r) {
-        QString error = r ? QString() : QString::fromStdString(r.error().describe());
-        mailbox->post([this, result, error] {
-          progress_->hide();
-          if (!error.isEmpty() || !*result) {
-            facts_->addRow(tr("Could not compute:"), new QLabel(error, this));
-            return;
-          }
-          showTiming(**result);
-        });
+      [this, result](const Result<void>& r) {
+        progress_->hide();
+        if (!r || !*result) {
+          facts_->addRow(tr("Could not compute:"), new QLabel(r ? QString() : QString::fromStdString(r.error().describe()), this));
+          return;
+        }
+        showTiming(**result);
       });
 }
 

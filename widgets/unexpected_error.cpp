@@ -3,9 +3,6 @@
 #include <QMessageBox>
 #include <QPointer>
 #include <QThread>
-#include <QThreadPool>
-
-#include <algorithm>
 
 #include "core/base/result.hpp"
 #include "qt_text.hpp"
@@ -37,25 +34,6 @@ void reportUnexpected(const QString& text) {
         box->open();  // not exec(): the report must not nest an event loop inside notify
       },
       Qt::QueuedConnection);
-}
-
-QThreadPool& backgroundPool() {
-  static QThreadPool* pool = [] {
-    auto* p = new QThreadPool(qApp);  // ends with the app, waiting for what runs
-    p->setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
-    return p;
-  }();
-  return *pool;
-}
-
-void startInPool(std::function<void()> task) {
-  backgroundPool().start([task = std::move(task)] {
-    try {
-      task();
-    } catch (...) {
-      reportUnexpected(describeException(std::current_exception()));
-    }
-  });
 }
 
 bool Application::notify(QObject* receiver, QEvent* event) {

@@ -5,10 +5,8 @@
 
 #include <QApplication>
 #include <QString>
-#include <QThreadPool>
 
 #include <exception>
-#include <functional>
 
 namespace bagscope::widgets {
 
@@ -18,14 +16,6 @@ QString describeException(std::exception_ptr exception);
 /// Shows `text` in a dialog on the GUI thread; callable from any thread. Reports made while
 /// the dialog is open are added to it, not stacked as more dialogs.
 void reportUnexpected(const QString& text);
-
-/// The pool for the app's own background work (reading, decoding, export previews). Never
-/// Qt's global pool: Qt's painting and image conversion split work onto that one and wait for
-/// it, so a long read there freezes the window until the read ends.
-QThreadPool& backgroundPool();
-
-/// Runs `task` on backgroundPool(); an exception it throws is reported.
-void startInPool(std::function<void()> task);
 
 /// The app's QApplication: an exception that escapes an event's delivery is reported.
 class Application : public QApplication {

@@ -25,6 +25,7 @@
 #include "widgets/document.hpp"
 #include "widgets/inspector.hpp"
 #include "widgets/layouts.hpp"
+#include "widgets/background.hpp"
 #include "widgets/cloud_panel.hpp"
 #include "widgets/export_wizard.hpp"
 #include "widgets/main_window.hpp"
