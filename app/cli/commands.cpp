@@ -96,58 +96,60 @@ int runInfo(const std::vector<std::string>& args) {
   return stdoutWritten(summary->info.problems.empty() ? kOk : kPartial);
 }
 
-int runCat(const std::vector<std::string>& args) {
-  std::optional<std::string> path;
+namespace {
+
+struct CatArgs {
+  std::string path;
   std::vector<std::string> topics;
   std::optional<std::string> startArg, endArg;
   std::vector<std::filesystem::path> msgPaths;
   decode::BytesMode bytesMode = decode::BytesMode::Digest;
+};
+
+// Parses `args` into `out`; the exit code of a usage error, else nothing.
+std::optional<int> parseCatArgs(const std::vector<std::string>& args, CatArgs& out) {
+  bool havePath = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    auto value = [&](std::string& out) {
+    auto value = [&](std::string& result) {
       if (i + 1 >= args.size()) return false;
-      out = args[++i];
+      result = args[++i];
       return true;
     };
     std::string v;
     if (a == "--topic") {
       if (!value(v)) return usage("cat: --topic needs a topic");
-      topics.push_back(v);
+      out.topics.push_back(v);
     } else if (a == "--start" || a == "--end") {
       if (!value(v)) return usage("cat: " + a + " needs a time in seconds");
-      (a == "--start" ? startArg : endArg) = v;
+      (a == "--start" ? out.startArg : out.endArg) = v;
     } else if (a == "--msg-path") {
       if (!value(v)) return usage("cat: --msg-path needs a folder");
-      msgPaths.push_back(std::filesystem::u8path(v));
+      out.msgPaths.push_back(std::filesystem::u8path(v));
     } else if (a == "--bytes") {
       if (!value(v)) return usage("cat: --bytes needs digest or base64");
-      if (v == "digest") bytesMode = decode::BytesMode::Digest;
-      else if (v == "base64") bytesMode = decode::BytesMode::Base64;
+      if (v == "digest") out.bytesMode = decode::BytesMode::Digest;
+      else if (v == "base64") out.bytesMode = decode::BytesMode::Base64;
       else return usage("cat: --bytes takes digest or base64, not '" + v + "'");
     } else if (a.starts_with("-")) {
       return usage("cat: unknown option '" + a + "'");
-    } else if (path) {
+    } else if (havePath) {
       return usage("cat takes one file");
     } else {
-      path = a;
+      out.path = a;
+      havePath = true;
     }
   }
-  if (!path) return usage("cat: no file given");
-  session::SessionOptions options;
-  options.msgPaths = msgPaths;
-  auto opened = session::Session::open({std::filesystem::u8path(*path)}, options);
-  if (!opened) {
-    printError(opened.error());
-    return kFailed;
-  }
-  const session::Session& s = **opened;
-  for (const auto& p : s.problems()) std::fprintf(stderr, "bagscope-cli: %s\n", p.c_str());
+  if (!havePath) return usage("cat: no file given");
+  return std::nullopt;
+}
 
-  session::Selection selection;
-  for (const auto* arg : {&startArg, &endArg})
-    if (*arg && !parseTimeArgument(**arg, s.startNs(), arg == &startArg ? selection.startNs : selection.endNs))
+// The messages `args` select: its time range and topics (each must exist).
+std::optional<int> selectMessages(const session::Session& s, const CatArgs& args, session::Selection& selection) {
+  for (const auto* arg : {&args.startArg, &args.endArg})
+    if (*arg && !parseTimeArgument(**arg, s.startNs(), arg == &args.startArg ? selection.startNs : selection.endNs))
       return usage("cat: '" + **arg + "' is not a time in seconds");
-  for (const auto& t : topics) {
+  for (const auto& t : args.topics) {
     bool found = false;
     for (session::TopicId id = 0; id < s.topics().size(); ++id) {
       if (s.topics()[id].name == t) {
@@ -155,21 +157,31 @@ int runCat(const std::vector<std::string>& args) {
         found = true;
       }
     }
-    if (!found) return usage("cat: '" + *path + "' has no topic '" + t + "'");
+    if (!found) return usage("cat: '" + args.path + "' has no topic '" + t + "'");
   }
-  if (!topics.empty() && selection.topics.empty()) return kOk;
+  return std::nullopt;
+}
 
-  // Every message gets its line, in place: one that cannot be decoded says why, with its size
-  // and digest (or its bytes), so that counts and order always match the file.
+// Prints every message of `selection` as a JSON line. Every message gets its line, in
+// place: one that cannot be decoded says why, with its size and digest (or its bytes), so
+// that counts and order always match the file. Returns the messages lost; `writeFailed`
+// when standard output could not take the text.
+Result<std::uint64_t> printMessages(const session::Session& s, const CatArgs& args, const session::Selection& selection,
+                                    bool& writeFailed) {
   std::set<const storage::Connection*> undecodable;  // said once on stderr
   std::uint64_t lost = 0;
   std::string out;
   out.reserve(1 << 20);
-  bool writeFailed = false;
   auto flush = [&] {
     writeFailed = writeFailed || !writeStdout(out);
     out.clear();
     return !writeFailed;
+  };
+  auto located = [&](Error e, const session::Message& m, bool withTime) {
+    e.file = args.path;
+    e.topic = m.connection->topic;
+    if (withTime) e.logTimeNs = m.logTimeNs;
+    return e;
   };
   auto result = s.forEach(
       selection,
@@ -184,30 +196,23 @@ int runCat(const std::vector<std::string>& args) {
         auto d = s.decoder(*m.connection);
         if (!d) {
           failed = d.error();
-          if (undecodable.insert(m.connection).second) {
-            Error e = d.error();
-            e.file = *path;
-            e.topic = m.connection->topic;
-            std::fprintf(stderr, "bagscope-cli: %s; its messages are printed without values\n", e.describe().c_str());
-          }
+          if (undecodable.insert(m.connection).second)
+            std::fprintf(stderr, "bagscope-cli: %s; its messages are printed without values\n",
+                         located(d.error(), m, false).describe().c_str());
         } else if (auto value = (*d)->decode(m.bytes)) {
           out += ",\"msg\":";
-          decode::appendJson(*value, out, bytesMode);
+          decode::appendJson(*value, out, args.bytesMode);
         } else {
           failed = value.error();
-          Error e = value.error();
-          e.file = *path;
-          e.topic = m.connection->topic;
-          e.logTimeNs = m.logTimeNs;
-          printError(e);
+          printError(located(value.error(), m, true));
         }
         if (failed) {
           ++lost;
           out += ",\"msg\":null,\"error\":";
           appendJsonString(failed->message, out);
           out += ",\"raw\":{\"len\":" + std::to_string(m.bytes.size());
-          out += bytesMode == decode::BytesMode::Base64 ? ",\"base64\":\"" + base64(m.bytes) + "\"}"
-                                                         : ",\"sha256\":\"" + sha256Hex(m.bytes) + "\"}";
+          out += args.bytesMode == decode::BytesMode::Base64 ? ",\"base64\":\"" + base64(m.bytes) + "\"}"
+                                                              : ",\"sha256\":\"" + sha256Hex(m.bytes) + "\"}";
         }
         out += "}\n";
         return out.size() <= (1 << 20) || flush();  // stop reading when nothing can be written
@@ -217,15 +222,39 @@ int runCat(const std::vector<std::string>& args) {
         ++lost;
       });
   flush();
-  for (const auto& note : s.decodeNotes()) std::fprintf(stderr, "bagscope-cli: '%s': %s\n", path->c_str(), note.c_str());
-  if (writeFailed) return stdoutWritten(kOutputFailed);
-  if (!result) {
-    printError(result.error());
+  if (!result) return std::move(result).error();
+  return lost;
+}
+
+}  // namespace
+
+int runCat(const std::vector<std::string>& args) {
+  CatArgs parsed;
+  if (auto code = parseCatArgs(args, parsed)) return *code;
+  session::SessionOptions options;
+  options.msgPaths = parsed.msgPaths;
+  auto opened = session::Session::open({std::filesystem::u8path(parsed.path)}, options);
+  if (!opened) {
+    printError(opened.error());
     return kFailed;
   }
-  if (lost > 0) {
+  const session::Session& s = **opened;
+  for (const auto& p : s.problems()) std::fprintf(stderr, "bagscope-cli: %s\n", p.c_str());
+  session::Selection selection;
+  if (auto code = selectMessages(s, parsed, selection)) return *code;
+  if (!parsed.topics.empty() && selection.topics.empty()) return kOk;
+
+  bool writeFailed = false;
+  auto lost = printMessages(s, parsed, selection, writeFailed);
+  for (const auto& note : s.decodeNotes()) std::fprintf(stderr, "bagscope-cli: '%s': %s\n", parsed.path.c_str(), note.c_str());
+  if (writeFailed) return stdoutWritten(kOutputFailed);
+  if (!lost) {
+    printError(lost.error());
+    return kFailed;
+  }
+  if (*lost > 0) {
     std::fprintf(stderr, "bagscope-cli: '%s': %llu messages or chunks could not be read or decoded\n",
-                 path->c_str(), static_cast<unsigned long long>(lost));
+                 parsed.path.c_str(), static_cast<unsigned long long>(*lost));
     return stdoutWritten(kPartial);
   }
   // Damage recovered or data missing (a cut file, a listed file absent): not all was read.

@@ -5,7 +5,6 @@
 #include <csignal>
 #include <cstdio>
 #include <mutex>
-#include <regex>
 
 #include "commands.hpp"
 #include "core/export/export.hpp"
@@ -32,26 +31,6 @@ extern "C" void onInterrupt(int) { interrupt().request_stop(); }
 int usage(const std::string& why) {
   std::fprintf(stderr, "bagscope-cli: export: %s (see bagscope-cli --help)\n", why.c_str());
   return kUsage;
-}
-
-// A quoted glob ("logs/*.bag", for shells that do not expand): '*' and '?' in the last
-// component only.
-std::vector<fs::path> expandGlob(const fs::path& pattern) {
-  std::string name = utf8(pattern.filename()), re;
-  for (char c : name) {
-    if (c == '*') re += ".*";
-    else if (c == '?') re += '.';
-    else if (std::string_view(".^$|()[]{}+\\").find(c) != std::string_view::npos) re += std::string("\\") + c;
-    else re += c;
-  }
-  std::regex matcher(re);
-  std::vector<fs::path> out;
-  std::error_code ec;
-  fs::path dir = pattern.has_parent_path() ? pattern.parent_path() : fs::path(".");
-  for (const auto& e : fs::directory_iterator(dir, ec))
-    if (std::regex_match(utf8(e.path().filename()), matcher)) out.push_back(e.path());
-  std::sort(out.begin(), out.end());
-  return out;
 }
 
 class ProgressLine {
@@ -82,16 +61,21 @@ private:
   std::string lastBag_;
 };
 
-}  // namespace
-
-int runExport(const std::vector<std::string>& args) {
-  exporters::ExportOptions o;
+// The command line, parsed: what to export and how, and what to read.
+struct ExportArgs {
+  exporters::ExportOptions options;
   std::vector<fs::path> inputs;
-  std::optional<std::string> startArg, endArg;
-  bool haveFormat = false, quiet = false;
+  std::optional<std::string> startArg, endArg;  // parsed per recording (+S is relative to its start)
+  bool quiet = false;
+  session::SessionOptions session;
+};
+
+// Parses `args` into `out`; the exit code of a usage error, else nothing.
+std::optional<int> parseExportArgs(const std::vector<std::string>& args, ExportArgs& out) {
+  exporters::ExportOptions& o = out.options;
+  bool haveFormat = false;
   unsigned jobs = 0;
-  session::SessionOptions so;
-  so.recursive = true;
+  out.session.recursive = true;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     std::string v;
@@ -100,13 +84,13 @@ int runExport(const std::vector<std::string>& args) {
       v = args[++i];
       return true;
     };
-    auto number = [&](auto& out) {
+    auto number = [&](auto& result) {
       if (!value()) return false;
       try {
         std::size_t used = 0;
         double d = std::stod(v, &used);
         if (used != v.size() || d < 0) return false;
-        out = static_cast<std::remove_reference_t<decltype(out)>>(d);
+        result = static_cast<std::remove_reference_t<decltype(result)>>(d);
         return true;
       } catch (...) {
         return false;
@@ -126,7 +110,7 @@ int runExport(const std::vector<std::string>& args) {
       o.topics.push_back(v);
     } else if (a == "--start" || a == "--end") {
       if (!value()) return usage(a + " needs a time in seconds");
-      (a == "--start" ? startArg : endArg) = v;
+      (a == "--start" ? out.startArg : out.endArg) = v;
     } else if (a == "--every") {
       if (!number(o.every) || o.every == 0) return usage("--every needs a whole number of at least 1");
     } else if (a == "--name") {
@@ -140,12 +124,12 @@ int runExport(const std::vector<std::string>& args) {
     } else if (a == "--dry-run") {
       o.dryRun = true;
     } else if (a == "--quiet" || a == "-q") {
-      quiet = true;
+      out.quiet = true;
     } else if (a == "--no-recursive") {
-      so.recursive = false;
+      out.session.recursive = false;
     } else if (a == "--msg-path") {
       if (!value()) return usage("--msg-path needs a folder");
-      so.msgPaths.push_back(fs::u8path(v));
+      out.session.msgPaths.push_back(fs::u8path(v));
     } else if (a == "--pcd-encoding") {
       if (!value()) return usage("--pcd-encoding needs ascii, binary or binary_compressed");
       if (v == "ascii") o.pcdEncoding = exporters::PcdEncoding::Ascii;
@@ -186,96 +170,85 @@ int runExport(const std::vector<std::string>& args) {
     } else if (a.starts_with("-")) {
       return usage("unknown option '" + a + "'");
     } else {
-      inputs.push_back(fs::u8path(a));
+      out.inputs.push_back(fs::u8path(a));
     }
   }
-  if (inputs.empty()) return usage("no recording given");
+  if (out.inputs.empty()) return usage("no recording given");
   if (!haveFormat) return usage("--format is required (" + exporters::formatNames() + ")");
   if (o.outDir.empty()) return usage("--out is required");
-  so.workers = jobs;
+  out.session.workers = jobs;
+  return std::nullopt;
+}
 
-  // Inputs: files, rosbag2 folders, folders of bags, globs.
-  std::vector<fs::path> recordings;
-  for (const auto& in : inputs) {
-    std::error_code ec;
-    std::string s = utf8(in);
-    if (s.find_first_of("*?") != std::string::npos) {
-      auto matched = expandGlob(in);
-      if (matched.empty()) {
-        std::fprintf(stderr, "bagscope-cli: '%s': no file matches\n", s.c_str());
-        return kFailed;
-      }
-      recordings.insert(recordings.end(), matched.begin(), matched.end());
-    } else if (session::classify(in) == session::PathKind::Folder) {
-      auto found = session::findRecordings(in, so.recursive);
-      if (found.empty()) {
-        std::fprintf(stderr, "bagscope-cli: '%s': no recordings in this folder\n", s.c_str());
-        return kFailed;
-      }
-      recordings.insert(recordings.end(), found.begin(), found.end());
-    } else {
-      recordings.push_back(in);
-    }
-  }
-  std::error_code ec;
-  if (!o.dryRun && !o.overwrite && fs::exists(o.outDir / "manifest.json", ec)) {
-    std::fprintf(stderr, "bagscope-cli: '%s' holds an export already (manifest.json); use --overwrite or another --out\n",
-                 utf8(o.outDir).c_str());
-    return kOutputFailed;
-  }
-
-  o.allowMissingTopics = recordings.size() > 1;
-  std::signal(SIGINT, onInterrupt);
+// How the recordings' exports went.
+struct ExportTally {
   exporters::ExportReport report;
-  ProgressLine line(quiet || o.dryRun);
   int failedRecordings = 0;
-  bool cancelled = false;
-  bool outputFailed = false;
-  for (std::size_t k = 0; k < recordings.size() && !cancelled; ++k) {
+  bool cancelled = false, outputFailed = false;
+  std::optional<int> exitNow;  // a usage error or a name conflict: stop with this code
+};
+
+// Exports each recording in turn into the one output folder (one report, one manifest).
+ExportTally exportEach(const ExportArgs& args, const std::vector<fs::path>& recordings) {
+  ExportTally t;
+  exporters::ExportOptions o = args.options;
+  o.allowMissingTopics = recordings.size() > 1;
+  ProgressLine line(args.quiet || o.dryRun);
+  std::signal(SIGINT, onInterrupt);
+  for (std::size_t k = 0; k < recordings.size() && !t.cancelled; ++k) {
     const fs::path& path = recordings[k];
-    auto opened = session::Session::open({path}, so);
+    auto opened = session::Session::open({path}, args.session);
     if (!opened) {
       line.done();
       std::fprintf(stderr, "bagscope-cli: %s\n", opened.error().describe().c_str());
-      ++failedRecordings;
+      ++t.failedRecordings;
       continue;
     }
     exporters::ExportOptions mine = o;
-    for (const auto* arg : {&startArg, &endArg})
-      if (*arg && !parseTimeArgument(**arg, (*opened)->startNs(), arg == &startArg ? mine.startNs : mine.endNs))
-        return usage("'" + **arg + "' is not a time in seconds");
-    std::string bag = exporters::recordingName(path);
-    auto r = exporters::exportSession(**opened, bag, mine, report, interrupt().get_token(),
-                                      [&](double f) { line.show(bag, k + 1, recordings.size(), f); });
-    if (!r) {
-      line.done();
-      if (r.error().code == ErrorCode::Cancelled) {
-        cancelled = true;
+    for (const auto* arg : {&args.startArg, &args.endArg})
+      if (*arg && !parseTimeArgument(**arg, (*opened)->startNs(), arg == &args.startArg ? mine.startNs : mine.endNs)) {
+        t.exitNow = usage("'" + **arg + "' is not a time in seconds");
         break;
       }
-      // The error names what it is about: the output file or folder, else the recording.
-      Error e = r.error();
-      if (e.file.empty()) e.file = utf8(path);
-      std::fprintf(stderr, "bagscope-cli: %s\n", e.describe().c_str());
-      if (e.code == ErrorCode::Write) outputFailed = true;
-      if (!report.conflicts.empty()) {
-        for (std::size_t c = 0; c < report.conflicts.size() && c < 20; ++c)
-          std::fprintf(stderr, "  exists: %s\n", report.conflicts[c].c_str());
-        if (report.conflicts.size() > 20) std::fprintf(stderr, "  … and %zu more\n", report.conflicts.size() - 20);
-        return kOutputFailed;
-      }
-      ++failedRecordings;
+    if (t.exitNow) break;
+    std::string bag = exporters::recordingName(path);
+    auto r = exporters::exportSession(**opened, bag, mine, t.report, interrupt().get_token(),
+                                      [&](double f) { line.show(bag, k + 1, recordings.size(), f); });
+    if (r) continue;
+    line.done();
+    if (r.error().code == ErrorCode::Cancelled) {
+      t.cancelled = true;
+      break;
     }
+    // The error names what it is about: the output file or folder, else the recording.
+    Error e = r.error();
+    if (e.file.empty()) e.file = utf8(path);
+    std::fprintf(stderr, "bagscope-cli: %s\n", e.describe().c_str());
+    if (e.code == ErrorCode::Write) t.outputFailed = true;
+    if (!t.report.conflicts.empty()) {
+      const auto& conflicts = t.report.conflicts;
+      for (std::size_t c = 0; c < conflicts.size() && c < 20; ++c) std::fprintf(stderr, "  exists: %s\n", conflicts[c].c_str());
+      if (conflicts.size() > 20) std::fprintf(stderr, "  … and %zu more\n", conflicts.size() - 20);
+      t.exitNow = kOutputFailed;
+      break;
+    }
+    ++t.failedRecordings;
   }
   line.done();
   std::signal(SIGINT, SIG_DFL);
-  bool manifestFailed = false;
+  return t;
+}
 
+// Writes the manifest (or lists a dry run's names), says what was written and skipped, and
+// gives the exit code.
+int finishExport(const ExportArgs& args, std::size_t recordings, const ExportTally& t) {
+  const exporters::ExportOptions& o = args.options;
+  const exporters::ExportReport& report = t.report;
+  bool manifestFailed = false;
   if (o.dryRun) {
     for (const auto& f : report.files) std::printf("%s\n", utf8(f.path).c_str());
   } else if (!report.files.empty()) {
-    auto manifest = exporters::writeManifest(report, o);
-    if (!manifest) {
+    if (auto manifest = exporters::writeManifest(report, o); !manifest) {
       std::fprintf(stderr, "bagscope-cli: %s\n", manifest.error().describe().c_str());
       manifestFailed = true;
     }
@@ -284,20 +257,42 @@ int runExport(const std::vector<std::string>& args) {
   for (const auto& [why, n] : report.skipped) skipped += n;
   std::fprintf(stderr, "bagscope-cli: %s %zu files (%.1f MB) from %zu recordings into %s%s\n",
                o.dryRun ? "would write" : "wrote", report.files.size(), static_cast<double>(report.bytes) / 1e6,
-               recordings.size() - static_cast<std::size_t>(failedRecordings), utf8(o.outDir).c_str(),
-               cancelled ? " before being interrupted" : "");
+               recordings - static_cast<std::size_t>(t.failedRecordings), utf8(o.outDir).c_str(),
+               t.cancelled ? " before being interrupted" : "");
   for (const auto& [why, n] : report.skipped)
     std::fprintf(stderr, "  skipped %llu: %s\n", static_cast<unsigned long long>(n), why.c_str());
   for (std::size_t e = 0; e < report.errors.size() && e < 10; ++e) std::fprintf(stderr, "    %s\n", report.errors[e].c_str());
   for (const auto& note : report.notes) std::fprintf(stderr, "  note: %s\n", note.c_str());
-  if (cancelled) return kInterrupted;
-  if (report.files.empty() && !o.topics.empty() && recordings.size() > 1) {
+  if (t.cancelled) return kInterrupted;
+  if (report.files.empty() && !o.topics.empty() && recordings > 1) {
     std::fprintf(stderr, "bagscope-cli: none of the recordings has the topics asked for\n");
     return kFailed;
   }
-  if (failedRecordings > 0 && !outputFailed) return kFailed;
-  if (outputFailed || manifestFailed || report.skipped.count("file cannot be written")) return kOutputFailed;
+  if (t.failedRecordings > 0 && !t.outputFailed) return kFailed;
+  if (t.outputFailed || manifestFailed || report.skipped.count("file cannot be written")) return kOutputFailed;
   return skipped > 0 ? kPartial : kOk;
+}
+
+}  // namespace
+
+int runExport(const std::vector<std::string>& args) {
+  ExportArgs parsed;
+  if (auto code = parseExportArgs(args, parsed)) return *code;
+  auto recordings = session::expandInputs(parsed.inputs, parsed.session.recursive);
+  if (!recordings) {
+    std::fprintf(stderr, "bagscope-cli: %s\n", recordings.error().describe().c_str());
+    return kFailed;
+  }
+  std::error_code ec;
+  const auto& o = parsed.options;
+  if (!o.dryRun && !o.overwrite && fs::exists(o.outDir / "manifest.json", ec)) {
+    std::fprintf(stderr, "bagscope-cli: '%s' holds an export already (manifest.json); use --overwrite or another --out\n",
+                 utf8(o.outDir).c_str());
+    return kOutputFailed;
+  }
+  ExportTally tally = exportEach(parsed, *recordings);
+  if (tally.exitNow) return *tally.exitNow;
+  return finishExport(parsed, recordings->size(), tally);
 }
 
 }  // namespace bagscope::cli

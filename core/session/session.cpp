@@ -8,6 +8,7 @@
 #include <map>
 #include <mutex>
 #include <queue>
+#include <regex>
 #include <set>
 
 #include "core/base/text.hpp"
@@ -47,6 +48,46 @@ storage::LoadContext& loadContext() {
 }
 
 }  // namespace
+
+namespace {
+
+std::vector<fs::path> expandGlob(const fs::path& pattern) {
+  std::string name = utf8(pattern.filename()), re;
+  for (char c : name) {
+    if (c == '*') re += ".*";
+    else if (c == '?') re += '.';
+    else if (std::string_view(".^$|()[]{}+\\").find(c) != std::string_view::npos) re += std::string("\\") + c;
+    else re += c;
+  }
+  std::regex matcher(re);
+  std::vector<fs::path> out;
+  std::error_code ec;
+  fs::path dir = pattern.has_parent_path() ? pattern.parent_path() : fs::path(".");
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (std::regex_match(utf8(e.path().filename()), matcher)) out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+Result<std::vector<fs::path>> expandInputs(const std::vector<fs::path>& inputs, bool recursive) {
+  std::vector<fs::path> out;
+  for (const auto& in : inputs) {
+    std::vector<fs::path> found;
+    if (utf8(in).find_first_of("*?") != std::string::npos) {
+      found = expandGlob(in);
+      if (found.empty()) return fileError(ErrorCode::InvalidArgument, "no file matches", utf8(in));
+    } else if (storage::classify(in) == PathKind::Folder) {
+      found = findRecordings(in, recursive);
+      if (found.empty()) return fileError(ErrorCode::InvalidArgument, "no recordings in this folder", utf8(in));
+    } else {
+      found = {in};
+    }
+    out.insert(out.end(), found.begin(), found.end());
+  }
+  return out;
+}
 
 Result<storage::RecordingSummary> summarizeRecording(const fs::path& path) {
   auto source = storage::openSource(path);

@@ -232,6 +232,11 @@ private:
 /// The recordings in `folder`, in name order: .bag and .mcap files and rosbag2 folders
 /// (not looked into), and with `recursive` those of its subfolders.
 std::vector<std::filesystem::path> findRecordings(const std::filesystem::path& folder, bool recursive);
+/// What a batch's inputs name, in order: a file or a rosbag2 recording as itself, another
+/// folder as findRecordings of it, and a quoted glob ("logs/*.bag", for shells that do not
+/// expand; '*' and '?' in the last part only) as the paths it matches, sorted. An error
+/// names the input that matches nothing or is a folder without recordings.
+Result<std::vector<std::filesystem::path>> expandInputs(const std::vector<std::filesystem::path>& inputs, bool recursive);
 /// What a path is (a ROS 1 bag, an MCAP file, a rosbag2 recording, another folder, …): the
 /// storage readers' answer, for the CLI and the app, which see storage through the session.
 using storage::classify;
