@@ -405,6 +405,23 @@ private:
     report_.bytes += f.bytes;
     report_.files.push_back(std::move(f));
   }
+  // The files to write: one per message (frames) or per topic (streams).
+  struct Plan {
+    std::vector<Planned> frames;
+    std::vector<std::pair<Target, fs::path>> streams;
+    std::map<std::pair<TopicId, std::size_t>, std::size_t> frameAt;  // (topic, row) -> frame
+    session::Selection frameTopics;                                   // the frames' topics and range
+  };
+  struct Progress {
+    std::size_t work;  // files to write
+    ProgressFn report;
+    std::atomic<std::size_t> count{0};
+  };
+  Result<Plan> planFiles(const std::vector<Target>& targets);
+  Result<void> readFrameStamps(Plan& plan);
+  Result<void> checkNames(const Plan& plan);
+  Result<void> writeFrames(const Plan& plan, Progress& done);
+  Result<void> writeStreams(const Plan& plan, Progress& done);
   Result<void> writeFrame(const Planned& p, const Message& m);
   Result<void> writeStream(const Target& t, const fs::path& path, const ProgressFn& progress);
   Result<std::string> frameBytes(const Planned& p, const Value& v, Kind kind, std::int64_t& stampNs);
@@ -583,55 +600,78 @@ Result<void> Exporter::run(const ProgressFn& progress) {
   if (!o_.targetFrame.empty())
     if (auto r = checkTargetFrame(s_, *targets, tf_, o_.targetFrame); !r) return r;
   describeSensors(s_, *targets, tf_, report_);
-  auto topics = s_.topics();
-  bool several = targets->size() > 1;
-  const char* ext = extension(o_.format);
 
   // Plan every name first, so that collisions are found before anything is written.
-  std::vector<Planned> frames;
-  std::vector<std::pair<Target, fs::path>> streams;
+  auto plan = planFiles(*targets);
+  if (!plan) return std::move(plan).error();
+  if (auto r = checkNames(*plan); !r) return r;
+  Progress done{plan->frames.size() + plan->streams.size(), session::throttled(progress)};
+  if (auto r = writeFrames(*plan, done); !r) return r;
+  if (auto r = writeStreams(*plan, done); !r) return r;
+  if (writeFailed_) {
+    std::lock_guard lock(mutex_);
+    if (done.work > done.count + 1)
+      report_.skipped["not written: the export stopped at the first file that could not be written"] += done.work - done.count - 1;
+    report_.notes.push_back("stopped at the first file that could not be written; " +
+                            std::to_string(report_.files.size()) + " files are complete");
+  }
+  if (done.report) done.report(1.0);
+  return {};
+}
+
+Result<Exporter::Plan> Exporter::planFiles(const std::vector<Target>& targets) {
+  Plan plan;
+  auto topics = s_.topics();
+  const char* ext = extension(o_.format);
   const std::string framePattern = !o_.nameTemplate.empty() ? o_.nameTemplate
-                                   : several ? "{topic}/{bag}_frame_{index}.{ext}" : "{bag}_frame_{index}.{ext}";
-  for (const auto& t : *targets) {
+                                   : targets.size() > 1     ? "{topic}/{bag}_frame_{index}.{ext}"
+                                                            : "{bag}_frame_{index}.{ext}";
+  for (const auto& t : targets) {
     const std::string& name = topics[t.topic].name;
     if (!t.perMessage) {
       std::string pattern = o_.nameTemplate.empty() ? "{bag}_{topic}.{ext}" : o_.nameTemplate;
-      streams.push_back({t, o_.outDir / fs::u8path(expand(pattern, bag_, name, 0, 0, 0, ext))});
+      plan.streams.push_back({t, o_.outDir / fs::u8path(expand(pattern, bag_, name, 0, 0, 0, ext))});
       continue;
     }
     auto refs = s_.index(t.topic);
     auto lo = s_.atOrAfter(t.topic, o_.startNs);
     for (std::size_t i = lo.value_or(refs.size()), row = 0; i < refs.size() && refs[i].logTimeNs <= o_.endNs; ++i, ++row)
-      if (row % o_.every == 0) frames.push_back({t.topic, row, row / o_.every, refs[i].logTimeNs, 0, {}});
+      if (row % o_.every == 0) plan.frames.push_back({t.topic, row, row / o_.every, refs[i].logTimeNs, 0, {}});
   }
   // Each frame by (topic, row) and the topics they come from, for the stamp and write passes.
-  std::map<std::pair<TopicId, std::size_t>, std::size_t> frameAt;
-  session::Selection frameTopics{{}, o_.startNs, o_.endNs};
-  for (std::size_t k = 0; k < frames.size(); ++k) {
-    frameAt[{frames[k].topic, frames[k].row}] = k;
-    if (frameTopics.topics.empty() || frameTopics.topics.back() != frames[k].topic)
-      frameTopics.topics.push_back(frames[k].topic);
+  plan.frameTopics = {{}, o_.startNs, o_.endNs};
+  for (std::size_t k = 0; k < plan.frames.size(); ++k) {
+    plan.frameAt[{plan.frames[k].topic, plan.frames[k].row}] = k;
+    if (plan.frameTopics.topics.empty() || plan.frameTopics.topics.back() != plan.frames[k].topic)
+      plan.frameTopics.topics.push_back(plan.frames[k].topic);
   }
-  if (framePattern.find("{stamp_ns}") != std::string::npos && !frames.empty()) {
-    // The header stamp of each planned frame, straight from the bytes.
-    auto r = s_.forEachParallel(frameTopics, [&](TopicId t, std::size_t row, const Result<Message>& msg) {
-      auto it = frameAt.find({t, row});
-      if (it == frameAt.end() || !msg) return;
-      const std::string& encoding = msg->connection->messageEncoding;
-      if (encoding == "cdr" || encoding == "ros1") {
-        auto fmt = encoding == "cdr" ? decode::WireFormat::Cdr : decode::WireFormat::Ros1;
-        frames[it->second].stampNs = decode::peekHeaderStamp(msg->bytes, fmt).value_or(0);
-      } else if (auto d = s_.decoder(*msg->connection)) {
-        // JSON, protobuf: no fixed place to peek at; Foxglove's types have a timestamp field.
-        if (auto v = (*d)->decode(msg->bytes))
-          if (auto h = sensors::headerOf(*v)) frames[it->second].stampNs = h->stampNs;
-      }
-    }, stop_);
-    if (!r) return r;
-  }
-  for (auto& f : frames)
-    f.path = o_.outDir /
-             fs::u8path(expand(framePattern, bag_, topics[f.topic].name, f.index, f.stampNs, f.logTimeNs, ext));
+  if (framePattern.find("{stamp_ns}") != std::string::npos && !plan.frames.empty())
+    if (auto r = readFrameStamps(plan); !r) return std::move(r).error();
+  for (auto& f : plan.frames)
+    f.path = o_.outDir / fs::u8path(expand(framePattern, bag_, topics[f.topic].name, f.index, f.stampNs, f.logTimeNs, ext));
+  return plan;
+}
+
+// The header stamp of each planned frame, for {stamp_ns}: straight from the bytes.
+Result<void> Exporter::readFrameStamps(Plan& plan) {
+  return s_.forEachParallel(plan.frameTopics, [&](TopicId t, std::size_t row, const Result<Message>& msg) {
+    auto it = plan.frameAt.find({t, row});
+    if (it == plan.frameAt.end() || !msg) return;
+    const std::string& encoding = msg->connection->messageEncoding;
+    if (encoding == "cdr" || encoding == "ros1") {
+      auto fmt = encoding == "cdr" ? decode::WireFormat::Cdr : decode::WireFormat::Ros1;
+      plan.frames[it->second].stampNs = decode::peekHeaderStamp(msg->bytes, fmt).value_or(0);
+    } else if (auto d = s_.decoder(*msg->connection)) {
+      // JSON, protobuf: no fixed place to peek at; Foxglove's types have a timestamp field.
+      if (auto v = (*d)->decode(msg->bytes))
+        if (auto h = sensors::headerOf(*v)) plan.frames[it->second].stampNs = h->stampNs;
+    }
+  }, stop_);
+}
+
+// Every name inside the output folder and distinct, existing files listed (an error unless
+// overwriting), and the folders made.
+Result<void> Exporter::checkNames(const Plan& plan) {
   std::set<fs::path> names;
   std::error_code ec;
   const fs::path outDir = o_.outDir.lexically_normal();
@@ -647,57 +687,60 @@ Result<void> Exporter::run(const ProgressFn& progress) {
     if (!o_.overwrite && fs::exists(p, ec)) report_.conflicts.push_back(utf8(p));
     return {};
   };
-  for (const auto& f : frames)
+  for (const auto& f : plan.frames)
     if (auto r = check(f.path); !r) return r;
-  for (const auto& [t, p] : streams)
+  for (const auto& [t, p] : plan.streams)
     if (auto r = check(p); !r) return r;
   if (!report_.conflicts.empty())
     return fileError(ErrorCode::InvalidArgument, std::to_string(report_.conflicts.size()) +
                                                 " files exist already (use --overwrite to replace them), the first: " +
                                                 report_.conflicts.front());
-  if (!o_.dryRun) {
-    std::set<fs::path> folders;
-    for (const auto& f : frames) folders.insert(f.path.parent_path());
-    for (const auto& [t, p] : streams) folders.insert(p.parent_path());
-    for (const auto& dir : folders) {
-      fs::create_directories(dir, ec);
-      if (ec) return fileError(ErrorCode::Write, "cannot create the folder: " + ec.message(), utf8(dir));
-    }
+  if (o_.dryRun) return {};
+  std::set<fs::path> folders;
+  for (const auto& f : plan.frames) folders.insert(f.path.parent_path());
+  for (const auto& [t, p] : plan.streams) folders.insert(p.parent_path());
+  for (const auto& dir : folders) {
+    fs::create_directories(dir, ec);
+    if (ec) return fileError(ErrorCode::Write, "cannot create the folder: " + ec.message(), utf8(dir));
   }
+  return {};
+}
 
-  // Frames: every core, each message decoded and written where it is read.
-  std::size_t work = frames.size() + streams.size();
-  std::atomic<std::size_t> done{0};
-  ProgressFn report = session::throttled(progress);
-  if (!frames.empty()) {
-    auto r = s_.forEachParallel(frameTopics, [&](TopicId t, std::size_t row, const Result<Message>& m) {
-      auto it = frameAt.find({t, row});
-      if (it == frameAt.end() || writeFailed_) return;
-      if (!m) return skip("message cannot be read", m.error().describe());
-      if (auto w = writeFrame(frames[it->second], *m); !w) {
-        if (w.error().code == ErrorCode::Write) {
-          // The first refused write (disk full, no permission) stops the rest: each would fail too.
-          if (!writeFailed_.exchange(true)) skip("file cannot be written", w.error().describe());
-          return;
-        }
-        skip(skipReason(w.error()), topics[t].name + " message " + std::to_string(row) + ": " + w.error().describe());
+// Frames: every core, each message decoded and written where it is read.
+Result<void> Exporter::writeFrames(const Plan& plan, Progress& done) {
+  if (plan.frames.empty()) return {};
+  auto topics = s_.topics();
+  return s_.forEachParallel(plan.frameTopics, [&](TopicId t, std::size_t row, const Result<Message>& m) {
+    auto it = plan.frameAt.find({t, row});
+    if (it == plan.frameAt.end() || writeFailed_) return;
+    if (!m) return skip("message cannot be read", m.error().describe());
+    if (auto w = writeFrame(plan.frames[it->second], *m); !w) {
+      if (w.error().code == ErrorCode::Write) {
+        // The first refused write (disk full, no permission) stops the rest: each would fail too.
+        if (!writeFailed_.exchange(true)) skip("file cannot be written", w.error().describe());
+        return;
       }
-      if (report) report(static_cast<double>(++done) / static_cast<double>(work));
-    }, stop_);
-    if (!r) return r;
-  }
-  for (const auto& [t, path] : streams) {
+      skip(skipReason(w.error()), topics[t].name + " message " + std::to_string(row) + ": " + w.error().describe());
+    }
+    if (done.report) done.report(static_cast<double>(++done.count) / static_cast<double>(done.work));
+  }, stop_);
+}
+
+// Streams: a file per topic, one after another, each read in order.
+Result<void> Exporter::writeStreams(const Plan& plan, Progress& done) {
+  auto topics = s_.topics();
+  for (const auto& [t, path] : plan.streams) {
     if (o_.dryRun) {  // the name is known; nothing is computed or written (size unknown: 0)
       const auto& refs = s_.index(t.topic);
       auto first = s_.atOrAfter(t.topic, o_.startNs);
       wrote({path, bag_, topics[t.topic].name, 0, first && *first < refs.size() ? refs[*first].logTimeNs : 0, 0, 0});
-      ++done;
+      ++done.count;
       continue;
     }
     ProgressFn part;
-    if (report) {
-      std::size_t base = done.load();
-      part = [&, base](double f) { report((static_cast<double>(base) + f) / static_cast<double>(work)); };
+    if (done.report) {
+      std::size_t base = done.count.load();
+      part = [&done, base](double f) { done.report((static_cast<double>(base) + f) / static_cast<double>(done.work)); };
     }
     if (writeFailed_) break;
     if (auto r = writeStream(t, path, part); !r) {
@@ -708,15 +751,8 @@ Result<void> Exporter::run(const ProgressFn& progress) {
         break;
       }
     }
-    ++done;
+    ++done.count;
   }
-  if (writeFailed_) {
-    std::lock_guard lock(mutex_);
-    if (work > done + 1) report_.skipped["not written: the export stopped at the first file that could not be written"] += work - done - 1;
-    report_.notes.push_back("stopped at the first file that could not be written; " +
-                            std::to_string(report_.files.size()) + " files are complete");
-  }
-  if (report) report(1.0);
   return {};
 }
 
