@@ -194,6 +194,14 @@ CloudPanel::CloudPanel(Document* document, QWidget* parent)
       range_(new ColourRange(tr("Colour map for the field's values"), this)),
       pointSize_(new QSpinBox(this)), accumulate_(new QSpinBox(this)), fixedFrame_(new QComboBox(this)),
       grid_(new QCheckBox(tr("Grid"), this)), triads_(new QCheckBox(tr("TF frames"), this)), status_(new QLabel(this)) {
+  layOutControls();
+  setUpScene();
+  connectControls();
+  sessionChanged();
+}
+
+// The controls, in short rows so that the panel fits beside the other docks.
+void CloudPanel::layOutControls() {
   topic_->setMinimumContentsLength(10);
   topic_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   field_->setToolTip(tr("Colour by this field (rgb: the cloud's own colours)"));
@@ -213,7 +221,6 @@ CloudPanel::CloudPanel(Document* document, QWidget* parent)
     connect(b, &QToolButton::clicked, this, fn);
     return b;
   };
-  // Short rows, so the panel fits beside the other docks.
   auto* first = new QHBoxLayout;
   first->addWidget(topic_, 1);
   first->addWidget(new QLabel(tr("Colour:"), this));
@@ -244,7 +251,10 @@ CloudPanel::CloudPanel(Document* document, QWidget* parent)
   for (auto* row : {first, second, third, fourth}) layout->addLayout(row);
   layout->addWidget(view_, 1);
   layout->addWidget(status_);
+}
 
+// The grid, axes and cloud actors on a dark background.
+void CloudPanel::setUpScene() {
   vtkRenderer* renderer = view_->renderer();
   renderer->SetBackground(0.12, 0.12, 0.14);
   renderer->AddActor(scene_->gridActor);
@@ -257,7 +267,9 @@ CloudPanel::CloudPanel(Document* document, QWidget* parent)
     grid.add({-10, double(i), 0}, {10, double(i), 0}, QColor(70, 70, 78));
   }
   fill(scene_->grid, grid.xyz, grid.rgb, true);
+}
 
+void CloudPanel::connectControls() {
   auto reread = [this] {
     ++version_;
     frames_.clear();
@@ -286,7 +298,6 @@ CloudPanel::CloudPanel(Document* document, QWidget* parent)
   });
   connect(triads_, &QCheckBox::toggled, this, &CloudPanel::rebuild);
   connect(document_, &Document::playheadChanged, this, &CloudPanel::refresh);
-  sessionChanged();
 }
 
 CloudPanel::~CloudPanel() { mailbox_->close(); }

@@ -101,6 +101,9 @@ signals:
   void frameShown();
 
 private:
+  void layOutControls();
+  void setUpScene();
+  void connectControls();
   /// Camera at `position` looking at the origin, `up` upwards, zoomed to the cloud (or grid).
   void lookFrom(std::array<double, 3> position, std::array<double, 3> up);
   struct Scene;

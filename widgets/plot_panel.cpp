@@ -196,6 +196,15 @@ PlotPanel::PlotPanel(Document* document, QWidget* parent)
   hint_->setText(tr("Drag a numeric field here from the message inspector, or use Add Series…"));
   hint_->setEnabled(false);
 
+  setUpPlot();
+  connect(add, &QToolButton::clicked, this, &PlotPanel::showAddDialog);
+  connect(fit, &QToolButton::clicked, this, &PlotPanel::fitAll);
+  more->setMenu(makeMoreMenu());
+  connectPlot();
+}
+
+// Axes, legend, the playhead's line, and drawing hints for long series.
+void PlotPanel::setUpPlot() {
   plot_->setMinimumSize(200, 150);
   plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
   plot_->axisRect()->setRangeZoom(Qt::Horizontal);
@@ -214,9 +223,10 @@ PlotPanel::PlotPanel(Document* document, QWidget* parent)
   cursor_->setSelectable(false);
   cursor_->setVisible(false);  // until there is something to follow
   plot_->legend->setVisible(false);
+}
 
-  connect(add, &QToolButton::clicked, this, &PlotPanel::showAddDialog);
-  connect(fit, &QToolButton::clicked, this, &PlotPanel::fitAll);
+// More ▸ Export Visible Range, Save as Image, Remove All Series.
+QMenu* PlotPanel::makeMoreMenu() {
   auto* menu = new QMenu(this);
   menu->addAction(tr("Export Visible Range as CSV…"), this, [this] {
     askAndSave(tr("Export Visible Range as CSV"), QStringLiteral("plot.csv"), tr("CSV files (*.csv)"),
@@ -230,8 +240,12 @@ PlotPanel::PlotPanel(Document* document, QWidget* parent)
   });
   menu->addSeparator();
   menu->addAction(tr("Remove All Series"), this, &PlotPanel::clearSeries);
-  more->setMenu(menu);
+  return menu;
+}
 
+// The mode box, the x range (shared with other time plots), legend clicks (hide a series)
+// and a click on the plot (moves the playhead).
+void PlotPanel::connectPlot() {
   connect(modeBox_, &QComboBox::currentIndexChanged, this, [this](int i) { setMode(i == 0 ? Mode::Time : Mode::XY); });
   connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this](const QCPRange& r) {
     if (settingRange_) return;

@@ -23,6 +23,7 @@ class QCPItemStraightLine;
 class QLabel;
 class QProgressBar;
 class QComboBox;
+class QMenu;
 class QToolButton;
 
 namespace bagscope::session {
@@ -105,6 +106,9 @@ public slots:
   void showAddDialog();
 
 private:
+  void setUpPlot();
+  QMenu* makeMoreMenu();
+  void connectPlot();
   struct Series;
   void load(Series& s);
   void redraw();
