@@ -1,5 +1,5 @@
-// core/sensors and the cloud writers: the image encodings, cloud layouts, transforms and
-// LZF that the fixtures do not cover, on hand-built messages with hand-computed values.
+// core/sensors and the cloud writers: the image encodings, cloud layouts and transforms that
+// the fixtures do not cover, on hand-built messages with hand-computed values.
 // (The fixtures' own clouds and images are checked end to end by tests/export.)
 
 #include <QtTest>
@@ -336,23 +336,6 @@ private slots:
     QVERIFY(!tf.lookup("odom", "camera", 10'500'000'000).has_value());
     QVERIFY(!tf.lookup("odom", "lidar", 30'000'000'000).has_value());  // far beyond the samples
     QCOMPARE(tf.frames(), std::vector<std::string>({"base_link", "lidar", "odom"}));
-  }
-
-  void lzfMatchesTheFormatAndRoundTrips() {
-    // liblzf's stream for "abcabc": 3 literals, then a 3-byte match 3 back.
-    std::string stream = std::string("\x02" "abc", 4) + std::string("\x20\x02", 2);
-    QCOMPARE(exporters::lzfDecompress(stream, 6).value_or("?"), std::string("abcabc"));
-    QVERIFY(!exporters::lzfDecompress(stream, 7).has_value());                          // size mismatch
-    QVERIFY(!exporters::lzfDecompress(std::string("\x20\x09", 2), 3).has_value());       // reference before the start
-    std::string data;
-    for (int i = 0; i < 300000; ++i) data += static_cast<char>((i % 97) * (i % 13 == 0 ? 3 : 1));
-    auto packed = exporters::lzfCompress(data);
-    QVERIFY(packed.size() < data.size() / 4);
-    QCOMPARE(exporters::lzfDecompress(packed, data.size()).value_or(""), data);
-    std::string noise;
-    std::uint32_t x = 1;
-    for (int i = 0; i < 100000; ++i) noise += static_cast<char>((x = x * 1664525u + 1013904223u) >> 24);
-    QCOMPARE(exporters::lzfDecompress(exporters::lzfCompress(noise), noise.size()).value_or(""), noise);
   }
 };
 
