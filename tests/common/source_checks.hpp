@@ -1,6 +1,10 @@
 #pragma once
-// Checks every storage reader must pass, shared by the per-format suites.
+// What every storage reader's tests share: opening, reading and decoding every message, the
+// reference's expectations, and the checks every reader must pass (the contract: run over
+// every reader by tst_reader_contract, and by the per-format suites on their own inputs).
 
+#include <QJsonObject>
+#include <QDir>
 #include <QString>
 
 #include <algorithm>
@@ -8,9 +12,87 @@
 #include <random>
 #include <vector>
 
+#include "common/test_support.hpp"
+#include "core/decode/decoder.hpp"
 #include "core/storage/source.hpp"
 
 namespace bagscope::test {
+
+/// A message as read and decoded with its connection's own definition.
+struct DecodedMessage {
+  std::string topic, type;
+  std::int64_t logTimeNs;
+  std::string json;  ///< as bagscope-cli cat prints it
+  QJsonObject msg;   ///< the same, parsed
+};
+
+/// Opens `path` (absolute, or relative to tests/data); the test ends when it cannot.
+inline std::unique_ptr<storage::Source> openOrFail(const QString& path) {
+  QString full = QDir::isAbsolutePath(path) ? path : dataPath(path);
+  auto s = storage::openSource(full.toStdString());
+  if (!s) qFatal("open %s: %s", qPrintable(path), s.error().describe().c_str());
+  return std::move(s).value();
+}
+
+/// The reference reader's messages in `file` (relative to tests/data), read once.
+inline const std::vector<QJsonObject>& expectedMessages(const QString& file) {
+  static std::map<QString, std::vector<QJsonObject>> read;
+  auto it = read.find(file);
+  if (it == read.end()) {
+    QString err;
+    auto lines = readJsonLines(dataPath(file), &err);
+    if (!err.isEmpty()) qFatal("%s", qPrintable(err));
+    it = read.emplace(file, std::move(lines)).first;
+  }
+  return it->second;
+}
+
+/// Reads and decodes every message passing `filter`; problems are appended to `problems`.
+/// A message that cannot be decoded ends the test.
+inline std::vector<DecodedMessage> readAll(storage::Source& source, const storage::ReadFilter& filter = {},
+                                           std::vector<std::string>* problems = nullptr) {
+  std::map<const storage::Connection*, std::shared_ptr<const decode::Decoder>> decoders;
+  std::vector<DecodedMessage> out;
+  auto r = source.readMessages(
+      filter,
+      [&](const storage::MessageView& m) {
+        const storage::Connection& c = *m.connection;
+        auto& d = decoders[&c];
+        if (!d) {
+          auto compiled = decode::compileFor(c.type, c.messageEncoding, c.schemaEncoding, c.definition);
+          if (!compiled) qFatal("decoder for %s: %s", c.topic.c_str(), compiled.error().message.c_str());
+          d = *compiled;
+        }
+        auto v = d->decode(m.bytes);
+        if (!v) qFatal("decode %s: %s", c.topic.c_str(), v.error().message.c_str());
+        DecodedMessage x{c.topic, c.type, m.logTimeNs, {}, {}};
+        decode::appendJson(*v, x.json);
+        x.msg = parseObject(x.json);
+        out.push_back(std::move(x));
+        return true;
+      },
+      [&](const Error& e) {
+        if (problems) problems->push_back(e.describe());
+      });
+  if (!r) qFatal("readMessages: %s", r.error().describe().c_str());
+  return out;
+}
+
+/// Our first `count` messages against the reference's, line by line, as JSON values: the
+/// first difference, or empty.
+inline QString compareWithExpected(const std::vector<DecodedMessage>& ours, const std::vector<QJsonObject>& expected,
+                                   std::size_t count) {
+  if (ours.size() < count || expected.size() < count) return "too few messages";
+  for (std::size_t i = 0; i < count; ++i) {
+    QJsonObject o{{"topic", QString::fromStdString(ours[i].topic)},
+                  {"type", QString::fromStdString(ours[i].type)},
+                  {"log_time_ns", static_cast<qint64>(ours[i].logTimeNs)},
+                  {"msg", ours[i].msg}};
+    QString d = jsonDifference(o, expected[i]);
+    if (!d.isEmpty()) return QStringLiteral("message %1: %2").arg(i).arg(d);
+  }
+  return {};
+}
 
 /// The message index agrees with iteration: per connection as many entries as its
 /// messageCount, in log-time order, and read() of each entry returns the same connection,

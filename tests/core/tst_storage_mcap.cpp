@@ -19,70 +19,14 @@ using bagscope::test::McapBuilder;
 
 namespace {
 
-struct Decoded {
-  std::string topic, type;
-  std::int64_t logTimeNs;
-  QJsonObject msg;
-};
+using test::openOrFail;
+using test::readAll;
 
-std::vector<Decoded> readAll(Source& source, const ReadFilter& filter = {},
-                             std::vector<std::string>* problems = nullptr) {
-  std::map<const Connection*, std::shared_ptr<const decode::Decoder>> decoders;
-  std::vector<Decoded> out;
-  auto r = source.readMessages(
-      filter,
-      [&](const MessageView& m) {
-        auto& d = decoders[m.connection];
-        const Connection& c = *m.connection;
-        if (!d) {
-          auto compiled = decode::compileFor(c.type, c.messageEncoding, c.schemaEncoding, c.definition);
-          if (!compiled) qFatal("decoder for %s: %s", c.topic.c_str(), compiled.error().message.c_str());
-          d = *compiled;
-        }
-        auto v = d->decode(m.bytes);
-        if (!v) qFatal("decode %s: %s", c.topic.c_str(), v.error().message.c_str());
-        std::string json;
-        decode::appendJson(*v, json);
-        out.push_back({c.topic, c.type, m.logTimeNs, test::parseObject(json)});
-        return true;
-      },
-      [&](const Error& e) {
-        if (problems) problems->push_back(e.describe());
-      });
-  if (!r) qFatal("readMessages: %s", r.error().describe().c_str());
-  return out;
+const std::vector<QJsonObject>& expectedMessages() { return test::expectedMessages("ros2/demo.expected.jsonl"); }
+
+QString compareWithExpected(const std::vector<test::DecodedMessage>& ours, std::size_t count) {
+  return test::compareWithExpected(ours, expectedMessages(), count);
 }
-
-const std::vector<QJsonObject>& expectedMessages() {
-  static const std::vector<QJsonObject> v = [] {
-    QString err;
-    auto lines = test::readJsonLines(test::dataPath("ros2/demo.expected.jsonl"), &err);
-    if (!err.isEmpty()) qFatal("%s", qPrintable(err));
-    return lines;
-  }();
-  return v;
-}
-
-QString compareWithExpected(const std::vector<Decoded>& ours, std::size_t count) {
-  const auto& expected = expectedMessages();
-  if (ours.size() < count || expected.size() < count) return "too few messages";
-  for (std::size_t i = 0; i < count; ++i) {
-    QJsonObject o{{"topic", QString::fromStdString(ours[i].topic)},
-                  {"type", QString::fromStdString(ours[i].type)},
-                  {"log_time_ns", static_cast<qint64>(ours[i].logTimeNs)},
-                  {"msg", ours[i].msg}};
-    QString d = test::jsonDifference(o, expected[i]);
-    if (!d.isEmpty()) return QStringLiteral("message %1: %2").arg(i).arg(d);
-  }
-  return {};
-}
-
-std::unique_ptr<Source> openOrFail(const QString& relative) {
-  auto s = openSource(test::dataPath(relative).toStdString());
-  if (!s) qFatal("open %s: %s", qPrintable(relative), s.error().describe().c_str());
-  return std::move(s).value();
-}
-
 
 }  // namespace
 

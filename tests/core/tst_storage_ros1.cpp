@@ -21,67 +21,11 @@ using bagscope::test::Ros1BagBuilder;
 
 namespace {
 
-struct Decoded {
-  std::string topic, type;
-  std::int64_t logTimeNs;
-  std::string json;  // the message as cat prints it
-};
+using test::compareWithExpected;
+using test::openOrFail;
+using test::readAll;
 
-// Reads and decodes every message passing `filter`; problems are appended to `problems`.
-std::vector<Decoded> readAll(Source& source, const ReadFilter& filter = {},
-                             std::vector<std::string>* problems = nullptr) {
-  std::map<const Connection*, std::shared_ptr<const decode::Decoder>> decoders;
-  std::vector<Decoded> out;
-  auto r = source.readMessages(
-      filter,
-      [&](const MessageView& m) {
-        auto& d = decoders[m.connection];
-        if (!d) {
-          auto s = schema::parseDefinition(m.connection->type, m.connection->definition, schema::Dialect::Ros1);
-          if (!s) qFatal("schema of %s: %s", m.connection->topic.c_str(), s.error().message.c_str());
-          d = *decode::Decoder::compile(*s, decode::WireFormat::Ros1);
-        }
-        auto v = d->decode(m.bytes);
-        if (!v) qFatal("decode %s: %s", m.connection->topic.c_str(), v.error().message.c_str());
-        Decoded x{m.connection->topic, m.connection->type, m.logTimeNs, {}};
-        decode::appendJson(*v, x.json);
-        out.push_back(std::move(x));
-        return true;
-      },
-      [&](const Error& e) {
-        if (problems) problems->push_back(e.describe());
-      });
-  if (!r) qFatal("readMessages: %s", r.error().describe().c_str());
-  return out;
-}
-
-std::vector<QJsonObject> expectedMessages() {
-  QString err;
-  auto v = test::readJsonLines(test::dataPath("ros1/demo.expected.jsonl"), &err);
-  if (!err.isEmpty()) qFatal("%s", qPrintable(err));
-  return v;
-}
-
-std::unique_ptr<Source> openOrFail(const QString& relative) {
-  auto s = openSource(test::dataPath(relative).toStdString());
-  if (!s) qFatal("open %s: %s", qPrintable(relative), s.error().describe().c_str());
-  return std::move(s).value();
-}
-
-// Compares our messages with the reference's, line by line, as JSON values.
-QString compareWithExpected(const std::vector<Decoded>& ours, const std::vector<QJsonObject>& expected,
-                            std::size_t count) {
-  if (ours.size() < count || expected.size() < count) return "too few messages";
-  for (std::size_t i = 0; i < count; ++i) {
-    QJsonObject o{{"topic", QString::fromStdString(ours[i].topic)},
-                  {"type", QString::fromStdString(ours[i].type)},
-                  {"log_time_ns", static_cast<qint64>(ours[i].logTimeNs)},
-                  {"msg", test::parseObject(ours[i].json)}};
-    QString d = test::jsonDifference(o, expected[i]);
-    if (!d.isEmpty()) return QStringLiteral("message %1: %2").arg(i).arg(d);
-  }
-  return {};
-}
+const std::vector<QJsonObject>& expectedMessages() { return test::expectedMessages("ros1/demo.expected.jsonl"); }
 
 constexpr const char* kInt32Md5 = "da5909fbe378aeaf85e547e830cc1bb7";
 

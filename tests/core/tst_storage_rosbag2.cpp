@@ -61,15 +61,7 @@ std::vector<QJsonObject> readAll(Source& source, const std::vector<std::filesyst
   return out;
 }
 
-const std::vector<QJsonObject>& expectedMessages() {
-  static const std::vector<QJsonObject> v = [] {
-    QString err;
-    auto lines = test::readJsonLines(test::dataPath("ros2/demo.expected.jsonl"), &err);
-    if (!err.isEmpty()) qFatal("%s", qPrintable(err));
-    return lines;
-  }();
-  return v;
-}
+const std::vector<QJsonObject>& expectedMessages() { return test::expectedMessages("ros2/demo.expected.jsonl"); }
 
 QString compareAll(const std::vector<QJsonObject>& ours) {
   if (ours.size() != expectedMessages().size())
@@ -81,11 +73,7 @@ QString compareAll(const std::vector<QJsonObject>& ours) {
   return {};
 }
 
-std::unique_ptr<Source> openOrFail(const QString& path) {
-  auto s = openSource(path.toStdString());
-  if (!s) qFatal("open %s: %s", qPrintable(path), s.error().describe().c_str());
-  return std::move(s).value();
-}
+using test::openOrFail;
 
 QStringList listing(const QString& dir) {
   return QDir(dir).entryList(QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot, QDir::Name);

@@ -1,0 +1,84 @@
+// The contract every storage reader keeps, run over every reader (ROS 1, MCAP, rosbag2
+// SQLite and rosbag2 MCAP) on the fixtures written by independent tools: the messages are
+// the reference reader's, in log-time order; the info agrees with them; filters by time
+// and connection select exactly the matching messages; and the index reads what iteration
+// reads. A new reader is a new row here.
+
+#include <QtTest>
+
+#include <set>
+
+#include "common/source_checks.hpp"
+
+using namespace bagscope;
+
+class TestReaderContract : public QObject {
+  Q_OBJECT
+
+private slots:
+  void everyReaderKeepsTheContract_data() {
+    QTest::addColumn<QString>("recording");
+    QTest::addColumn<QString>("expected");
+    QTest::addColumn<QString>("note");  // what info().problems says (empty: nothing)
+    const QString ros1 = "ros1/demo.expected.jsonl", ros2 = "ros2/demo.expected.jsonl";
+    QTest::newRow("ros1 bz2") << "ros1/demo_bz2.bag" << ros1 << QString();
+    QTest::newRow("ros1 lz4") << "ros1/demo_lz4.bag" << ros1 << QString();
+    QTest::newRow("ros1 uncompressed") << "ros1/demo_uncompressed.bag" << ros1 << QString();
+    QTest::newRow("mcap zstd") << "ros2/demo_zstd.mcap" << ros2 << QString();
+    QTest::newRow("mcap lz4") << "ros2/demo_lz4.mcap" << ros2 << QString();
+    QTest::newRow("mcap no summary") << "ros2/demo_nosummary.mcap" << ros2 << QString("no usable summary section");
+    QTest::newRow("rosbag2 sqlite") << "ros2/demo_db3" << ros2 << QString();
+    QTest::newRow("rosbag2 sqlite split") << "ros2/demo_db3_split" << ros2 << QString();
+    QTest::newRow("rosbag2 mcap") << "ros2/demo_mcap_bag" << ros2 << QString();
+  }
+
+  void everyReaderKeepsTheContract() {
+    QFETCH(QString, recording);
+    QFETCH(QString, expected);
+    QFETCH(QString, note);
+    auto source = test::openOrFail(recording);
+    const auto& reference = test::expectedMessages(expected);
+
+    // All messages, as the reference reads them, in log-time order.
+    auto all = test::readAll(*source);
+    QCOMPARE(all.size(), reference.size());
+    QString diff = test::compareWithExpected(all, reference, reference.size());
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    QVERIFY(std::is_sorted(all.begin(), all.end(), [](auto& a, auto& b) { return a.logTimeNs < b.logTimeNs; }));
+
+    // The info agrees with them.
+    const auto& info = source->info();
+    QCOMPARE(info.messageCount, static_cast<std::uint64_t>(reference.size()));
+    QCOMPARE(info.startNs, all.front().logTimeNs);
+    QCOMPARE(info.endNs, all.back().logTimeNs);
+    if (note.isEmpty()) QVERIFY2(info.problems.empty(), info.problems.empty() ? "" : info.problems.front().c_str());
+    else QVERIFY(std::any_of(info.problems.begin(), info.problems.end(), [&](auto& p) { return QString::fromStdString(p).contains(note); }));
+    std::uint64_t perConnection = 0;
+    for (const auto& c : source->connections()) perConnection += c.messageCount;
+    QCOMPARE(perConnection, info.messageCount);
+
+    // A time window and a connection select exactly what they should (bounds inclusive).
+    const std::int64_t from = all[all.size() / 3].logTimeNs, to = all[2 * all.size() / 3].logTimeNs;
+    storage::ReadFilter window;
+    window.startNs = from;
+    window.endNs = to;
+    auto inWindow = test::readAll(*source, window);
+    auto expectedInWindow = std::count_if(all.begin(), all.end(), [&](auto& m) { return m.logTimeNs >= from && m.logTimeNs <= to; });
+    QCOMPARE(static_cast<std::ptrdiff_t>(inWindow.size()), expectedInWindow);
+    const auto& first = source->connections().front();
+    storage::ReadFilter one;
+    one.connections = {first.id};
+    auto ofOne = test::readAll(*source, one);
+    QCOMPARE(static_cast<std::uint64_t>(ofOne.size()), first.messageCount);
+    for (const auto& m : ofOne) QCOMPARE(m.topic, first.topic);
+
+    // The index reads what iteration reads.
+    std::size_t indexed = 0;
+    QString mismatch = test::indexMatchesIteration(*source, indexed);
+    QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch));
+    QCOMPARE(indexed, reference.size());
+  }
+};
+
+QTEST_GUILESS_MAIN(TestReaderContract)
+#include "tst_reader_contract.moc"
