@@ -8,8 +8,8 @@
 set -euo pipefail
 
 packages=(
-  # toolchain
-  build-essential cmake ninja-build pkg-config git
+  # toolchain, and clang-format for the format check (tests/format)
+  build-essential cmake ninja-build pkg-config git clang-format
   # core: decompression, rosbag2 storage (SQLite, metadata.yaml), images and video (OpenCV:
   # only core, imgproc, imgcodecs and videoio are linked)
   libbz2-dev liblz4-dev libzstd-dev zlib1g-dev libsqlitecpp-dev libsqlite3-dev libyaml-cpp-dev libopencv-dev
