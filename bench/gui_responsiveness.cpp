@@ -16,8 +16,8 @@
 
 #include <QApplication>
 #include <QDir>
-#include <QFile>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -26,8 +26,8 @@
 #include <algorithm>
 #include <cstdio>
 
-#include <QSurfaceFormat>
 #include <QJsonArray>
+#include <QSurfaceFormat>
 
 #include <qcustomplot.h>
 
@@ -73,7 +73,8 @@ QJsonObject summarize(std::vector<double> ms) {
   QJsonArray all;
   for (double v : ms) all.append(v);
   std::sort(ms.begin(), ms.end());
-  return {{"median_ms", ms.empty() ? 0.0 : ms[ms.size() / 2]}, {"max_ms", ms.empty() ? 0.0 : ms.back()}, {"samples", all}};
+  return {
+      {"median_ms", ms.empty() ? 0.0 : ms[ms.size() / 2]}, {"max_ms", ms.empty() ? 0.0 : ms.back()}, {"samples", all}};
 }
 
 bool waitFor(QObject* sender, const char* signal, int timeoutMs) {
@@ -116,8 +117,10 @@ int panelsBench(const QString& bag) {
     image.show();
     image.setTopic(QStringLiteral("/camera/image_raw"));
     waitFor(&image, SIGNAL(frameShown()), 10000);
-    report["image_640x480_step"] = summarize(stepFrames(d, image, image.view(), QStringLiteral("/camera/image_raw"), 30));
-    report["image_size"] = QStringLiteral("%1x%2").arg(image.shown().picture.width()).arg(image.shown().picture.height());
+    report["image_640x480_step"] =
+        summarize(stepFrames(d, image, image.view(), QStringLiteral("/camera/image_raw"), 30));
+    report["image_size"] =
+        QStringLiteral("%1x%2").arg(image.shown().picture.width()).arg(image.shown().picture.height());
   }
   d.setPlayhead(d.startNs());
   {
@@ -181,7 +184,8 @@ int main(int argc, char** argv) {
   qputenv("XDG_DATA_HOME", QFile::encodeName(settings.filePath(QStringLiteral("data"))));
   QSurfaceFormat::setDefaultFormat(VtkView::defaultFormat());  // the 3D view's OpenGL
   QApplication app(argc, argv);
-  if (argc == 3 && QString::fromLocal8Bit(argv[1]) == QLatin1String("panels")) return panelsBench(QString::fromLocal8Bit(argv[2]));
+  if (argc == 3 && QString::fromLocal8Bit(argv[1]) == QLatin1String("panels"))
+    return panelsBench(QString::fromLocal8Bit(argv[2]));
   QApplication::setApplicationName(QStringLiteral("bagscope-gui-bench"));
   QStringList bags = QApplication::arguments().mid(1);
   if (bags.isEmpty()) {
@@ -219,7 +223,8 @@ int main(int argc, char** argv) {
       return;
     }
     phase.restart();
-    bool measured = std::all_of(d->topics().begin(), d->topics().end(), [](const TopicInfo& t) { return t.sizeBytes >= 0; });
+    bool measured =
+        std::all_of(d->topics().begin(), d->topics().end(), [](const TopicInfo& t) { return t.sizeBytes >= 0; });
     if (!measured) wait(d, &Document::topicSizesChanged, 600000);
     report["measure_sizes"] = dog.take(static_cast<double>(phase.nsecsElapsed()) / 1e9);
     // Play at 10x for 5 s with the inspector following the busiest topic, and (when the

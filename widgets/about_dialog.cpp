@@ -44,7 +44,10 @@ std::vector<Component> components() {
   const QString openCv = openCvText();
   return {
       {"Bagscope", "GPL-3.0-or-later", QString::fromLatin1(build::version), build::homepage, ":/licenses/LICENSE"},
-      {"ROS 2 message definitions", "Apache-2.0", {}, "https://github.com/ros2/common_interfaces",
+      {"ROS 2 message definitions",
+       "Apache-2.0",
+       {},
+       "https://github.com/ros2/common_interfaces",
        ":/licenses/resources/ros2-interfaces/LICENSE"},
       {"Qt", "LGPL-3.0-only", QString::fromLatin1(qVersion()), "https://www.qt.io/licensing/"},
       {"QCustomPlot", "GPL-3.0-or-later", QStringLiteral(QCUSTOMPLOT_VERSION_STR), "https://www.qcustomplot.com/"},
@@ -118,12 +121,12 @@ QWidget* licencesTab() {
     QString head = QStringLiteral("<h3>%1 %2</h3><p>%3: <b>%4</b><br><a href=\"%5\">%5</a></p>")
                        .arg(QString::fromUtf8(c.name), c.version.toHtmlEscaped(), AboutDialog::tr("Licence"),
                             QString::fromLatin1(c.licence), QString::fromLatin1(c.url));
-    if (c.text)
-      head += QStringLiteral("<pre>%1</pre>").arg(resourceText(c.text).toHtmlEscaped());
+    if (c.text) head += QStringLiteral("<pre>%1</pre>").arg(resourceText(c.text).toHtmlEscaped());
     else
-      head += QStringLiteral("<p>%1</p>").arg(AboutDialog::tr(
-                  "Linked from the system's copy on Linux, where its package carries the full licence text; "
-                  "shipped beside the program on Windows and macOS."));
+      head += QStringLiteral("<p>%1</p>")
+                  .arg(AboutDialog::tr(
+                      "Linked from the system's copy on Linux, where its package carries the full licence text; "
+                      "shipped beside the program on Windows and macOS."));
     text->setHtml(head);
   });
   list->setCurrentRow(0);

@@ -38,9 +38,10 @@ void startDetached(std::function<void()> task) {
   }).detach();
 }
 
-std::shared_ptr<session::Job> startSessionJob(const session::Session& session, std::shared_ptr<Mailbox> mailbox,
-                                              std::function<Result<void>(std::stop_token, const session::ProgressFn&)> work,
-                                              std::function<void(double)> progress, std::function<void(Result<void>)> done) {
+std::shared_ptr<session::Job> startSessionJob(
+    const session::Session& session, std::shared_ptr<Mailbox> mailbox,
+    std::function<Result<void>(std::stop_token, const session::ProgressFn&)> work, std::function<void(double)> progress,
+    std::function<void(Result<void>)> done) {
   session::ProgressFn onProgress;
   if (progress)
     onProgress = [mailbox, progress = std::move(progress)](double f) { mailbox->post([progress, f] { progress(f); }); };

@@ -38,8 +38,9 @@ void startDetached(std::function<void()> task);
 /// Starts `work` as a job of `session`; `progress` (may be empty) and `done` run on the
 /// mailbox owner's thread, and not at all once the mailbox is closed. Keep the job: dropping
 /// it cancels and waits.
-std::shared_ptr<session::Job> startSessionJob(const session::Session& session, std::shared_ptr<Mailbox> mailbox,
-                                              std::function<Result<void>(std::stop_token, const session::ProgressFn&)> work,
-                                              std::function<void(double)> progress, std::function<void(Result<void>)> done);
+std::shared_ptr<session::Job> startSessionJob(
+    const session::Session& session, std::shared_ptr<Mailbox> mailbox,
+    std::function<Result<void>(std::stop_token, const session::ProgressFn&)> work, std::function<void(double)> progress,
+    std::function<void(Result<void>)> done);
 
 }  // namespace bagscope::widgets

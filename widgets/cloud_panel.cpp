@@ -26,15 +26,15 @@
 #include <cmath>
 #include <numeric>
 
+#include "background.hpp"
 #include "core/base/text.hpp"
 #include "core/sensors/sensors.hpp"
-#include "background.hpp"
 #include "document.hpp"
+#include "inspector.hpp"
+#include "mailbox.hpp"
 #include "qt_text.hpp"
 #include "save_in_background.hpp"
-#include "inspector.hpp"
 #include "timeline.hpp"
-#include "mailbox.hpp"
 #include "vtk_view.hpp"
 
 namespace bagscope::widgets {
@@ -132,11 +132,10 @@ CloudFrame readCloud(const session::Session& session, std::uint32_t topic, std::
       if (!std::isfinite(px) || !std::isfinite(py) || !std::isfinite(pz)) continue;  // no return
       out.xyz.insert(out.xyz.end(), {static_cast<float>(px), static_cast<float>(py), static_cast<float>(pz)});
       if (useRgb)
-        out.rgb.insert(out.rgb.end(), {static_cast<std::uint8_t>(cloud->value(i, *r)),
-                                       static_cast<std::uint8_t>(cloud->value(i, *g)),
-                                       static_cast<std::uint8_t>(cloud->value(i, *b))});
-      else
-        out.values.push_back(cloud->value(i, *colour));
+        out.rgb.insert(out.rgb.end(),
+                       {static_cast<std::uint8_t>(cloud->value(i, *r)), static_cast<std::uint8_t>(cloud->value(i, *g)),
+                        static_cast<std::uint8_t>(cloud->value(i, *b))});
+      else out.values.push_back(cloud->value(i, *colour));
     }
   }
   // Into the fixed frame, at the cloud's stamp.
@@ -147,7 +146,8 @@ CloudFrame readCloud(const session::Session& session, std::uint32_t topic, std::
     } else {
       for (std::size_t i = 0; i + 2 < out.xyz.size(); i += 3) {
         auto p = t->apply({out.xyz[i], out.xyz[i + 1], out.xyz[i + 2]});
-        for (int k = 0; k < 3; ++k) out.xyz[i + static_cast<std::size_t>(k)] = static_cast<float>(p[static_cast<std::size_t>(k)]);
+        for (int k = 0; k < 3; ++k)
+          out.xyz[i + static_cast<std::size_t>(k)] = static_cast<float>(p[static_cast<std::size_t>(k)]);
       }
     }
   }
@@ -188,12 +188,21 @@ bool CloudPanel::shows(const QString& type) {
 }
 
 CloudPanel::CloudPanel(Document* document, QWidget* parent)
-    : Panel(parent), document_(document), mailbox_(Mailbox::create(this)), scene_(std::make_unique<Scene>()),
+    : Panel(parent),
+      document_(document),
+      mailbox_(Mailbox::create(this)),
+      scene_(std::make_unique<Scene>()),
       reader_(std::make_unique<NewestRead<CloudFrame>>(this)),
-      view_(new VtkView(this)), topic_(new QComboBox(this)), field_(new QComboBox(this)),
+      view_(new VtkView(this)),
+      topic_(new QComboBox(this)),
+      field_(new QComboBox(this)),
       range_(new ColourRange(tr("Colour map for the field's values"), this)),
-      pointSize_(new QSpinBox(this)), accumulate_(new QSpinBox(this)), fixedFrame_(new QComboBox(this)),
-      grid_(new QCheckBox(tr("Grid"), this)), triads_(new QCheckBox(tr("TF frames"), this)), status_(new QLabel(this)) {
+      pointSize_(new QSpinBox(this)),
+      accumulate_(new QSpinBox(this)),
+      fixedFrame_(new QComboBox(this)),
+      grid_(new QCheckBox(tr("Grid"), this)),
+      triads_(new QCheckBox(tr("TF frames"), this)),
+      status_(new QLabel(this)) {
   layOutControls();
   setUpScene();
   connectControls();
@@ -395,16 +404,16 @@ void CloudPanel::refresh() {
   QString fixed = fixedFrame_->currentData().toString();
   auto tf = tf_;
   int version = version_;
-  reader_->want({s, static_cast<int>(id), *row, version_},
-                [session, id, n = *row, field, tf, fixed] { return readCloud(*session, id, n, field, tf.get(), fixed); },
-                [this, version](const ReadKey& previous, CloudFrame frame) {
-                  const ReadKey& key = reader_->shown();
-                  if (key.session != document_->session() || version != version_) return;
-                  // Accumulating only makes sense going forwards.
-                  if (previous.session == key.session && previous.topic == key.topic && key.row < previous.row)
-                    frames_.clear();
-                  showFrame(std::move(frame));
-                });
+  reader_->want(
+      {s, static_cast<int>(id), *row, version_},
+      [session, id, n = *row, field, tf, fixed] { return readCloud(*session, id, n, field, tf.get(), fixed); },
+      [this, version](const ReadKey& previous, CloudFrame frame) {
+        const ReadKey& key = reader_->shown();
+        if (key.session != document_->session() || version != version_) return;
+        // Accumulating only makes sense going forwards.
+        if (previous.session == key.session && previous.topic == key.topic && key.row < previous.row) frames_.clear();
+        showFrame(std::move(frame));
+      });
 }
 
 void CloudPanel::showFrame(CloudFrame frame) {

@@ -42,9 +42,9 @@ class VtkView;
 /// the field chosen for colour.
 struct CloudFrame {
   std::vector<float> xyz;
-  std::vector<double> values;       ///< the colour field per point (empty for true colour)
-  std::vector<std::uint8_t> rgb;    ///< packed rgb/rgba as true colour, 3 bytes per point
-  QStringList fields;               ///< what it can be coloured by
+  std::vector<double> values;     ///< the colour field per point (empty for true colour)
+  std::vector<std::uint8_t> rgb;  ///< packed rgb/rgba as true colour, 3 bytes per point
+  QStringList fields;             ///< what it can be coloured by
   QString frameId;
   qint64 stampNs = 0;
   qint64 logTimeNs = 0;

@@ -22,7 +22,7 @@ QString colourMapName(ColourMap map);
 QColor colourAt(ColourMap map, double t);
 
 /// RGB triplets for `values` mapped over [low, high]; NaN / ±inf become `invalid`.
-void colourize(std::span<const double> values, double low, double high, ColourMap map,
-               std::span<std::uint8_t> rgbOut, QColor invalid = QColor(0, 0, 0));
+void colourize(std::span<const double> values, double low, double high, ColourMap map, std::span<std::uint8_t> rgbOut,
+               QColor invalid = QColor(0, 0, 0));
 
 }  // namespace bagscope::widgets

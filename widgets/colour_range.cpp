@@ -9,8 +9,11 @@
 namespace bagscope::widgets {
 
 ColourRange::ColourRange(const QString& mapToolTip, QWidget* parent)
-    : QWidget(parent), map_(new QComboBox(this)), auto_(new QCheckBox(tr("Auto range"), this)),
-      low_(new QDoubleSpinBox(this)), high_(new QDoubleSpinBox(this)) {
+    : QWidget(parent),
+      map_(new QComboBox(this)),
+      auto_(new QCheckBox(tr("Auto range"), this)),
+      low_(new QDoubleSpinBox(this)),
+      high_(new QDoubleSpinBox(this)) {
   map_->addItems(colourMapNames());
   map_->setToolTip(mapToolTip);
   auto_->setChecked(true);

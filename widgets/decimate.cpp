@@ -11,8 +11,10 @@ std::vector<PlotPoint> decimateMinMax(std::span<const double> x, std::span<const
   std::vector<PlotPoint> out;
   std::size_t n = std::min(x.size(), y.size());
   if (n == 0 || columns <= 0 || !(x1 > x0)) return out;
-  auto first = static_cast<std::size_t>(std::lower_bound(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(n), x0) - x.begin());
-  auto last = static_cast<std::size_t>(std::upper_bound(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(n), x1) - x.begin());
+  auto first =
+      static_cast<std::size_t>(std::lower_bound(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(n), x0) - x.begin());
+  auto last =
+      static_cast<std::size_t>(std::upper_bound(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(n), x1) - x.begin());
   // One neighbour outside on each side: the line reaches the plot's edges.
   std::size_t from = first > 0 ? first - 1 : 0, to = std::min(n, last + 1);
   auto keep = [&](std::size_t i) {
@@ -32,7 +34,8 @@ std::vector<PlotPoint> decimateMinMax(std::span<const double> x, std::span<const
   std::size_t i = first;
   for (int column = 0; column < columns && i < last; ++column) {
     double columnEnd = column == columns - 1 ? std::numeric_limits<double>::infinity() : x0 + (column + 1) * perColumn;
-    auto j = static_cast<std::size_t>(std::lower_bound(x.begin() + static_cast<std::ptrdiff_t>(i), xEnd, columnEnd) - x.begin());
+    auto j = static_cast<std::size_t>(std::lower_bound(x.begin() + static_cast<std::ptrdiff_t>(i), xEnd, columnEnd) -
+                                      x.begin());
     if (j == i) continue;
     // Lowest and highest value in a branch-free pass (NaN never compares less or greater),
     // then where they first occur.

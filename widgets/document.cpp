@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <atomic>
 
-#include "core/decode/decoder.hpp"
 #include "background.hpp"
+#include "core/decode/decoder.hpp"
 #include "mailbox.hpp"
 #include "qt_text.hpp"
 
@@ -49,16 +49,20 @@ std::vector<TopicInfo> describeTopics(const session::Session& s) {
 QString TopicInfo::decodeAdvice() const {
   if (!definitionMissing) return decodeProblem;
   return decodeProblem + QStringLiteral(". ") +
-         Document::tr("Add the folder of its package's .msg files, or a recording that defines it, in "
-                      "Settings ▸ Message definitions.");
+         Document::tr(
+             "Add the folder of its package's .msg files, or a recording that defines it, in "
+             "Settings ▸ Message definitions.");
 }
 
 Result<std::vector<qint64>> topicSizes(const session::Session& session, std::stop_token stop,
                                        const session::ProgressFn& progress) {
   std::vector<std::atomic<qint64>> sums(session.topics().size());
-  auto r = session.forEachParallel({}, [&](session::TopicId topic, std::size_t, const Result<session::Message>& m) {
-    if (m) sums[topic].fetch_add(static_cast<qint64>(m->bytes.size()), std::memory_order_relaxed);
-  }, stop, progress);
+  auto r = session.forEachParallel(
+      {},
+      [&](session::TopicId topic, std::size_t, const Result<session::Message>& m) {
+        if (m) sums[topic].fetch_add(static_cast<qint64>(m->bytes.size()), std::memory_order_relaxed);
+      },
+      stop, progress);
   if (!r) return std::move(r).error();
   std::vector<qint64> out;
   for (const auto& s : sums) out.push_back(s.load());
@@ -160,7 +164,8 @@ std::vector<ProblemGroup> Document::collectProblems() const {
   // What the session says beyond the files' own problems (one topic name with two types).
   ProblemGroup rest{tr("Recording"), {}};
   for (const auto& p : s.problems())
-    if (!perFile.contains(toQt(p)) && !QString::fromStdString(p).startsWith(QLatin1String("skipped "))) rest.items << toQt(p);
+    if (!perFile.contains(toQt(p)) && !QString::fromStdString(p).startsWith(QLatin1String("skipped ")))
+      rest.items << toQt(p);
   if (!rest.items.isEmpty()) out.push_back(std::move(rest));
   return out;
 }

@@ -25,9 +25,9 @@ struct TopicInfo {
   QString name;
   QString type;
   std::uint64_t count = 0;
-  double rateHz = 0;        ///< storage::rateHz over the topic's own span (as bagscope-cli info)
-  qint64 sizeBytes = -1;    ///< sum of message sizes; -1 while not measured yet
-  QString decodeProblem;    ///< why its messages cannot be decoded; empty when they can
+  double rateHz = 0;               ///< storage::rateHz over the topic's own span (as bagscope-cli info)
+  qint64 sizeBytes = -1;           ///< sum of message sizes; -1 while not measured yet
+  QString decodeProblem;           ///< why its messages cannot be decoded; empty when they can
   bool definitionMissing = false;  ///< no definition of its type: message paths would help
 
   /// decodeProblem, and for a missing definition where the app takes one (translated).

@@ -25,13 +25,13 @@
 #include <QUrl>
 #include <QVBoxLayout>
 
+#include "background.hpp"
 #include "core/base/text.hpp"
 #include "core/export/export.hpp"
 #include "core/sensors/sensors.hpp"
-#include "background.hpp"
 #include "document.hpp"
-#include "qt_text.hpp"
 #include "mailbox.hpp"
+#include "qt_text.hpp"
 #include "settings.hpp"
 
 namespace bagscope::widgets {
@@ -44,11 +44,14 @@ exporters::Format formatNamed(const QString& name) { return *exporters::formatFr
 
 QString defaultTemplate(const QString& format, const QString& type) {
   // Each topic in a folder of its own, or one file per topic: several topics never collide.
-  return exporters::filePerMessage(formatNamed(format), type.toStdString()) ? QStringLiteral("{topic}/{bag}_frame_{index}.{ext}")
-                                                                           : QStringLiteral("{bag}_{topic}.{ext}");
+  return exporters::filePerMessage(formatNamed(format), type.toStdString())
+             ? QStringLiteral("{topic}/{bag}_frame_{index}.{ext}")
+             : QStringLiteral("{bag}_{topic}.{ext}");
 }
 
-QString formatLabel(const QString& format) { return QString::fromLatin1(exporters::formatInfo(formatNamed(format)).label); }
+QString formatLabel(const QString& format) {
+  return QString::fromLatin1(exporters::formatInfo(formatNamed(format)).label);
+}
 
 QString describeSkipped(const std::map<std::string, std::uint64_t>& skipped) {
   QStringList parts;
@@ -69,7 +72,9 @@ struct ExportWizard::Task {
 };
 
 ExportWizard::ExportWizard(Document* document, const QStringList& topics, QWidget* parent)
-    : QWizard(parent), document_(document), mailbox_(Mailbox::create(this)),
+    : QWizard(parent),
+      document_(document),
+      mailbox_(Mailbox::create(this)),
       report_(std::make_shared<exporters::ExportReport>()) {
   setWindowTitle(tr("Export"));
   setWizardStyle(QWizard::ClassicStyle);
@@ -83,7 +88,8 @@ ExportWizard::ExportWizard(Document* document, const QStringList& topics, QWidge
   setPage(Run, static_cast<QWizardPage*>(makeRunPage()));
   recall();
   if (!topics.isEmpty()) {  // Export This Topic…: those, not the ones remembered
-    for (int i = 0; i < topics_->topLevelItemCount(); ++i) topics_->topLevelItem(i)->setCheckState(kTopicName, Qt::Unchecked);
+    for (int i = 0; i < topics_->topLevelItemCount(); ++i)
+      topics_->topLevelItem(i)->setCheckState(kTopicName, Qt::Unchecked);
     for (const QString& t : topics) chooseTopic(t, {});
   }
 }
@@ -186,7 +192,8 @@ QWidget* ExportWizard::makeHowPage() {
   targetFrame_ = new QComboBox(clouds);
   targetFrame_->setEditable(true);
   targetFrame_->addItem(QString());
-  targetFrame_->setToolTip(tr("Move clouds into this TF frame (from /tf and /tf_static) at their stamp; empty: as recorded"));
+  targetFrame_->setToolTip(
+      tr("Move clouds into this TF frame (from /tf and /tf_static) at their stamp; empty: as recorded"));
   auto* cloudForm = new QFormLayout(clouds);
   cloudForm->addRow(tr("PCD encoding:"), pcdEncoding_);
   cloudForm->addRow(QString(), plyAscii_);
@@ -236,11 +243,13 @@ QWidget* ExportWizard::makeHowPage() {
 QWidget* ExportWizard::makeWherePage() {
   auto* page = new QWizardPage;
   page->setTitle(tr("Where"));
-  page->setSubTitle(tr("The folder and the file names. Files are written under a temporary name and renamed when complete."));
+  page->setSubTitle(
+      tr("The folder and the file names. Files are written under a temporary name and renamed when complete."));
   folder_ = new QLineEdit(page);
   auto* browse = new QPushButton(tr("Choose…"), page);
   template_ = new QLineEdit(page);
-  template_->setPlaceholderText(tr("default: {topic}/{bag}_frame_{index}.{ext} per frame, {bag}_{topic}.{ext} per topic"));
+  template_->setPlaceholderText(
+      tr("default: {topic}/{bag}_frame_{index}.{ext} per frame, {bag}_{topic}.{ext} per topic"));
   template_->setToolTip(tr("Placeholders: {bag} {topic} {index} {stamp_ns} {log_time_ns} {ext}; '/' makes folders"));
   keep_ = new QRadioButton(tr("Keep existing files: stop and list them"), page);
   replace_ = new QRadioButton(tr("Replace existing files"), page);
@@ -368,7 +377,8 @@ std::vector<exporters::ExportOptions> ExportWizard::taskOptions() const {
   for (const auto& t : tasks()) {
     auto o = optionsFor(t.format);
     o.topics = {t.topic.toStdString()};
-    o.nameTemplate = (template_->text().isEmpty() ? defaultTemplate(t.format, t.type) : template_->text()).toStdString();
+    o.nameTemplate =
+        (template_->text().isEmpty() ? defaultTemplate(t.format, t.type) : template_->text()).toStdString();
     out.push_back(std::move(o));
   }
   return out;
@@ -396,10 +406,12 @@ exporters::ExportOptions ExportWizard::optionsFor(const QString& format) const {
   o.outDir = toPath(folder_->text());
   o.overwrite = replace_->isChecked();
   o.pcdEncoding = pcdEncoding_->currentData() == QLatin1String("ascii") ? exporters::PcdEncoding::Ascii
-                  : pcdEncoding_->currentData() == QLatin1String("binary_compressed") ? exporters::PcdEncoding::BinaryCompressed
-                                                                                     : exporters::PcdEncoding::Binary;
+                  : pcdEncoding_->currentData() == QLatin1String("binary_compressed")
+                      ? exporters::PcdEncoding::BinaryCompressed
+                      : exporters::PcdEncoding::Binary;
   o.plyAscii = plyAscii_->isChecked();
-  for (const QString& f : fields_->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) o.fields.push_back(f.trimmed().toStdString());
+  for (const QString& f : fields_->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
+    o.fields.push_back(f.trimmed().toStdString());
   o.dropNaN = dropNaN_->isChecked();
   o.normaliseIntensity = normalise_->isChecked();
   o.targetFrame = targetFrame_->currentText().trimmed().toStdString();
@@ -431,9 +443,11 @@ void ExportWizard::updatePreview() {
   preview_->clear();
   whereProblem_->clear();
   if (tasks().empty() || folder_->text().isEmpty() || !document_->session()) return;
-  if (namesCollide()) whereProblem_->setText(tr("With several topics the file names need {topic}, or they would collide."));
+  if (namesCollide())
+    whereProblem_->setText(tr("With several topics the file names need {topic}, or they would collide."));
   if (auto r = exporters::checkNameTemplate(template_->text().toStdString()); !r)
-    return whereProblem_->setText(tr("File names may only make folders inside the chosen folder: no absolute path, no '..'."));
+    return whereProblem_->setText(
+        tr("File names may only make folders inside the chosen folder: no absolute path, no '..'."));
   // A dry run of the first three messages of each topic, on a pool thread.
   int generation = ++previewGeneration_;
   auto session = document_->sharedSession();
@@ -466,7 +480,8 @@ void ExportWizard::updatePreview() {
       if (!conflicts.isEmpty())
         whereProblem_->setText(replace_->isChecked()
                                    ? tr("Files that exist will be replaced, e.g. %1.").arg(conflicts.front())
-                                   : tr("Files exist already, e.g. %1: the export will stop. Choose \"Replace existing files\" or another folder.")
+                                   : tr("Files exist already, e.g. %1: the export will stop. Choose \"Replace existing "
+                                        "files\" or another folder.")
                                          .arg(conflicts.front()));
     });
   });
@@ -618,14 +633,14 @@ void ExportWizard::start() {
   // One job runs the topics one after another, each on every core.
   job_ = startSessionJob(
       *session, mailbox_,
-      [session, bag, options, report, mailbox, current, this](std::stop_token stop, const session::ProgressFn&) -> Result<void> {
+      [session, bag, options, report, mailbox, current, this](std::stop_token stop,
+                                                              const session::ProgressFn&) -> Result<void> {
         std::vector<std::string> failures;
         for (std::size_t i = 0; i < options.size(); ++i) {
           if (stop.stop_requested()) return makeError(ErrorCode::Cancelled, "cancelled");
           current->store(static_cast<int>(i));
-          auto progress = session::throttled([mailbox, i, this](double f) {
-            mailbox->post([this, i, f] { onProgress(static_cast<int>(i), f); });
-          });
+          auto progress = session::throttled(
+              [mailbox, i, this](double f) { mailbox->post([this, i, f] { onProgress(static_cast<int>(i), f); }); });
           auto r = exporters::exportSession(*session, bag.toStdString(), options[i], *report, stop, progress);
           if (!r && r.error().code == ErrorCode::Cancelled) return std::move(r).error();
           QString state = r ? QString() : toQt(r.error().describe());
@@ -663,7 +678,8 @@ void ExportWizard::onProgress(int task, double fraction) {
   if (fraction >= 1.0) return;
   // Time left for this topic, from its pace so far.
   double elapsed = static_cast<double>(now - started) / 1000.0;
-  QString left = fraction > 0.02 ? tr("about %1 s left").arg(std::max(0.0, elapsed / fraction - elapsed), 0, 'f', 0) : tr("starting");
+  QString left = fraction > 0.02 ? tr("about %1 s left").arg(std::max(0.0, elapsed / fraction - elapsed), 0, 'f', 0)
+                                 : tr("starting");
   item->setText(kRunState, left);
 }
 
@@ -676,12 +692,16 @@ void ExportWizard::onFinished(bool ok, QString error) {
   QString text = tr("%n file(s), %1, in %2 s.", nullptr, static_cast<int>(r.files.size()))
                      .arg(toQt(formatBytes(r.bytes)))
                      .arg(seconds, 0, 'f', 1);
-  if (!r.skipped.empty()) text += QStringLiteral("<br>") + tr("Skipped messages: %1").arg(describeSkipped(r.skipped).toHtmlEscaped());
+  if (!r.skipped.empty())
+    text += QStringLiteral("<br>") + tr("Skipped messages: %1").arg(describeSkipped(r.skipped).toHtmlEscaped());
   if (!r.conflicts.empty())
-    text += QStringLiteral("<br>") + tr("Not replaced (they exist): %1").arg(toQt(r.conflicts.front()).toHtmlEscaped()) +
-            (r.conflicts.size() > 1 ? tr(" and %n more", nullptr, static_cast<int>(r.conflicts.size() - 1)) : QString());
+    text +=
+        QStringLiteral("<br>") + tr("Not replaced (they exist): %1").arg(toQt(r.conflicts.front()).toHtmlEscaped()) +
+        (r.conflicts.size() > 1 ? tr(" and %n more", nullptr, static_cast<int>(r.conflicts.size() - 1)) : QString());
   for (const auto& n : r.notes) text += QStringLiteral("<br>") + toQt(n).toHtmlEscaped();
-  if (!error.isEmpty()) text += QStringLiteral("<br><span style='color:#b00020'>%1</span>").arg(error.toHtmlEscaped().replace('\n', "<br>"));
+  if (!error.isEmpty())
+    text +=
+        QStringLiteral("<br><span style='color:#b00020'>%1</span>").arg(error.toHtmlEscaped().replace('\n', "<br>"));
   summary_->setText(text);
   openFolder_->setEnabled(!r.files.empty());
   emit exportFinished(ok);

@@ -14,9 +14,9 @@
 
 #include "core/sensors/sensors.hpp"
 #include "document.hpp"
+#include "inspector.hpp"
 #include "qt_text.hpp"
 #include "save_in_background.hpp"
-#include "inspector.hpp"
 #include "timeline.hpp"
 
 namespace bagscope::widgets {
@@ -125,7 +125,8 @@ QString pixelReadout(const sensors::Image& m, const QString& encoding, int x, in
       if (m.channels == 3) return QStringLiteral("R %1  G %2  B %3").arg(at(2)).arg(at(1)).arg(at(0));
       if (m.channels == 4) return QStringLiteral("R %1  G %2  B %3  A %4").arg(at(2)).arg(at(1)).arg(at(0)).arg(at(3));
       return QString::number(at(0));
-    case sensors::PixelDepth::U16: return QString::number(at(0)) + (isDepth(encoding) ? QStringLiteral(" mm") : QString());
+    case sensors::PixelDepth::U16:
+      return QString::number(at(0)) + (isDepth(encoding) ? QStringLiteral(" mm") : QString());
     case sensors::PixelDepth::S16: return QString::number(at(0));
     case sensors::PixelDepth::F32: {
       double v = m.value(x, y);
@@ -155,7 +156,8 @@ void ImageView::setImage(const QImage& image, const QString& overlay) {
 
 void ImageView::updateFit() {
   if (image_.isNull()) return;
-  if (fit_) scale_ = std::min(width() / static_cast<double>(image_.width()), height() / static_cast<double>(image_.height()));
+  if (fit_)
+    scale_ = std::min(width() / static_cast<double>(image_.width()), height() / static_cast<double>(image_.height()));
   offset_ = QPointF((width() - image_.width() * scale_) / 2, (height() - image_.height() * scale_) / 2);
 }
 
@@ -223,9 +225,13 @@ bool ImagePanel::shows(const QString& type) {
 }
 
 ImagePanel::ImagePanel(Document* document, QWidget* parent)
-    : Panel(parent), document_(document), reader_(std::make_unique<NewestRead<RenderedImage>>(this)),
-      topic_(new QComboBox(this)), range_(new ColourRange(tr("Colour map for depth and 16-bit images"), this)),
-      view_(new ImageView(this)), status_(new QLabel(this)) {
+    : Panel(parent),
+      document_(document),
+      reader_(std::make_unique<NewestRead<RenderedImage>>(this)),
+      topic_(new QComboBox(this)),
+      range_(new ColourRange(tr("Colour map for depth and 16-bit images"), this)),
+      view_(new ImageView(this)),
+      status_(new QLabel(this)) {
   topic_->setMinimumContentsLength(10);
   topic_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   auto* fit = new QToolButton(this);
@@ -238,7 +244,8 @@ ImagePanel::ImagePanel(Document* document, QWidget* parent)
   save->setToolTip(tr("Save this frame as PNG (raw values, 16-bit depth kept) or JPEG"));
   connect(save, &QToolButton::clicked, this, [this] {
     if (!shown_.raw) return;
-    askAndSave(tr("Save This Frame As"), QStringLiteral("%1_%2.png").arg(topic().mid(1).replace('/', '_')).arg(shown_.stampNs),
+    askAndSave(tr("Save This Frame As"),
+               QStringLiteral("%1_%2.png").arg(topic().mid(1).replace('/', '_')).arg(shown_.stampNs),
                messageFileFilters(*document_, topic()), [this](const QString& path) { saveFrame(path); });
   });
   auto* bar = new QHBoxLayout;
@@ -280,8 +287,8 @@ ImagePanel::~ImagePanel() = default;
 
 void ImagePanel::sessionChanged() {
   QString wanted = pendingTopic_.isEmpty() ? topic_->currentText() : pendingTopic_;
-  bool found = refillTopicBox(topic_, document_->topics(), wanted,
-                              [](const TopicInfo& t) { return ImagePanel::shows(t.type); });
+  bool found =
+      refillTopicBox(topic_, document_->topics(), wanted, [](const TopicInfo& t) { return ImagePanel::shows(t.type); });
   pendingTopic_ = found ? QString() : wanted;
   reader_->reset();
   emit titleChanged(topic());
@@ -302,9 +309,7 @@ void ImagePanel::saveFrame(const QString& path) {
   saveMessage(this, document_->sharedSession(), topic(), shown_.logTimeNs, path);
 }
 
-ImageStyle ImagePanel::style() const {
-  return {range_->map(), range_->autoRange(), range_->low(), range_->high()};
-}
+ImageStyle ImagePanel::style() const { return {range_->map(), range_->autoRange(), range_->low(), range_->high()}; }
 
 QString ImagePanel::readout(int x, int y) const {
   return shown_.raw ? pixelReadout(*shown_.raw, shown_.encoding, x, y) : QString();
@@ -327,11 +332,12 @@ void ImagePanel::refresh() {
   s->prefetch({&id, 1}, document_->playheadNs(), 1'000'000'000);
   auto session = document_->sharedSession();
   ImageStyle look = style();
-  reader_->want({s, static_cast<int>(id), *row, styleVersion_},
-                [session, id, n = *row, look] { return renderImage(*session, id, n, look); },
-                [this](const ReadKey&, RenderedImage frame) {
-                  if (reader_->shown().session == document_->session()) showFrame(std::move(frame));
-                });
+  reader_->want(
+      {s, static_cast<int>(id), *row, styleVersion_},
+      [session, id, n = *row, look] { return renderImage(*session, id, n, look); },
+      [this](const ReadKey&, RenderedImage frame) {
+        if (reader_->shown().session == document_->session()) showFrame(std::move(frame));
+      });
 }
 
 void ImagePanel::showFrame(RenderedImage frame) {

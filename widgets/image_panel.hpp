@@ -12,8 +12,8 @@
 #include <memory>
 #include <optional>
 
-#include "core/sensors/sensors.hpp"
 #include "colour_range.hpp"
+#include "core/sensors/sensors.hpp"
 #include "newest_read.hpp"
 #include "panel.hpp"
 
@@ -43,7 +43,7 @@ struct ImageStyle {
 struct RenderedImage {
   QImage picture;
   std::shared_ptr<const sensors::Image> raw;  ///< decoded values (BGR(A) 8-bit, mono 8/16-bit, float)
-  QString encoding;                    ///< "rgb8", "16UC1", "jpeg" …
+  QString encoding;                           ///< "rgb8", "16UC1", "jpeg" …
   QString frameId;
   qint64 stampNs = 0;
   qint64 logTimeNs = 0;

@@ -15,12 +15,12 @@
 #include <charconv>
 #include <cmath>
 
-#include "core/base/text.hpp"
 #include "core/base/json_text.hpp"
+#include "core/base/text.hpp"
 #include "core/decode/decoder.hpp"
 #include "document.hpp"
-#include "qt_text.hpp"
 #include "plot_panel.hpp"
+#include "qt_text.hpp"
 
 namespace bagscope::widgets {
 
@@ -33,7 +33,8 @@ std::string shortest(double v, bool single) {
   if (std::isnan(v)) return "nan";
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
   char buf[64];
-  auto r = single ? std::to_chars(buf, buf + sizeof buf, static_cast<float>(v)) : std::to_chars(buf, buf + sizeof buf, v);
+  auto r =
+      single ? std::to_chars(buf, buf + sizeof buf, static_cast<float>(v)) : std::to_chars(buf, buf + sizeof buf, v);
   return std::string(buf, r.ptr);
 }
 
@@ -273,7 +274,9 @@ bool MessageTreeModel::hasChildren(const QModelIndex& parent) const {
   return n == root_.get() ? n->value != nullptr : n->expandable();
 }
 
-const decode::Value* MessageTreeModel::valueAt(const QModelIndex& index) const { return index.isValid() ? nodeOf(index)->value : nullptr; }
+const decode::Value* MessageTreeModel::valueAt(const QModelIndex& index) const {
+  return index.isValid() ? nodeOf(index)->value : nullptr;
+}
 
 QVariant MessageTreeModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid()) return {};
@@ -283,8 +286,9 @@ QVariant MessageTreeModel::data(const QModelIndex& index, int role) const {
   if (role != Qt::DisplayRole && role != Qt::ToolTipRole) return {};
   if (!n->value) {
     return index.column() == FieldColumn ? QVariant(n->name)
-           : index.column() == ValueColumn ? QVariant(tr("%n more item(s) not shown", nullptr, static_cast<int>(n->parent->hidden)))
-                                     : QVariant();
+           : index.column() == ValueColumn
+               ? QVariant(tr("%n more item(s) not shown", nullptr, static_cast<int>(n->parent->hidden)))
+               : QVariant();
   }
   switch (index.column()) {
     case FieldColumn: return n->name;
@@ -308,7 +312,8 @@ QVariant MessageTreeModel::data(const QModelIndex& index, int role) const {
       for (std::size_t i = 0; i < std::min<std::size_t>(v.bytes.size(), 16); ++i)
         head += QStringLiteral("%1 ").arg(static_cast<unsigned>(v.bytes[i]), 2, 16, QLatin1Char('0'));
       if (v.bytes.size() > 16) head += QStringLiteral("…");
-      return tr("%n byte(s)", nullptr, static_cast<int>(v.bytes.size())) + (head.isEmpty() ? QString() : QStringLiteral(": ") + head.trimmed());
+      return tr("%n byte(s)", nullptr, static_cast<int>(v.bytes.size())) +
+             (head.isEmpty() ? QString() : QStringLiteral(": ") + head.trimmed());
     }
     case Kind::Array: return tr("%n item(s)", nullptr, static_cast<int>(v.items.size()));
     case Kind::Struct: return {};
@@ -368,8 +373,13 @@ bool FieldFilter::filterAcceptsRow(int row, const QModelIndex& parent) const {
 // InspectorPanel
 
 InspectorPanel::InspectorPanel(Document* document, QWidget* parent)
-    : QWidget(parent), document_(document), model_(new MessageTreeModel(this)), filter_(new FieldFilter(this)),
-      header_(new QLabel(this)), search_(new QLineEdit(this)), view_(new QTreeView(this)),
+    : QWidget(parent),
+      document_(document),
+      model_(new MessageTreeModel(this)),
+      filter_(new FieldFilter(this)),
+      header_(new QLabel(this)),
+      search_(new QLineEdit(this)),
+      view_(new QTreeView(this)),
       reader_(std::make_unique<NewestRead<std::shared_ptr<const DecodedMessage>>>(this)) {
   filter_->setSourceModel(model_);
   header_->setWordWrap(true);
@@ -426,10 +436,11 @@ void InspectorPanel::refresh() {
   }
   auto session = document_->sharedSession();
   auto id = static_cast<session::TopicId>(topic);
-  reader_->want({s, topic, *row, 0}, [session, id, n = *row] { return readDecoded(*session, id, n); },
-                [this](const ReadKey&, std::shared_ptr<const DecodedMessage> message) {
-                  if (reader_->shown().session == document_->session()) show(std::move(message));
-                });
+  reader_->want(
+      {s, topic, *row, 0}, [session, id, n = *row] { return readDecoded(*session, id, n); },
+      [this](const ReadKey&, std::shared_ptr<const DecodedMessage> message) {
+        if (reader_->shown().session == document_->session()) show(std::move(message));
+      });
 }
 
 void InspectorPanel::show(std::shared_ptr<const DecodedMessage> message) {
@@ -478,11 +489,14 @@ void InspectorPanel::updateHeader() {
   if (document_->currentTopic() < 0) return header_->setText(tr("Select a topic to see its message at the playhead."));
   if (!m) return header_->setText(tr("This topic has no messages."));
   qint64 origin = document_->startNs();
-  QString text = tr("<b>%1</b> (%2) — message %3 of %4").arg(m->topic.toHtmlEscaped(), m->type.toHtmlEscaped())
-                     .arg(m->row + 1).arg(m->count);
+  QString text = tr("<b>%1</b> (%2) — message %3 of %4")
+                     .arg(m->topic.toHtmlEscaped(), m->type.toHtmlEscaped())
+                     .arg(m->row + 1)
+                     .arg(m->count);
   if (m->message.connection) {
     text += QStringLiteral("<br>") + tr("log time %1").arg(formatTime(m->message.logTimeNs, display_, origin, 6));
-    if (m->message.logTimeNs > document_->playheadNs()) text += QStringLiteral(" ") + tr("(after the playhead: the topic's first message)");
+    if (m->message.logTimeNs > document_->playheadNs())
+      text += QStringLiteral(" ") + tr("(after the playhead: the topic's first message)");
   }
   if (m->stampNs) {
     QString stamp = formatStamp(*m->stampNs, display_, origin, document_->endNs(), 6);
@@ -490,7 +504,8 @@ void InspectorPanel::updateHeader() {
       text += QStringLiteral("<br>") + tr("header.stamp %1").arg(stamp);
     } else {
       double diffMs = static_cast<double>(*m->stampNs - m->message.logTimeNs) / 1e6;
-      text += QStringLiteral("<br>") + tr("header.stamp %1 (stamp − log time: %2 ms)").arg(stamp).arg(diffMs, 0, 'f', 3);
+      text +=
+          QStringLiteral("<br>") + tr("header.stamp %1 (stamp − log time: %2 ms)").arg(stamp).arg(diffMs, 0, 'f', 3);
     }
   }
   if (!m->error.isEmpty())
@@ -505,7 +520,8 @@ void InspectorPanel::showContextMenu(const QPoint& pos) {
   QMenu menu(this);
   auto* clipboard = QApplication::clipboard();
   if (index.isValid() && model_->valueAt(index)) {
-    QString value = model_->index(index.row(), MessageTreeModel::ValueColumn, index.parent()).data(Qt::ToolTipRole).toString();
+    QString value =
+        model_->index(index.row(), MessageTreeModel::ValueColumn, index.parent()).data(Qt::ToolTipRole).toString();
     QString path = index.data(MessageTreeModel::PathRole).toString();
     menu.addAction(tr("Copy Value"), this, [clipboard, value] { clipboard->setText(value); });
     menu.addAction(tr("Copy Path"), this, [clipboard, path] { clipboard->setText(path); });

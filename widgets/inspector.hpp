@@ -32,8 +32,8 @@ struct DecodedMessage {
   QString error;  ///< why it could not be read or decoded (then value is empty)
   QString topic;
   QString type;
-  std::size_t row = 0;     ///< position in its topic
-  std::size_t count = 0;   ///< messages in its topic
+  std::size_t row = 0;            ///< position in its topic
+  std::size_t count = 0;          ///< messages in its topic
   std::optional<qint64> stampNs;  ///< header.stamp, when the type has a header
 };
 

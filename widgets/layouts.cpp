@@ -30,7 +30,8 @@ std::optional<Layout> Layout::fromJson(const QJsonObject& o, QString* error) {
   };
   if (o.value(QStringLiteral("kind")).toString() != kKind) return fail(QObject::tr("not a Bagscope layout"));
   if (o.value(QStringLiteral("version")).toInt() > kFormatVersion)
-    return fail(QObject::tr("written by a newer Bagscope (layout version %1)").arg(o.value(QStringLiteral("version")).toInt()));
+    return fail(
+        QObject::tr("written by a newer Bagscope (layout version %1)").arg(o.value(QStringLiteral("version")).toInt()));
   Layout l;
   l.name = o.value(QStringLiteral("name")).toString();
   l.windowState = QByteArray::fromBase64(o.value(QStringLiteral("windowState")).toString().toLatin1());

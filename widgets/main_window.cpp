@@ -25,16 +25,16 @@
 #include <QToolButton>
 #include <QTreeView>
 
+#include "about_dialog.hpp"
 #include "core/base/text.hpp"
 #include "core/session/session.hpp"
-#include "about_dialog.hpp"
-#include "panel_registry.hpp"
-#include "plot_panel.hpp"
-#include "problems_panel.hpp"
 #include "document.hpp"
 #include "export_wizard.hpp"
 #include "inspector.hpp"
+#include "panel_registry.hpp"
 #include "playback.hpp"
+#include "plot_panel.hpp"
+#include "problems_panel.hpp"
 #include "qt_text.hpp"
 #include "stats_dialog.hpp"
 #include "timeline.hpp"
@@ -48,7 +48,8 @@ const QString kRecentKey = QStringLiteral("recent");
 const QString kLastLayoutKey = QStringLiteral("lastLayout");
 
 // A message box that does not block (tests and scripted runs keep going).
-void tell(QWidget* parent, QMessageBox::Icon icon, const QString& title, const QString& text, const QString& details = {}) {
+void tell(QWidget* parent, QMessageBox::Icon icon, const QString& title, const QString& text,
+          const QString& details = {}) {
   auto* box = new QMessageBox(icon, title, text, QMessageBox::Ok, parent);
   box->setAttribute(Qt::WA_DeleteOnClose);
   if (!details.isEmpty()) box->setDetailedText(details);
@@ -59,16 +60,22 @@ QString displayName(const QStringList& paths) {
   if (paths.isEmpty()) return {};
   QString first = QFileInfo(paths.front()).fileName();
   if (first.isEmpty()) first = paths.front();
-  return paths.size() == 1 ? first : QObject::tr("%1 + %n more", nullptr, static_cast<int>(paths.size() - 1)).arg(first);
+  return paths.size() == 1 ? first
+                           : QObject::tr("%1 + %n more", nullptr, static_cast<int>(paths.size() - 1)).arg(first);
 }
 
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent, const QString& layoutFolder)
-    : QMainWindow(parent), document_(new Document(this)), playback_(new Playback(document_, this)),
-      playbackBar_(new PlaybackBar(document_, playback_, this)), topics_(new TopicListPanel(document_)),
-      timeline_(new TimelineWidget(document_)), inspector_(new InspectorPanel(document_)),
-      problems_(new ProblemsPanel(document_)), store_(layoutFolder) {
+    : QMainWindow(parent),
+      document_(new Document(this)),
+      playback_(new Playback(document_, this)),
+      playbackBar_(new PlaybackBar(document_, playback_, this)),
+      topics_(new TopicListPanel(document_)),
+      timeline_(new TimelineWidget(document_)),
+      inspector_(new InspectorPanel(document_)),
+      problems_(new ProblemsPanel(document_)),
+      store_(layoutFolder) {
   setWindowTitle(tr("Bagscope"));
   setAcceptDrops(true);
   qApp->installEventFilter(this);  // QFileOpenEvent goes to the application
@@ -106,7 +113,8 @@ MainWindow::MainWindow(QWidget* parent, const QString& layoutFolder)
     problemsDock->raise();
     // Beside the timeline, half its width: long sentences need the room.
     auto* timelineDock = findChild<QDockWidget*>(QStringLiteral("timeline"), Qt::FindDirectChildrenOnly);
-    if (wasHidden && timelineDock && !problemsDock->isFloating()) resizeDocks({timelineDock, problemsDock}, {1, 1}, Qt::Horizontal);
+    if (wasHidden && timelineDock && !problemsDock->isFloating())
+      resizeDocks({timelineDock, problemsDock}, {1, 1}, Qt::Horizontal);
   });
   connect(problems_, &ProblemsPanel::countChanged, this, [this](int n) {
     problemsBadge_->setText(tr("%n problem(s)", nullptr, n));
@@ -119,7 +127,8 @@ MainWindow::MainWindow(QWidget* parent, const QString& layoutFolder)
   statusBar()->addPermanentWidget(cancel_);
   connect(cancel_, &QToolButton::clicked, document_, &Document::cancelOpen);
 
-  connect(document_, &Document::openProgress, this, [this](double f) { progress_->setValue(static_cast<int>(f * 1000)); });
+  connect(document_, &Document::openProgress, this,
+          [this](double f) { progress_->setValue(static_cast<int>(f * 1000)); });
   connect(document_, &Document::openFinished, this, &MainWindow::onOpenFinished);
   connect(document_, &Document::openCancelled, this, [this] {
     progress_->hide();
@@ -132,7 +141,8 @@ MainWindow::MainWindow(QWidget* parent, const QString& layoutFolder)
     if (f < 1.0) statusBar()->showMessage(tr("Measuring topic sizes… %1%").arg(static_cast<int>(f * 100)));
     else statusBar()->clearMessage();
   });
-  connect(topics_, &TopicListPanel::shownTopicsChanged, this, [this] { timeline_->setRows(topics_->filter()->shownTopics()); });
+  connect(topics_, &TopicListPanel::shownTopicsChanged, this,
+          [this] { timeline_->setRows(topics_->filter()->shownTopics()); });
   connect(timeline_, &TimelineWidget::topicClicked, document_, &Document::setCurrentTopic);
   connect(topics_, &TopicListPanel::statsRequested, this, &MainWindow::showStats);
   connect(topics_, &TopicListPanel::plotRequested, this, [this](int topic) {
@@ -151,7 +161,8 @@ MainWindow::MainWindow(QWidget* parent, const QString& layoutFolder)
   QByteArray last = QSettings().value(kLastLayoutKey).toByteArray();
   if (!last.isEmpty())
     if (auto layout = Layout::fromJson(QJsonDocument::fromJson(last).object(), nullptr)) applyLayout(*layout);
-  statusBar()->showMessage(tr("Open a recording (ROS 1 .bag, .mcap, rosbag2 folder) with File ▸ Open or drop it on the window."));
+  statusBar()->showMessage(
+      tr("Open a recording (ROS 1 .bag, .mcap, rosbag2 folder) with File ▸ Open or drop it on the window."));
 }
 
 MainWindow::~MainWindow() {
@@ -170,7 +181,9 @@ QDockWidget* MainWindow::addDock(QWidget* panel, const QString& title, const QSt
   return dock;
 }
 
-QList<QDockWidget*> MainWindow::docks() const { return findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly); }
+QList<QDockWidget*> MainWindow::docks() const {
+  return findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly);
+}
 
 Panel* MainWindow::addPanel(const QString& kind, const QString& name) {
   const PanelType* type = panelType(kind);
@@ -275,7 +288,8 @@ void MainWindow::createMenus() {
   view->addAction(tr("Zoom Timeline to Fit"), timeline_, &TimelineWidget::zoomToFit);
   QAction* align = view->addAction(tr("Align Start Times"));
   align->setCheckable(true);
-  align->setToolTip(tr("Shift each open file's times so that all start together (recordings of different days side by side)"));
+  align->setToolTip(
+      tr("Shift each open file's times so that all start together (recordings of different days side by side)"));
   connect(align, &QAction::toggled, document_, &Document::setAlignStarts);
   view->addSeparator();
   layoutsMenu_ = view->addMenu(tr("&Layouts"));
@@ -337,7 +351,8 @@ void MainWindow::onSessionChanged() {
   if (!s->problems().empty()) {
     QStringList problems;
     for (const auto& p : s->problems()) problems << QString::fromStdString(p);
-    statusBar()->showMessage(tr("Opened with %n problem(s): %1", nullptr, static_cast<int>(problems.size())).arg(problems.front()), 15000);
+    statusBar()->showMessage(
+        tr("Opened with %n problem(s): %1", nullptr, static_cast<int>(problems.size())).arg(problems.front()), 15000);
   }
   // A layout's topic, matched by name; else the first topic shown.
   const TopicInfo* wanted = pendingTopic_.isEmpty() ? nullptr : document_->topicByName(pendingTopic_);
@@ -363,16 +378,20 @@ void MainWindow::rebuildRecentMenu() {
   for (const QVariant& entry : recent) {
     QStringList paths = entry.toStringList();
     if (paths.isEmpty()) continue;
-    QAction* a = recentMenu_->addAction(QStringLiteral("&%1 %2").arg(++n).arg(displayName(paths)), this, [this, paths] { open(paths); });
+    QAction* a = recentMenu_->addAction(QStringLiteral("&%1 %2").arg(++n).arg(displayName(paths)), this,
+                                        [this, paths] { open(paths); });
     a->setStatusTip(paths.join(QStringLiteral("; ")));
     a->setToolTip(a->statusTip());
   }
   if (n == 0) recentMenu_->addAction(tr("No recent files"))->setEnabled(false);
   recentMenu_->addSeparator();
-  recentMenu_->addAction(tr("Clear Recent Files"), this, [this] {
-    QSettings().remove(kRecentKey);
-    rebuildRecentMenu();
-  })->setEnabled(n > 0);
+  recentMenu_
+      ->addAction(tr("Clear Recent Files"), this,
+                  [this] {
+                    QSettings().remove(kRecentKey);
+                    rebuildRecentMenu();
+                  })
+      ->setEnabled(n > 0);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -387,11 +406,11 @@ Layout MainWindow::currentLayout(const QString& name) const {
   const TopicInfo* current = nullptr;
   if (int t = document_->currentTopic(); t >= 0 && static_cast<std::size_t>(t) < document_->topics().size())
     current = &document_->topics()[static_cast<std::size_t>(t)];
-  l.panels[QStringLiteral("topics")] = QJsonObject{
-      {QStringLiteral("filter"), topics_->filterBox()->text()},
-      {QStringLiteral("sortColumn"), view->header()->sortIndicatorSection()},
-      {QStringLiteral("sortOrder"), static_cast<int>(view->header()->sortIndicatorOrder())},
-      {QStringLiteral("selected"), current ? current->name : pendingTopic_}};
+  l.panels[QStringLiteral("topics")] =
+      QJsonObject{{QStringLiteral("filter"), topics_->filterBox()->text()},
+                  {QStringLiteral("sortColumn"), view->header()->sortIndicatorSection()},
+                  {QStringLiteral("sortOrder"), static_cast<int>(view->header()->sortIndicatorOrder())},
+                  {QStringLiteral("selected"), current ? current->name : pendingTopic_}};
   l.panels[QStringLiteral("inspector")] = QJsonObject{{QStringLiteral("search"), inspector_->searchBox()->text()}};
   l.panels[QStringLiteral("playback")] =
       QJsonObject{{QStringLiteral("speed"), playback_->speed()}, {QStringLiteral("loop"), playback_->loops()}};
@@ -427,7 +446,8 @@ void MainWindow::applyLayout(const Layout& l) {
                                   static_cast<Qt::SortOrder>(topics.value(QStringLiteral("sortOrder")).toInt()));
   pendingTopic_ = topics.value(QStringLiteral("selected")).toString();
   if (const TopicInfo* t = document_->topicByName(pendingTopic_)) document_->setCurrentTopic(static_cast<int>(t->id));
-  inspector_->searchBox()->setText(l.panels.value(QStringLiteral("inspector")).toObject().value(QStringLiteral("search")).toString());
+  inspector_->searchBox()->setText(
+      l.panels.value(QStringLiteral("inspector")).toObject().value(QStringLiteral("search")).toString());
   QJsonObject play = l.panels.value(QStringLiteral("playback")).toObject();
   playback_->setSpeed(play.value(QStringLiteral("speed")).toDouble(1.0));
   playback_->setLoop(play.value(QStringLiteral("loop")).toBool());
@@ -458,13 +478,15 @@ void MainWindow::rebuildLayoutsMenu() {
 
 void MainWindow::saveLayoutAs() {
   bool ok = false;
-  QString name = QInputDialog::getText(this, tr("Save Layout"), tr("Layout name:"), QLineEdit::Normal, QString(), &ok).trimmed();
+  QString name =
+      QInputDialog::getText(this, tr("Save Layout"), tr("Layout name:"), QLineEdit::Normal, QString(), &ok).trimmed();
   if (!ok || name.isEmpty()) return;
   if (store_.names().contains(name) &&
       QMessageBox::question(this, tr("Save Layout"), tr("Replace the layout “%1”?").arg(name)) != QMessageBox::Yes)
     return;
   QString error;
-  if (!store_.save(currentLayout(name), &error)) tell(this, QMessageBox::Warning, tr("Could not save the layout"), error);
+  if (!store_.save(currentLayout(name), &error))
+    tell(this, QMessageBox::Warning, tr("Could not save the layout"), error);
   rebuildLayoutsMenu();
 }
 
@@ -486,7 +508,8 @@ bool MainWindow::importLayoutFile(const QString& path) {
     name = QFileInfo(QString(name).replace(QLatin1Char('\\'), QLatin1Char('/'))).completeBaseName();
   layout->name = name.isEmpty() ? QFileInfo(path).completeBaseName() : name;
   if (store_.names().contains(layout->name) &&
-      QMessageBox::question(this, tr("Import Layout"), tr("Replace the layout “%1”?").arg(layout->name)) != QMessageBox::Yes)
+      QMessageBox::question(this, tr("Import Layout"), tr("Replace the layout “%1”?").arg(layout->name)) !=
+          QMessageBox::Yes)
     return false;
   if (!store_.save(*layout, &error)) {
     tell(this, QMessageBox::Warning, tr("Could not import the layout"), error);
@@ -498,7 +521,8 @@ bool MainWindow::importLayoutFile(const QString& path) {
 }
 
 void MainWindow::exportLayout() {
-  QString path = QFileDialog::getSaveFileName(this, tr("Export Layout"), tr("layout.json"), tr("Bagscope layouts (*.json)"));
+  QString path =
+      QFileDialog::getSaveFileName(this, tr("Export Layout"), tr("layout.json"), tr("Bagscope layouts (*.json)"));
   if (path.isEmpty()) return;
   QString error;
   if (!currentLayout(QFileInfo(path).completeBaseName()).writeFile(path, &error))
@@ -526,7 +550,8 @@ void MainWindow::showSettings() {
   chosen.save();
   applySettings(chosen);
   if (languageChanged)
-    tell(this, QMessageBox::Information, tr("Language"), tr("The new language takes effect when Bagscope starts again."));
+    tell(this, QMessageBox::Information, tr("Language"),
+         tr("The new language takes effect when Bagscope starts again."));
 }
 
 void MainWindow::showStats(int topic) {

@@ -110,7 +110,7 @@ private:
   QLabel* summary_ = nullptr;
   QProgressBar* progress_ = nullptr;
   QToolButton* cancel_ = nullptr;
-  QString pendingTopic_;  // from a layout: selected when a session with it opens
+  QString pendingTopic_;            // from a layout: selected when a session with it opens
   QList<QDockWidget*> panelDocks_;  // plots, image viewers, 3D views
   int nextPanel_ = 1;
 };

@@ -9,8 +9,8 @@
 #include <memory>
 #include <optional>
 
-#include "mailbox.hpp"
 #include "background.hpp"
+#include "mailbox.hpp"
 #include "unexpected_error.hpp"
 
 namespace bagscope::session {

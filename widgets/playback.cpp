@@ -4,8 +4,8 @@
 #include <QComboBox>
 #include <QDateTime>
 #include <QDoubleSpinBox>
-#include <QLineEdit>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSignalBlocker>
 #include <QStyle>
 
@@ -32,9 +32,7 @@ public:
     if (display_ == TimeDisplay::Relative) return QDoubleSpinBox::textFromValue(v);
     return formatTime(originNs_ + static_cast<qint64>(std::llround(v * 1e9)), display_, originNs_, decimals());
   }
-  double valueFromText(const QString& text) const override {
-    return parse(text).value_or(value());
-  }
+  double valueFromText(const QString& text) const override { return parse(text).value_or(value()); }
   QValidator::State validate(QString& text, int&) const override {
     return parse(text) ? QValidator::Acceptable : QValidator::Intermediate;
   }
@@ -47,7 +45,8 @@ private:
     bool ok = false;
     if (display_ == TimeDisplay::Clock) {
       // HH:mm:ss(.zzz) on the day of the start, or the next day when that is earlier.
-      QTime t = QTime::fromString(text, text.contains('.') ? QStringLiteral("HH:mm:ss.zzz") : QStringLiteral("HH:mm:ss"));
+      QTime t =
+          QTime::fromString(text, text.contains('.') ? QStringLiteral("HH:mm:ss.zzz") : QStringLiteral("HH:mm:ss"));
       if (!t.isValid()) return std::nullopt;
       QDateTime start = QDateTime::fromMSecsSinceEpoch(originNs_ / 1'000'000);
       QDateTime at(start.date(), t);
@@ -64,7 +63,6 @@ private:
 };
 
 }  // namespace
-
 
 // ---------------------------------------------------------------------------------------
 // Playback
@@ -179,18 +177,21 @@ PlaybackBar::PlaybackBar(Document* document, Playback* playback, QWidget* parent
     actions_ << a;
     return a;
   };
-  QAction* start = add(QStyle::SP_MediaSkipBackward, tr("Jump to Start"), QKeySequence(Qt::Key_Home), [this] { playback_->toStart(); });
-  QAction* back = add(QStyle::SP_MediaSeekBackward, tr("Previous Message of Selected Topic"), QKeySequence(Qt::Key_Left),
-                      [this] { playback_->step(-1, document_->currentTopic()); });
+  QAction* start = add(QStyle::SP_MediaSkipBackward, tr("Jump to Start"), QKeySequence(Qt::Key_Home),
+                       [this] { playback_->toStart(); });
+  QAction* back = add(QStyle::SP_MediaSeekBackward, tr("Previous Message of Selected Topic"),
+                      QKeySequence(Qt::Key_Left), [this] { playback_->step(-1, document_->currentTopic()); });
   play_ = add(QStyle::SP_MediaPlay, tr("Play"), QKeySequence(Qt::Key_Space), [this] { playback_->toggle(); });
   QAction* next = add(QStyle::SP_MediaSeekForward, tr("Next Message of Selected Topic"), QKeySequence(Qt::Key_Right),
                       [this] { playback_->step(+1, document_->currentTopic()); });
-  QAction* end = add(QStyle::SP_MediaSkipForward, tr("Jump to End"), QKeySequence(Qt::Key_End), [this] { playback_->toEnd(); });
+  QAction* end =
+      add(QStyle::SP_MediaSkipForward, tr("Jump to End"), QKeySequence(Qt::Key_End), [this] { playback_->toEnd(); });
   add(QStyle::SP_ArrowLeft, tr("Previous Message of Any Topic"), QKeySequence(Qt::SHIFT | Qt::Key_Left),
       [this] { playback_->step(-1, -1); });
   add(QStyle::SP_ArrowRight, tr("Next Message of Any Topic"), QKeySequence(Qt::SHIFT | Qt::Key_Right),
       [this] { playback_->step(+1, -1); });
-  loop_ = add(QStyle::SP_BrowserReload, tr("Loop"), QKeySequence(Qt::Key_L), [this](bool on) { playback_->setLoop(on); });
+  loop_ =
+      add(QStyle::SP_BrowserReload, tr("Loop"), QKeySequence(Qt::Key_L), [this](bool on) { playback_->setLoop(on); });
   loop_->setCheckable(true);
   loop_->setToolTip(tr("Loop within the selected range (or the whole recording) (L)"));
   for (QAction* a : {start, back, play_, next, end}) addAction(a);
@@ -199,7 +200,8 @@ PlaybackBar::PlaybackBar(Document* document, Playback* playback, QWidget* parent
   for (double s : {0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0}) speed_->addItem(QStringLiteral("%1×").arg(s), s);
   speed_->setCurrentIndex(3);
   speed_->setToolTip(tr("Playback speed"));
-  connect(speed_, &QComboBox::currentIndexChanged, this, [this](int i) { playback_->setSpeed(speed_->itemData(i).toDouble()); });
+  connect(speed_, &QComboBox::currentIndexChanged, this,
+          [this](int i) { playback_->setSpeed(speed_->itemData(i).toDouble()); });
   addWidget(speed_);
   addAction(loop_);
   addSeparator();
@@ -266,7 +268,8 @@ void PlaybackBar::updateRange() {
     box->setEnabled(open);
   }
   QSignalBlocker a(rangeStart_), b(rangeEnd_);
-  for (auto* box : {rangeStart_, rangeEnd_}) static_cast<TimeSpinBox*>(box)->setDisplay(display_, open ? document_->startNs() : 0);
+  for (auto* box : {rangeStart_, rangeEnd_})
+    static_cast<TimeSpinBox*>(box)->setDisplay(display_, open ? document_->startNs() : 0);
   rangeStart_->setValue(r ? static_cast<double>(r->startNs - document_->startNs()) / 1e9 : 0.0);
   rangeEnd_->setValue(r ? static_cast<double>(r->endNs - document_->startNs()) / 1e9 : duration);
   clearRange_->setEnabled(r.has_value());

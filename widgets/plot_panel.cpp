@@ -27,9 +27,9 @@
 #include <cmath>
 #include <limits>
 
+#include "background.hpp"
 #include "core/decode/decoder.hpp"
 #include "core/export/export.hpp"
-#include "background.hpp"
 #include "decimate.hpp"
 #include "document.hpp"
 #include "mailbox.hpp"
@@ -53,12 +53,10 @@ protected:
 };
 namespace {
 
-
-
 QColor seriesColour(int i) {
-  static const QColor colours[] = {QColor(31, 119, 180), QColor(214, 39, 40), QColor(44, 160, 44),
+  static const QColor colours[] = {QColor(31, 119, 180), QColor(214, 39, 40),   QColor(44, 160, 44),
                                    QColor(255, 127, 14), QColor(148, 103, 189), QColor(23, 190, 207),
-                                   QColor(140, 86, 75), QColor(227, 119, 194)};
+                                   QColor(140, 86, 75),  QColor(227, 119, 194)};
   return colours[i % static_cast<int>(std::size(colours))];
 }
 
@@ -99,7 +97,8 @@ public:
     form->addRow(PlotPanel::tr("Topic:"), topic_);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
-    layout->addWidget(new QLabel(xy ? PlotPanel::tr("Choose two fields: x first, then y.") : PlotPanel::tr("Fields:"), this));
+    layout->addWidget(
+        new QLabel(xy ? PlotPanel::tr("Choose two fields: x first, then y.") : PlotPanel::tr("Fields:"), this));
     layout->addWidget(filter_);
     layout->addWidget(list_, 1);
     layout->addWidget(path_);
@@ -126,7 +125,8 @@ public:
 private:
   void fill() {
     list_->clear();
-    if (topic_->currentIndex() >= 0) list_->addItems(numericFieldPaths(document_, static_cast<int>(topic_->currentData().toUInt())));
+    if (topic_->currentIndex() >= 0)
+      list_->addItems(numericFieldPaths(document_, static_cast<int>(topic_->currentData().toUInt())));
   }
   const Document& document_;
   QComboBox* topic_ = new QComboBox(this);
@@ -162,9 +162,14 @@ struct PlotPanel::Series {
 };
 
 PlotPanel::PlotPanel(Document* document, QWidget* parent)
-    : Panel(parent), document_(document), mailbox_(Mailbox::create(this)), plot_(new QCustomPlot(this)),
+    : Panel(parent),
+      document_(document),
+      mailbox_(Mailbox::create(this)),
+      plot_(new QCustomPlot(this)),
       ticker_(new TimeTicker),
-      modeBox_(new QComboBox(this)), progress_(new QProgressBar(this)), hint_(new QLabel(this)) {
+      modeBox_(new QComboBox(this)),
+      progress_(new QProgressBar(this)),
+      hint_(new QLabel(this)) {
   setAcceptDrops(true);
   modeBox_->addItem(tr("Time"));
   modeBox_->addItem(tr("XY"));
@@ -389,7 +394,8 @@ void PlotPanel::load(Series& s) {
         Series& done = **it;
         done.loaded = true;
         if (!*columns) {
-          if (columns->error().code != ErrorCode::Cancelled) done.problem = QString::fromStdString(columns->error().describe());
+          if (columns->error().code != ErrorCode::Cancelled)
+            done.problem = QString::fromStdString(columns->error().describe());
         } else if (done.xPath.isEmpty()) {
           // Subtract in integers: doubles near 1.7e18 ns are 256 ns apart.
           qint64 origin = document_->startNs();
@@ -424,7 +430,9 @@ void PlotPanel::onLoaded() {
   emit loaded();
 }
 
-QString PlotPanel::problemText() const { return hint_->isVisibleTo(this) && !series_.empty() ? hint_->text() : QString(); }
+QString PlotPanel::problemText() const {
+  return hint_->isVisibleTo(this) && !series_.empty() ? hint_->text() : QString();
+}
 
 const std::vector<double>& PlotPanel::seriesX(int i) const { return series_.at(static_cast<std::size_t>(i))->x; }
 const std::vector<double>& PlotPanel::seriesY(int i) const { return series_.at(static_cast<std::size_t>(i))->y; }
@@ -444,7 +452,8 @@ void PlotPanel::fitAll() {
   for (auto& s : series_)
     if (!s->x.empty()) {
       auto [a, b] = s->xPath.isEmpty() ? std::pair{s->x.front(), s->x.back()}
-                                        : std::pair{*std::min_element(s->x.begin(), s->x.end()), *std::max_element(s->x.begin(), s->x.end())};
+                                       : std::pair{*std::min_element(s->x.begin(), s->x.end()),
+                                                   *std::max_element(s->x.begin(), s->x.end())};
       lo = std::min(lo, a), hi = std::max(hi, b);
     }
   if (!std::isfinite(lo)) return;
@@ -464,7 +473,9 @@ void PlotPanel::setXRange(double lower, double upper) {
   redraw();
 }
 
-std::pair<double, double> PlotPanel::xRange() const { return {plot_->xAxis->range().lower, plot_->xAxis->range().upper}; }
+std::pair<double, double> PlotPanel::xRange() const {
+  return {plot_->xAxis->range().lower, plot_->xAxis->range().upper};
+}
 
 void PlotPanel::redraw() {
   QCPRange range = plot_->xAxis->range();
@@ -535,7 +546,8 @@ void PlotPanel::updateCursor() {
 void PlotPanel::showAddDialog() {
   if (!document_->session()) return;
   FieldDialog dialog(*document_, mode_ == Mode::XY, this);
-  if (int t = document_->currentTopic(); t >= 0) dialog.selectTopic(document_->topics()[static_cast<std::size_t>(t)].name);
+  if (int t = document_->currentTopic(); t >= 0)
+    dialog.selectTopic(document_->topics()[static_cast<std::size_t>(t)].name);
   if (dialog.exec() != QDialog::Accepted) return;
   QStringList paths = dialog.paths();
   if (mode_ == Mode::XY) {
@@ -551,7 +563,8 @@ void PlotPanel::dragEnterEvent(QDragEnterEvent* event) {
 }
 
 void PlotPanel::dropEvent(QDropEvent* event) {
-  QStringList parts = QString::fromUtf8(event->mimeData()->data(QString::fromLatin1(kFieldMimeType))).split(QLatin1Char('\n'));
+  QStringList parts =
+      QString::fromUtf8(event->mimeData()->data(QString::fromLatin1(kFieldMimeType))).split(QLatin1Char('\n'));
   if (parts.size() != 2) return;
   event->acceptProposedAction();
   if (mode_ == Mode::XY) setMode(Mode::Time);  // a single field is a time series

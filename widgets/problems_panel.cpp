@@ -26,7 +26,8 @@ void ProblemsPanel::refresh() {
     // A file by its name, its folder below; other headings as they are.
     QFileInfo file(group.heading);
     bool isFile = file.fileName() != group.heading;
-    html += QStringLiteral("<p><b>%1</b> (%2)").arg(isFile ? file.fileName().toHtmlEscaped() : group.heading.toHtmlEscaped())
+    html += QStringLiteral("<p><b>%1</b> (%2)")
+                .arg(isFile ? file.fileName().toHtmlEscaped() : group.heading.toHtmlEscaped())
                 .arg(group.items.size());
     if (isFile) html += QStringLiteral("<br><span style='color:gray'>%1</span>").arg(file.path().toHtmlEscaped());
     html += QStringLiteral("</p><ul>");
@@ -34,7 +35,8 @@ void ProblemsPanel::refresh() {
     html += QStringLiteral("</ul>");
   }
   if (document_->session() && document_->problems().empty())
-    html = QStringLiteral("<p>%1</p>").arg(tr("No problems: every file opened whole and every topic decodes.").toHtmlEscaped());
+    html = QStringLiteral("<p>%1</p>")
+               .arg(tr("No problems: every file opened whole and every topic decodes.").toHtmlEscaped());
   view_->setHtml(html);
   emit countChanged(document_->problemCount());
 }

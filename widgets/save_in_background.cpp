@@ -5,9 +5,9 @@
 #include <optional>
 #include <vector>
 
+#include "background.hpp"
 #include "core/export/export.hpp"
 #include "core/session/session.hpp"
-#include "background.hpp"
 #include "document.hpp"
 #include "mailbox.hpp"
 #include "panel.hpp"
@@ -78,9 +78,10 @@ void saveMessage(Panel* panel, std::shared_ptr<const session::Session> session, 
     exporters::ExportReport report;
     if (auto r = exporters::exportSession(*session, "frame", o, report); !r) return r;
     if (report.files.empty())  // say why: the reasons the exporter counted
-      return fileError(ErrorCode::Decode, report.errors.empty() ? (report.skipped.empty() ? std::string("nothing was written")
-                                                                                            : report.skipped.begin()->first)
-                                                                : report.errors.front());
+      return fileError(ErrorCode::Decode, report.errors.empty()
+                                              ? (report.skipped.empty() ? std::string("nothing was written")
+                                                                        : report.skipped.begin()->first)
+                                              : report.errors.front());
     return {};
   });
 }

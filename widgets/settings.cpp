@@ -1,18 +1,18 @@
 #include "settings.hpp"
 
 #include <QComboBox>
-#include <QFileDialog>
-#include <QHBoxLayout>
-#include <QLineEdit>
-#include <QPushButton>
-#include <QStandardPaths>
 #include <QDialogButtonBox>
-#include <QFormLayout>
+#include <QFileDialog>
 #include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
+#include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QVBoxLayout>
 
 #include "core/session/session.hpp"
@@ -26,9 +26,10 @@ AppSettings AppSettings::load() {
   a.language = s.value(QStringLiteral("language")).toString();
   a.timeDisplay = static_cast<TimeDisplay>(std::clamp(s.value(QStringLiteral("timeDisplay"), 0).toInt(), 0, 2));
   a.cacheMiB = std::clamp(s.value(QStringLiteral("cacheMiB"), 1024).toInt(), 0, 1 << 20);
-  a.exportFolder = s.value(QStringLiteral("exportFolder"),
-                           QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation) +
-                               QStringLiteral("/Bagscope exports")).toString();
+  a.exportFolder =
+      s.value(QStringLiteral("exportFolder"),
+              QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation) + QStringLiteral("/Bagscope exports"))
+          .toString();
   a.messagePaths = s.value(QStringLiteral("messagePaths")).toStringList();
   return a;
 }
@@ -49,8 +50,12 @@ QList<QPair<QString, QString>> availableLanguages() {
 }
 
 SettingsDialog::SettingsDialog(const AppSettings& settings, QWidget* parent)
-    : QDialog(parent), language_(new QComboBox(this)), time_(new QComboBox(this)), cache_(new QSpinBox(this)),
-      exportFolder_(new QLineEdit(settings.exportFolder, this)), messagePaths_(new QListWidget(this)) {
+    : QDialog(parent),
+      language_(new QComboBox(this)),
+      time_(new QComboBox(this)),
+      cache_(new QSpinBox(this)),
+      exportFolder_(new QLineEdit(settings.exportFolder, this)),
+      messagePaths_(new QListWidget(this)) {
   setWindowTitle(tr("Settings"));
   setMinimumWidth(480);
   language_->addItem(tr("System default"), QString());
@@ -64,7 +69,8 @@ SettingsDialog::SettingsDialog(const AppSettings& settings, QWidget* parent)
   cache_->setSingleStep(256);
   cache_->setSuffix(tr(" MiB"));
   cache_->setValue(std::max(64, settings.cacheMiB));
-  cache_->setToolTip(tr("Memory for decompressed chunks, shared by all panels. More makes moving back and forth faster."));
+  cache_->setToolTip(
+      tr("Memory for decompressed chunks, shared by all panels. More makes moving back and forth faster."));
 
   auto* form = new QFormLayout;
   form->addRow(tr("Language:"), language_);
@@ -87,8 +93,9 @@ SettingsDialog::SettingsDialog(const AppSettings& settings, QWidget* parent)
   // Definitions that recordings lack (older rosbag2 files name custom types only).
   messagePaths_->setObjectName(QStringLiteral("messagePaths"));
   messagePaths_->addItems(settings.messagePaths);
-  messagePaths_->setToolTip(tr("Used for types a recording does not define: folders holding package/msg/Type.msg "
-                               "files, and recordings whose definitions are borrowed. Applied to the open recording at once."));
+  messagePaths_->setToolTip(
+      tr("Used for types a recording does not define: folders holding package/msg/Type.msg "
+         "files, and recordings whose definitions are borrowed. Applied to the open recording at once."));
   messagePaths_->setMaximumHeight(110);
   auto* addFolder = new QPushButton(tr("Add Folder…"), this);
   auto* addRecording = new QPushButton(tr("Add Recording…"), this);
@@ -98,11 +105,13 @@ SettingsDialog::SettingsDialog(const AppSettings& settings, QWidget* parent)
     if (!dir.isEmpty()) messagePaths_->addItem(dir);
   });
   connect(addRecording, &QPushButton::clicked, this, [this] {
-    QString file = QFileDialog::getOpenFileName(this, tr("Recording to borrow definitions from"), QString(),
-                                                tr("Recordings (%1)").arg(QString::fromStdString(session::recordingFilePatterns())));
+    QString file = QFileDialog::getOpenFileName(
+        this, tr("Recording to borrow definitions from"), QString(),
+        tr("Recordings (%1)").arg(QString::fromStdString(session::recordingFilePatterns())));
     // A rosbag2 recording is its folder.
     if (!file.isEmpty())
-      messagePaths_->addItem(session::classify(toPath(file)) == session::PathKind::Rosbag2 ? QFileInfo(file).absolutePath() : file);
+      messagePaths_->addItem(
+          session::classify(toPath(file)) == session::PathKind::Rosbag2 ? QFileInfo(file).absolutePath() : file);
   });
   connect(remove, &QPushButton::clicked, this, [this] { delete messagePaths_->currentItem(); });
   auto* pathButtons = new QVBoxLayout;

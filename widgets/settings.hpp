@@ -17,8 +17,8 @@ namespace bagscope::widgets {
 struct AppSettings {
   QString language;  ///< "" follows the system; else "en", "zh_CN", "ja_JP"
   TimeDisplay timeDisplay = TimeDisplay::Relative;
-  int cacheMiB = 1024;  ///< chunk cache budget
-  QString exportFolder;  ///< where the export wizard starts (Documents/Bagscope exports)
+  int cacheMiB = 1024;       ///< chunk cache budget
+  QString exportFolder;      ///< where the export wizard starts (Documents/Bagscope exports)
   QStringList messagePaths;  ///< folders of .msg files and recordings that define types files lack
 
   static AppSettings load();

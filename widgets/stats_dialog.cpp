@@ -15,13 +15,18 @@
 namespace bagscope::widgets {
 
 StatsDialog::StatsDialog(Document* document, session::TopicId topic, QWidget* parent)
-    : QDialog(parent), document_(document), mailbox_(Mailbox::create(this)), progress_(new QProgressBar(this)),
-      facts_(new QFormLayout), gaps_(new QTreeWidget(this)) {
+    : QDialog(parent),
+      document_(document),
+      mailbox_(Mailbox::create(this)),
+      progress_(new QProgressBar(this)),
+      facts_(new QFormLayout),
+      gaps_(new QTreeWidget(this)) {
   const TopicInfo& info = document_->topics()[topic];
   setWindowTitle(tr("Stats — %1").arg(info.name));
   resize(560, 460);
   auto* layout = new QVBoxLayout(this);
-  auto* title = new QLabel(QStringLiteral("<b>%1</b>  (%2)").arg(info.name.toHtmlEscaped(), info.type.toHtmlEscaped()), this);
+  auto* title =
+      new QLabel(QStringLiteral("<b>%1</b>  (%2)").arg(info.name.toHtmlEscaped(), info.type.toHtmlEscaped()), this);
   title->setTextInteractionFlags(Qt::TextSelectableByMouse);
   layout->addWidget(title);
   layout->addWidget(progress_);
@@ -51,7 +56,8 @@ StatsDialog::StatsDialog(Document* document, session::TopicId topic, QWidget* pa
       [this, result](const Result<void>& r) {
         progress_->hide();
         if (!r || !*result) {
-          facts_->addRow(tr("Could not compute:"), new QLabel(r ? QString() : QString::fromStdString(r.error().describe()), this));
+          facts_->addRow(tr("Could not compute:"),
+                         new QLabel(r ? QString() : QString::fromStdString(r.error().describe()), this));
           return;
         }
         showTiming(**result);
@@ -80,10 +86,10 @@ void StatsDialog::showTiming(const session::TopicTiming& t) {
   if (t.hasHeader) {
     row(tr("Zero header stamps:"), QString::number(t.zeroStamps));
     if (t.latency)
-      row(tr("Latency (log time − stamp):"), tr("min %1 ms · median %2 ms · max %3 ms")
-                                                  .arg(ms(static_cast<double>(t.latency->minNs)),
-                                                       ms(static_cast<double>(t.latency->medianNs)),
-                                                       ms(static_cast<double>(t.latency->maxNs))));
+      row(tr("Latency (log time − stamp):"),
+          tr("min %1 ms · median %2 ms · max %3 ms")
+              .arg(ms(static_cast<double>(t.latency->minNs)), ms(static_cast<double>(t.latency->medianNs)),
+                   ms(static_cast<double>(t.latency->maxNs))));
   } else {
     row(tr("Latency:"), tr("this type has no header stamp"));
   }

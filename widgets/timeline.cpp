@@ -22,10 +22,9 @@ constexpr int kRowHeight = 20;
 constexpr qint64 kMinViewNs = 1000;  // 1 µs across the whole view
 
 QColor rowColor(std::size_t row) {
-  static const QColor palette[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44),
-                                   QColor(214, 39, 40),  QColor(148, 103, 189), QColor(140, 86, 75),
-                                   QColor(227, 119, 194), QColor(127, 127, 127), QColor(188, 189, 34),
-                                   QColor(23, 190, 207)};
+  static const QColor palette[] = {
+      QColor(31, 119, 180), QColor(255, 127, 14),  QColor(44, 160, 44),   QColor(214, 39, 40),  QColor(148, 103, 189),
+      QColor(140, 86, 75),  QColor(227, 119, 194), QColor(127, 127, 127), QColor(188, 189, 34), QColor(23, 190, 207)};
   return palette[row % std::size(palette)];
 }
 
@@ -33,16 +32,15 @@ QColor rowColor(std::size_t row) {
 
 QString formatTime(qint64 ns, TimeDisplay display, qint64 originNs, int decimals) {
   switch (display) {
-    case TimeDisplay::Relative:
-      return QString::number(static_cast<double>(ns - originNs) / 1e9, 'f', decimals);
-    case TimeDisplay::Unix:
-      return QString::number(static_cast<double>(ns) / 1e9, 'f', decimals);
+    case TimeDisplay::Relative: return QString::number(static_cast<double>(ns - originNs) / 1e9, 'f', decimals);
+    case TimeDisplay::Unix: return QString::number(static_cast<double>(ns) / 1e9, 'f', decimals);
     case TimeDisplay::Clock: {
       QDateTime t = QDateTime::fromMSecsSinceEpoch(ns / 1'000'000);
       QString text = t.toString(QStringLiteral("HH:mm:ss"));
       if (decimals > 0) {
         qint64 frac = ((ns % 1'000'000'000) + 1'000'000'000) % 1'000'000'000;
-        text += QLatin1Char('.') + QString::number(frac).rightJustified(9, QLatin1Char('0')).left(std::min(decimals, 9));
+        text +=
+            QLatin1Char('.') + QString::number(frac).rightJustified(9, QLatin1Char('0')).left(std::min(decimals, 9));
       }
       return text;
     }
@@ -57,8 +55,9 @@ QString tickLabel(qint64 ns, TimeDisplay display, qint64 originNs, qint64 stepNs
     QDateTime t = QDateTime::fromMSecsSinceEpoch(ns >= 0 ? ns / 1'000'000 : (ns - 999'999) / 1'000'000);
     constexpr qint64 kDay = 86'400'000'000'000, kMinute = 60'000'000'000;
     if (spanNs >= kDay)
-      return t.toString(stepNs >= kDay ? QStringLiteral("yyyy-MM-dd") : stepNs >= kMinute ? QStringLiteral("yyyy-MM-dd HH:mm")
-                                                                                           : QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+      return t.toString(stepNs >= kDay      ? QStringLiteral("yyyy-MM-dd")
+                        : stepNs >= kMinute ? QStringLiteral("yyyy-MM-dd HH:mm")
+                                            : QStringLiteral("yyyy-MM-dd HH:mm:ss"));
     return formatTime(ns, display, originNs, decimals);
   }
   // Exact digits: a double holds only ~16 of them, and Unix nanoseconds need 19.
@@ -148,7 +147,7 @@ std::vector<TimeAxis::Tick> TimeAxis::ticks(double minSpacing) const {
 }
 
 std::vector<TimeAxis::Label> TimeAxis::labels(const std::function<double(const QString&)>& width, double gap,
-                                             TimeDisplay display, qint64 originNs) const {
+                                              TimeDisplay display, qint64 originNs) const {
   // Space for the widest label at the step that spacing gives; more digits may need more
   // space, so try again with what was measured (it settles in two or three rounds).
   double spacing = width(QStringLiteral("00.0")) + gap;
@@ -345,8 +344,8 @@ void TimelineWidget::paintRuler(QPainter& p) {
     int x = left + static_cast<int>(std::lround(label.x));
     p.drawLine(x, kRulerHeight - 6, x, kRulerHeight - 1);
     if (x + 3 + metrics.horizontalAdvance(label.text) > width()) continue;  // a tick, not half a number
-    p.drawText(QRect(x + 3, 0, metrics.horizontalAdvance(label.text) + 4, kRulerHeight - 4), Qt::AlignLeft | Qt::AlignVCenter,
-               label.text);
+    p.drawText(QRect(x + 3, 0, metrics.horizontalAdvance(label.text) + 4, kRulerHeight - 4),
+               Qt::AlignLeft | Qt::AlignVCenter, label.text);
   }
   QString unit = display_ == TimeDisplay::Clock ? tr("time") : tr("seconds");
   p.setPen(pal.color(QPalette::Disabled, QPalette::Text));
@@ -443,14 +442,9 @@ void TimelineWidget::mouseMoveEvent(QMouseEvent* e) {
       lastX_ = e->position().x();
       invalidate();
       break;
-    case Drag::Playhead:
-      document_->setPlayhead(axis_.toTime(std::clamp(x, 0.0, axis_.width())));
-      break;
-    case Drag::Range:
-      document_->setRange(TimeRange{pressNs_, axis_.toTime(std::clamp(x, 0.0, axis_.width()))});
-      break;
-    case Drag::None:
-      break;
+    case Drag::Playhead: document_->setPlayhead(axis_.toTime(std::clamp(x, 0.0, axis_.width()))); break;
+    case Drag::Range: document_->setRange(TimeRange{pressNs_, axis_.toTime(std::clamp(x, 0.0, axis_.width()))}); break;
+    case Drag::None: break;
   }
 }
 

@@ -57,8 +57,7 @@ QVariant TopicModel::data(const QModelIndex& index, int role) const {
         case Size: return t.sizeBytes;
       }
       break;
-    case TopicIdRole:
-      return static_cast<uint>(t.id);
+    case TopicIdRole: return static_cast<uint>(t.id);
     case Qt::ForegroundRole:
       // Greyed but still selectable: its stats and timeline row still work.
       if (!t.decodeProblem.isEmpty()) return QApplication::palette().brush(QPalette::Disabled, QPalette::Text);
@@ -121,8 +120,12 @@ std::vector<session::TopicId> TopicFilter::shownTopics() const {
 // TopicListPanel
 
 TopicListPanel::TopicListPanel(Document* document, QWidget* parent)
-    : QWidget(parent), document_(document), model_(new TopicModel(document, this)), filter_(new TopicFilter(this)),
-      filterBox_(new QLineEdit(this)), view_(new QTreeView(this)) {
+    : QWidget(parent),
+      document_(document),
+      model_(new TopicModel(document, this)),
+      filter_(new TopicFilter(this)),
+      filterBox_(new QLineEdit(this)),
+      view_(new QTreeView(this)) {
   filter_->setSourceModel(model_);
   filterBox_->setPlaceholderText(tr("Filter topics by name or type"));
   filterBox_->setClearButtonEnabled(true);
@@ -152,7 +155,8 @@ TopicListPanel::TopicListPanel(Document* document, QWidget* parent)
   connect(filter_, &QAbstractItemModel::rowsInserted, this, &TopicListPanel::shownTopicsChanged);
   connect(filter_, &QAbstractItemModel::rowsRemoved, this, &TopicListPanel::shownTopicsChanged);
   connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-    document_->setCurrentTopic(current.isValid() ? static_cast<int>(current.data(TopicModel::TopicIdRole).toUInt()) : -1);
+    document_->setCurrentTopic(current.isValid() ? static_cast<int>(current.data(TopicModel::TopicIdRole).toUInt())
+                                                 : -1);
   });
   connect(document_, &Document::currentTopicChanged, this, &TopicListPanel::selectTopic);
   connect(view_, &QWidget::customContextMenuRequested, this, &TopicListPanel::showContextMenu);

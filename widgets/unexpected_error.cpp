@@ -21,11 +21,12 @@ void reportUnexpected(const QString& text) {
           shown->setInformativeText(shown->informativeText() + QLatin1Char('\n') + text);
           return;
         }
-        auto* box = new QMessageBox(QMessageBox::Critical, QApplication::translate("Application", "Unexpected error"),
-                                    QApplication::translate("Application",
-                                                            "Bagscope caught an error it did not expect and keeps running. "
-                                                            "What it was doing may be incomplete."),
-                                    QMessageBox::Ok, QApplication::activeWindow());
+        auto* box =
+            new QMessageBox(QMessageBox::Critical, QApplication::translate("Application", "Unexpected error"),
+                            QApplication::translate("Application",
+                                                    "Bagscope caught an error it did not expect and keeps running. "
+                                                    "What it was doing may be incomplete."),
+                            QMessageBox::Ok, QApplication::activeWindow());
         box->setObjectName(QStringLiteral("unexpectedError"));
         box->setInformativeText(text);
         box->setTextInteractionFlags(Qt::TextSelectableByMouse);

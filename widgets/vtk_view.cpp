@@ -56,8 +56,7 @@ struct VtkView::Impl {
       case vtkCommand::RenderEvent:  // the interactor wants a new frame (camera moved)
         impl->widget->update();
         break;
-      default:
-        break;
+      default: break;
     }
   }
 

@@ -17,9 +17,7 @@
 namespace bagscope::cli {
 namespace {
 
-void printError(const Error& e) {
-  std::fprintf(stderr, "bagscope-cli: %s\n", e.describe().c_str());
-}
+void printError(const Error& e) { std::fprintf(stderr, "bagscope-cli: %s\n", e.describe().c_str()); }
 
 // Standard output is an output like any file: a full disk or a failed write is exit 4, never
 // 0 with the text silently cut.
@@ -212,7 +210,7 @@ Result<std::uint64_t> printMessages(const session::Session& s, const CatArgs& ar
           appendJsonString(failed->message, out);
           out += ",\"raw\":{\"len\":" + std::to_string(m.bytes.size());
           out += args.bytesMode == decode::BytesMode::Base64 ? ",\"base64\":\"" + base64(m.bytes) + "\"}"
-                                                              : ",\"sha256\":\"" + sha256Hex(m.bytes) + "\"}";
+                                                             : ",\"sha256\":\"" + sha256Hex(m.bytes) + "\"}";
         }
         out += "}\n";
         return out.size() <= (1 << 20) || flush();  // stop reading when nothing can be written
@@ -246,7 +244,8 @@ int runCat(const std::vector<std::string>& args) {
 
   bool writeFailed = false;
   auto lost = printMessages(s, parsed, selection, writeFailed);
-  for (const auto& note : s.decodeNotes()) std::fprintf(stderr, "bagscope-cli: '%s': %s\n", parsed.path.c_str(), note.c_str());
+  for (const auto& note : s.decodeNotes())
+    std::fprintf(stderr, "bagscope-cli: '%s': %s\n", parsed.path.c_str(), note.c_str());
   if (writeFailed) return stdoutWritten(kOutputFailed);
   if (!lost) {
     printError(lost.error());

@@ -1,8 +1,8 @@
 #pragma once
 // The subcommands of bagscope-cli. Each returns the process exit code.
 
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,9 +12,9 @@ namespace bagscope::cli {
 /// Exit codes, documented in README.md ("Command line").
 enum ExitCode : int {
   kOk = 0,
-  kFailed = 1,     ///< an input could not be opened or read
-  kUsage = 2,      ///< bad command line
-  kPartial = 3,    ///< finished, but some messages were lost or skipped, or damage was recovered
+  kFailed = 1,         ///< an input could not be opened or read
+  kUsage = 2,          ///< bad command line
+  kPartial = 3,        ///< finished, but some messages were lost or skipped, or damage was recovered
   kOutputFailed = 4,   ///< an output could not be written (or exists and --overwrite was not given)
   kInterrupted = 130,  ///< stopped by Ctrl-C (SIGINT); what was complete is kept
 };

@@ -42,8 +42,8 @@ public:
     int percent = static_cast<int>(f * 100);
     if (tty_) {
       int filled = static_cast<int>(f * 30);
-      std::fprintf(stderr, "\r[%-30s] %3d%%  %zu/%zu %s\033[K", std::string(static_cast<std::size_t>(filled), '=').c_str(),
-                   percent, k, n, bag.c_str());
+      std::fprintf(stderr, "\r[%-30s] %3d%%  %zu/%zu %s\033[K",
+                   std::string(static_cast<std::size_t>(filled), '=').c_str(), percent, k, n, bag.c_str());
     } else if (percent >= lastPercent_ + 25 || (percent == 100 && lastPercent_ != 100) || bag != lastBag_) {
       std::fprintf(stderr, "bagscope-cli: %zu/%zu %s: %d%%\n", k, n, bag.c_str(), percent);
       lastPercent_ = percent;
@@ -227,7 +227,8 @@ ExportTally exportEach(const ExportArgs& args, const std::vector<fs::path>& reco
     if (e.code == ErrorCode::Write) t.outputFailed = true;
     if (!t.report.conflicts.empty()) {
       const auto& conflicts = t.report.conflicts;
-      for (std::size_t c = 0; c < conflicts.size() && c < 20; ++c) std::fprintf(stderr, "  exists: %s\n", conflicts[c].c_str());
+      for (std::size_t c = 0; c < conflicts.size() && c < 20; ++c)
+        std::fprintf(stderr, "  exists: %s\n", conflicts[c].c_str());
       if (conflicts.size() > 20) std::fprintf(stderr, "  … and %zu more\n", conflicts.size() - 20);
       t.exitNow = kOutputFailed;
       break;
@@ -261,7 +262,8 @@ int finishExport(const ExportArgs& args, std::size_t recordings, const ExportTal
                t.cancelled ? " before being interrupted" : "");
   for (const auto& [why, n] : report.skipped)
     std::fprintf(stderr, "  skipped %llu: %s\n", static_cast<unsigned long long>(n), why.c_str());
-  for (std::size_t e = 0; e < report.errors.size() && e < 10; ++e) std::fprintf(stderr, "    %s\n", report.errors[e].c_str());
+  for (std::size_t e = 0; e < report.errors.size() && e < 10; ++e)
+    std::fprintf(stderr, "    %s\n", report.errors[e].c_str());
   for (const auto& note : report.notes) std::fprintf(stderr, "  note: %s\n", note.c_str());
   if (t.cancelled) return kInterrupted;
   if (report.files.empty() && !o.topics.empty() && recordings > 1) {
@@ -286,7 +288,8 @@ int runExport(const std::vector<std::string>& args) {
   std::error_code ec;
   const auto& o = parsed.options;
   if (!o.dryRun && !o.overwrite && fs::exists(o.outDir / "manifest.json", ec)) {
-    std::fprintf(stderr, "bagscope-cli: '%s' holds an export already (manifest.json); use --overwrite or another --out\n",
+    std::fprintf(stderr,
+                 "bagscope-cli: '%s' holds an export already (manifest.json); use --overwrite or another --out\n",
                  utf8(o.outDir).c_str());
     return kOutputFailed;
   }

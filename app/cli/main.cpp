@@ -53,7 +53,8 @@ constexpr const char* kCommonNotes =
 // A usage text with the export formats filled in from the format table.
 std::string filled(std::string_view usage) {
   std::string text(usage);
-  if (auto at = text.find("{formats}"); at != std::string::npos) text.replace(at, 9, bagscope::exporters::formatNames());
+  if (auto at = text.find("{formats}"); at != std::string::npos)
+    text.replace(at, 9, bagscope::exporters::formatNames());
   return text;
 }
 
@@ -97,8 +98,8 @@ int main(int argc, char** argv) {
     }
     if (args[0] == "--version") {
       namespace build = bagscope::build;
-      std::printf("bagscope-cli %s\ncommit %s, %s build, %s, %s\n", build::version, build::commit,
-                  build::buildType, build::compiler, build::system);
+      std::printf("bagscope-cli %s\ncommit %s, %s build, %s, %s\n", build::version, build::commit, build::buildType,
+                  build::compiler, build::system);
       return bagscope::cli::kOk;
     }
     std::string command = args[0];

@@ -38,7 +38,8 @@ void installTranslations(QApplication& app, const QString& chosen) {
   if (ours->load(locale, QStringLiteral("bagscope"), QStringLiteral("_"), dataDir() + QStringLiteral("/translations")))
     QApplication::installTranslator(ours);
   auto* qt = new QTranslator(&app);
-  if (qt->load(locale, QStringLiteral("qtbase"), QStringLiteral("_"), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+  if (qt->load(locale, QStringLiteral("qtbase"), QStringLiteral("_"),
+               QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
     QApplication::installTranslator(qt);
 }
 
@@ -67,7 +68,8 @@ int main(int argc, char** argv) {
   parser.addOption({QStringLiteral("language"),
                     QApplication::translate("main", "user interface language for this run (en, zh_CN, ja_JP)"),
                     QStringLiteral("code")});
-  parser.addPositionalArgument(QStringLiteral("files"), QApplication::translate("main", "recordings or folders to open"),
+  parser.addPositionalArgument(QStringLiteral("files"),
+                               QApplication::translate("main", "recordings or folders to open"),
                                QStringLiteral("[files...]"));
   parser.process(app);
 

@@ -37,20 +37,23 @@ public:
 
   template <typename T>
   bool read(T& out) noexcept {
-    if (remaining() < sizeof(T)) [[unlikely]] return false;
+    if (remaining() < sizeof(T)) [[unlikely]]
+      return false;
     out = loadLE<T>(bytes_.data() + pos_);
     pos_ += sizeof(T);
     return true;
   }
   /// A view of the next `n` bytes; false (and no move) when fewer remain.
   bool take(std::size_t n, std::span<const std::byte>& out) noexcept {
-    if (remaining() < n) [[unlikely]] return false;
+    if (remaining() < n) [[unlikely]]
+      return false;
     out = bytes_.subspan(pos_, n);
     pos_ += n;
     return true;
   }
   bool skip(std::size_t n) noexcept {
-    if (remaining() < n) [[unlikely]] return false;
+    if (remaining() < n) [[unlikely]]
+      return false;
     pos_ += n;
     return true;
   }

@@ -20,9 +20,8 @@ namespace {
 
 Error rangeError(const std::string& name, std::uint64_t offset, std::uint64_t n, std::uint64_t size) {
   Error e = makeError(ErrorCode::Truncated,
-                      "read of " + std::to_string(n) + " bytes at offset " +
-                          std::to_string(offset) + " goes past the end of the file (" +
-                          std::to_string(size) + " bytes)",
+                      "read of " + std::to_string(n) + " bytes at offset " + std::to_string(offset) +
+                          " goes past the end of the file (" + std::to_string(size) + " bytes)",
                       static_cast<std::int64_t>(offset));
   e.file = name;
   return e;
@@ -31,8 +30,7 @@ Error rangeError(const std::string& name, std::uint64_t offset, std::uint64_t n,
 #ifdef _WIN32
 class FileSource final : public ByteSource {
 public:
-  FileSource(HANDLE h, std::uint64_t size, std::string name)
-      : h_(h), size_(size), name_(std::move(name)) {}
+  FileSource(HANDLE h, std::uint64_t size, std::string name) : h_(h), size_(size), name_(std::move(name)) {}
   ~FileSource() override { CloseHandle(h_); }
   FileSource(const FileSource&) = delete;
   FileSource& operator=(const FileSource&) = delete;
@@ -67,8 +65,7 @@ private:
 #else
 class FileSource final : public ByteSource {
 public:
-  FileSource(int fd, std::uint64_t size, std::string name)
-      : fd_(fd), size_(size), name_(std::move(name)) {}
+  FileSource(int fd, std::uint64_t size, std::string name) : fd_(fd), size_(size), name_(std::move(name)) {}
   ~FileSource() override { ::close(fd_); }
   FileSource(const FileSource&) = delete;
   FileSource& operator=(const FileSource&) = delete;
@@ -79,8 +76,7 @@ public:
     if (offset > size_ || out.size() > size_ - offset) return rangeError(name_, offset, out.size(), size_);
     std::size_t done = 0;
     while (done < out.size()) {
-      ssize_t got = ::pread(fd_, out.data() + done, out.size() - done,
-                            static_cast<off_t>(offset + done));
+      ssize_t got = ::pread(fd_, out.data() + done, out.size() - done, static_cast<off_t>(offset + done));
       if (got < 0 && errno == EINTR) continue;
       if (got <= 0) {
         Error e = makeError(ErrorCode::Io,
@@ -104,8 +100,7 @@ private:
 
 class MemorySource final : public ByteSource {
 public:
-  MemorySource(std::vector<std::byte> bytes, std::string name)
-      : bytes_(std::move(bytes)), name_(std::move(name)) {}
+  MemorySource(std::vector<std::byte> bytes, std::string name) : bytes_(std::move(bytes)), name_(std::move(name)) {}
   std::uint64_t size() const override { return bytes_.size(); }
   const std::string& name() const override { return name_; }
   Result<void> readAt(std::uint64_t offset, std::span<std::byte> out) const override {
@@ -133,9 +128,10 @@ Result<std::unique_ptr<ByteSource>> openFile(const std::filesystem::path& path) 
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) return fail(ErrorCode::InvalidArgument, "is a folder, not a file");
 #ifdef _WIN32
-  HANDLE h = CreateFileW(path.c_str(), GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
-                         nullptr, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
-  if (h == INVALID_HANDLE_VALUE) return fail(ErrorCode::Io, "cannot open file (error " + std::to_string(GetLastError()) + ")");
+  HANDLE h = CreateFileW(path.c_str(), GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
+                         OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
+  if (h == INVALID_HANDLE_VALUE)
+    return fail(ErrorCode::Io, "cannot open file (error " + std::to_string(GetLastError()) + ")");
   LARGE_INTEGER size{};
   if (!GetFileSizeEx(h, &size)) {
     CloseHandle(h);
@@ -153,8 +149,7 @@ Result<std::unique_ptr<ByteSource>> openFile(const std::filesystem::path& path) 
 #ifdef POSIX_FADV_SEQUENTIAL
   ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
-  return std::unique_ptr<ByteSource>(
-      std::make_unique<FileSource>(fd, static_cast<std::uint64_t>(st.st_size), name));
+  return std::unique_ptr<ByteSource>(std::make_unique<FileSource>(fd, static_cast<std::uint64_t>(st.st_size), name));
 #endif
 }
 

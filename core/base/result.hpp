@@ -27,8 +27,8 @@ enum class ErrorCode : std::uint8_t {
 /// One failure, with where it happened. Unknown places stay empty / negative.
 struct Error {
   ErrorCode code = ErrorCode::Format;
-  std::string message;  ///< lowercase, exact numbers, e.g. "chunk at offset 4117 has ..."
-  std::string file;     ///< the input file, as the user named it
+  std::string message;       ///< lowercase, exact numbers, e.g. "chunk at offset 4117 has ..."
+  std::string file;          ///< the input file, as the user named it
   std::int64_t offset = -1;  ///< byte offset in the file, when known
   std::string topic;         ///< for decode errors
   std::int64_t logTimeNs = -1;
@@ -41,7 +41,7 @@ struct Error {
 template <typename T>
 class [[nodiscard]] Result {
 public:
-  Result(T value) : v_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  Result(T value) : v_(std::move(value)) {}      // NOLINT(google-explicit-constructor)
   Result(Error error) : v_(std::move(error)) {}  // NOLINT(google-explicit-constructor)
 
   bool has_value() const noexcept { return v_.index() == 0; }

@@ -39,8 +39,8 @@ struct StepResult {
 };
 
 template <typename Step>
-std::size_t streamDecode(std::span<const std::byte> in, std::size_t maxSize, ByteBuffer& out,
-                         Step&& step, const char*& error, bool& done) {
+std::size_t streamDecode(std::span<const std::byte> in, std::size_t maxSize, ByteBuffer& out, Step&& step,
+                         const char*& error, bool& done) {
   std::size_t inPos = 0;
   std::size_t outPos = 0;
   out.resize(initialCapacity(in.size(), maxSize));
@@ -52,8 +52,7 @@ std::size_t streamDecode(std::span<const std::byte> in, std::size_t maxSize, Byt
     }
     // With the output full this still runs once more, with no room, so that the decoder
     // can read the stream's end marker.
-    StepResult r = step(in.data() + inPos, in.size() - inPos, out.data() + outPos,
-                        out.size() - outPos);
+    StepResult r = step(in.data() + inPos, in.size() - inPos, out.data() + outPos, out.size() - outPos);
     inPos += r.consumed;
     outPos += r.produced;
     if (r.error) {
@@ -79,8 +78,8 @@ struct Decompressor::Contexts {
 
 namespace {
 
-Result<void> run(Decompressor::Contexts& ctx, Codec codec, std::span<const std::byte> in,
-                 std::size_t maxSize, ByteBuffer& out, bool& done, const char*& error) {
+Result<void> run(Decompressor::Contexts& ctx, Codec codec, std::span<const std::byte> in, std::size_t maxSize,
+                 ByteBuffer& out, bool& done, const char*& error) {
   switch (codec) {
     case Codec::None: {
       std::size_t n = std::min(in.size(), maxSize);
@@ -104,19 +103,19 @@ Result<void> run(Decompressor::Contexts& ctx, Codec codec, std::span<const std::
       // When the whole output fits the first allocation it never moves, and LZ4F may
       // decode straight into it instead of through its own buffers.
       options.stableDst = initialCapacity(in.size(), maxSize) == maxSize ? 1 : 0;
-      streamDecode(in, maxSize, out,
-                   [&](const std::byte* src, std::size_t srcLen, std::byte* dst,
-                       std::size_t dstLen) {
-                     StepResult r;
-                     std::size_t dstSize = dstLen, srcSize = srcLen;
-                     std::size_t hint = LZ4F_decompress(ctx.lz4.get(), dst, &dstSize, src, &srcSize, &options);
-                     r.consumed = srcSize;
-                     r.produced = dstSize;
-                     if (LZ4F_isError(hint)) r.error = LZ4F_getErrorName(hint);
-                     else if (hint == 0) r.done = true;
-                     return r;
-                   },
-                   error, done);
+      streamDecode(
+          in, maxSize, out,
+          [&](const std::byte* src, std::size_t srcLen, std::byte* dst, std::size_t dstLen) {
+            StepResult r;
+            std::size_t dstSize = dstLen, srcSize = srcLen;
+            std::size_t hint = LZ4F_decompress(ctx.lz4.get(), dst, &dstSize, src, &srcSize, &options);
+            r.consumed = srcSize;
+            r.produced = dstSize;
+            if (LZ4F_isError(hint)) r.error = LZ4F_getErrorName(hint);
+            else if (hint == 0) r.done = true;
+            return r;
+          },
+          error, done);
       return {};
     }
     case Codec::Zstd: {
@@ -125,45 +124,45 @@ Result<void> run(Decompressor::Contexts& ctx, Codec codec, std::span<const std::
         if (!ctx.zstd) return makeError(ErrorCode::Io, "cannot create a zstd decompression context");
       }
       ZSTD_DCtx_reset(ctx.zstd.get(), ZSTD_reset_session_only);
-      streamDecode(in, maxSize, out,
-                   [&](const std::byte* src, std::size_t srcLen, std::byte* dst,
-                       std::size_t dstLen) {
-                     StepResult r;
-                     ZSTD_inBuffer ib{src, srcLen, 0};
-                     ZSTD_outBuffer ob{dst, dstLen, 0};
-                     std::size_t rc = ZSTD_decompressStream(ctx.zstd.get(), &ob, &ib);
-                     r.consumed = ib.pos;
-                     r.produced = ob.pos;
-                     if (ZSTD_isError(rc)) r.error = ZSTD_getErrorName(rc);
-                     else if (rc == 0) r.done = true;
-                     return r;
-                   },
-                   error, done);
+      streamDecode(
+          in, maxSize, out,
+          [&](const std::byte* src, std::size_t srcLen, std::byte* dst, std::size_t dstLen) {
+            StepResult r;
+            ZSTD_inBuffer ib{src, srcLen, 0};
+            ZSTD_outBuffer ob{dst, dstLen, 0};
+            std::size_t rc = ZSTD_decompressStream(ctx.zstd.get(), &ob, &ib);
+            r.consumed = ib.pos;
+            r.produced = ob.pos;
+            if (ZSTD_isError(rc)) r.error = ZSTD_getErrorName(rc);
+            else if (rc == 0) r.done = true;
+            return r;
+          },
+          error, done);
       return {};
     }
     case Codec::Bz2: {
       bz_stream s{};
       if (BZ2_bzDecompressInit(&s, 0, 0) != BZ_OK)
         return makeError(ErrorCode::Io, "cannot create a bz2 decompression context");
-      streamDecode(in, maxSize, out,
-                   [&](const std::byte* src, std::size_t srcLen, std::byte* dst,
-                       std::size_t dstLen) {
-                     StepResult r;
-                     // bzlib counts in unsigned int: feed at most 1 GiB per step.
-                     constexpr std::size_t kStep = std::size_t{1} << 30;
-                     s.next_in = const_cast<char*>(reinterpret_cast<const char*>(src));
-                     s.avail_in = static_cast<unsigned>(std::min(srcLen, kStep));
-                     s.next_out = reinterpret_cast<char*>(dst);
-                     s.avail_out = static_cast<unsigned>(std::min(dstLen, kStep));
-                     unsigned inBefore = s.avail_in, outBefore = s.avail_out;
-                     int rc = BZ2_bzDecompress(&s);
-                     r.consumed = inBefore - s.avail_in;
-                     r.produced = outBefore - s.avail_out;
-                     if (rc == BZ_STREAM_END) r.done = true;
-                     else if (rc != BZ_OK) r.error = rc == BZ_DATA_ERROR_MAGIC ? "not bz2 data" : "corrupt bz2 data";
-                     return r;
-                   },
-                   error, done);
+      streamDecode(
+          in, maxSize, out,
+          [&](const std::byte* src, std::size_t srcLen, std::byte* dst, std::size_t dstLen) {
+            StepResult r;
+            // bzlib counts in unsigned int: feed at most 1 GiB per step.
+            constexpr std::size_t kStep = std::size_t{1} << 30;
+            s.next_in = const_cast<char*>(reinterpret_cast<const char*>(src));
+            s.avail_in = static_cast<unsigned>(std::min(srcLen, kStep));
+            s.next_out = reinterpret_cast<char*>(dst);
+            s.avail_out = static_cast<unsigned>(std::min(dstLen, kStep));
+            unsigned inBefore = s.avail_in, outBefore = s.avail_out;
+            int rc = BZ2_bzDecompress(&s);
+            r.consumed = inBefore - s.avail_in;
+            r.produced = outBefore - s.avail_out;
+            if (rc == BZ_STREAM_END) r.done = true;
+            else if (rc != BZ_OK) r.error = rc == BZ_DATA_ERROR_MAGIC ? "not bz2 data" : "corrupt bz2 data";
+            return r;
+          },
+          error, done);
       BZ2_bzDecompressEnd(&s);
       return {};
     }
@@ -252,8 +251,8 @@ Result<void> decompressFile(const std::filesystem::path& in, const std::filesyst
 Decompressor::Decompressor() : contexts_(std::make_unique<Contexts>()) {}
 Decompressor::~Decompressor() = default;
 
-Result<void> Decompressor::decompress(Codec codec, std::span<const std::byte> in,
-                                      std::size_t expectedSize, ByteBuffer& out) {
+Result<void> Decompressor::decompress(Codec codec, std::span<const std::byte> in, std::size_t expectedSize,
+                                      ByteBuffer& out) {
   bool done = false;
   const char* error = nullptr;
   if (auto r = run(*contexts_, codec, in, expectedSize, out, done, error); !r) return r;
@@ -266,15 +265,14 @@ Result<void> Decompressor::decompress(Codec codec, std::span<const std::byte> in
                          std::to_string(expectedSize));
   if (out.size() != expectedSize)
     return makeError(out.size() < expectedSize ? ErrorCode::Truncated : ErrorCode::Format,
-                     what + " data decompressed to " + std::to_string(out.size()) +
-                         " bytes, expected " + std::to_string(expectedSize));
+                     what + " data decompressed to " + std::to_string(out.size()) + " bytes, expected " +
+                         std::to_string(expectedSize));
   if (!done && codec != Codec::None)
     return makeError(ErrorCode::Truncated, what + " stream ends without its end marker");
   return {};
 }
 
-void Decompressor::decompressPrefix(Codec codec, std::span<const std::byte> in, std::size_t maxSize,
-                                    ByteBuffer& out) {
+void Decompressor::decompressPrefix(Codec codec, std::span<const std::byte> in, std::size_t maxSize, ByteBuffer& out) {
   bool done = false;
   const char* error = nullptr;
   if (!run(*contexts_, codec, in, maxSize, out, done, error)) out.clear();

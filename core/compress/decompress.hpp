@@ -46,13 +46,11 @@ public:
   /// early. LZ4 content checksums are not verified (it would cost 5x the decompression
   /// time); corrupt LZ4 data is still caught by the block decoder and by the record and
   /// message bounds checks that follow.
-  Result<void> decompress(Codec codec, std::span<const std::byte> in, std::size_t expectedSize,
-                          ByteBuffer& out);
+  Result<void> decompress(Codec codec, std::span<const std::byte> in, std::size_t expectedSize, ByteBuffer& out);
 
   /// For recovering a cut chunk: decompresses as much of `in` as decodes cleanly, up to
   /// `maxSize` bytes, into `out`. Never fails; `out` holds what could be decoded.
-  void decompressPrefix(Codec codec, std::span<const std::byte> in, std::size_t maxSize,
-                        ByteBuffer& out);
+  void decompressPrefix(Codec codec, std::span<const std::byte> in, std::size_t maxSize, ByteBuffer& out);
 
   struct Contexts;  ///< the codecs' own state (opaque)
 

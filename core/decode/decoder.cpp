@@ -13,9 +13,9 @@
 #include "core/base/digest.hpp"
 
 #include "core/schema/builtin_types.hpp"
+#include "detail/foreign.hpp"
 #include "detail/program.hpp"
 #include "detail/wire_cursor.hpp"
-#include "detail/foreign.hpp"
 
 namespace bagscope::decode {
 
@@ -130,9 +130,8 @@ private:
     std::uint64_t least = std::uint64_t{n} * op.elementMinBytes;
     // Elements that take no bytes (empty messages) are capped: nothing on the wire bounds them.
     if (least > c_.remaining() || (op.elementMinBytes == 0 && n > kMaxEmptyElements)) {
-      return fail("array length " + std::to_string(n) + " needs at least " +
-                  std::to_string(least) + " bytes, " + std::to_string(c_.remaining()) +
-                  " remain");
+      return fail("array length " + std::to_string(n) + " needs at least " + std::to_string(least) + " bytes, " +
+                  std::to_string(c_.remaining()) + " remain");
     }
     if (op.field->isByteArray()) {
       v.kind = Value::Kind::Bytes;
@@ -165,17 +164,83 @@ private:
 
   bool element(const Op& op, Value& v, int depth) {
     switch (op.type) {
-      case Primitive::Bool: { std::uint8_t x; if (!scalar(x)) return false; v.kind = Value::Kind::Bool; v.b = x != 0; return true; }
-      case Primitive::Int8: { std::int8_t x; if (!scalar(x)) return false; v.kind = Value::Kind::Int; v.i = x; return true; }
-      case Primitive::UInt8: { std::uint8_t x; if (!scalar(x)) return false; v.kind = Value::Kind::UInt; v.u = x; return true; }
-      case Primitive::Int16: { std::int16_t x; if (!scalar(x)) return false; v.kind = Value::Kind::Int; v.i = x; return true; }
-      case Primitive::UInt16: { std::uint16_t x; if (!scalar(x)) return false; v.kind = Value::Kind::UInt; v.u = x; return true; }
-      case Primitive::Int32: { std::int32_t x; if (!scalar(x)) return false; v.kind = Value::Kind::Int; v.i = x; return true; }
-      case Primitive::UInt32: { std::uint32_t x; if (!scalar(x)) return false; v.kind = Value::Kind::UInt; v.u = x; return true; }
-      case Primitive::Int64: { std::int64_t x; if (!scalar(x)) return false; v.kind = Value::Kind::Int; v.i = x; return true; }
-      case Primitive::UInt64: { std::uint64_t x; if (!scalar(x)) return false; v.kind = Value::Kind::UInt; v.u = x; return true; }
-      case Primitive::Float32: { float x; if (!scalar(x)) return false; v.kind = Value::Kind::Float; v.f = x; return true; }
-      case Primitive::Float64: { double x; if (!scalar(x)) return false; v.kind = Value::Kind::Float; v.f = x; return true; }
+      case Primitive::Bool: {
+        std::uint8_t x;
+        if (!scalar(x)) return false;
+        v.kind = Value::Kind::Bool;
+        v.b = x != 0;
+        return true;
+      }
+      case Primitive::Int8: {
+        std::int8_t x;
+        if (!scalar(x)) return false;
+        v.kind = Value::Kind::Int;
+        v.i = x;
+        return true;
+      }
+      case Primitive::UInt8: {
+        std::uint8_t x;
+        if (!scalar(x)) return false;
+        v.kind = Value::Kind::UInt;
+        v.u = x;
+        return true;
+      }
+      case Primitive::Int16: {
+        std::int16_t x;
+        if (!scalar(x)) return false;
+        v.kind = Value::Kind::Int;
+        v.i = x;
+        return true;
+      }
+      case Primitive::UInt16: {
+        std::uint16_t x;
+        if (!scalar(x)) return false;
+        v.kind = Value::Kind::UInt;
+        v.u = x;
+        return true;
+      }
+      case Primitive::Int32: {
+        std::int32_t x;
+        if (!scalar(x)) return false;
+        v.kind = Value::Kind::Int;
+        v.i = x;
+        return true;
+      }
+      case Primitive::UInt32: {
+        std::uint32_t x;
+        if (!scalar(x)) return false;
+        v.kind = Value::Kind::UInt;
+        v.u = x;
+        return true;
+      }
+      case Primitive::Int64: {
+        std::int64_t x;
+        if (!scalar(x)) return false;
+        v.kind = Value::Kind::Int;
+        v.i = x;
+        return true;
+      }
+      case Primitive::UInt64: {
+        std::uint64_t x;
+        if (!scalar(x)) return false;
+        v.kind = Value::Kind::UInt;
+        v.u = x;
+        return true;
+      }
+      case Primitive::Float32: {
+        float x;
+        if (!scalar(x)) return false;
+        v.kind = Value::Kind::Float;
+        v.f = x;
+        return true;
+      }
+      case Primitive::Float64: {
+        double x;
+        if (!scalar(x)) return false;
+        v.kind = Value::Kind::Float;
+        v.f = x;
+        return true;
+      }
       case Primitive::Time: {
         std::uint32_t s, ns;
         if (!scalar(s) || !scalar(ns)) return false;
@@ -195,7 +260,8 @@ private:
         if (!scalar(n)) return false;
         std::span<const std::byte> s;
         if (!c_.take(n, s))
-          return fail("string length " + std::to_string(n) + " exceeds " + std::to_string(c_.remaining()) + " remaining bytes");
+          return fail("string length " + std::to_string(n) + " exceeds " + std::to_string(c_.remaining()) +
+                      " remaining bytes");
         // CDR counts the terminating NUL; some writers send 0 for an empty string.
         if (c_.cdr() && !s.empty() && s.back() == std::byte{0}) s = s.first(s.size() - 1);
         v.kind = Value::Kind::String;
@@ -224,8 +290,8 @@ Result<detail::WireCursor> detail::openWire(std::span<const std::byte> bytes, Wi
   if (id > 1) {
     std::string found = "bytes " + hexBytes(bytes.first(2)) + " at offset 0";
     // 0x0002..0x000b are the other representations of DDS-XTypes 7.6.3.1.2.
-    static constexpr const char* kOther[] = {"PL_CDR", "PL_CDR", "", "", "XCDR2", "XCDR2", "delimited XCDR2",
-                                             "delimited XCDR2", "PL_XCDR2", "PL_XCDR2"};
+    static constexpr const char* kOther[] = {
+        "PL_CDR", "PL_CDR", "", "", "XCDR2", "XCDR2", "delimited XCDR2", "delimited XCDR2", "PL_XCDR2", "PL_XCDR2"};
     if (id <= 0x0b && *kOther[id - 2])
       return makeError(ErrorCode::Decode, "CDR encapsulation " + found + " is " + kOther[id - 2] +
                                               ", which is not supported (only plain CDR, XCDR1: 00 00 or 00 01)");
@@ -235,10 +301,9 @@ Result<detail::WireCursor> detail::openWire(std::span<const std::byte> bytes, Wi
   return detail::WireCursor(bytes, 4, true, id == 0);
 }
 
-Result<std::shared_ptr<const Decoder>> Decoder::compile(
-    std::shared_ptr<const schema::MessageSchema> schema, WireFormat format) {
-  if (!schema || !schema->root)
-    return makeError(ErrorCode::InvalidArgument, "no message definition to compile");
+Result<std::shared_ptr<const Decoder>> Decoder::compile(std::shared_ptr<const schema::MessageSchema> schema,
+                                                        WireFormat format) {
+  if (!schema || !schema->root) return makeError(ErrorCode::InvalidArgument, "no message definition to compile");
   std::shared_ptr<Decoder> d(new Decoder());
   d->schema_ = std::move(schema);
   d->format_ = format;
@@ -246,10 +311,8 @@ Result<std::shared_ptr<const Decoder>> Decoder::compile(
   return std::shared_ptr<const Decoder>(std::move(d));
 }
 
-Result<std::shared_ptr<const Decoder>> compileFor(std::string_view type,
-                                                  std::string_view messageEncoding,
-                                                  std::string_view schemaEncoding,
-                                                  std::string_view definition,
+Result<std::shared_ptr<const Decoder>> compileFor(std::string_view type, std::string_view messageEncoding,
+                                                  std::string_view schemaEncoding, std::string_view definition,
                                                   std::span<const std::filesystem::path> msgPaths) {
   schema::Dialect dialect;
   WireFormat format;
@@ -258,7 +321,8 @@ Result<std::shared_ptr<const Decoder>> compileFor(std::string_view type,
     format = WireFormat::Ros1;
   } else if (messageEncoding == "json" && (schemaEncoding == "jsonschema" || schemaEncoding.empty())) {
     if (definition.empty())
-      return makeError(ErrorCode::Unsupported, "JSON messages without a JSON Schema cannot be decoded (the channel has no schema)");
+      return makeError(ErrorCode::Unsupported,
+                       "JSON messages without a JSON Schema cannot be decoded (the channel has no schema)");
     return detail::compileJson(type, definition);
   } else if (messageEncoding == "protobuf" && schemaEncoding == "protobuf") {
     return detail::compileProtobuf(type, definition);
@@ -270,9 +334,10 @@ Result<std::shared_ptr<const Decoder>> compileFor(std::string_view type,
     dialect = schema::Dialect::Ros2;
     format = WireFormat::Cdr;
   } else {
-    return makeError(ErrorCode::Unsupported,
-                     "messages encoded as '" + std::string(messageEncoding) + "' with '" +
-                         std::string(schemaEncoding) + "' definitions cannot be decoded (only ros1/ros1msg, cdr/ros2msg or ros2idl, json/jsonschema and protobuf/protobuf)");
+    return makeError(ErrorCode::Unsupported, "messages encoded as '" + std::string(messageEncoding) + "' with '" +
+                                                 std::string(schemaEncoding) +
+                                                 "' definitions cannot be decoded (only ros1/ros1msg, cdr/ros2msg or "
+                                                 "ros2idl, json/jsonschema and protobuf/protobuf)");
   }
   std::optional<std::string> builtin;
   if (dialect == schema::Dialect::Ros2 && !definition.empty()) {
@@ -296,7 +361,8 @@ Result<std::shared_ptr<const Decoder>> compileFor(std::string_view type,
   return Decoder::compile(std::move(parsed).value(), format);
 }
 
-std::shared_ptr<const Decoder> Decoder::overReader(std::shared_ptr<const schema::MessageSchema> schema, WireFormat format,
+std::shared_ptr<const Decoder> Decoder::overReader(std::shared_ptr<const schema::MessageSchema> schema,
+                                                   WireFormat format,
                                                    std::shared_ptr<const detail::ForeignReader> reader) {
   std::shared_ptr<Decoder> d(new Decoder());
   d->schema_ = std::move(schema);
@@ -313,8 +379,8 @@ Result<Value> Decoder::decode(std::span<const std::byte> bytes) const {
   Value root;
   if (!vd.message(rootProgram(), root, 0)) [[unlikely]] {
     return makeError(ErrorCode::Decode, "field '" + vd.path_ + "': " + vd.error_ + " at offset " +
-                                            std::to_string(vd.errorOffset_) + " of " +
-                                            std::to_string(bytes.size()) + "-byte message");
+                                            std::to_string(vd.errorOffset_) + " of " + std::to_string(bytes.size()) +
+                                            "-byte message");
   }
   // What is left must be CDR's closing padding (under 4 bytes) or nothing: more means the
   // definition is not the one the message was written with, and the values read are wrong.
@@ -332,7 +398,8 @@ std::optional<std::int64_t> peekHeaderStamp(std::span<const std::byte> bytes, Wi
   // (its second byte says the byte order), then int32 sec, uint32 nanosec.
   if (bytes.size() < 12) return std::nullopt;
   if (format == WireFormat::Ros1)
-    return std::int64_t{loadLE<std::uint32_t>(bytes.data() + 4)} * 1'000'000'000 + loadLE<std::uint32_t>(bytes.data() + 8);
+    return std::int64_t{loadLE<std::uint32_t>(bytes.data() + 4)} * 1'000'000'000 +
+           loadLE<std::uint32_t>(bytes.data() + 8);
   bool big = bytes[1] == std::byte{0};
   auto u32 = [&](std::size_t at) {
     std::uint32_t v = loadLE<std::uint32_t>(bytes.data() + at);

@@ -45,9 +45,9 @@ struct Value {
     double f;  ///< float32 values are widened exactly
     TimeValue t;
   };
-  std::string text;                   ///< Kind::String
-  std::span<const std::byte> bytes;   ///< Kind::Bytes
-  std::vector<Value> items;           ///< Kind::Array elements / Kind::Struct fields
+  std::string text;                           ///< Kind::String
+  std::span<const std::byte> bytes;           ///< Kind::Bytes
+  std::vector<Value> items;                   ///< Kind::Array elements / Kind::Struct fields
   const schema::MessageType* type = nullptr;  ///< Kind::Struct
 
   Value() : t{0, 0} {}
@@ -62,13 +62,13 @@ public:
   virtual ~ForeignReader() = default;
   virtual Result<Value> decode(std::span<const std::byte> bytes) const = 0;
 };
-}
+}  // namespace detail
 
 class Decoder {
 public:
   /// Compiles `schema` for `format`. Thread-safe to use once built (it is immutable).
-  static Result<std::shared_ptr<const Decoder>> compile(
-      std::shared_ptr<const schema::MessageSchema> schema, WireFormat format);
+  static Result<std::shared_ptr<const Decoder>> compile(std::shared_ptr<const schema::MessageSchema> schema,
+                                                        WireFormat format);
 
   ~Decoder();
   Decoder(const Decoder&) = delete;
@@ -81,7 +81,8 @@ public:
   Result<Value> decode(std::span<const std::byte> bytes) const;
 
   /// Over a foreign format's reader (JSON, protobuf): decode() asks it; there is no program.
-  static std::shared_ptr<const Decoder> overReader(std::shared_ptr<const schema::MessageSchema> schema, WireFormat format,
+  static std::shared_ptr<const Decoder> overReader(std::shared_ptr<const schema::MessageSchema> schema,
+                                                   WireFormat format,
                                                    std::shared_ptr<const detail::ForeignReader> reader);
 
   const schema::MessageSchema& schema() const { return *schema_; }
@@ -104,10 +105,8 @@ private:
 /// not define is looked up in `msgPaths`, then among the standard interfaces. Errors:
 /// Unsupported for other encodings (naming them), Schema when the definition is missing
 /// or malformed; a missing definition's message ends with missingDefinitionHint.
-Result<std::shared_ptr<const Decoder>> compileFor(std::string_view type,
-                                                  std::string_view messageEncoding,
-                                                  std::string_view schemaEncoding,
-                                                  std::string_view definition,
+Result<std::shared_ptr<const Decoder>> compileFor(std::string_view type, std::string_view messageEncoding,
+                                                  std::string_view schemaEncoding, std::string_view definition,
                                                   std::span<const std::filesystem::path> msgPaths = {});
 
 /// How the CLI's user supplies a missing definition; the app, whose way is its settings,
@@ -125,8 +124,7 @@ class FieldReader {
 public:
   /// Errors (InvalidArgument) name the path and the part that does not exist or is not
   /// numeric.
-  static Result<FieldReader> compile(std::shared_ptr<const Decoder> decoder,
-                                     const std::vector<std::string>& paths);
+  static Result<FieldReader> compile(std::shared_ptr<const Decoder> decoder, const std::vector<std::string>& paths);
 
   FieldReader(FieldReader&&) noexcept;
   FieldReader& operator=(FieldReader&&) noexcept;

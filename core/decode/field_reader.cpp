@@ -26,7 +26,7 @@ struct FieldReader::Plan {
     Kind kind = Kind::SkipBytes;
     std::uint64_t bytes = 0;  // SkipBytes
     const Op* op = nullptr;
-    std::uint32_t column = 0;  // Leaf
+    std::uint32_t column = 0;   // Leaf
     std::unique_ptr<Plan> sub;  // Descend
     std::vector<Pick> picks;    // Pick: sorted by index
   };
@@ -41,7 +41,7 @@ struct FieldReader::Plan {
   // indexes, -1 for none) from the root to the leaf of a decoded Value.
   std::vector<std::vector<std::pair<std::uint32_t, std::int64_t>>> valuePaths;
   std::vector<Step> steps;
-  std::size_t nextOp = 0;            // first op the steps do not cover
+  std::size_t nextOp = 0;              // first op the steps do not cover
   std::vector<std::uint32_t> columns;  // every column this plan fills, for NaN on absence
 };
 
@@ -63,9 +63,7 @@ struct Request {
   std::map<std::size_t, FieldAsk> fields;  // by op index
 };
 
-bool isNumericLeaf(Primitive p) {
-  return p != Primitive::String && p != Primitive::Message;
-}
+bool isNumericLeaf(Primitive p) { return p != Primitive::String && p != Primitive::Message; }
 
 // ROS 2 times are messages (int32 sec, uint32 nanosec); a path ending at one reads it as
 // seconds, like a ROS 1 time.
@@ -116,8 +114,7 @@ Result<void> addPath(const Program& root, Request& req, std::string_view path, s
     std::size_t opIndex = prog->ops.size();
     for (std::size_t i = 0; i < prog->ops.size(); ++i)
       if (prog->ops[i].field->name == name) opIndex = i;
-    if (opIndex == prog->ops.size())
-      return bad("'" + prog->type->name + "' has no field '" + std::string(name) + "'");
+    if (opIndex == prog->ops.size()) return bad("'" + prog->type->name + "' has no field '" + std::string(name) + "'");
     const Op& op = prog->ops[opIndex];
     if (index && op.array == ArrayKind::None) return bad("'" + std::string(name) + "' is not an array");
     if (!index && op.array != ArrayKind::None)
@@ -278,7 +275,8 @@ public:
 private:
   bool leaf(Primitive p, double& out) {
     switch (p) {
-      case Primitive::Bool: case Primitive::UInt8: return num<std::uint8_t>(out);
+      case Primitive::Bool:
+      case Primitive::UInt8: return num<std::uint8_t>(out);
       case Primitive::Int8: return num<std::int8_t>(out);
       case Primitive::Int16: return num<std::int16_t>(out);
       case Primitive::UInt16: return num<std::uint16_t>(out);
@@ -315,7 +313,8 @@ private:
   template <typename T>
   bool num(double& out) {
     T v;
-    if (!c_.read(v)) [[unlikely]] return fail("message too short");
+    if (!c_.read(v)) [[unlikely]]
+      return fail("message too short");
     out = static_cast<double>(v);
     return true;
   }
@@ -425,7 +424,8 @@ bool isTimeStruct(const schema::MessageType* t) {
 }
 
 // The same path language as addPath(), resolved against a schema's types.
-Result<std::vector<std::pair<std::uint32_t, std::int64_t>>> valuePath(const schema::MessageType& root, std::string_view path) {
+Result<std::vector<std::pair<std::uint32_t, std::int64_t>>> valuePath(const schema::MessageType& root,
+                                                                      std::string_view path) {
   auto bad = [&](std::string why) {
     return makeError(ErrorCode::InvalidArgument, "field path '" + std::string(path) + "': " + why);
   };
@@ -465,7 +465,8 @@ double numberOf(const Value& v) {
     case Value::Kind::Int: return static_cast<double>(v.i);
     case Value::Kind::UInt: return static_cast<double>(v.u);
     case Value::Kind::Float: return v.f;
-    case Value::Kind::Time: case Value::Kind::Duration: return static_cast<double>(v.t.sec) + static_cast<double>(v.t.nsec) * 1e-9;
+    case Value::Kind::Time:
+    case Value::Kind::Duration: return static_cast<double>(v.t.sec) + static_cast<double>(v.t.nsec) * 1e-9;
     case Value::Kind::Struct:
       if (v.items.size() == 2) return numberOf(v.items[0]) + numberOf(v.items[1]) * 1e-9;  // a time struct
       return std::numeric_limits<double>::quiet_NaN();
@@ -532,8 +533,7 @@ Result<void> FieldReader::read(std::span<const std::byte> bytes, std::span<doubl
   if (!wire) return std::move(wire).error();
   Runner r(*wire, out);
   if (!r.run(*plan_, false, 0)) [[unlikely]] {
-    return makeError(ErrorCode::Decode, std::string(r.error_) + " at offset " +
-                                            std::to_string(r.c_.pos()) + " of " +
+    return makeError(ErrorCode::Decode, std::string(r.error_) + " at offset " + std::to_string(r.c_.pos()) + " of " +
                                             std::to_string(bytes.size()) + "-byte message");
   }
   return {};

@@ -89,7 +89,10 @@ private:
     if (node.contains("items")) return "array";
     if (auto e = node.find("enum"); e != node.end() && e->is_array() && !e->empty()) {
       const Json& first = e->front();
-      return first.is_number_integer() ? "integer" : first.is_number() ? "number" : first.is_boolean() ? "boolean" : "string";
+      return first.is_number_integer() ? "integer"
+             : first.is_number()       ? "number"
+             : first.is_boolean()      ? "boolean"
+                                       : "string";
     }
     if (node.contains("const")) return node["const"].is_number() ? "number" : "string";
     return "";
@@ -216,8 +219,7 @@ private:
 
   bool element(const Json* node, const Field& f, Value& v, int depth, const std::string& path) {
     switch (f.type) {
-      case Primitive::Message:
-        return message(node, *f.message, v, depth + 1, path);
+      case Primitive::Message: return message(node, *f.message, v, depth + 1, path);
       case Primitive::Bool:
         v.kind = Value::Kind::Bool;
         v.b = false;
@@ -228,7 +230,8 @@ private:
         v.kind = Value::Kind::Int;
         v.i = 0;
         if (!node) return true;
-        if (node->is_number_unsigned() && node->get<std::uint64_t>() > std::uint64_t(std::numeric_limits<std::int64_t>::max())) {
+        if (node->is_number_unsigned() &&
+            node->get<std::uint64_t>() > std::uint64_t(std::numeric_limits<std::int64_t>::max())) {
           v.kind = Value::Kind::UInt;
           v.u = node->get<std::uint64_t>();
           return true;

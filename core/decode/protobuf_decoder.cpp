@@ -33,7 +33,7 @@ struct WireField {
 
 struct WireType {
   const MessageType* type = nullptr;
-  std::vector<WireField> byNumber;  // sorted by number
+  std::vector<WireField> byNumber;      // sorted by number
   std::vector<const WireType*> nested;  // per field index: its message's WireType, or null
 };
 
@@ -62,17 +62,23 @@ public:
       Field f;
       f.name = fd->name();
       f.typeText = fd->type_name();
-      WireField wf{static_cast<std::uint32_t>(fd->number()), fd->type(), static_cast<std::uint32_t>(i), fd->is_repeated()};
+      WireField wf{static_cast<std::uint32_t>(fd->number()), fd->type(), static_cast<std::uint32_t>(i),
+                   fd->is_repeated()};
       const WireType* sub = nullptr;
       switch (fd->type()) {
         case pb::FieldDescriptor::TYPE_DOUBLE: f.type = Primitive::Float64; break;
         case pb::FieldDescriptor::TYPE_FLOAT: f.type = Primitive::Float32; break;
-        case pb::FieldDescriptor::TYPE_INT64: case pb::FieldDescriptor::TYPE_SFIXED64:
+        case pb::FieldDescriptor::TYPE_INT64:
+        case pb::FieldDescriptor::TYPE_SFIXED64:
         case pb::FieldDescriptor::TYPE_SINT64: f.type = Primitive::Int64; break;
-        case pb::FieldDescriptor::TYPE_UINT64: case pb::FieldDescriptor::TYPE_FIXED64: f.type = Primitive::UInt64; break;
-        case pb::FieldDescriptor::TYPE_INT32: case pb::FieldDescriptor::TYPE_SFIXED32: case pb::FieldDescriptor::TYPE_SINT32:
+        case pb::FieldDescriptor::TYPE_UINT64:
+        case pb::FieldDescriptor::TYPE_FIXED64: f.type = Primitive::UInt64; break;
+        case pb::FieldDescriptor::TYPE_INT32:
+        case pb::FieldDescriptor::TYPE_SFIXED32:
+        case pb::FieldDescriptor::TYPE_SINT32:
         case pb::FieldDescriptor::TYPE_ENUM: f.type = Primitive::Int32; break;
-        case pb::FieldDescriptor::TYPE_UINT32: case pb::FieldDescriptor::TYPE_FIXED32: f.type = Primitive::UInt32; break;
+        case pb::FieldDescriptor::TYPE_UINT32:
+        case pb::FieldDescriptor::TYPE_FIXED32: f.type = Primitive::UInt32; break;
         case pb::FieldDescriptor::TYPE_BOOL: f.type = Primitive::Bool; break;
         case pb::FieldDescriptor::TYPE_STRING: f.type = Primitive::String; break;
         case pb::FieldDescriptor::TYPE_BYTES:
@@ -97,7 +103,8 @@ public:
       w->byNumber.push_back(wf);
       nested.push_back(sub);
     }
-    std::sort(w->byNumber.begin(), w->byNumber.end(), [](const WireField& a, const WireField& b) { return a.number < b.number; });
+    std::sort(w->byNumber.begin(), w->byNumber.end(),
+              [](const WireField& a, const WireField& b) { return a.number < b.number; });
     w->nested = std::move(nested);
     w->type = t;
     return w;
@@ -177,10 +184,25 @@ private:
 
   static void scalarKind(Primitive p, Value& v) {
     switch (p) {
-      case Primitive::Bool: v.kind = Value::Kind::Bool; v.b = false; break;
-      case Primitive::Int32: case Primitive::Int64: v.kind = Value::Kind::Int; v.i = 0; break;
-      case Primitive::UInt32: case Primitive::UInt64: v.kind = Value::Kind::UInt; v.u = 0; break;
-      case Primitive::Float32: case Primitive::Float64: v.kind = Value::Kind::Float; v.f = 0; break;
+      case Primitive::Bool:
+        v.kind = Value::Kind::Bool;
+        v.b = false;
+        break;
+      case Primitive::Int32:
+      case Primitive::Int64:
+        v.kind = Value::Kind::Int;
+        v.i = 0;
+        break;
+      case Primitive::UInt32:
+      case Primitive::UInt64:
+        v.kind = Value::Kind::UInt;
+        v.u = 0;
+        break;
+      case Primitive::Float32:
+      case Primitive::Float64:
+        v.kind = Value::Kind::Float;
+        v.f = 0;
+        break;
       default: v.kind = Value::Kind::String; break;
     }
   }
@@ -207,7 +229,8 @@ private:
   bool length(std::size_t& n, std::size_t end) {
     std::uint64_t len;
     if (!varint(len, end)) return false;
-    if (len > end - pos_) return fail("length " + std::to_string(len) + " exceeds the " + std::to_string(end - pos_) + " bytes left");
+    if (len > end - pos_)
+      return fail("length " + std::to_string(len) + " exceeds the " + std::to_string(end - pos_) + " bytes left");
     n = static_cast<std::size_t>(len);
     return true;
   }
@@ -218,17 +241,27 @@ private:
     switch (wire) {
       case 0: return varint(ignored, end);
       case 1: return fixed(8, ignored, end);
-      case 2: if (!length(n, end)) return false; pos_ += n; return true;
+      case 2:
+        if (!length(n, end)) return false;
+        pos_ += n;
+        return true;
       case 5: return fixed(4, ignored, end);
-      default: return fail("wire type " + std::to_string(wire) + " is not one protobuf writes (groups are not supported)");
+      default:
+        return fail("wire type " + std::to_string(wire) + " is not one protobuf writes (groups are not supported)");
     }
   }
 
   static unsigned wireOf(pb::FieldDescriptor::Type t) {
     switch (t) {
-      case pb::FieldDescriptor::TYPE_DOUBLE: case pb::FieldDescriptor::TYPE_FIXED64: case pb::FieldDescriptor::TYPE_SFIXED64: return 1;
-      case pb::FieldDescriptor::TYPE_FLOAT: case pb::FieldDescriptor::TYPE_FIXED32: case pb::FieldDescriptor::TYPE_SFIXED32: return 5;
-      case pb::FieldDescriptor::TYPE_STRING: case pb::FieldDescriptor::TYPE_BYTES: case pb::FieldDescriptor::TYPE_MESSAGE: return 2;
+      case pb::FieldDescriptor::TYPE_DOUBLE:
+      case pb::FieldDescriptor::TYPE_FIXED64:
+      case pb::FieldDescriptor::TYPE_SFIXED64: return 1;
+      case pb::FieldDescriptor::TYPE_FLOAT:
+      case pb::FieldDescriptor::TYPE_FIXED32:
+      case pb::FieldDescriptor::TYPE_SFIXED32: return 5;
+      case pb::FieldDescriptor::TYPE_STRING:
+      case pb::FieldDescriptor::TYPE_BYTES:
+      case pb::FieldDescriptor::TYPE_MESSAGE: return 2;
       default: return 0;
     }
   }
@@ -237,12 +270,24 @@ private:
   bool scalar(const WireField& wf, Value& v, std::size_t end) {
     std::uint64_t raw;
     switch (wireOf(wf.type)) {
-      case 0: if (!varint(raw, end)) return false; break;
-      case 1: if (!fixed(8, raw, end)) return false; break;
-      default: if (!fixed(4, raw, end)) return false; break;
+      case 0:
+        if (!varint(raw, end)) return false;
+        break;
+      case 1:
+        if (!fixed(8, raw, end)) return false;
+        break;
+      default:
+        if (!fixed(4, raw, end)) return false;
+        break;
     }
     switch (wf.type) {
-      case pb::FieldDescriptor::TYPE_DOUBLE: { double d; std::memcpy(&d, &raw, 8); v.kind = Value::Kind::Float; v.f = d; break; }
+      case pb::FieldDescriptor::TYPE_DOUBLE: {
+        double d;
+        std::memcpy(&d, &raw, 8);
+        v.kind = Value::Kind::Float;
+        v.f = d;
+        break;
+      }
       case pb::FieldDescriptor::TYPE_FLOAT: {
         auto r32 = static_cast<std::uint32_t>(raw);
         float x;
@@ -251,9 +296,18 @@ private:
         v.f = x;
         break;
       }
-      case pb::FieldDescriptor::TYPE_INT64: case pb::FieldDescriptor::TYPE_SFIXED64: v.kind = Value::Kind::Int; v.i = static_cast<std::int64_t>(raw); break;
-      case pb::FieldDescriptor::TYPE_SINT64: v.kind = Value::Kind::Int; v.i = static_cast<std::int64_t>((raw >> 1) ^ (~(raw & 1) + 1)); break;
-      case pb::FieldDescriptor::TYPE_INT32: case pb::FieldDescriptor::TYPE_SFIXED32: case pb::FieldDescriptor::TYPE_ENUM:
+      case pb::FieldDescriptor::TYPE_INT64:
+      case pb::FieldDescriptor::TYPE_SFIXED64:
+        v.kind = Value::Kind::Int;
+        v.i = static_cast<std::int64_t>(raw);
+        break;
+      case pb::FieldDescriptor::TYPE_SINT64:
+        v.kind = Value::Kind::Int;
+        v.i = static_cast<std::int64_t>((raw >> 1) ^ (~(raw & 1) + 1));
+        break;
+      case pb::FieldDescriptor::TYPE_INT32:
+      case pb::FieldDescriptor::TYPE_SFIXED32:
+      case pb::FieldDescriptor::TYPE_ENUM:
         v.kind = Value::Kind::Int;
         v.i = static_cast<std::int32_t>(static_cast<std::uint32_t>(raw));
         break;
@@ -263,14 +317,25 @@ private:
         v.i = static_cast<std::int32_t>((z >> 1) ^ (~(z & 1) + 1));
         break;
       }
-      case pb::FieldDescriptor::TYPE_UINT32: case pb::FieldDescriptor::TYPE_FIXED32: v.kind = Value::Kind::UInt; v.u = static_cast<std::uint32_t>(raw); break;
-      case pb::FieldDescriptor::TYPE_BOOL: v.kind = Value::Kind::Bool; v.b = raw != 0; break;
-      default: v.kind = Value::Kind::UInt; v.u = raw; break;  // UINT64, FIXED64
+      case pb::FieldDescriptor::TYPE_UINT32:
+      case pb::FieldDescriptor::TYPE_FIXED32:
+        v.kind = Value::Kind::UInt;
+        v.u = static_cast<std::uint32_t>(raw);
+        break;
+      case pb::FieldDescriptor::TYPE_BOOL:
+        v.kind = Value::Kind::Bool;
+        v.b = raw != 0;
+        break;
+      default:
+        v.kind = Value::Kind::UInt;
+        v.u = raw;
+        break;  // UINT64, FIXED64
     }
     return true;
   }
 
-  bool fieldValue(const WireField& wf, const Field& f, const WireType* sub, unsigned wire, std::size_t end, Value& v, int depth) {
+  bool fieldValue(const WireField& wf, const Field& f, const WireType* sub, unsigned wire, std::size_t end, Value& v,
+                  int depth) {
     unsigned expected = wireOf(wf.type);
     bool packed = wf.repeated && expected != 2 && wire == 2;
     if (wire != expected && !packed)
@@ -342,9 +407,9 @@ public:
     Value root;
     const WireType& w = *wire_.front();
     if (!r.defaults(w, root) || !r.message(w, bytes.size(), root, 0)) {
-      return makeError(ErrorCode::Decode, (r.path_.empty() ? "" : "field '" + r.path_ + "': ") + r.error_ + " at offset " +
-                                              std::to_string(r.errorAt_) + " of " + std::to_string(bytes.size()) +
-                                              "-byte message");
+      return makeError(ErrorCode::Decode, (r.path_.empty() ? "" : "field '" + r.path_ + "': ") + r.error_ +
+                                              " at offset " + std::to_string(r.errorAt_) + " of " +
+                                              std::to_string(bytes.size()) + "-byte message");
     }
     return root;
   }
@@ -380,7 +445,8 @@ Result<std::shared_ptr<const Decoder>> compileProtobuf(std::string_view type, st
         return fail("file '" + f->name() + "' does not build: " + errors.first);
       }
     }
-    if (later.size() == pending.size()) return fail("file '" + later.front()->name() + "' imports a file the set does not hold");
+    if (later.size() == pending.size())
+      return fail("file '" + later.front()->name() + "' imports a file the set does not hold");
     pending = std::move(later);
   }
   const pb::Descriptor* root = pool.FindMessageTypeByName(std::string(type));
@@ -392,7 +458,8 @@ Result<std::shared_ptr<const Decoder>> compileProtobuf(std::string_view type, st
   if (!w) return std::move(w).error();
   schema->root = (*w)->type;
   std::shared_ptr<const schema::MessageSchema> done = std::move(schema);
-  return Decoder::overReader(done, WireFormat::Protobuf, std::make_shared<ProtobufReader>(done, std::move(builder.wire_)));
+  return Decoder::overReader(done, WireFormat::Protobuf,
+                             std::make_shared<ProtobufReader>(done, std::move(builder.wire_)));
 }
 
 }  // namespace bagscope::decode::detail

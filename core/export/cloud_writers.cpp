@@ -20,10 +20,10 @@ using sensors::PointType;
 struct Plan {
   const PointCloud& cloud;
   const OutputChannel& out;
-  double scale;       // normalisation factor
-  PointType type;     // as written
-  bool packed;        // a packed rgb(a): its 4 bytes as they are (PCD)
-  bool direct;        // the bytes in the point are already what is written
+  double scale;    // normalisation factor
+  PointType type;  // as written
+  bool packed;     // a packed rgb(a): its 4 bytes as they are (PCD)
+  bool direct;     // the bytes in the point are already what is written
   double get(std::size_t i) const {
     double v = cloud.value(i, out.channel);
     return out.normalise ? v * scale : v;
@@ -116,7 +116,8 @@ void appendPoints(const std::vector<Plan>& plans, const std::vector<bool>& keep,
     pointBytes += size;
   }
   std::size_t at = out.size();
-  out.resize(at + pointBytes * (keep.empty() ? cloud.size() : static_cast<std::size_t>(std::count(keep.begin(), keep.end(), true))));
+  out.resize(at + pointBytes * (keep.empty() ? cloud.size()
+                                             : static_cast<std::size_t>(std::count(keep.begin(), keep.end(), true))));
   char* dst = out.data() + at;
   for (std::size_t i = 0; i < cloud.size(); ++i) {
     if (!keep.empty() && !keep[i]) continue;
@@ -172,11 +173,12 @@ std::string pcdBytes(const PointCloud& cloud, const std::vector<OutputChannel>& 
     pointBytes += sensors::sizeOf(p.type);
   }
   std::string out = "# .PCD v0.7 - Point Cloud Data file format\nVERSION 0.7\nFIELDS" + fields + "\nSIZE" + sizes +
-                    "\nTYPE" + types + "\nCOUNT" + counts + "\nWIDTH " +
-                    std::to_string(organized ? cloud.width : n) + "\nHEIGHT " +
-                    std::to_string(organized ? cloud.height : 1) + "\nVIEWPOINT 0 0 0 1 0 0 0\nPOINTS " +
+                    "\nTYPE" + types + "\nCOUNT" + counts + "\nWIDTH " + std::to_string(organized ? cloud.width : n) +
+                    "\nHEIGHT " + std::to_string(organized ? cloud.height : 1) + "\nVIEWPOINT 0 0 0 1 0 0 0\nPOINTS " +
                     std::to_string(n) + "\nDATA " +
-                    (encoding == PcdEncoding::Ascii ? "ascii" : encoding == PcdEncoding::Binary ? "binary" : "binary_compressed") +
+                    (encoding == PcdEncoding::Ascii    ? "ascii"
+                     : encoding == PcdEncoding::Binary ? "binary"
+                                                       : "binary_compressed") +
                     "\n";
   if (encoding == PcdEncoding::Ascii) {
     std::string value;
@@ -224,7 +226,8 @@ std::string plyBytes(const PointCloud& cloud, const std::vector<OutputChannel>& 
   std::string out = std::string("ply\nformat ") + (ascii ? "ascii" : "binary_little_endian") + " 1.0\n";
   if (!comment.empty()) out += "comment " + comment + "\n";
   out += "element vertex " + std::to_string(keptCount(cloud, keep)) + "\n";
-  for (const auto& p : plans) out += std::string("property ") + plyType[static_cast<int>(p.type)] + " " + p.out.name + "\n";
+  for (const auto& p : plans)
+    out += std::string("property ") + plyType[static_cast<int>(p.type)] + " " + p.out.name + "\n";
   out += "end_header\n";
   if (!ascii) {
     appendPoints(plans, keep, out);
@@ -262,14 +265,16 @@ std::string kittiBytes(const PointCloud& cloud, const std::vector<bool>& keep) {
   return out;
 }
 
-std::string npyCloudBytes(const PointCloud& cloud, const std::vector<OutputChannel>& channels, const std::vector<bool>& keep) {
+std::string npyCloudBytes(const PointCloud& cloud, const std::vector<OutputChannel>& channels,
+                          const std::vector<bool>& keep) {
   static const char* descr[] = {"", "|i1", "|u1", "<i2", "<u2", "<i4", "<u4", "<f4", "<f8"};
   auto plans = plansFor(cloud, channels, false);
   std::vector<std::pair<std::string, std::string>> fields;
   for (const auto& p : plans) fields.emplace_back(p.out.name, descr[static_cast<int>(p.type)]);
   bool organized = keep.empty() && cloud.organized();
-  std::string out = detail::npyPreamble(fields, organized ? std::to_string(cloud.height) + ", " + std::to_string(cloud.width)
-                                                          : std::to_string(keptCount(cloud, keep)) + ",");
+  std::string out =
+      detail::npyPreamble(fields, organized ? std::to_string(cloud.height) + ", " + std::to_string(cloud.width)
+                                            : std::to_string(keptCount(cloud, keep)) + ",");
   if (out.empty()) return out;  // more fields than a NumPy 1.0 header holds
   appendPoints(plans, keep, out);
   return out;

@@ -4,15 +4,14 @@
 #include "export.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <mutex>
 #include <random>
 #include <set>
-
 
 #include "core/base/json_text.hpp"
 #include "detail/topic_writers.hpp"
@@ -75,8 +74,9 @@ std::string safeFileNameComponent(std::string_view value) {
   // CON, PRN, AUX, NUL, COM1-9, LPT1-9, with any extension, in any case.
   std::string stem = s.substr(0, s.find('.'));
   for (auto& c : stem) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  bool reserved = stem == "CON" || stem == "PRN" || stem == "AUX" || stem == "NUL" ||
-                  (stem.size() == 4 && (stem.starts_with("COM") || stem.starts_with("LPT")) && stem[3] >= '1' && stem[3] <= '9');
+  bool reserved =
+      stem == "CON" || stem == "PRN" || stem == "AUX" || stem == "NUL" ||
+      (stem.size() == 4 && (stem.starts_with("COM") || stem.starts_with("LPT")) && stem[3] >= '1' && stem[3] <= '9');
   if (reserved || s.front() == '.') s.insert(s.begin(), '_');  // also "." and ".." (dots only)
   return s;
 }
@@ -135,7 +135,8 @@ std::size_t removeStaleParts(const fs::path& dir) {
     std::string name = utf8(it->path().filename());
     auto at = name.find(".part-");
     bool ours = name.size() > 1 && name.front() == '.' && at != std::string::npos && name.size() >= at + 6 + 12 &&
-                std::all_of(name.begin() + static_cast<std::ptrdiff_t>(at + 6), name.begin() + static_cast<std::ptrdiff_t>(at + 18),
+                std::all_of(name.begin() + static_cast<std::ptrdiff_t>(at + 6),
+                            name.begin() + static_cast<std::ptrdiff_t>(at + 18),
                             [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }) &&
                 (name.size() == at + 18 || name[at + 18] == '.');
     if (!ours || now - it->last_write_time(ec) < std::chrono::minutes(1)) continue;
@@ -247,12 +248,15 @@ Result<std::vector<Target>> chooseTopics(const Session& s, const ExportOptions& 
   if (o.topics.empty()) {
     for (TopicId t = 0; t < topics.size(); ++t) {
       // A format made for some kinds takes those (a LaserScan only when named); CSV everything.
-      bool wanted = formatInfo(o.format).kinds == 0 ||
-                    (madeFor(o.format, topics[t].type) && sensors::kindOf(topics[t].type) != sensors::SensorKind::LaserScan);
-      if (wanted && topics[t].messageCount > 0) out.push_back({t, kindOf(topics[t].type), filePerMessage(o.format, topics[t].type)});
+      bool wanted =
+          formatInfo(o.format).kinds == 0 ||
+          (madeFor(o.format, topics[t].type) && sensors::kindOf(topics[t].type) != sensors::SensorKind::LaserScan);
+      if (wanted && topics[t].messageCount > 0)
+        out.push_back({t, kindOf(topics[t].type), filePerMessage(o.format, topics[t].type)});
     }
     if (out.empty())
-      return fileError(ErrorCode::InvalidArgument, std::string("no topic of this recording can be exported as ") + formatName(o.format));
+      return fileError(ErrorCode::InvalidArgument,
+                       std::string("no topic of this recording can be exported as ") + formatName(o.format));
     return out;
   }
   for (const auto& name : o.topics) {
@@ -261,11 +265,12 @@ Result<std::vector<Target>> chooseTopics(const Session& s, const ExportOptions& 
       if (topics[t].name != name) continue;
       found = true;
       if (!accepts(o.format, topics[t].type))
-        return fileError(ErrorCode::InvalidArgument, "topic " + name + " (" + topics[t].type + ") cannot be exported as " +
-                                                    formatName(o.format));
+        return fileError(ErrorCode::InvalidArgument,
+                         "topic " + name + " (" + topics[t].type + ") cannot be exported as " + formatName(o.format));
       out.push_back({t, kindOf(topics[t].type), filePerMessage(o.format, topics[t].type)});
     }
-    if (!found && !o.allowMissingTopics) return fileError(ErrorCode::InvalidArgument, "the recording has no topic " + name);
+    if (!found && !o.allowMissingTopics)
+      return fileError(ErrorCode::InvalidArgument, "the recording has no topic " + name);
   }
   return out;
 }
@@ -273,7 +278,7 @@ Result<std::vector<Target>> chooseTopics(const Session& s, const ExportOptions& 
 // One output file, planned before anything is written.
 struct Planned {
   TopicId topic;
-  std::size_t row;     // in the topic's time range (every message; --every applied)
+  std::size_t row;  // in the topic's time range (every message; --every applied)
   std::uint64_t index;
   std::int64_t logTimeNs, stampNs;
   fs::path path;
@@ -313,7 +318,8 @@ void describeSensors(const Session& s, const std::vector<Target>& targets, const
     if (h && !h->frameId.empty() && !staticTf.empty()) {
       std::string frame = tfFrameName(h->frameId);
       // The root of the static tree above the sensor (base_link, usually).
-      for (const auto& candidate : {std::string("base_link"), std::string("base_footprint"), std::string("map"), std::string("odom")})
+      for (const auto& candidate :
+           {std::string("base_link"), std::string("base_footprint"), std::string("map"), std::string("odom")})
         if (auto tf = staticTf.lookup(candidate, frame, h->stampNs)) {
           report.frames[frame] = {candidate, *tf};
           break;
@@ -380,7 +386,8 @@ Result<void> checkTargetFrame(const Session& s, const std::vector<Target>& targe
     auto h = sensors::headerOf(first->value);
     if (!h) continue;
     if (auto r = tf.lookup(target, tfFrameName(h->frameId), h->stampNs ? h->stampNs : first->logTimeNs); !r)
-      return makeError(ErrorCode::InvalidArgument, topics[t.topic].name + " cannot be moved into '" + target + "': " + r.error().message);
+      return makeError(ErrorCode::InvalidArgument,
+                       topics[t.topic].name + " cannot be moved into '" + target + "': " + r.error().message);
   }
   return {};
 }
@@ -410,7 +417,7 @@ private:
     std::vector<Planned> frames;
     std::vector<std::pair<Target, fs::path>> streams;
     std::map<std::pair<TopicId, std::size_t>, std::size_t> frameAt;  // (topic, row) -> frame
-    session::Selection frameTopics;                                   // the frames' topics and range
+    session::Selection frameTopics;                                  // the frames' topics and range
   };
   struct Progress {
     std::size_t work;  // files to write
@@ -457,8 +464,8 @@ Result<std::string> Exporter::frameBytes(const Planned& p, const Value& v, Kind 
       stampNs = img->header.stampNs;
       image = std::move(img->image);
     }
-    return sensors::encodeImage(image, o_.format == Format::Jpeg ? sensors::StillFormat::Jpeg : sensors::StillFormat::Png,
-                                o_.jpegQuality);
+    return sensors::encodeImage(
+        image, o_.format == Format::Jpeg ? sensors::StillFormat::Jpeg : sensors::StillFormat::Png, o_.jpegQuality);
   }
   // Clouds (and scans as clouds).
   ScanCloud scan;
@@ -499,7 +506,8 @@ Result<std::string> Exporter::frameBytes(const Planned& p, const Value& v, Kind 
     if (x && y && z) {
       keep.resize(cloud.size());
       for (std::size_t i = 0; i < cloud.size(); ++i)
-        keep[i] = std::isfinite(cloud.value(i, *x)) && std::isfinite(cloud.value(i, *y)) && std::isfinite(cloud.value(i, *z));
+        keep[i] =
+            std::isfinite(cloud.value(i, *x)) && std::isfinite(cloud.value(i, *y)) && std::isfinite(cloud.value(i, *z));
     }
   }
   if (o_.format == Format::KittiBin) return kittiBytes(cloud, keep);
@@ -552,27 +560,31 @@ Result<void> Exporter::writeStream(const Target& t, const fs::path& path, const 
   std::uint64_t rows = 0, seen = 0, total = refs.size();
   std::int64_t firstLog = 0, firstStamp = 0;
   bool ended = false;  // the file cannot be written: it is not published
-  auto r = s_.forEach({{t.topic}, o_.startNs, o_.endNs}, [&](const Message& m) {
-    if (stop_.stop_requested()) return false;
-    if (++seen % 64 == 0 && progress) progress(static_cast<double>(seen) / static_cast<double>(std::max<std::uint64_t>(1, total)));
-    if ((seen - 1) % o_.every != 0) return true;
-    auto d = s_.decoder(*m.connection);
-    if (!d) return skip("no decoder for the type", topic.name + ": " + d.error().describe()), true;
-    auto v = (*d)->decode(m.bytes);
-    if (!v) return skip("message cannot be decoded", topic.name + ": " + v.error().describe()), true;
-    auto header = sensors::headerOf(*v);
-    if (rows == 0) {
-      firstLog = m.logTimeNs;
-      firstStamp = header ? header->stampNs : 0;
-    }
-    if (auto failed = (*writer)->add({m, *v, **d, header})) {
-      skip(failed->reason, topic.name + ": " + failed->detail);
-      ended = failed->fatal;
-      return !ended;
-    }
-    ++rows;
-    return true;
-  }, [&](const Error& e) { skip("damaged data cannot be read", e.describe()); });  // nothing dropped silently
+  auto r = s_.forEach(
+      {{t.topic}, o_.startNs, o_.endNs},
+      [&](const Message& m) {
+        if (stop_.stop_requested()) return false;
+        if (++seen % 64 == 0 && progress)
+          progress(static_cast<double>(seen) / static_cast<double>(std::max<std::uint64_t>(1, total)));
+        if ((seen - 1) % o_.every != 0) return true;
+        auto d = s_.decoder(*m.connection);
+        if (!d) return skip("no decoder for the type", topic.name + ": " + d.error().describe()), true;
+        auto v = (*d)->decode(m.bytes);
+        if (!v) return skip("message cannot be decoded", topic.name + ": " + v.error().describe()), true;
+        auto header = sensors::headerOf(*v);
+        if (rows == 0) {
+          firstLog = m.logTimeNs;
+          firstStamp = header ? header->stampNs : 0;
+        }
+        if (auto failed = (*writer)->add({m, *v, **d, header})) {
+          skip(failed->reason, topic.name + ": " + failed->detail);
+          ended = failed->fatal;
+          return !ended;
+        }
+        ++rows;
+        return true;
+      },
+      [&](const Error& e) { skip("damaged data cannot be read", e.describe()); });  // nothing dropped silently
   if (!r) return r;
   if (stop_.stop_requested()) return fileError(ErrorCode::Cancelled, "stopped on request");
   if (ended) return {};  // counted and listed when it happened
@@ -611,7 +623,8 @@ Result<void> Exporter::run(const ProgressFn& progress) {
   if (writeFailed_) {
     std::lock_guard lock(mutex_);
     if (done.work > done.count + 1)
-      report_.skipped["not written: the export stopped at the first file that could not be written"] += done.work - done.count - 1;
+      report_.skipped["not written: the export stopped at the first file that could not be written"] +=
+          done.work - done.count - 1;
     report_.notes.push_back("stopped at the first file that could not be written; " +
                             std::to_string(report_.files.size()) + " files are complete");
   }
@@ -635,7 +648,8 @@ Result<Exporter::Plan> Exporter::planFiles(const std::vector<Target>& targets) {
     }
     auto refs = s_.index(t.topic);
     auto lo = s_.atOrAfter(t.topic, o_.startNs);
-    for (std::size_t i = lo.value_or(refs.size()), row = 0; i < refs.size() && refs[i].logTimeNs <= o_.endNs; ++i, ++row)
+    for (std::size_t i = lo.value_or(refs.size()), row = 0; i < refs.size() && refs[i].logTimeNs <= o_.endNs;
+         ++i, ++row)
       if (row % o_.every == 0) plan.frames.push_back({t.topic, row, row / o_.every, refs[i].logTimeNs, 0, {}});
   }
   // Each frame by (topic, row) and the topics they come from, for the stamp and write passes.
@@ -648,25 +662,29 @@ Result<Exporter::Plan> Exporter::planFiles(const std::vector<Target>& targets) {
   if (framePattern.find("{stamp_ns}") != std::string::npos && !plan.frames.empty())
     if (auto r = readFrameStamps(plan); !r) return std::move(r).error();
   for (auto& f : plan.frames)
-    f.path = o_.outDir / fs::u8path(expand(framePattern, bag_, topics[f.topic].name, f.index, f.stampNs, f.logTimeNs, ext));
+    f.path =
+        o_.outDir / fs::u8path(expand(framePattern, bag_, topics[f.topic].name, f.index, f.stampNs, f.logTimeNs, ext));
   return plan;
 }
 
 // The header stamp of each planned frame, for {stamp_ns}: straight from the bytes.
 Result<void> Exporter::readFrameStamps(Plan& plan) {
-  return s_.forEachParallel(plan.frameTopics, [&](TopicId t, std::size_t row, const Result<Message>& msg) {
-    auto it = plan.frameAt.find({t, row});
-    if (it == plan.frameAt.end() || !msg) return;
-    const std::string& encoding = msg->connection->messageEncoding;
-    if (encoding == "cdr" || encoding == "ros1") {
-      auto fmt = encoding == "cdr" ? decode::WireFormat::Cdr : decode::WireFormat::Ros1;
-      plan.frames[it->second].stampNs = decode::peekHeaderStamp(msg->bytes, fmt).value_or(0);
-    } else if (auto d = s_.decoder(*msg->connection)) {
-      // JSON, protobuf: no fixed place to peek at; Foxglove's types have a timestamp field.
-      if (auto v = (*d)->decode(msg->bytes))
-        if (auto h = sensors::headerOf(*v)) plan.frames[it->second].stampNs = h->stampNs;
-    }
-  }, stop_);
+  return s_.forEachParallel(
+      plan.frameTopics,
+      [&](TopicId t, std::size_t row, const Result<Message>& msg) {
+        auto it = plan.frameAt.find({t, row});
+        if (it == plan.frameAt.end() || !msg) return;
+        const std::string& encoding = msg->connection->messageEncoding;
+        if (encoding == "cdr" || encoding == "ros1") {
+          auto fmt = encoding == "cdr" ? decode::WireFormat::Cdr : decode::WireFormat::Ros1;
+          plan.frames[it->second].stampNs = decode::peekHeaderStamp(msg->bytes, fmt).value_or(0);
+        } else if (auto d = s_.decoder(*msg->connection)) {
+          // JSON, protobuf: no fixed place to peek at; Foxglove's types have a timestamp field.
+          if (auto v = (*d)->decode(msg->bytes))
+            if (auto h = sensors::headerOf(*v)) plan.frames[it->second].stampNs = h->stampNs;
+        }
+      },
+      stop_);
 }
 
 // Every name inside the output folder and distinct, existing files listed (an error unless
@@ -682,8 +700,10 @@ Result<void> Exporter::checkNames(const Plan& plan) {
       return fileError(ErrorCode::InvalidArgument, "a file name would lie outside the output folder " + utf8(o_.outDir),
                        utf8(p));
     if (!names.insert(p).second)
-      return fileError(ErrorCode::InvalidArgument, "two exported files would have the same name; put {index} or {topic} "
-                                              "in the name template", utf8(p));
+      return fileError(ErrorCode::InvalidArgument,
+                       "two exported files would have the same name; put {index} or {topic} "
+                       "in the name template",
+                       utf8(p));
     if (!o_.overwrite && fs::exists(p, ec)) report_.conflicts.push_back(utf8(p));
     return {};
   };
@@ -692,9 +712,10 @@ Result<void> Exporter::checkNames(const Plan& plan) {
   for (const auto& [t, p] : plan.streams)
     if (auto r = check(p); !r) return r;
   if (!report_.conflicts.empty())
-    return fileError(ErrorCode::InvalidArgument, std::to_string(report_.conflicts.size()) +
-                                                " files exist already (use --overwrite to replace them), the first: " +
-                                                report_.conflicts.front());
+    return fileError(
+        ErrorCode::InvalidArgument,
+        std::to_string(report_.conflicts.size()) +
+            " files exist already (use --overwrite to replace them), the first: " + report_.conflicts.front());
   if (o_.dryRun) return {};
   std::set<fs::path> folders;
   for (const auto& f : plan.frames) folders.insert(f.path.parent_path());
@@ -710,20 +731,23 @@ Result<void> Exporter::checkNames(const Plan& plan) {
 Result<void> Exporter::writeFrames(const Plan& plan, Progress& done) {
   if (plan.frames.empty()) return {};
   auto topics = s_.topics();
-  return s_.forEachParallel(plan.frameTopics, [&](TopicId t, std::size_t row, const Result<Message>& m) {
-    auto it = plan.frameAt.find({t, row});
-    if (it == plan.frameAt.end() || writeFailed_) return;
-    if (!m) return skip("message cannot be read", m.error().describe());
-    if (auto w = writeFrame(plan.frames[it->second], *m); !w) {
-      if (w.error().code == ErrorCode::Write) {
-        // The first refused write (disk full, no permission) stops the rest: each would fail too.
-        if (!writeFailed_.exchange(true)) skip("file cannot be written", w.error().describe());
-        return;
-      }
-      skip(skipReason(w.error()), topics[t].name + " message " + std::to_string(row) + ": " + w.error().describe());
-    }
-    if (done.report) done.report(static_cast<double>(++done.count) / static_cast<double>(done.work));
-  }, stop_);
+  return s_.forEachParallel(
+      plan.frameTopics,
+      [&](TopicId t, std::size_t row, const Result<Message>& m) {
+        auto it = plan.frameAt.find({t, row});
+        if (it == plan.frameAt.end() || writeFailed_) return;
+        if (!m) return skip("message cannot be read", m.error().describe());
+        if (auto w = writeFrame(plan.frames[it->second], *m); !w) {
+          if (w.error().code == ErrorCode::Write) {
+            // The first refused write (disk full, no permission) stops the rest: each would fail too.
+            if (!writeFailed_.exchange(true)) skip("file cannot be written", w.error().describe());
+            return;
+          }
+          skip(skipReason(w.error()), topics[t].name + " message " + std::to_string(row) + ": " + w.error().describe());
+        }
+        if (done.report) done.report(static_cast<double>(++done.count) / static_cast<double>(done.work));
+      },
+      stop_);
 }
 
 // Streams: a file per topic, one after another, each read in order.
@@ -816,8 +840,10 @@ Result<void> exportSession(const Session& session, const std::string& bag, const
   if (auto r = checkNameTemplate(options.nameTemplate); !r) return r;
   if (!options.dryRun)
     if (std::size_t n = removeStaleParts(options.outDir))
-      report.notes.push_back("removed " + std::to_string(n) + " unfinished temporary files an earlier, interrupted export "
-                             "left in " + utf8(options.outDir));
+      report.notes.push_back("removed " + std::to_string(n) +
+                             " unfinished temporary files an earlier, interrupted export "
+                             "left in " +
+                             utf8(options.outDir));
   Exporter e(session, bag, options, report, std::move(stop));
   return e.run(progress);
 }

@@ -68,7 +68,7 @@ struct ExportOptions {
   std::vector<std::string> topics;  ///< empty: every topic the format can take
   std::int64_t startNs = std::numeric_limits<std::int64_t>::min();
   std::int64_t endNs = std::numeric_limits<std::int64_t>::max();
-  std::uint32_t every = 1;          ///< keep every n-th message of a topic
+  std::uint32_t every = 1;  ///< keep every n-th message of a topic
   std::filesystem::path outDir;
   /// Placeholders {bag} {topic} {index} {stamp_ns} {log_time_ns}; may contain '/'. Empty:
   /// "{bag}_frame_{index}.{ext}" per frame (in a folder per topic when there are several),
@@ -103,9 +103,9 @@ struct ExportOptions {
 struct WrittenFile {
   std::filesystem::path path;
   std::string bag, topic;
-  std::uint64_t index = 0;    ///< frame number within the topic (after --every)
+  std::uint64_t index = 0;  ///< frame number within the topic (after --every)
   std::int64_t logTimeNs = 0;
-  std::int64_t stampNs = 0;   ///< header stamp, 0 if none
+  std::int64_t stampNs = 0;  ///< header stamp, 0 if none
   std::uint64_t bytes = 0;
 };
 
@@ -154,8 +154,8 @@ struct Series {
 /// Writes `series` as one CSV in long form (pandas: df.pivot(columns="series")): a header
 /// `series,<xName>,<yName>`, then a row per sample with `lo <= x <= hi`, numbers as the CSV
 /// export writes them (shortest exact form; nan, inf). Atomically, as writeFileAtomically.
-Result<void> writeSeriesCsv(const std::filesystem::path& path, const std::vector<Series>& series, std::string_view xName,
-                            std::string_view yName, double lo, double hi, bool overwrite);
+Result<void> writeSeriesCsv(const std::filesystem::path& path, const std::vector<Series>& series,
+                            std::string_view xName, std::string_view yName, double lo, double hi, bool overwrite);
 
 /// Writes `outDir`/manifest.json listing every file of `report` (atomically).
 Result<std::filesystem::path> writeManifest(const ExportReport& report, const ExportOptions& options);

@@ -32,7 +32,8 @@ constexpr FormatInfo kFormats[] = {
 std::span<const FormatInfo> formats() { return kFormats; }
 
 const FormatInfo& formatInfo(Format format) {
-  return *std::find_if(std::begin(kFormats), std::end(kFormats), [&](const FormatInfo& f) { return f.format == format; });
+  return *std::find_if(std::begin(kFormats), std::end(kFormats),
+                       [&](const FormatInfo& f) { return f.format == format; });
 }
 
 Result<Format> formatFromName(std::string_view name) {
@@ -63,8 +64,12 @@ std::vector<Format> formatsFor(std::string_view type) {
   return madeFor;
 }
 
-bool madeFor(Format format, std::string_view type) { return (formatInfo(format).kinds & bit(sensors::kindOf(type))) != 0; }
+bool madeFor(Format format, std::string_view type) {
+  return (formatInfo(format).kinds & bit(sensors::kindOf(type))) != 0;
+}
 
-bool filePerMessage(Format format, std::string_view type) { return formatInfo(format).filePerMessage && madeFor(format, type); }
+bool filePerMessage(Format format, std::string_view type) {
+  return formatInfo(format).filePerMessage && madeFor(format, type);
+}
 
 }  // namespace bagscope::exporters

@@ -29,10 +29,18 @@ void plan(const schema::MessageType& type, const std::string& prefix, std::vecto
       Column c{name, Column::Kind::Float, std::move(p)};
       switch (f.type) {
         case Primitive::Bool: c.kind = Column::Kind::Bool; break;
-        case Primitive::Int8: case Primitive::Int16: case Primitive::Int32: case Primitive::Int64: c.kind = Column::Kind::Int; break;
-        case Primitive::UInt8: case Primitive::UInt16: case Primitive::UInt32: case Primitive::UInt64: c.kind = Column::Kind::UInt; break;
+        case Primitive::Int8:
+        case Primitive::Int16:
+        case Primitive::Int32:
+        case Primitive::Int64: c.kind = Column::Kind::Int; break;
+        case Primitive::UInt8:
+        case Primitive::UInt16:
+        case Primitive::UInt32:
+        case Primitive::UInt64: c.kind = Column::Kind::UInt; break;
         case Primitive::String: c.kind = Column::Kind::String; break;
-        case Primitive::Time: case Primitive::Duration: case Primitive::Message: c.kind = Column::Kind::Time; break;
+        case Primitive::Time:
+        case Primitive::Duration:
+        case Primitive::Message: c.kind = Column::Kind::Time; break;
         default: break;
       }
       out.push_back(std::move(c));
@@ -43,8 +51,9 @@ void plan(const schema::MessageType& type, const std::string& prefix, std::vecto
       leaf(prefix + f.name, here);
       continue;
     }
-    std::uint32_t n = f.array == schema::ArrayKind::Fixed ? f.arrayLength
-                      : f.array == schema::ArrayKind::Bounded ? std::min(f.arrayLength, limit) : limit;
+    std::uint32_t n = f.array == schema::ArrayKind::Fixed     ? f.arrayLength
+                      : f.array == schema::ArrayKind::Bounded ? std::min(f.arrayLength, limit)
+                                                              : limit;
     for (std::uint32_t i = 0; i < n; ++i) {
       auto element = here;
       element.push_back(i);
@@ -127,7 +136,8 @@ void appendCsv(const Value* v, std::uint8_t byte, bool isByte, const Column& c, 
 
 const char* npyType(const Column& c) {
   switch (c.kind) {
-    case Column::Kind::Int: case Column::Kind::Time: return "<i8";
+    case Column::Kind::Int:
+    case Column::Kind::Time: return "<i8";
     case Column::Kind::UInt: return "<u8";
     case Column::Kind::Float: return "<f8";
     case Column::Kind::Bool: return "|b1";
@@ -140,10 +150,16 @@ void appendNpy(const Value* v, std::uint8_t byte, bool isByte, const Column& c, 
   auto put = [&](auto x) { out.append(reinterpret_cast<const char*>(&x), sizeof x); };
   switch (c.kind) {
     case Column::Kind::Int:
-      put(static_cast<std::int64_t>(!v ? 0 : isByte ? byte : v->kind == Value::Kind::Int ? v->i : static_cast<std::int64_t>(v->u)));
+      put(static_cast<std::int64_t>(!v                            ? 0
+                                    : isByte                      ? byte
+                                    : v->kind == Value::Kind::Int ? v->i
+                                                                  : static_cast<std::int64_t>(v->u)));
       break;
     case Column::Kind::UInt:
-      put(static_cast<std::uint64_t>(!v ? 0 : isByte ? byte : v->kind == Value::Kind::UInt ? v->u : static_cast<std::uint64_t>(v->i)));
+      put(static_cast<std::uint64_t>(!v                             ? 0
+                                     : isByte                       ? byte
+                                     : v->kind == Value::Kind::UInt ? v->u
+                                                                    : static_cast<std::uint64_t>(v->i)));
       break;
     case Column::Kind::Float: put(!v ? std::nan("") : v->kind == Value::Kind::Float ? v->f : 0.0); break;
     case Column::Kind::Bool: put(static_cast<std::uint8_t>(v && v->kind == Value::Kind::Bool && v->b)); break;

@@ -39,7 +39,8 @@ public:
 
 protected:
   virtual std::optional<RowFailure> start() = 0;
-  virtual std::optional<RowFailure> write(const TopicRow& row, const std::vector<Column>& plan, std::int64_t stampNs) = 0;
+  virtual std::optional<RowFailure> write(const TopicRow& row, const std::vector<Column>& plan,
+                                          std::int64_t stampNs) = 0;
 
   const TopicWriterSetup& setup_;
   std::vector<Column> columns_;  // named by the first message's definition
@@ -114,7 +115,8 @@ public:
     for (const auto& c : columns_)
       if (*npyType(c)) fields.emplace_back(c.name, npyType(c));
     std::string preamble = npyPreamble(fields, std::to_string(rows_) + ",");
-    if (preamble.empty()) return fileError(ErrorCode::Unsupported, "too many columns for a NumPy 1.0 header", utf8(setup_.path));
+    if (preamble.empty())
+      return fileError(ErrorCode::Unsupported, "too many columns for a NumPy 1.0 header", utf8(setup_.path));
     std::ofstream npy(setup_.temp, std::ios::binary);
     npy << preamble;
     npy.write(rows.data(), static_cast<std::streamsize>(rows.size()));
@@ -161,7 +163,9 @@ Result<std::unique_ptr<TopicWriter>> makeTopicWriter(const TopicWriterSetup& set
     case Format::Npy: return makeNpyTableWriter(setup);
     case Format::Mp4:
     case Format::Avi: return makeVideoWriter(setup);
-    default: return fileError(ErrorCode::InvalidArgument, std::string(formatName(setup.options.format)) + " writes a file per message");
+    default:
+      return fileError(ErrorCode::InvalidArgument,
+                       std::string(formatName(setup.options.format)) + " writes a file per message");
   }
 }
 

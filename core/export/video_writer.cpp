@@ -20,9 +20,11 @@ public:
       // of the first frame.
       double fps = setup_.options.fps > 0 ? setup_.options.fps : setup_.meanRate / setup_.options.every;
       if (!(fps > 0) || !std::isfinite(fps)) fps = 10;
-      auto codec = setup_.options.format == Format::Mp4 ? sensors::VideoWriter::Codec::Mp4 : sensors::VideoWriter::Codec::Avi;
+      auto codec =
+          setup_.options.format == Format::Mp4 ? sensors::VideoWriter::Codec::Mp4 : sensors::VideoWriter::Codec::Avi;
       auto opened = sensors::VideoWriter::open(setup_.temp, codec, fps, image->width, image->height);
-      if (!opened) return RowFailure{"video cannot be written", opened.error().message + " for " + utf8(setup_.path), true};
+      if (!opened)
+        return RowFailure{"video cannot be written", opened.error().message + " for " + utf8(setup_.path), true};
       video_ = std::move(opened).value();
     }
     if (auto w = video_->write(*image); !w) return RowFailure{"video cannot be written", w.error().describe(), true};

@@ -15,9 +15,9 @@ std::string normalize(std::string_view name) {
 }
 
 bool isPrimitive(std::string_view t) {
-  static const std::set<std::string_view> kNames = {
-      "bool", "byte", "char", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64",
-      "uint64", "float32", "float64", "string", "wstring"};
+  static const std::set<std::string_view> kNames = {"bool",   "byte",    "char",    "int8",   "uint8",
+                                                    "int16",  "uint16",  "int32",   "uint32", "int64",
+                                                    "uint64", "float32", "float64", "string", "wstring"};
   return kNames.count(t) > 0;
 }
 
@@ -130,7 +130,8 @@ std::optional<std::string> serviceEventDefinition(std::string_view type, std::st
   std::string out = "service_msgs/ServiceEventInfo info\n" + package + "/" + service + "_Request[<=1] request\n" +
                     package + "/" + service + "_Response[<=1] response\n";
   // ServiceEventInfo as rosidl defines it (service_msgs, rcl_interfaces; Apache-2.0).
-  out += sep + "MSG: service_msgs/ServiceEventInfo\n"
+  out += sep +
+         "MSG: service_msgs/ServiceEventInfo\n"
          "uint8 REQUEST_SENT = 0\nuint8 REQUEST_RECEIVED = 1\nuint8 RESPONSE_SENT = 2\nuint8 RESPONSE_RECEIVED = 3\n"
          "uint8 event_type\nbuiltin_interfaces/Time stamp\nchar[16] client_gid\nint64 sequence_number\n";
   out += sep + "MSG: builtin_interfaces/Time\nint32 sec\nuint32 nanosec\n";

@@ -16,8 +16,7 @@ namespace bagscope::schema {
 /// its .msg text, then each dependency after a '=' line and "MSG: pkg/Type". Each type is
 /// looked up in `msgPaths` (as DIR/<pkg>/msg/<Type>.msg, first match wins), then among the
 /// standard interfaces. Empty when the type or one of its dependencies is found nowhere.
-std::optional<std::string> findDefinition(std::string_view type,
-                                          std::span<const std::filesystem::path> msgPaths = {});
+std::optional<std::string> findDefinition(std::string_view type, std::span<const std::filesystem::path> msgPaths = {});
 
 /// rosbag2 (Jazzy) records service events on topics of type "pkg/srv/Name_Event" and
 /// stores the .srv text (request, "---", response, then dependency sections) as their

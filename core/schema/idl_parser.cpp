@@ -50,8 +50,7 @@ Result<std::vector<Token>> tokenize(std::string_view s) {
       if (end == std::string_view::npos) return fail("comment not closed");
       for (std::size_t k = i; k < end; ++k) line += s[k] == '\n';
       i = end + 2;
-    } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_' ||
-               (c == ':' && s.compare(i, 2, "::") == 0)) {
+    } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_' || (c == ':' && s.compare(i, 2, "::") == 0)) {
       Token t{Token::Kind::Word, {}, line};
       while (i < s.size()) {
         if (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '_') {
@@ -64,8 +63,9 @@ Result<std::vector<Token>> tokenize(std::string_view s) {
         }
       }
       out.push_back(std::move(t));
-    } else if (std::isdigit(static_cast<unsigned char>(c)) || ((c == '-' || c == '+' || c == '.') && i + 1 < s.size() &&
-                                                               (std::isdigit(static_cast<unsigned char>(s[i + 1])) || s[i + 1] == '.'))) {
+    } else if (std::isdigit(static_cast<unsigned char>(c)) ||
+               ((c == '-' || c == '+' || c == '.') && i + 1 < s.size() &&
+                (std::isdigit(static_cast<unsigned char>(s[i + 1])) || s[i + 1] == '.'))) {
       Token t{Token::Kind::Number, {}, line};
       t.text += s[i++];
       while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '.' ||
@@ -117,8 +117,8 @@ Result<std::vector<Token>> tokenize(std::string_view s) {
 
 // A type as written: a base name (keyword or scoped name), its bound, or a sequence of one.
 struct TypeSpec {
-  std::string name;  // "double", "string", "sequence", "a::b::C"
-  std::uint32_t bound = 0;  // string<N>, sequence<T, N>
+  std::string name;                   // "double", "string", "sequence", "a::b::C"
+  std::uint32_t bound = 0;            // string<N>, sequence<T, N>
   std::unique_ptr<TypeSpec> element;  // sequence
 };
 
@@ -166,8 +166,9 @@ private:
   bool isPunct(const char* p) const { return peek().kind == Token::Kind::Punct && peek().text == p; }
   bool isWord(const char* w) const { return peek().kind == Token::Kind::Word && peek().text == w; }
   Error fail(const std::string& what) const {
-    return makeError(ErrorCode::Schema, "IDL line " + std::to_string(peek().line) + ": " + what +
-                                            (peek().kind == Token::Kind::End ? " (at the end)" : ", found '" + peek().text + "'"));
+    return makeError(ErrorCode::Schema,
+                     "IDL line " + std::to_string(peek().line) + ": " + what +
+                         (peek().kind == Token::Kind::End ? " (at the end)" : ", found '" + peek().text + "'"));
   }
   Result<void> expect(const char* p) {
     if (!isPunct(p)) return fail(std::string("expected '") + p + "'");
@@ -217,8 +218,9 @@ private:
       else if (*kw == "typedef") r = typedefinition(scope);
       else if (*kw == "const") r = constant(scope);
       else if (*kw == "enum") r = enumeration(scope);
-      else return makeError(ErrorCode::Schema, "IDL line " + std::to_string(t_[pos_ - 1].line) + ": '" + *kw +
-                                                   "' definitions are not supported");
+      else
+        return makeError(ErrorCode::Schema, "IDL line " + std::to_string(t_[pos_ - 1].line) + ": '" + *kw +
+                                                "' definitions are not supported");
       if (!r) return r;
     }
   }
@@ -278,7 +280,8 @@ private:
     std::uint32_t v = 0;
     auto r = std::from_chars(text.data(), text.data() + text.size(), v);
     if (r.ec != std::errc() || r.ptr != text.data() + text.size())
-      return makeError(ErrorCode::Schema, "IDL line " + std::to_string(t_[pos_ - 1].line) + ": '" + text + "' is not a length");
+      return makeError(ErrorCode::Schema,
+                       "IDL line " + std::to_string(t_[pos_ - 1].line) + ": '" + text + "' is not a length");
     return v;
   }
 
@@ -379,13 +382,27 @@ private:
 
 std::optional<Primitive> basicType(const std::string& name) {
   static const std::map<std::string, Primitive, std::less<>> kBasic = {
-      {"boolean", Primitive::Bool},        {"octet", Primitive::UInt8},          {"char", Primitive::UInt8},
-      {"int8", Primitive::Int8},           {"uint8", Primitive::UInt8},          {"int16", Primitive::Int16},
-      {"uint16", Primitive::UInt16},       {"int32", Primitive::Int32},          {"uint32", Primitive::UInt32},
-      {"int64", Primitive::Int64},         {"uint64", Primitive::UInt64},        {"short", Primitive::Int16},
-      {"unsigned short", Primitive::UInt16}, {"long", Primitive::Int32},         {"unsigned long", Primitive::UInt32},
-      {"long long", Primitive::Int64},     {"unsigned long long", Primitive::UInt64}, {"float", Primitive::Float32},
-      {"double", Primitive::Float64},      {"string", Primitive::String},        {"wstring", Primitive::String},
+      {"boolean", Primitive::Bool},
+      {"octet", Primitive::UInt8},
+      {"char", Primitive::UInt8},
+      {"int8", Primitive::Int8},
+      {"uint8", Primitive::UInt8},
+      {"int16", Primitive::Int16},
+      {"uint16", Primitive::UInt16},
+      {"int32", Primitive::Int32},
+      {"uint32", Primitive::UInt32},
+      {"int64", Primitive::Int64},
+      {"uint64", Primitive::UInt64},
+      {"short", Primitive::Int16},
+      {"unsigned short", Primitive::UInt16},
+      {"long", Primitive::Int32},
+      {"unsigned long", Primitive::UInt32},
+      {"long long", Primitive::Int64},
+      {"unsigned long long", Primitive::UInt64},
+      {"float", Primitive::Float32},
+      {"double", Primitive::Float64},
+      {"string", Primitive::String},
+      {"wstring", Primitive::String},
       {"wchar", Primitive::UInt16},
   };
   auto it = kBasic.find(name);
@@ -489,9 +506,10 @@ private:
       f.type = *basic;
       f.stringBound = *basic == Primitive::String ? spec.bound : 0;
       f.typeText = spec.name + (spec.bound && *basic == Primitive::String ? "<=" + std::to_string(spec.bound) : "") +
-                   (f.array == ArrayKind::Fixed ? "[" + std::to_string(f.arrayLength) + "]"
+                   (f.array == ArrayKind::Fixed     ? "[" + std::to_string(f.arrayLength) + "]"
                     : f.array == ArrayKind::Bounded ? "[<=" + std::to_string(f.arrayLength) + "]"
-                    : f.array == ArrayKind::Dynamic ? "[]" : "");
+                    : f.array == ArrayKind::Dynamic ? "[]"
+                                                    : "");
       return {};
     }
     if (auto it = lookup(p_.typedefs, spec.name, scope); it != p_.typedefs.end()) {

@@ -7,8 +7,8 @@
 #include <functional>
 #include <map>
 
-#include "schema.hpp"
 #include "detail/schema_rules.hpp"
+#include "schema.hpp"
 
 namespace bagscope::schema {
 namespace {
@@ -43,12 +43,10 @@ std::string_view packageOf(std::string_view name) {
 
 bool parsePrimitive(std::string_view t, Dialect dialect, Primitive& out) {
   static const std::pair<std::string_view, Primitive> kCommon[] = {
-      {"bool", Primitive::Bool},       {"int8", Primitive::Int8},
-      {"uint8", Primitive::UInt8},     {"int16", Primitive::Int16},
-      {"uint16", Primitive::UInt16},   {"int32", Primitive::Int32},
-      {"uint32", Primitive::UInt32},   {"int64", Primitive::Int64},
-      {"uint64", Primitive::UInt64},   {"float32", Primitive::Float32},
-      {"float64", Primitive::Float64}, {"string", Primitive::String},
+      {"bool", Primitive::Bool},       {"int8", Primitive::Int8},       {"uint8", Primitive::UInt8},
+      {"int16", Primitive::Int16},     {"uint16", Primitive::UInt16},   {"int32", Primitive::Int32},
+      {"uint32", Primitive::UInt32},   {"int64", Primitive::Int64},     {"uint64", Primitive::UInt64},
+      {"float32", Primitive::Float32}, {"float64", Primitive::Float64}, {"string", Primitive::String},
       {"char", Primitive::UInt8},
   };
   for (const auto& [name, p] : kCommon) {
@@ -84,8 +82,7 @@ struct Section {
 
 class Parser {
 public:
-  Parser(Dialect dialect, std::shared_ptr<MessageSchema> schema)
-      : dialect_(dialect), schema_(std::move(schema)) {}
+  Parser(Dialect dialect, std::shared_ptr<MessageSchema> schema) : dialect_(dialect), schema_(std::move(schema)) {}
 
   Result<void> run(std::string_view typeName, std::string_view text) {
     std::vector<Section> sections;
@@ -107,8 +104,7 @@ public:
         std::string_view t = trim(line);
         if (t.empty()) continue;
         if (t.substr(0, 4) != "MSG:")
-          return fail(lineNo, "expected 'MSG: pkg/Type' after a separator line, found '" +
-                                  std::string(t) + "'");
+          return fail(lineNo, "expected 'MSG: pkg/Type' after a separator line, found '" + std::string(t) + "'");
         sections.push_back({normalizeName(trim(t.substr(4))), {}, lineNo + 1});
         expectMsgLine = false;
         continue;
@@ -145,8 +141,7 @@ private:
       std::string_view raw = trim(s.lines[i]);
       if (raw.empty() || raw.front() == '#') continue;
       auto ws = raw.find_first_of(" \t");
-      if (ws == std::string_view::npos)
-        return fail(lineNo, "'" + std::string(raw) + "' has a type but no field name");
+      if (ws == std::string_view::npos) return fail(lineNo, "'" + std::string(raw) + "' has a type but no field name");
       std::string_view typeTok = raw.substr(0, ws);
       std::string_view rest = trim(raw.substr(ws));
 
@@ -154,8 +149,8 @@ private:
       f.typeText = std::string(typeTok);
       if (auto r = parseType(typeTok, packageOf(s.name), lineNo, f); !r) return r;
 
-      if (auto eq = rest.find('='); eq != std::string_view::npos &&
-                                    rest.substr(0, eq).find('#') == std::string_view::npos) {
+      if (auto eq = rest.find('=');
+          eq != std::string_view::npos && rest.substr(0, eq).find('#') == std::string_view::npos) {
         Constant c;
         c.name = std::string(trim(rest.substr(0, eq)));
         c.type = f.type;
@@ -176,8 +171,7 @@ private:
     return {};
   }
 
-  Result<void> parseType(std::string_view tok, std::string_view pkg, std::size_t lineNo,
-                         Field& f) {
+  Result<void> parseType(std::string_view tok, std::string_view pkg, std::size_t lineNo, Field& f) {
     std::string_view base = tok;
     if (auto open = tok.find('['); open != std::string_view::npos) {
       if (tok.back() != ']') return fail(lineNo, "malformed array type '" + std::string(tok) + "'");
@@ -191,8 +185,7 @@ private:
           return fail(lineNo, "bad array bound in '" + std::string(tok) + "'");
       } else {
         f.array = ArrayKind::Fixed;
-        if (!parseUint(inside, f.arrayLength))
-          return fail(lineNo, "bad array length in '" + std::string(tok) + "'");
+        if (!parseUint(inside, f.arrayLength)) return fail(lineNo, "bad array length in '" + std::string(tok) + "'");
       }
     }
     if (auto le = base.find("<="); le != std::string_view::npos) {
@@ -214,13 +207,14 @@ private:
       const MessageType* match = nullptr;
       for (const auto& [name, t] : *byName_) {
         if (name.size() > suffix.size() && name.ends_with(suffix)) {
-          if (match) { match = nullptr; break; }
+          if (match) {
+            match = nullptr;
+            break;
+          }
           match = t;
         }
       }
-      if (!match)
-        return fail(lineNo, "type '" + std::string(base) +
-                                "' is used but its definition is not included");
+      if (!match) return fail(lineNo, "type '" + std::string(base) + "' is used but its definition is not included");
       f.message = match;
       return {};
     }
@@ -237,18 +231,26 @@ private:
 
 std::uint32_t primitiveSize(Primitive p) {
   switch (p) {
-    case Primitive::Bool: case Primitive::Int8: case Primitive::UInt8: return 1;
-    case Primitive::Int16: case Primitive::UInt16: return 2;
-    case Primitive::Int32: case Primitive::UInt32: case Primitive::Float32: return 4;
-    case Primitive::Int64: case Primitive::UInt64: case Primitive::Float64:
-    case Primitive::Time: case Primitive::Duration: return 8;
-    case Primitive::String: case Primitive::Message: return 0;
+    case Primitive::Bool:
+    case Primitive::Int8:
+    case Primitive::UInt8: return 1;
+    case Primitive::Int16:
+    case Primitive::UInt16: return 2;
+    case Primitive::Int32:
+    case Primitive::UInt32:
+    case Primitive::Float32: return 4;
+    case Primitive::Int64:
+    case Primitive::UInt64:
+    case Primitive::Float64:
+    case Primitive::Time:
+    case Primitive::Duration: return 8;
+    case Primitive::String:
+    case Primitive::Message: return 0;
   }
   return 0;
 }
 
-Result<std::shared_ptr<const MessageSchema>> parseDefinition(std::string_view typeName,
-                                                             std::string_view text,
+Result<std::shared_ptr<const MessageSchema>> parseDefinition(std::string_view typeName, std::string_view text,
                                                              Dialect dialect) {
   auto schema = std::make_shared<MessageSchema>();
   schema->dialect = dialect;

@@ -16,7 +16,17 @@ namespace bagscope::schema {
 enum class Dialect : std::uint8_t { Ros1, Ros2 };
 
 enum class Primitive : std::uint8_t {
-  Bool, Int8, UInt8, Int16, UInt16, Int32, UInt32, Int64, UInt64, Float32, Float64,
+  Bool,
+  Int8,
+  UInt8,
+  Int16,
+  UInt16,
+  Int32,
+  UInt32,
+  Int64,
+  UInt64,
+  Float32,
+  Float64,
   String,    ///< UTF-8 text (ROS 2 bounded strings keep their bound in Field::stringBound)
   Time,      ///< ROS 1 time: uint32 sec, uint32 nsec
   Duration,  ///< ROS 1 duration: int32 sec, int32 nsec
@@ -66,7 +76,6 @@ struct MessageSchema {
   Dialect dialect = Dialect::Ros1;
 };
 
-
 /// Parses ROS 2 IDL (schema encoding "ros2idl"): the IDL rosidl generates, as one document or
 /// as rosbag2's sections ("=====" line, "IDL: pkg/msg/Type", the file). The root is the
 /// struct named `typeName` ("pkg/msg/Type"). Errors (Schema) name the line.
@@ -74,8 +83,7 @@ Result<std::shared_ptr<const MessageSchema>> parseIdl(std::string_view typeName,
 
 /// Parses a full definition (root text + "MSG:" sections) of type `typeName`.
 /// Errors (Schema) name the type and the line.
-Result<std::shared_ptr<const MessageSchema>> parseDefinition(std::string_view typeName,
-                                                             std::string_view text,
+Result<std::shared_ptr<const MessageSchema>> parseDefinition(std::string_view typeName, std::string_view text,
                                                              Dialect dialect);
 
 }  // namespace bagscope::schema

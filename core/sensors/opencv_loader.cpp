@@ -57,7 +57,8 @@ Result<OpenCvModule*> load() {
       continue;
     }
 #if defined(_WIN32)
-    HMODULE handle = LoadLibraryExW(path.c_str(), nullptr, LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR | LOAD_LIBRARY_SEARCH_DEFAULT_DIRS);
+    HMODULE handle =
+        LoadLibraryExW(path.c_str(), nullptr, LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR | LOAD_LIBRARY_SEARCH_DEFAULT_DIRS);
     void* entry = handle ? reinterpret_cast<void*>(GetProcAddress(handle, kOpenCvModuleEntry)) : nullptr;
     std::string why = handle ? "it has no entry point" : "Windows error " + std::to_string(GetLastError());
 #else
@@ -67,16 +68,17 @@ Result<OpenCvModule*> load() {
 #endif
     // Never unloaded: images and writers made by it live as long as the program.
     if (!entry)
-      return makeError(ErrorCode::Unsupported, "the OpenCV module " + utf8(path.lexically_normal()) +
-                                                   " cannot be loaded: " + why);
+      return makeError(ErrorCode::Unsupported,
+                       "the OpenCV module " + utf8(path.lexically_normal()) + " cannot be loaded: " + why);
     auto* module = reinterpret_cast<OpenCvModule* (*)(int)>(entry)(kOpenCvModuleVersion);
     if (!module)
-      return makeError(ErrorCode::Unsupported, "the OpenCV module " + utf8(path.lexically_normal()) +
-                                                   " is of another Bagscope version");
+      return makeError(ErrorCode::Unsupported,
+                       "the OpenCV module " + utf8(path.lexically_normal()) + " is of another Bagscope version");
     return module;
   }
   return makeError(ErrorCode::Unsupported, "images and video need Bagscope's OpenCV module (" +
-                                               std::string(BAGSCOPE_OPENCV_MODULE_FILE) + "), which is not installed: looked in " + tried);
+                                               std::string(BAGSCOPE_OPENCV_MODULE_FILE) +
+                                               "), which is not installed: looked in " + tried);
 }
 
 }  // namespace

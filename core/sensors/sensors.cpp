@@ -1,16 +1,16 @@
 #include "sensors.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <set>
 #include <span>
-#include <bit>
-#include <cmath>
-#include <cstring>
 
-#include "core/base/text.hpp"
 #include "core/base/byte_source.hpp"
+#include "core/base/text.hpp"
 #include "core/schema/schema.hpp"
 #include "core/sensors/detail/opencv_module.hpp"
 
@@ -126,9 +126,13 @@ std::optional<Header> headerOf(const Value& message) {
 
 std::size_t sizeOf(PointType type) {
   switch (type) {
-    case PointType::Int8: case PointType::UInt8: return 1;
-    case PointType::Int16: case PointType::UInt16: return 2;
-    case PointType::Int32: case PointType::UInt32: case PointType::Float32: return 4;
+    case PointType::Int8:
+    case PointType::UInt8: return 1;
+    case PointType::Int16:
+    case PointType::UInt16: return 2;
+    case PointType::Int32:
+    case PointType::UInt32:
+    case PointType::Float32: return 4;
     case PointType::Float64: return 8;
   }
   return 0;
@@ -136,8 +140,12 @@ std::size_t sizeOf(PointType type) {
 
 const char* pcdTypeLetter(PointType type) {
   switch (type) {
-    case PointType::Int8: case PointType::Int16: case PointType::Int32: return "I";
-    case PointType::UInt8: case PointType::UInt16: case PointType::UInt32: return "U";
+    case PointType::Int8:
+    case PointType::Int16:
+    case PointType::Int32: return "I";
+    case PointType::UInt8:
+    case PointType::UInt16:
+    case PointType::UInt32: return "U";
     default: return "F";
   }
 }
@@ -156,7 +164,8 @@ std::vector<Channel> PointCloud::channels(bool unpackColour) const {
     if (packed) {
       // Packed as 0xAARRGGBB in a 4-byte value: b is its lowest byte.
       const char* names[] = {"b", "g", "r", "a"};
-      for (int byte : {2, 1, 0}) out.push_back({names[byte], PointType::UInt8, f.offset, static_cast<std::int8_t>(byte)});
+      for (int byte : {2, 1, 0})
+        out.push_back({names[byte], PointType::UInt8, f.offset, static_cast<std::int8_t>(byte)});
       if (f.name == "rgba") out.push_back({"a", PointType::UInt8, f.offset, 3});
       continue;
     }
@@ -219,12 +228,14 @@ Result<PointCloud> readPointCloud(const Value& m) {
     auto datatype = static_cast<int>(number(field(f, stride ? "type" : "datatype")));
     if (stride && datatype >= 1 && datatype <= 6) datatype += datatype % 2 ? 1 : -1;  // UINT8=1, INT8=2, ...
     pf.count = static_cast<std::uint32_t>(number(field(f, "count"), 1));
-    if (datatype < 1 || datatype > 8) return bad("field '" + pf.name + "' has unknown datatype " + std::to_string(datatype));
+    if (datatype < 1 || datatype > 8)
+      return bad("field '" + pf.name + "' has unknown datatype " + std::to_string(datatype));
     pf.type = static_cast<PointType>(datatype);
     if (pf.count == 0) continue;  // some drivers write count 0 for unused fields
     if (std::uint64_t{pf.offset} + std::uint64_t{pf.count} * sizeOf(pf.type) > c.pointStep)
       return bad("field '" + pf.name + "' (offset " + std::to_string(pf.offset) + ", " + std::to_string(pf.count) +
-                 " x " + std::to_string(sizeOf(pf.type)) + " bytes) does not fit in point_step " + std::to_string(c.pointStep));
+                 " x " + std::to_string(sizeOf(pf.type)) + " bytes) does not fit in point_step " +
+                 std::to_string(c.pointStep));
     c.fields.push_back(std::move(pf));
   }
   if (c.size() == 0) return c;
@@ -279,7 +290,8 @@ std::size_t sizeOf(PixelDepth depth) {
 }
 
 double Image::value(int x, int y, int c) const {
-  const std::byte* p = row(y) + static_cast<std::size_t>(x) * pixelBytes() + static_cast<std::size_t>(c) * sizeOf(depth);
+  const std::byte* p =
+      row(y) + static_cast<std::size_t>(x) * pixelBytes() + static_cast<std::size_t>(c) * sizeOf(depth);
   auto read = [p]<class T>(T) {
     T v;
     std::memcpy(&v, p, sizeof v);
@@ -301,7 +313,8 @@ Image Image::copy() const {
   Image out = *this;
   std::size_t rowBytes = static_cast<std::size_t>(width) * pixelBytes();
   auto pixels = std::make_shared<std::vector<std::byte>>(rowBytes * static_cast<std::size_t>(std::max(height, 0)));
-  for (int y = 0; y < height; ++y) std::memcpy(pixels->data() + rowBytes * static_cast<std::size_t>(y), row(y), rowBytes);
+  for (int y = 0; y < height; ++y)
+    std::memcpy(pixels->data() + rowBytes * static_cast<std::size_t>(y), row(y), rowBytes);
   out.step = rowBytes;
   out.data = pixels->data();
   out.owner = std::move(pixels);
@@ -347,10 +360,12 @@ Result<ImageFrame> readImage(const Value& m) {
     else channels = 0;
   }
   if (channels == 0) return makeError(ErrorCode::Unsupported, "image encoding '" + f.encoding + "' is not supported");
-  if (height <= 0 || width <= 0) return bad("image of " + std::to_string(width) + " x " + std::to_string(height) + " pixels");
+  if (height <= 0 || width <= 0)
+    return bad("image of " + std::to_string(width) + " x " + std::to_string(height) + " pixels");
   Image view{width, height, channels, depth, step, data->bytes.data(), {}};
   std::size_t rowBytes = static_cast<std::size_t>(width) * view.pixelBytes();
-  if (step < rowBytes) return bad("step " + std::to_string(step) + " is less than a row of " + std::to_string(rowBytes) + " bytes");
+  if (step < rowBytes)
+    return bad("step " + std::to_string(step) + " is less than a row of " + std::to_string(rowBytes) + " bytes");
   std::size_t needed = (static_cast<std::size_t>(height) - 1) * step + rowBytes;
   if (data->bytes.size() < needed)
     return bad("image data holds " + std::to_string(data->bytes.size()) + " bytes, " + std::to_string(width) + " x " +
@@ -430,7 +445,8 @@ VideoWriter::VideoWriter(VideoWriter&&) noexcept = default;
 VideoWriter& VideoWriter::operator=(VideoWriter&&) noexcept = default;
 VideoWriter::~VideoWriter() { close(); }
 
-Result<VideoWriter> VideoWriter::open(const std::filesystem::path& path, Codec codec, double fps, int width, int height) {
+Result<VideoWriter> VideoWriter::open(const std::filesystem::path& path, Codec codec, double fps, int width,
+                                      int height) {
   auto module = detail::openCvModule();
   if (!module) return std::move(module).error();
   std::string error;
@@ -502,8 +518,8 @@ void TfBuffer::add(const Value& tfMessage, bool isStatic) {
     // foxglove.FrameTransform: timestamp, parent_frame_id, translation, rotation.
     const Value* parentId = field(ts, "parent_frame_id");
     const Value* stamp = parentId ? field(ts, "timestamp") : nullptr;
-    auto header = parentId ? std::optional<Header>(Header{stamp ? timeNs(*stamp).value_or(0) : 0, text(parentId)})
-                           : headerOf(ts);
+    auto header =
+        parentId ? std::optional<Header>(Header{stamp ? timeNs(*stamp).value_or(0) : 0, text(parentId)}) : headerOf(ts);
     const Value* tf = field(ts, "transform");  // older foxglove.FrameTransform nests it too
     if (!tf && parentId) tf = &ts;
     if (!header || !tf) continue;
@@ -512,7 +528,8 @@ void TfBuffer::add(const Value& tfMessage, bool isStatic) {
     if (!tr || !rot) continue;
     Transform t;
     t.translation = {number(field(*tr, "x")), number(field(*tr, "y")), number(field(*tr, "z"))};
-    t.rotation = {number(field(*rot, "x")), number(field(*rot, "y")), number(field(*rot, "z")), number(field(*rot, "w"), 1)};
+    t.rotation = {number(field(*rot, "x")), number(field(*rot, "y")), number(field(*rot, "z")),
+                  number(field(*rot, "w"), 1)};
     std::string child = text(field(ts, "child_frame_id"));
     auto strip = [](std::string s) { return !s.empty() && s[0] == '/' ? s.substr(1) : s; };
     Edge& e = edges_[strip(child)];
@@ -536,24 +553,29 @@ std::vector<std::string> TfBuffer::frames() const {
 
 Result<Transform> TfBuffer::toParent(const std::string& child, std::int64_t timeNs, std::string& parent) const {
   auto it = edges_.find(child);
-  if (it == edges_.end() || it->second.samples.empty()) return makeError(ErrorCode::InvalidArgument, "no transform for frame '" + child + "'");
+  if (it == edges_.end() || it->second.samples.empty())
+    return makeError(ErrorCode::InvalidArgument, "no transform for frame '" + child + "'");
   const Edge& e = it->second;
   parent = e.parent;
   const auto& s = e.samples;
   if (e.isStatic || s.size() == 1) return s.back().transform;
-  auto after = std::lower_bound(s.begin(), s.end(), timeNs, [](const Sample& x, std::int64_t v) { return x.timeNs < v; });
+  auto after =
+      std::lower_bound(s.begin(), s.end(), timeNs, [](const Sample& x, std::int64_t v) { return x.timeNs < v; });
   constexpr std::int64_t kTolerance = 500'000'000;  // nearest sample within 0.5 s of either end
   if (after == s.begin()) {
-    if (s.front().timeNs - timeNs > kTolerance) return makeError(ErrorCode::InvalidArgument, "no transform of '" + child + "' that early");
+    if (s.front().timeNs - timeNs > kTolerance)
+      return makeError(ErrorCode::InvalidArgument, "no transform of '" + child + "' that early");
     return s.front().transform;
   }
   if (after == s.end()) {
-    if (timeNs - s.back().timeNs > kTolerance) return makeError(ErrorCode::InvalidArgument, "no transform of '" + child + "' that late");
+    if (timeNs - s.back().timeNs > kTolerance)
+      return makeError(ErrorCode::InvalidArgument, "no transform of '" + child + "' that late");
     return s.back().transform;
   }
   const Sample& a = *(after - 1);
   const Sample& b = *after;
-  double u = b.timeNs == a.timeNs ? 0 : static_cast<double>(timeNs - a.timeNs) / static_cast<double>(b.timeNs - a.timeNs);
+  double u =
+      b.timeNs == a.timeNs ? 0 : static_cast<double>(timeNs - a.timeNs) / static_cast<double>(b.timeNs - a.timeNs);
   Transform t;
   for (int i = 0; i < 3; ++i) t.translation[i] = a.transform.translation[i] * (1 - u) + b.transform.translation[i] * u;
   // Slerp along the shorter arc.

@@ -10,8 +10,8 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
-#include <memory>
 #include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -63,9 +63,9 @@ struct PointField {
 
 /// One exported value per point: a field element, or a byte of a packed rgb/rgba float.
 struct Channel {
-  std::string name;      ///< "x", "intensity", "normal_1" (count > 1), "r" (from rgb)
-  PointType type;        ///< of the value as exported
-  std::uint32_t offset;  ///< of the value (or of the packed colour) within a point
+  std::string name;             ///< "x", "intensity", "normal_1" (count > 1), "r" (from rgb)
+  PointType type;               ///< of the value as exported
+  std::uint32_t offset;         ///< of the value (or of the packed colour) within a point
   std::int8_t colourByte = -1;  ///< 0..3: byte of a packed rgb(a) (b, g, r, a order); -1: none
 };
 

@@ -131,10 +131,10 @@ struct Session::State {
   std::vector<std::unique_ptr<std::recursive_mutex>> sourceMutex;
   Result<void> readInBatches(std::uint32_t source, storage::ReadFilter filter, const storage::MessageFn& deliver,
                              const storage::ProblemFn& onProblem) const;
-  std::vector<std::vector<TopicId>> topicOf;             // [source][connection index]
+  std::vector<std::vector<TopicId>> topicOf;  // [source][connection index]
   std::vector<Topic> topics;
-  std::vector<std::vector<MessageRef>> index;            // [topic]
-  std::vector<std::int64_t> shift;                       // [source]: added to its log times
+  std::vector<std::vector<MessageRef>> index;  // [topic]
+  std::vector<std::int64_t> shift;             // [source]: added to its log times
   std::vector<std::string> problems;
   std::vector<OpenFailure> failures;
   std::int64_t startNs = 0, endNs = 0;
@@ -199,8 +199,7 @@ Result<void> Session::State::build() {
       byKey[key].push_back({s, &c});
       spelling.emplace(key, c.type);
     }
-    for (const auto& p : sources[s]->info().problems)
-      problems.push_back(sources[s]->info().path + ": " + p);
+    for (const auto& p : sources[s]->info().problems) problems.push_back(sources[s]->info().path + ": " + p);
   }
   topicOf.resize(sources.size());
   for (std::uint32_t s = 0; s < sources.size(); ++s) topicOf[s].resize(sources[s]->connections().size());
@@ -282,7 +281,8 @@ Result<detail::ChunkCache::Chunk> Session::State::chunk(std::uint32_t source, st
 // messages at a time, copies them out, and calls back without it. Each batch starts again at
 // the last time delivered, passing over the messages of that time already delivered (ties
 // come in the same file order every time).
-Result<void> Session::State::readInBatches(std::uint32_t s, storage::ReadFilter filter, const storage::MessageFn& deliver,
+Result<void> Session::State::readInBatches(std::uint32_t s, storage::ReadFilter filter,
+                                           const storage::MessageFn& deliver,
                                            const storage::ProblemFn& onProblem) const {
   constexpr std::size_t kBatchMessages = 256, kBatchBytes = std::size_t{8} << 20;
   struct Held {
@@ -300,17 +300,21 @@ Result<void> Session::State::readInBatches(std::uint32_t s, storage::ReadFilter 
     {
       std::lock_guard lock(*sourceMutex[s]);
       std::size_t toPass = deliveredAtStart;
-      auto r = sources[s]->readMessages(filter, [&](const storage::MessageView& v) {
-        if (toPass > 0 && v.logTimeNs == filter.startNs) return --toPass, true;
-        if (held.size() >= kBatchMessages || bytes.size() >= kBatchBytes) return (more = true), false;
-        held.push_back({v.connection, v.logTimeNs, bytes.size(), v.bytes.size()});
-        bytes.insert(bytes.end(), v.bytes.begin(), v.bytes.end());
-        return true;
-      }, onProblem);
+      auto r = sources[s]->readMessages(
+          filter,
+          [&](const storage::MessageView& v) {
+            if (toPass > 0 && v.logTimeNs == filter.startNs) return --toPass, true;
+            if (held.size() >= kBatchMessages || bytes.size() >= kBatchBytes) return (more = true), false;
+            held.push_back({v.connection, v.logTimeNs, bytes.size(), v.bytes.size()});
+            bytes.insert(bytes.end(), v.bytes.begin(), v.bytes.end());
+            return true;
+          },
+          onProblem);
       if (!r) return r;
     }
     for (const Held& h : held)
-      if (!deliver({h.connection, h.logTimeNs, std::span<const std::byte>(bytes).subspan(h.offset, h.size), {}})) return {};
+      if (!deliver({h.connection, h.logTimeNs, std::span<const std::byte>(bytes).subspan(h.offset, h.size), {}}))
+        return {};
     if (!more) return {};
     const std::int64_t last = held.back().logTimeNs;
     std::size_t atLast = last == filter.startNs ? deliveredAtStart : 0;
@@ -350,8 +354,10 @@ Result<Message> Session::State::read(TopicId topic, const MessageRef& ref, Hint&
   }
   const storage::ChunkMessage* m = storage::findMessage(*hint.chunk, entry);
   if (!m)
-    return fileError(ErrorCode::Format, "no message record at offset " + std::to_string(ref.location.offset) +
-                                       " of chunk " + std::to_string(ref.location.chunk), src.info().path);
+    return fileError(ErrorCode::Format,
+                     "no message record at offset " + std::to_string(ref.location.offset) + " of chunk " +
+                         std::to_string(ref.location.chunk),
+                     src.info().path);
   msg.connection = &src.connections()[m->connIndex];
   msg.logTimeNs = m->logTimeNs + shift[ref.source];
   msg.bytes = hint.chunk->data.span().subspan(m->offset, m->size);
@@ -375,13 +381,11 @@ void Session::State::prefetchChunk(std::uint32_t source, std::uint32_t number) c
   });
 }
 
-std::pair<std::size_t, std::size_t> Session::State::range(TopicId topic, std::int64_t fromNs,
-                                                           std::int64_t toNs) const {
+std::pair<std::size_t, std::size_t> Session::State::range(TopicId topic, std::int64_t fromNs, std::int64_t toNs) const {
   const auto& refs = index[topic];
   auto lo = std::lower_bound(refs.begin(), refs.end(), fromNs,
                              [](const MessageRef& r, std::int64_t t) { return r.logTimeNs < t; });
-  auto hi = std::upper_bound(lo, refs.end(), toNs,
-                             [](std::int64_t t, const MessageRef& r) { return t < r.logTimeNs; });
+  auto hi = std::upper_bound(lo, refs.end(), toNs, [](std::int64_t t, const MessageRef& r) { return t < r.logTimeNs; });
   return {static_cast<std::size_t>(lo - refs.begin()), static_cast<std::size_t>(hi - refs.begin())};
 }
 
@@ -436,8 +440,10 @@ Result<std::unique_ptr<Session>> Session::open(const std::vector<fs::path>& inpu
     if (folderOfBags) {
       found = findRecordings(input, options.recursive);
       if (found.empty() && !options.skipFailedInputs)
-        return fileError(ErrorCode::InvalidArgument, std::string("no recordings (.bag, .mcap, rosbag2 folders) in this folder") +
-                                                    (options.recursive ? " or its subfolders" : ""), utf8(input));
+        return fileError(ErrorCode::InvalidArgument,
+                         std::string("no recordings (.bag, .mcap, rosbag2 folders) in this folder") +
+                             (options.recursive ? " or its subfolders" : ""),
+                         utf8(input));
     } else {
       found.push_back(input);
     }
@@ -482,7 +488,9 @@ Result<std::unique_ptr<Session>> Session::open(const std::vector<fs::path>& inpu
 // What is open
 
 std::size_t Session::sourceCount() const { return state_->sources.size(); }
-const storage::SourceInfo& Session::sourceInfo(std::uint32_t source) const { return state_->sources.at(source)->info(); }
+const storage::SourceInfo& Session::sourceInfo(std::uint32_t source) const {
+  return state_->sources.at(source)->info();
+}
 std::span<const Topic> Session::topics() const { return state_->topics; }
 std::int64_t Session::startNs() const { return state_->startNs; }
 std::int64_t Session::endNs() const { return state_->endNs; }
@@ -516,7 +524,8 @@ Result<Message> Session::read(TopicId topic, std::size_t n) const {
   const auto& refs = state_->index[topic];
   if (n >= refs.size())
     return fileError(ErrorCode::InvalidArgument, "topic " + state_->topics[topic].name + " has " +
-                                                std::to_string(refs.size()) + " messages, not " + std::to_string(n + 1));
+                                                     std::to_string(refs.size()) + " messages, not " +
+                                                     std::to_string(n + 1));
   State::Hint hint;
   auto m = state_->read(topic, refs[n], hint);
   if (!m) {
@@ -638,9 +647,12 @@ void Session::prefetch(std::span<const TopicId> topics, std::int64_t timeNs, std
   std::set<State::Key> wanted;
   for (TopicId t : topics) {
     if (t >= st.topics.size()) continue;
-    auto [lo, hi] = st.range(t, timeNs, timeNs > std::numeric_limits<std::int64_t>::max() - aheadNs
-                                            ? std::numeric_limits<std::int64_t>::max() : timeNs + aheadNs);
-    for (std::size_t i = lo; i < hi && wanted.size() < 4 * st.pool.size(); ++i) wanted.insert(State::keyOf(st.index[t][i]));
+    auto [lo, hi] =
+        st.range(t, timeNs,
+                 timeNs > std::numeric_limits<std::int64_t>::max() - aheadNs ? std::numeric_limits<std::int64_t>::max()
+                                                                             : timeNs + aheadNs);
+    for (std::size_t i = lo; i < hi && wanted.size() < 4 * st.pool.size(); ++i)
+      wanted.insert(State::keyOf(st.index[t][i]));
   }
   for (State::Key k : wanted) st.prefetchChunk(static_cast<std::uint32_t>(k >> 32), static_cast<std::uint32_t>(k));
 }
@@ -709,12 +721,14 @@ Result<std::shared_ptr<const decode::Decoder>> Session::State::resolveDecoder(co
   for (auto it = lo; it != hi; ++it) {
     const storage::Connection& other = *it->second;
     if (other.messageEncoding != c.messageEncoding) continue;
-    bool known = std::any_of(candidates.begin(), candidates.end(), [&](const Candidate& k) { return k.definition == other.definition; });
+    bool known = std::any_of(candidates.begin(), candidates.end(),
+                             [&](const Candidate& k) { return k.definition == other.definition; });
     if (!known) candidates.push_back({other.schemaEncoding, other.definition, "'" + originOf(other) + "'"});
   }
   candidates.push_back({"", {}, "built-in"});  // --msg-path folders, then the standard interfaces
   auto compile = [&](const Candidate& k) {
-    return decode::compileFor(c.type, c.messageEncoding, k.definition.empty() ? "" : k.schemaEncoding, k.definition, msgFolders);
+    return decode::compileFor(c.type, c.messageEncoding, k.definition.empty() ? "" : k.schemaEncoding, k.definition,
+                              msgFolders);
   };
   // The first that compiles is used, unless it does not fit the messages and another does.
   std::optional<Result<std::shared_ptr<const decode::Decoder>>> primary;
@@ -741,13 +755,14 @@ Result<std::shared_ptr<const decode::Decoder>> Session::State::resolveDecoder(co
   auto why = misfit(***primary);
   if (!why) return std::move(*primary);
   const std::string& origin = candidates[used].origin;
-  std::string said = c.topic + ": the " + (origin == "stored" ? "stored definition" : "definition from " + origin) + " of " +
-                     c.type + " does not match its messages (" + *why + ")";
+  std::string said = c.topic + ": the " + (origin == "stored" ? "stored definition" : "definition from " + origin) +
+                     " of " + c.type + " does not match its messages (" + *why + ")";
   for (auto& [i, d] : others) {
     if (misfit(*d)) continue;
     std::lock_guard lock(decoderMutex);
-    decodeNotes.push_back(said + "; decoded with the " +
-                          (candidates[i].origin == "built-in" ? "built-in definition" : "definition from " + candidates[i].origin));
+    decodeNotes.push_back(
+        said + "; decoded with the " +
+        (candidates[i].origin == "built-in" ? "built-in definition" : "definition from " + candidates[i].origin));
     return d;
   }
   std::lock_guard lock(decoderMutex);
@@ -756,7 +771,8 @@ Result<std::shared_ptr<const decode::Decoder>> Session::State::resolveDecoder(co
 }
 
 Result<FieldColumns> Session::extractFields(TopicId topic, const std::vector<std::string>& paths, std::int64_t startNs,
-                                            std::int64_t endNs, std::stop_token stop, const ProgressFn& progress) const {
+                                            std::int64_t endNs, std::stop_token stop,
+                                            const ProgressFn& progress) const {
   const State& st = *state_;
   if (topic >= st.topics.size()) return fileError(ErrorCode::InvalidArgument, "no topic " + std::to_string(topic));
   const Topic& t = st.topics[topic];
@@ -794,16 +810,19 @@ Result<FieldColumns> Session::extractFields(TopicId topic, const std::vector<std
     std::lock_guard lock(problemMutex);
     if (out.firstProblem.empty()) out.firstProblem = e.describe();
   };
-  auto r = forEachParallel({{topic}, startNs, endNs}, [&](TopicId, std::size_t row, const Result<Message>& m) {
-    out.logTimeNs[row] = st.index[topic][lo + row].logTimeNs;
-    if (!m) return note(m.error());
-    auto reader = readerOf.find(m->connection);
-    if (reader == readerOf.end()) return note(fileError(ErrorCode::Schema, undecodable));
-    thread_local std::vector<double> values;
-    values.resize(paths.size());
-    if (auto ok = readers[reader->second].read(m->bytes, values); !ok) return note(ok.error());
-    for (std::size_t p = 0; p < values.size(); ++p) out.values[p][row] = values[p];
-  }, stop, progress);
+  auto r = forEachParallel(
+      {{topic}, startNs, endNs},
+      [&](TopicId, std::size_t row, const Result<Message>& m) {
+        out.logTimeNs[row] = st.index[topic][lo + row].logTimeNs;
+        if (!m) return note(m.error());
+        auto reader = readerOf.find(m->connection);
+        if (reader == readerOf.end()) return note(fileError(ErrorCode::Schema, undecodable));
+        thread_local std::vector<double> values;
+        values.resize(paths.size());
+        if (auto ok = readers[reader->second].read(m->bytes, values); !ok) return note(ok.error());
+        for (std::size_t p = 0; p < values.size(); ++p) out.values[p][row] = values[p];
+      },
+      stop, progress);
   if (!r) return std::move(r).error();
   out.unreadable = unreadable.load();
   return out;
@@ -856,31 +875,34 @@ Result<void> Session::forEachParallel(const Selection& selection, const Parallel
     std::size_t finished = done.fetch_add(messages) + messages;
     if (report) report(static_cast<double>(finished) / static_cast<double>(total));
   };
-  st.pool.parallelFor(cuts.size() - 1, [&](std::size_t unit) {
-    State::Hint hint;
-    hint.bulk = true;
-    std::size_t uncounted = 0;
-    for (std::size_t r = cuts[unit]; r < cuts[unit + 1]; ++r) {
-      const Run& run = runs[r];
-      const auto& refs = st.index[run.topic];
-      for (std::size_t i = run.first; i < run.end; ++i) {
-        if (stop.stop_requested()) return;
-        if (++uncounted == 64) {
-          count(uncounted);
-          uncounted = 0;
+  st.pool.parallelFor(
+      cuts.size() - 1,
+      [&](std::size_t unit) {
+        State::Hint hint;
+        hint.bulk = true;
+        std::size_t uncounted = 0;
+        for (std::size_t r = cuts[unit]; r < cuts[unit + 1]; ++r) {
+          const Run& run = runs[r];
+          const auto& refs = st.index[run.topic];
+          for (std::size_t i = run.first; i < run.end; ++i) {
+            if (stop.stop_requested()) return;
+            if (++uncounted == 64) {
+              count(uncounted);
+              uncounted = 0;
+            }
+            auto m = st.read(run.topic, refs[i], hint);
+            if (!m) {
+              Error e = std::move(m).error();
+              e.topic = st.topics[run.topic].name;
+              e.logTimeNs = refs[i].logTimeNs;
+              m = std::move(e);
+            }
+            onMessage(run.topic, run.row0 + (i - run.first), m);
+          }
         }
-        auto m = st.read(run.topic, refs[i], hint);
-        if (!m) {
-          Error e = std::move(m).error();
-          e.topic = st.topics[run.topic].name;
-          e.logTimeNs = refs[i].logTimeNs;
-          m = std::move(e);
-        }
-        onMessage(run.topic, run.row0 + (i - run.first), m);
-      }
-    }
-    count(uncounted);
-  }, stop);
+        count(uncounted);
+      },
+      stop);
   if (stop.stop_requested()) return cancelled();
   if (report) report(1.0);
   return {};
@@ -915,19 +937,21 @@ void Job::wait() {
 std::shared_ptr<Job> Session::startJob(std::function<Result<void>(std::stop_token, const ProgressFn&)> work,
                                        ProgressFn progress, std::function<void(Result<void>)> done) const {
   std::shared_ptr<Job> job(new Job());
-  job->thread_ = std::jthread([control = job->control_, work = std::move(work), progress = throttled(std::move(progress)),
-                               done = std::move(done)](std::stop_token stop) {
-    Result<void> r = runCatching([&] { return work(stop, progress); });
-    if (done) done(std::move(r));
-    std::lock_guard lock(control->mutex);
-    control->done = true;
-    control->finished.notify_all();
-  });
+  job->thread_ =
+      std::jthread([control = job->control_, work = std::move(work), progress = throttled(std::move(progress)),
+                    done = std::move(done)](std::stop_token stop) {
+        Result<void> r = runCatching([&] { return work(stop, progress); });
+        if (done) done(std::move(r));
+        std::lock_guard lock(control->mutex);
+        control->done = true;
+        control->finished.notify_all();
+      });
   return job;
 }
 
 Result<storage::RecordingSummary> Session::summary(std::uint32_t source) const {
-  if (source >= state_->sources.size()) return fileError(ErrorCode::InvalidArgument, "no file " + std::to_string(source));
+  if (source >= state_->sources.size())
+    return fileError(ErrorCode::InvalidArgument, "no file " + std::to_string(source));
   std::lock_guard lock(*state_->sourceMutex[source]);
   return storage::summarize(*state_->sources[source]);
 }

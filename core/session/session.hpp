@@ -42,9 +42,9 @@ namespace bagscope::session {
 using ProgressFn = std::function<void(double)>;
 
 struct SessionOptions {
-  bool recursive = false;                   ///< look for bags in the subfolders of folders given
+  bool recursive = false;                         ///< look for bags in the subfolders of folders given
   std::size_t cacheBytes = std::size_t{1} << 30;  ///< chunk cache budget
-  unsigned workers = 0;                     ///< 0: one per hardware thread (at least 2), plus one
+  unsigned workers = 0;                           ///< 0: one per hardware thread (at least 2), plus one
   /// Where to find definitions files lack: folders of .msg files (DIR/pkg/msg/Type.msg), or
   /// recordings whose stored definitions are borrowed.
   std::vector<std::filesystem::path> msgPaths;
@@ -93,7 +93,7 @@ struct Message : storage::MessageView {
 };
 
 struct Selection {
-  std::vector<TopicId> topics;  ///< empty: all
+  std::vector<TopicId> topics;                                      ///< empty: all
   std::int64_t startNs = std::numeric_limits<std::int64_t>::min();  ///< inclusive
   std::int64_t endNs = std::numeric_limits<std::int64_t>::max();    ///< inclusive
 };
@@ -104,8 +104,8 @@ struct FieldColumns {
   std::vector<std::string> paths;
   std::vector<std::int64_t> logTimeNs;
   std::vector<std::vector<double>> values;  ///< values[path][row]
-  std::uint64_t unreadable = 0;  ///< messages that could not be read or decoded (NaN rows)
-  std::string firstProblem;      ///< what went wrong with the first of them
+  std::uint64_t unreadable = 0;             ///< messages that could not be read or decoded (NaN rows)
+  std::string firstProblem;                 ///< what went wrong with the first of them
 };
 
 /// A long job running on its own thread. Destroying the handle cancels the job and waits
@@ -236,7 +236,8 @@ std::vector<std::filesystem::path> findRecordings(const std::filesystem::path& f
 /// folder as findRecordings of it, and a quoted glob ("logs/*.bag", for shells that do not
 /// expand; '*' and '?' in the last part only) as the paths it matches, sorted. An error
 /// names the input that matches nothing or is a folder without recordings.
-Result<std::vector<std::filesystem::path>> expandInputs(const std::vector<std::filesystem::path>& inputs, bool recursive);
+Result<std::vector<std::filesystem::path>> expandInputs(const std::vector<std::filesystem::path>& inputs,
+                                                        bool recursive);
 /// What a path is (a ROS 1 bag, an MCAP file, a rosbag2 recording, another folder, …): the
 /// storage readers' answer, for the CLI and the app, which see storage through the session.
 using storage::classify;

@@ -126,16 +126,19 @@ Result<std::vector<TopicTiming>> timingStats(const Session& session, std::stop_t
   std::mutex errorsMutex;
   for (TopicId id : withHeader.topics) stamps[id].assign(session.index(id).size(), 0);
   if (!withHeader.topics.empty()) {
-    auto r = session.forEachParallel(withHeader, [&](TopicId id, std::size_t row, const Result<Message>& m) {
-      if (!m) {
-        stamps[id][row] = kUnreadStamp;
-        std::lock_guard lock(errorsMutex);
-        if (readErrors[id].empty()) readErrors[id] = m.error().describe();
-        return;
-      }
-      auto wire = m->connection->messageEncoding == "cdr" ? decode::WireFormat::Cdr : decode::WireFormat::Ros1;
-      stamps[id][row] = decode::peekHeaderStamp(m->bytes, wire).value_or(0);
-    }, stop);
+    auto r = session.forEachParallel(
+        withHeader,
+        [&](TopicId id, std::size_t row, const Result<Message>& m) {
+          if (!m) {
+            stamps[id][row] = kUnreadStamp;
+            std::lock_guard lock(errorsMutex);
+            if (readErrors[id].empty()) readErrors[id] = m.error().describe();
+            return;
+          }
+          auto wire = m->connection->messageEncoding == "cdr" ? decode::WireFormat::Cdr : decode::WireFormat::Ros1;
+          stamps[id][row] = decode::peekHeaderStamp(m->bytes, wire).value_or(0);
+        },
+        stop);
     if (!r) return std::move(r).error();
   }
   std::vector<TopicTiming> out;
@@ -158,12 +161,13 @@ std::string formatTimingText(const std::vector<TopicTiming>& stats) {
   std::size_t width = 5;
   for (const auto& t : stats) width = std::max(width, t.topic.size());
   std::string out = "topic" + std::string(width - 5, ' ') +
-                    "    count    rate Hz  median Hz  jitter ms  max gap ms  out-of-order  zero stamps  latency ms (min / median / max)\n";
+                    "    count    rate Hz  median Hz  jitter ms  max gap ms  out-of-order  zero stamps  latency ms "
+                    "(min / median / max)\n";
   for (const auto& t : stats) {
     std::string name = t.topic;
     name.resize(width, ' ');
-    out += name + fmt(" %8.0f", static_cast<double>(t.count)) + fmt(" %10.3f", t.meanRateHz) + fmt(" %10.3f", t.medianRateHz) +
-           fmt(" %10.3f", t.jitterNs / 1e6) +
+    out += name + fmt(" %8.0f", static_cast<double>(t.count)) + fmt(" %10.3f", t.meanRateHz) +
+           fmt(" %10.3f", t.medianRateHz) + fmt(" %10.3f", t.jitterNs / 1e6) +
            fmt(" %11.3f", t.largestGaps.empty() ? 0.0 : static_cast<double>(t.largestGaps[0].lengthNs()) / 1e6) +
            fmt(" %13.0f", static_cast<double>(t.outOfOrder));
     if (!t.hasHeader) {
@@ -172,10 +176,10 @@ std::string formatTimingText(const std::vector<TopicTiming>& stats) {
     }
     out += fmt(" %12.0f", static_cast<double>(t.zeroStamps));
     if (t.latency)
-      out += fmt("  %.3f", static_cast<double>(t.latency->minNs) / 1e6) + fmt(" / %.3f", static_cast<double>(t.latency->medianNs) / 1e6) +
+      out += fmt("  %.3f", static_cast<double>(t.latency->minNs) / 1e6) +
+             fmt(" / %.3f", static_cast<double>(t.latency->medianNs) / 1e6) +
              fmt(" / %.3f", static_cast<double>(t.latency->maxNs) / 1e6);
-    else
-      out += "  –";
+    else out += "  –";
     out += "\n";
   }
   return out;
@@ -199,8 +203,9 @@ std::string formatTimingJson(const std::vector<TopicTiming>& stats) {
     out += ",\"largest_gaps\":[";
     for (std::size_t g = 0; g < t.largestGaps.size(); ++g) {
       out += g ? ",{" : "{";
-      out += "\"from_ns\":" + std::to_string(t.largestGaps[g].fromNs) + ",\"to_ns\":" +
-             std::to_string(t.largestGaps[g].toNs) + ",\"length_ns\":" + std::to_string(t.largestGaps[g].lengthNs()) + "}";
+      out += "\"from_ns\":" + std::to_string(t.largestGaps[g].fromNs) +
+             ",\"to_ns\":" + std::to_string(t.largestGaps[g].toNs) +
+             ",\"length_ns\":" + std::to_string(t.largestGaps[g].lengthNs()) + "}";
     }
     out += "],\"out_of_order\":" + std::to_string(t.outOfOrder);
     out += std::string(",\"has_header\":") + (t.hasHeader ? "true" : "false");
@@ -208,8 +213,9 @@ std::string formatTimingJson(const std::vector<TopicTiming>& stats) {
       out += ",\"zero_stamps\":" + std::to_string(t.zeroStamps);
       if (t.unreadable) out += ",\"unreadable\":" + std::to_string(t.unreadable);
       if (t.latency)
-        out += ",\"latency_ns\":{\"min\":" + std::to_string(t.latency->minNs) + ",\"median\":" +
-               std::to_string(t.latency->medianNs) + ",\"max\":" + std::to_string(t.latency->maxNs) + "}";
+        out += ",\"latency_ns\":{\"min\":" + std::to_string(t.latency->minNs) +
+               ",\"median\":" + std::to_string(t.latency->medianNs) + ",\"max\":" + std::to_string(t.latency->maxNs) +
+               "}";
     }
     out += "}";
   }

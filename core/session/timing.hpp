@@ -28,15 +28,15 @@ struct TopicTiming {
   std::string topic;
   std::string type;
   std::uint64_t count = 0;
-  double meanRateHz = 0;         ///< storage::rateHz: (count - 1) / (last - first log time)
-  double medianRateHz = 0;       ///< 1 / the median interval; 0 below 2 messages
-  double jitterNs = 0;           ///< standard deviation of the intervals between log times
-  std::vector<Gap> largestGaps;  ///< the 5 longest intervals, longest first
-  std::uint64_t outOfOrder = 0;  ///< messages logged earlier than one written before them
-  bool hasHeader = false;        ///< the type starts with a std_msgs/Header
-  std::uint64_t zeroStamps = 0;  ///< messages whose header stamp is 0
-  std::uint64_t unreadable = 0;  ///< messages whose stamp could not be read (damaged data)
-  std::string readError;         ///< why, for the first of them
+  double meanRateHz = 0;           ///< storage::rateHz: (count - 1) / (last - first log time)
+  double medianRateHz = 0;         ///< 1 / the median interval; 0 below 2 messages
+  double jitterNs = 0;             ///< standard deviation of the intervals between log times
+  std::vector<Gap> largestGaps;    ///< the 5 longest intervals, longest first
+  std::uint64_t outOfOrder = 0;    ///< messages logged earlier than one written before them
+  bool hasHeader = false;          ///< the type starts with a std_msgs/Header
+  std::uint64_t zeroStamps = 0;    ///< messages whose header stamp is 0
+  std::uint64_t unreadable = 0;    ///< messages whose stamp could not be read (damaged data)
+  std::string readError;           ///< why, for the first of them
   std::optional<Latency> latency;  ///< over messages with a non-zero stamp
 };
 
@@ -46,8 +46,7 @@ inline constexpr std::int64_t kUnreadStamp = std::numeric_limits<std::int64_t>::
 /// The diagnostics from one topic's log times in file (write) order and, when the type has
 /// a header, the stamps of the same messages (0 = unset, kUnreadStamp = unreadable). Pure;
 /// for tests and the session.
-TopicTiming computeTiming(std::vector<std::int64_t> logTimesInFileOrder,
-                          const std::vector<std::int64_t>& stamps);
+TopicTiming computeTiming(std::vector<std::int64_t> logTimesInFileOrder, const std::vector<std::int64_t>& stamps);
 
 /// Diagnostics for the topics `only` (in that order), or for every topic of the session in
 /// its topic order. Reads every message of header-bearing types for its stamp, on every

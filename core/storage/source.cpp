@@ -5,8 +5,8 @@
 
 #include "bagscope/recording_types.hpp"
 #include "mcap/mcap_source.hpp"
-#include "rosbag2/rosbag2_source.hpp"
 #include "ros1/ros1_source.hpp"
+#include "rosbag2/rosbag2_source.hpp"
 
 namespace bagscope::storage {
 namespace {
@@ -30,8 +30,8 @@ const ChunkMessage* findMessage(const LoadedChunk& chunk, const IndexEntry& entr
 }
 
 Result<void> Source::loadChunk(std::uint32_t index, LoadedChunk&, LoadContext&) const {
-  Error e = makeError(ErrorCode::Unsupported, info().format + " files have no chunks (asked for chunk " +
-                                                  std::to_string(index) + ")");
+  Error e = makeError(ErrorCode::Unsupported,
+                      info().format + " files have no chunks (asked for chunk " + std::to_string(index) + ")");
   e.file = info().path;
   return e;
 }
@@ -120,14 +120,17 @@ Result<std::unique_ptr<Source>> openSource(std::unique_ptr<ByteSource> bytes) {
     if (head.starts_with(r.magic)) return r.open(std::move(bytes));
   if (head.starts_with("SQLite f"))
     return fail(ErrorCode::InvalidArgument, "an SQLite file: open it by its path (a rosbag2 .db3) or its folder");
-  return fail(ErrorCode::Format, "not a recording Bagscope knows (ROS 1 bags start with '#ROSBAG', MCAP files with '\\x89MCAP')");
+  return fail(ErrorCode::Format,
+              "not a recording Bagscope knows (ROS 1 bags start with '#ROSBAG', MCAP files with '\\x89MCAP')");
 }
 
 Result<std::unique_ptr<Source>> openSource(const std::filesystem::path& path) {
   switch (classify(path)) {
     case PathKind::Rosbag2: return openRosbag2(path);
     case PathKind::Folder:
-      return pathError(path, "is a folder without a rosbag2 recording in it (open the recordings in it, or the folder as a session)");
+      return pathError(
+          path,
+          "is a folder without a rosbag2 recording in it (open the recordings in it, or the folder as a session)");
     case PathKind::Missing:
     case PathKind::Ros1:
     case PathKind::Mcap: break;  // opened below (a missing file: the error names it)

@@ -22,17 +22,17 @@ namespace bagscope::storage {
 /// One publisher's stream: a topic with one type (a topic may have several connections,
 /// even of different types).
 struct Connection {
-  std::uint32_t id = 0;             ///< the file's own id for it
+  std::uint32_t id = 0;  ///< the file's own id for it
   std::string topic;
-  std::string type;                 ///< "sensor_msgs/Imu"
-  std::string messageEncoding;      ///< "ros1", "cdr"
-  std::string schemaEncoding;       ///< "ros1msg", "ros2msg", "" when the file has none
-  std::string definition;           ///< full definition text with dependencies
-  std::string md5sum;               ///< ROS 1 only
-  std::string callerid;             ///< ROS 1 publisher node
+  std::string type;             ///< "sensor_msgs/Imu"
+  std::string messageEncoding;  ///< "ros1", "cdr"
+  std::string schemaEncoding;   ///< "ros1msg", "ros2msg", "" when the file has none
+  std::string definition;       ///< full definition text with dependencies
+  std::string md5sum;           ///< ROS 1 only
+  std::string callerid;         ///< ROS 1 publisher node
   bool latching = false;
-  std::string offeredQos;           ///< ROS 2: the publishers' QoS profiles as YAML text, if stored
-  std::uint64_t messageCount = 0;   ///< from the file's index (or from the recovery scan)
+  std::string offeredQos;          ///< ROS 2: the publishers' QoS profiles as YAML text, if stored
+  std::uint64_t messageCount = 0;  ///< from the file's index (or from the recovery scan)
 };
 
 /// What opening a file established, without reading messages.
@@ -55,8 +55,8 @@ struct SourceInfo {
 struct ChunkStats {
   std::uint64_t chunkCount = 0;
   std::vector<std::pair<std::string, std::uint64_t>> chunksByCompression;  ///< "lz4" -> 26
-  std::uint64_t storedBytes = 0;        ///< chunk payloads as stored
-  std::uint64_t uncompressedBytes = 0;  ///< chunk payloads decompressed
+  std::uint64_t storedBytes = 0;                                           ///< chunk payloads as stored
+  std::uint64_t uncompressedBytes = 0;                                     ///< chunk payloads decompressed
 };
 
 /// One message's bytes. Lifetime: `bytes` is valid only during the callback that receives
@@ -69,7 +69,7 @@ struct MessageView {
 };
 
 struct ReadFilter {
-  std::vector<std::uint32_t> connections;  ///< connection ids; empty = all
+  std::vector<std::uint32_t> connections;                           ///< connection ids; empty = all
   std::int64_t startNs = std::numeric_limits<std::int64_t>::min();  ///< inclusive
   std::int64_t endNs = std::numeric_limits<std::int64_t>::max();    ///< inclusive
 };
@@ -91,7 +91,7 @@ using MessageIndex = std::vector<std::vector<IndexEntry>>;
 /// A message inside a loaded chunk.
 struct ChunkMessage {
   std::int64_t logTimeNs;
-  std::uint32_t offset;        ///< of the message bytes within the chunk data
+  std::uint32_t offset;  ///< of the message bytes within the chunk data
   std::uint32_t size;
   std::uint32_t connIndex;     ///< index into the source's connections()
   std::uint32_t recordOffset;  ///< of its record within the chunk data (MessageLocation::offset)
@@ -161,8 +161,8 @@ enum class PathKind : std::uint8_t {
   /// storage in it, a metadata.yaml, or such a storage file. (A folder of bare .mcap files
   /// without metadata.yaml is a Folder of MCAP recordings.)
   Rosbag2,
-  Folder,   ///< any other folder: it may hold recordings (session::findRecordings)
-  Other,    ///< a file no reader takes (openSource says why)
+  Folder,  ///< any other folder: it may hold recordings (session::findRecordings)
+  Other,   ///< a file no reader takes (openSource says why)
 };
 PathKind classify(const std::filesystem::path& path);
 

@@ -5,8 +5,8 @@
 #include <map>
 #include <set>
 
-#include "core/base/text.hpp"
 #include "core/base/json_text.hpp"
+#include "core/base/text.hpp"
 
 namespace bagscope::storage {
 namespace {
@@ -63,8 +63,7 @@ Result<RecordingSummary> summarize(Source& source) {
     t.topic = topic;
     std::vector<IndexEntry> merged;
     for (std::size_t i : members) {
-      if (std::find(t.types.begin(), t.types.end(), conns[i].type) == t.types.end())
-        t.types.push_back(conns[i].type);
+      if (std::find(t.types.begin(), t.types.end(), conns[i].type) == t.types.end()) t.types.push_back(conns[i].type);
       if (t.offeredQos.empty()) t.offeredQos = conns[i].offeredQos;
       const auto& entries = (**index)[i];
       merged.insert(merged.end(), entries.begin(), entries.end());
@@ -95,10 +94,10 @@ std::string formatUtc(std::int64_t ns) {
   std::int64_t m = mp < 10 ? mp + 3 : mp - 9;
   std::int64_t y = yoe + era * 400 + (m <= 2 ? 1 : 0);
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%04lld-%02lld-%02lld %02lld:%02lld:%02lld.%03lld UTC",
-                static_cast<long long>(y), static_cast<long long>(m), static_cast<long long>(d),
-                static_cast<long long>(rem / 3600), static_cast<long long>(rem / 60 % 60),
-                static_cast<long long>(rem % 60), static_cast<long long>(frac / 1'000'000));
+  std::snprintf(buf, sizeof buf, "%04lld-%02lld-%02lld %02lld:%02lld:%02lld.%03lld UTC", static_cast<long long>(y),
+                static_cast<long long>(m), static_cast<long long>(d), static_cast<long long>(rem / 3600),
+                static_cast<long long>(rem / 60 % 60), static_cast<long long>(rem % 60),
+                static_cast<long long>(frac / 1'000'000));
   return buf;
 }
 
@@ -122,7 +121,8 @@ std::string formatSummaryText(const RecordingSummary& s) {
   line("messages", std::to_string(i.messageCount));
   std::string comp;
   for (const auto& [name, n] : s.chunks.chunksByCompression)
-    comp += (comp.empty() ? "" : ", ") + name + " [" + std::to_string(n) + "/" + std::to_string(s.chunks.chunkCount) + " chunks]";
+    comp += (comp.empty() ? "" : ", ") + name + " [" + std::to_string(n) + "/" + std::to_string(s.chunks.chunkCount) +
+            " chunks]";
   if (comp.empty()) comp = "none";
   if (s.chunks.uncompressedBytes > 0 && s.chunks.storedBytes != s.chunks.uncompressedBytes)
     comp += printf1("; %.2f%%", 100.0 * static_cast<double>(s.chunks.storedBytes) /

@@ -57,9 +57,9 @@ QByteArray ico(const std::vector<std::pair<int, QByteArray>>& images) {
   qint64 offset = 6 + 16 * qint64(images.size());
   for (const auto& [size, png] : images) {
     out.append(char(size >= 256 ? 0 : size)).append(char(size >= 256 ? 0 : size));  // 0 means 256
-    out.append(char(0)).append(char(0));  // no palette, reserved
-    putLe16(out, 1);   // colour planes
-    putLe16(out, 32);  // bits per pixel
+    out.append(char(0)).append(char(0));                                            // no palette, reserved
+    putLe16(out, 1);                                                                // colour planes
+    putLe16(out, 32);                                                               // bits per pixel
     putLe32(out, png.size());
     putLe32(out, offset);
     offset += png.size();
@@ -110,9 +110,16 @@ int main(int argc, char** argv) {
   }
   ok &= save(out + QStringLiteral("/bagscope.ico"),
              ico({{16, at(16)}, {24, at(24)}, {32, at(32)}, {48, at(48)}, {64, at(64)}, {256, at(256)}}));
-  ok &= save(out + QStringLiteral("/bagscope.icns"),
-             icns({{"icp4", at(16)}, {"icp5", at(32)}, {"ic11", at(32)}, {"icp6", at(64)}, {"ic12", at(64)},
-                   {"ic07", at(128)}, {"ic08", at(256)}, {"ic13", at(256)}, {"ic09", at(512)},
-                   {"ic14", at(512)}, {"ic10", at(1024)}}));
+  ok &= save(out + QStringLiteral("/bagscope.icns"), icns({{"icp4", at(16)},
+                                                           {"icp5", at(32)},
+                                                           {"ic11", at(32)},
+                                                           {"icp6", at(64)},
+                                                           {"ic12", at(64)},
+                                                           {"ic07", at(128)},
+                                                           {"ic08", at(256)},
+                                                           {"ic13", at(256)},
+                                                           {"ic09", at(512)},
+                                                           {"ic14", at(512)},
+                                                           {"ic10", at(1024)}}));
   return ok ? 0 : 1;
 }

@@ -53,7 +53,8 @@ std::vector<std::pair<qint64, QByteArray>> rawRowsOf(const QString& folder, cons
            "WHERE name=? ORDER BY timestamp,messages.id',(sys.argv[2],)):\n"
            "    print(t,base64.b64encode(d).decode())\n",
            folder, topic});
-  if (!p.waitForFinished(60000) || p.exitCode() != 0) qFatal("python3 sqlite3 failed: %s", p.readAllStandardError().constData());
+  if (!p.waitForFinished(60000) || p.exitCode() != 0)
+    qFatal("python3 sqlite3 failed: %s", p.readAllStandardError().constData());
   std::vector<std::pair<qint64, QByteArray>> rows;
   for (const QByteArray& line : p.readAllStandardOutput().split('\n')) {
     auto parts = line.split(' ');
@@ -64,9 +65,11 @@ std::vector<std::pair<qint64, QByteArray>> rawRowsOf(const QString& folder, cons
 
 // "line N: where they differ" for the first line that differs; empty when all are equal.
 QString firstDifference(const std::vector<QJsonObject>& ours, const std::vector<QJsonObject>& expected) {
-  if (ours.size() != expected.size()) return QStringLiteral("%1 lines, expected %2").arg(ours.size()).arg(expected.size());
+  if (ours.size() != expected.size())
+    return QStringLiteral("%1 lines, expected %2").arg(ours.size()).arg(expected.size());
   for (std::size_t i = 0; i < ours.size(); ++i)
-    if (QString d = test::jsonDifference(ours[i], expected[i]); !d.isEmpty()) return QStringLiteral("line %1: %2").arg(i + 1).arg(d);
+    if (QString d = test::jsonDifference(ours[i], expected[i]); !d.isEmpty())
+      return QStringLiteral("line %1: %2").arg(i + 1).arg(d);
   return {};
 }
 
@@ -116,7 +119,7 @@ private slots:
   // Real-world ROS 2 layouts and types, written by rosbags (tests/data/ros2/cases/README.md);
   // each line equal to rosbags' decoding, and what was odd about the file said on stderr.
   void ros2CasesDecodeLikeRosbags_data() {
-    QTest::addColumn<QString>("bag");          // under tests/data/ros2/cases or, for .mcap, tests/data/mcap_foreign
+    QTest::addColumn<QString>("bag");  // under tests/data/ros2/cases or, for .mcap, tests/data/mcap_foreign
     QTest::addColumn<int>("count");
     QTest::addColumn<int>("exitCode");
     QTest::addColumn<QString>("said");
@@ -126,8 +129,8 @@ private slots:
     QTest::newRow("empty storage_identifier") << "no_storage_id" << 8 << 0 << "";
     QTest::newRow("empty messages") << "empty_types" << 6 << 0 << "";
     QTest::newRow("service event in db3") << "service_event" << 4 << 0 << "";
-    QTest::newRow("stored definition does not fit") << "bad_definition" << 10 << 0
-                                                    << "/rosout: the stored definition of rcl_interfaces/msg/Log does not match";
+    QTest::newRow("stored definition does not fit")
+        << "bad_definition" << 10 << 0 << "/rosout: the stored definition of rcl_interfaces/msg/Log does not match";
     QTest::newRow("ros2idl schema") << "idl_mcap" << 4 << 0 << "";
     // MCAP's other encodings, written by @mcap/core (tests/data/mcap_foreign/README.md).
     QTest::newRow("protobuf") << "protobuf.mcap" << 8 << 0 << "";
@@ -142,7 +145,8 @@ private slots:
     QString path = foreign ? "mcap_foreign/" + bag : "ros2/cases/" + bag;
     QString expectation = foreign ? "mcap_foreign/" + bag.chopped(5) : "ros2/cases/" + bag.section('/', 0, 0);
     Run r = runCli({"cat", test::dataPath(path), "--bytes", "digest"});
-    QVERIFY2(r.exitCode == exitCode, qPrintable(QStringLiteral("exit %1, stderr: %2").arg(r.exitCode).arg(QString::fromUtf8(r.err))));
+    QVERIFY2(r.exitCode == exitCode,
+             qPrintable(QStringLiteral("exit %1, stderr: %2").arg(r.exitCode).arg(QString::fromUtf8(r.err))));
     if (said.isEmpty()) QVERIFY2(r.err.isEmpty(), r.err.constData());
     else QVERIFY2(QString::fromUtf8(r.err).contains(said), r.err.constData());
     auto ours = parseLines(r.out);
@@ -220,14 +224,15 @@ private slots:
       QByteArray data = QByteArray::fromBase64(ours[k++]["msg"].toObject()["data"].toString().toLatin1());
       QJsonObject digest = e["msg"].toObject()["data"].toObject();
       QCOMPARE(data.size(), digest["len"].toInt());
-      QCOMPARE(QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex(), digest["sha256"].toString().toLatin1());
+      QCOMPARE(QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex(),
+               digest["sha256"].toString().toLatin1());
     }
     QCOMPARE(k, std::size_t{20});
   }
 
   void topicAndTimeFiltersSelect() {
-    Run r = runCli({"cat", test::dataPath("ros1/demo_lz4.bag"), "--topic", "/gps", "--topic", "/chatter",
-                    "--start", "+0.5", "--end", "1700000001.5"});
+    Run r = runCli({"cat", test::dataPath("ros1/demo_lz4.bag"), "--topic", "/gps", "--topic", "/chatter", "--start",
+                    "+0.5", "--end", "1700000001.5"});
     QCOMPARE(r.exitCode, 0);
     auto ours = parseLines(r.out);
     QString err;
@@ -301,7 +306,8 @@ private slots:
     QVERIFY(in.open(QIODevice::ReadOnly));
     QByteArray bytes = in.readAll();
     qsizetype pos = 8;  // records after the magic: op byte, 8-byte length; the first chunk is op 0x06
-    while (pos + 9 <= bytes.size() && bytes[pos] != 0x06) pos += 9 + qFromLittleEndian<qint64>(bytes.constData() + pos + 1);
+    while (pos + 9 <= bytes.size() && bytes[pos] != 0x06)
+      pos += 9 + qFromLittleEndian<qint64>(bytes.constData() + pos + 1);
     QVERIFY(pos + 300 < bytes.size());
     for (qsizetype k = pos + 60; k < pos + 120; ++k) bytes[k] = char(bytes[k] ^ 0x5a);
     QString damaged = dir.filePath("damaged.mcap");
@@ -335,10 +341,11 @@ private slots:
     Run absent = runCli({"export", test::dataPath("ros1/demo_lz4.bag"), "--topic", "/points", "--format", "pcd",
                          "--frame", "map", "--out", dir.filePath("a")});
     QCOMPARE(absent.exitCode, 1);
-    QVERIFY2(absent.err.contains("'map' is not in /tf or /tf_static (its frames: base_link, camera_optical, lidar, odom)"),
-             absent.err.constData());
-    Run apart = runCli({"export", test::dataPath("ros1/demo_lz4.bag"), "--topic", "/scan", "--format", "pcd",
-                        "--frame", "odom", "--out", dir.filePath("b")});
+    QVERIFY2(
+        absent.err.contains("'map' is not in /tf or /tf_static (its frames: base_link, camera_optical, lidar, odom)"),
+        absent.err.constData());
+    Run apart = runCli({"export", test::dataPath("ros1/demo_lz4.bag"), "--topic", "/scan", "--format", "pcd", "--frame",
+                        "odom", "--out", dir.filePath("b")});
     QCOMPARE(apart.exitCode, 1);
     QVERIFY2(apart.err.contains("/scan cannot be moved into 'odom': frames 'laser' and 'odom' are not connected"),
              apart.err.constData());
@@ -391,7 +398,8 @@ private slots:
     // 4: an output that could not be written (a file where the output folder should be).
     QString blocker = dir.filePath("blocked");
     QFile(blocker).open(QIODevice::WriteOnly);
-    Run w = runCli({"export", test::dataPath("ros1/demo_lz4.bag"), "--format", "csv", "--topic", "/imu", "--out", blocker});
+    Run w =
+        runCli({"export", test::dataPath("ros1/demo_lz4.bag"), "--format", "csv", "--topic", "/imu", "--out", blocker});
     QVERIFY2(w.exitCode == 4, w.err.constData());
     QVERIFY2(w.err.contains("blocked"), w.err.constData());
     Run help = runCli({"--help"});
@@ -419,13 +427,15 @@ private slots:
       return std::pair{p.exitCode(), QString::fromUtf8(p.readAllStandardError())};
     };
     const QString bag = test::dataPath("ros1/demo_lz4.bag");
-    for (const QStringList& args : {QStringList{"--version"}, QStringList{"info", bag}, QStringList{"cat", bag, "--topic", "/imu"}}) {
+    for (const QStringList& args :
+         {QStringList{"--version"}, QStringList{"info", bag}, QStringList{"cat", bag, "--topic", "/imu"}}) {
       auto [code, log] = loaded(args);
       QCOMPARE(code, 0);
       QVERIFY2(!log.contains("libopencv"), qPrintable(args.join(' ') + " loaded OpenCV"));
     }
     QTemporaryDir dir;
-    auto [code, log] = loaded({"export", bag, "--topic", "/camera/image_bgr", "--format", "png", "--out", dir.path(), "--quiet"});
+    auto [code, log] =
+        loaded({"export", bag, "--topic", "/camera/image_bgr", "--format", "png", "--out", dir.path(), "--quiet"});
     QCOMPARE(code, 0);
     QVERIFY2(log.contains("bagscope-opencv") && log.contains("libopencv_imgcodecs"), "image export loads the module");
     QCOMPARE(QDir(dir.path()).entryList({"*.png"}, QDir::Files).size(), 5);
@@ -434,7 +444,8 @@ private slots:
     QString lonely = dir.filePath("alone/bagscope-cli");
     QVERIFY(QDir().mkpath(dir.filePath("alone")) && QFile::copy(QStringLiteral(BAGSCOPE_CLI), lonely));
     QCOMPARE(runCliAt(lonely, {"info", bag}).exitCode, 0);
-    Run refused = runCliAt(lonely, {"export", bag, "--topic", "/camera/image_bgr", "--format", "png", "--out", dir.filePath("none")});
+    Run refused = runCliAt(
+        lonely, {"export", bag, "--topic", "/camera/image_bgr", "--format", "png", "--out", dir.filePath("none")});
     QVERIFY2(refused.exitCode != 0, refused.err.constData());
     QVERIFY2(refused.err.contains("OpenCV module") && refused.err.contains("bagscope-opencv"), refused.err.constData());
 #endif
@@ -450,13 +461,15 @@ private slots:
       QVERIFY2(r.out.startsWith(("usage: bagscope-cli " + command + " ").toUtf8()), qPrintable(command + ": " + r.out));
       QVERIFY2(r.out.contains("exit codes:"), qPrintable(command));
       for (const auto& other : commands)
-        if (other != command) QVERIFY2(!r.out.contains(("bagscope-cli " + other).toUtf8()), qPrintable(command + " names " + other));
+        if (other != command)
+          QVERIFY2(!r.out.contains(("bagscope-cli " + other).toUtf8()), qPrintable(command + " names " + other));
     }
     Run exportHelp = runCli({"export", "--help"});
     QVERIFY(exportHelp.out.contains("--pcd-encoding") && exportHelp.out.contains("--array-limit"));
     // The overview still lists every subcommand, and points at the per-command help.
     Run all = runCli({"--help"});
-    for (const auto& command : commands) QVERIFY2(all.out.contains(("\n  " + command + " ").toUtf8()), qPrintable(command));
+    for (const auto& command : commands)
+      QVERIFY2(all.out.contains(("\n  " + command + " ").toUtf8()), qPrintable(command));
     QVERIFY(all.out.contains("<command> --help"));
   }
 };

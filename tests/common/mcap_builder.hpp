@@ -33,9 +33,7 @@ public:
     record(0x05, m);
   }
   /// Appends a record whose length field claims more than follows.
-  void lyingRecord(std::uint8_t op, std::uint64_t claimed) {
-    out_.u8(op).u64(claimed).raw("xyz");
-  }
+  void lyingRecord(std::uint8_t op, std::uint64_t claimed) { out_.u8(op).u64(claimed).raw("xyz"); }
   std::vector<std::byte> finish(bool close = true) {
     if (close) {
       WireWriter dataEnd;
@@ -50,14 +48,10 @@ public:
   }
 
   /// CDR bytes of a std_msgs/msg/Int32: little-endian header, then the value.
-  static std::vector<std::byte> cdrInt32(std::int32_t v) {
-    return WireWriter().u8(0).u8(1).u8(0).u8(0).put(v).bytes;
-  }
+  static std::vector<std::byte> cdrInt32(std::int32_t v) { return WireWriter().u8(0).u8(1).u8(0).u8(0).put(v).bytes; }
 
 private:
-  void record(std::uint8_t op, const WireWriter& content) {
-    out_.u8(op).u64(content.bytes.size()).raw(content.bytes);
-  }
+  void record(std::uint8_t op, const WireWriter& content) { out_.u8(op).u64(content.bytes.size()).raw(content.bytes); }
   WireWriter out_;
 };
 

@@ -19,8 +19,7 @@ public:
     std::vector<std::byte> data;
   };
 
-  void addConnection(std::uint32_t id, std::string topic, std::string type, std::string md5,
-                     std::string definition) {
+  void addConnection(std::uint32_t id, std::string topic, std::string type, std::string md5, std::string definition) {
     conns_[id] = {std::move(topic), std::move(type), std::move(md5), std::move(definition)};
   }
   /// Writes a chunk holding `messages` in the given order, and its index records.
@@ -70,10 +69,10 @@ public:
 
   struct Options {
     bool writeIndex = true;
-    std::int64_t claimedChunks = -1;  // bag header's chunk_count; -1 = the true number
+    std::int64_t claimedChunks = -1;      // bag header's chunk_count; -1 = the true number
     std::uint64_t extraChunkInfoPos = 0;  // adds a chunk info pointing here (0 = none)
     std::uint64_t indexPosOverride = 0;   // a wrong index position for the header (0 = right one)
-    std::uint32_t claimedCount = 0;  // every chunk info's count per connection (0 = the true one)
+    std::uint32_t claimedCount = 0;       // every chunk info's count per connection (0 = the true one)
   };
   std::vector<std::byte> finish(const Options& o) const {
     WireWriter index;
@@ -106,7 +105,7 @@ public:
     field(h, "index_pos", WireWriter().u64(indexPos).bytes);
     field(h, "conn_count", WireWriter().u32(o.writeIndex ? static_cast<std::uint32_t>(conns_.size()) : 0).bytes);
     std::uint32_t chunks = o.claimedChunks >= 0 ? static_cast<std::uint32_t>(o.claimedChunks)
-                                                 : static_cast<std::uint32_t>(o.writeIndex ? infos.size() : 0);
+                                                : static_cast<std::uint32_t>(o.writeIndex ? infos.size() : 0);
     field(h, "chunk_count", WireWriter().u32(chunks).bytes);
     // The bag header record is padded to 4096 bytes, as rosbag writes it.
     std::vector<std::byte> padding(kHeaderRecordBytes - 8 - h.bytes.size(), std::byte{' '});
@@ -135,7 +134,10 @@ private:
   };
 
   static std::vector<std::byte> time(std::int64_t ns) {
-    return WireWriter().u32(static_cast<std::uint32_t>(ns / 1000000000)).u32(static_cast<std::uint32_t>(ns % 1000000000)).bytes;
+    return WireWriter()
+        .u32(static_cast<std::uint32_t>(ns / 1000000000))
+        .u32(static_cast<std::uint32_t>(ns % 1000000000))
+        .bytes;
   }
   static void field(WireWriter& w, std::string_view name, const std::vector<std::byte>& value) {
     w.u32(static_cast<std::uint32_t>(name.size() + 1 + value.size())).raw(name).raw("=").raw(value);

@@ -3,8 +3,8 @@
 // reference's expectations, and the checks every reader must pass (the contract: run over
 // every reader by tst_reader_contract, and by the per-format suites on their own inputs).
 
-#include <QJsonObject>
 #include <QDir>
+#include <QJsonObject>
 #include <QString>
 
 #include <algorithm>
@@ -101,10 +101,12 @@ inline QString compareWithExpected(const std::vector<DecodedMessage>& ours, cons
 inline QString indexMatchesIteration(storage::Source& source, std::size_t& total) {
   using storage::Connection;
   std::map<std::pair<const Connection*, std::int64_t>, std::vector<std::byte>> iterated;
-  auto r = source.readMessages({}, [&](const storage::MessageView& m) {
-    iterated[{m.connection, m.logTimeNs}].assign(m.bytes.begin(), m.bytes.end());
-    return true;
-  }, {});
+  auto r = source.readMessages({},
+                               [&](const storage::MessageView& m) {
+                                 iterated[{m.connection, m.logTimeNs}].assign(m.bytes.begin(), m.bytes.end());
+                                 return true;
+                               },
+                               {});
   if (!r) return QString::fromStdString("iteration: " + r.error().describe());
   auto index = source.messageIndex();
   if (!index) return QString::fromStdString("index: " + index.error().describe());
@@ -114,7 +116,10 @@ inline QString indexMatchesIteration(storage::Source& source, std::size_t& total
     const auto& entries = (**index)[c];
     QString where = QString::fromStdString(conns[c].topic);
     if (entries.size() != conns[c].messageCount)
-      return QStringLiteral("%1: %2 index entries, %3 messages").arg(where).arg(entries.size()).arg(conns[c].messageCount);
+      return QStringLiteral("%1: %2 index entries, %3 messages")
+          .arg(where)
+          .arg(entries.size())
+          .arg(conns[c].messageCount);
     for (std::size_t k = 0; k < entries.size(); ++k) {
       if (k && entries[k - 1].logTimeNs > entries[k].logTimeNs) return where + ": index not in log-time order";
       auto view = source.read(entries[k]);
@@ -122,12 +127,14 @@ inline QString indexMatchesIteration(storage::Source& source, std::size_t& total
       if (view->connection != &conns[c] || view->logTimeNs != entries[k].logTimeNs)
         return QStringLiteral("%1: entry %2 reads another message").arg(where).arg(k);
       auto it = iterated.find({&conns[c], entries[k].logTimeNs});
-      if (it == iterated.end() || !std::equal(it->second.begin(), it->second.end(), view->bytes.begin(), view->bytes.end()))
+      if (it == iterated.end() ||
+          !std::equal(it->second.begin(), it->second.end(), view->bytes.begin(), view->bytes.end()))
         return QStringLiteral("%1: entry %2 reads other bytes than iteration").arg(where).arg(k);
       ++total;
     }
   }
-  if (total != iterated.size()) return QStringLiteral("%1 index entries, %2 messages iterated").arg(total).arg(iterated.size());
+  if (total != iterated.size())
+    return QStringLiteral("%1 index entries, %2 messages iterated").arg(total).arg(iterated.size());
   return {};
 }
 
@@ -145,11 +152,13 @@ QString randomDamageGivesOnlyIntactMessages(const std::vector<std::byte>& intact
   {
     auto source = open(std::vector<std::byte>(intact));
     if (!source) return QStringLiteral("the intact file does not open");
-    (void)(*source)->readMessages({}, [&](const storage::MessageView& m) {
-      ++whole[{m.logTimeNs, {m.bytes.begin(), m.bytes.end()}}];
-      ++wholeCount;
-      return true;
-    }, {});
+    (void)(*source)->readMessages({},
+                                  [&](const storage::MessageView& m) {
+                                    ++whole[{m.logTimeNs, {m.bytes.begin(), m.bytes.end()}}];
+                                    ++wholeCount;
+                                    return true;
+                                  },
+                                  {});
   }
   std::mt19937 rng(seed);
   opened = 0;
@@ -164,23 +173,31 @@ QString randomDamageGivesOnlyIntactMessages(const std::vector<std::byte>& intact
     auto left = whole;
     std::size_t n = 0;
     QString bad;
-    (void)(*source)->readMessages({}, [&](const storage::MessageView& m) {
-      ++n;
-      auto it = left.find({m.logTimeNs, {m.bytes.begin(), m.bytes.end()}});
-      if (it == left.end() || it->second == 0) {
-        if (bad.isEmpty()) bad = QStringLiteral("round %1: a message at %2 ns (%3 bytes) that the intact file does not have")
-                                     .arg(round).arg(m.logTimeNs).arg(m.bytes.size());
-        return true;
-      }
-      --it->second;
-      return true;
-    }, {});
+    (void)(*source)->readMessages(
+        {},
+        [&](const storage::MessageView& m) {
+          ++n;
+          auto it = left.find({m.logTimeNs, {m.bytes.begin(), m.bytes.end()}});
+          if (it == left.end() || it->second == 0) {
+            if (bad.isEmpty())
+              bad = QStringLiteral("round %1: a message at %2 ns (%3 bytes) that the intact file does not have")
+                        .arg(round)
+                        .arg(m.logTimeNs)
+                        .arg(m.bytes.size());
+            return true;
+          }
+          --it->second;
+          return true;
+        },
+        {});
     if (!bad.isEmpty()) return bad;
-    if (n > wholeCount) return QStringLiteral("round %1: %2 messages from a file of %3").arg(round).arg(n).arg(wholeCount);
+    if (n > wholeCount)
+      return QStringLiteral("round %1: %2 messages from a file of %3").arg(round).arg(n).arg(wholeCount);
     if (auto index = (*source)->messageIndex()) {
       std::size_t entries = 0;
       for (const auto& c : **index) entries += c.size();
-      if (entries > wholeCount) return QStringLiteral("round %1: %2 index entries for %3 messages").arg(round).arg(entries).arg(wholeCount);
+      if (entries > wholeCount)
+        return QStringLiteral("round %1: %2 index entries for %3 messages").arg(round).arg(entries).arg(wholeCount);
     }
     (void)(*source)->chunkStats();
     opened += n > 0;

@@ -31,9 +31,7 @@ inline void isolateSettings(const QString& dir) {
   qputenv("XDG_DATA_HOME", QFile::encodeName(dir + "/data"));
 }
 
-inline QString dataPath(const QString& relative) {
-  return QStringLiteral(BAGSCOPE_TEST_DATA "/") + relative;
-}
+inline QString dataPath(const QString& relative) { return QStringLiteral(BAGSCOPE_TEST_DATA "/") + relative; }
 
 /// Reads a .jsonl file into objects; an unreadable file or line fails the calling test.
 inline std::vector<QJsonObject> readJsonLines(const QString& path, QString* error) {
@@ -78,8 +76,7 @@ inline QString jsonDifference(const QJsonValue& a, const QJsonValue& b, const QS
     }
     case QJsonValue::Array: {
       QJsonArray x = a.toArray(), y = b.toArray();
-      if (x.size() != y.size())
-        return path + QStringLiteral(": %1 items != %2 items").arg(x.size()).arg(y.size());
+      if (x.size() != y.size()) return path + QStringLiteral(": %1 items != %2 items").arg(x.size()).arg(y.size());
       for (qsizetype i = 0; i < x.size(); ++i) {
         QString d = jsonDifference(x[i], y[i], path + "[" + QString::number(i) + "]");
         if (!d.isEmpty()) return d;
@@ -88,23 +85,20 @@ inline QString jsonDifference(const QJsonValue& a, const QJsonValue& b, const QS
     }
     case QJsonValue::Object: {
       QJsonObject x = a.toObject(), y = b.toObject();
-      if (x.keys() != y.keys())
-        return path + ": keys " + x.keys().join(",") + " != " + y.keys().join(",");
+      if (x.keys() != y.keys()) return path + ": keys " + x.keys().join(",") + " != " + y.keys().join(",");
       for (auto it = x.begin(); it != x.end(); ++it) {
         QString d = jsonDifference(it.value(), y.value(it.key()), path + "." + it.key());
         if (!d.isEmpty()) return d;
       }
       return {};
     }
-    default:
-      return a == b ? QString() : path + ": " + show(a) + " != " + show(b);
+    default: return a == b ? QString() : path + ": " + show(a) + " != " + show(b);
   }
 }
 
 inline QJsonObject parseObject(const std::string& text) {
   return QJsonDocument::fromJson(QByteArray::fromStdString(text)).object();
 }
-
 
 /// The whole file as bytes (for tests that damage a copy); fails the test if unreadable.
 inline std::vector<std::byte> readFileBytes(const QString& path) {

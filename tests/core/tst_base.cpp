@@ -22,7 +22,8 @@ private slots:
   void sha256MatchesFipsVectors() {
     // FIPS 180-4 examples and the empty string.
     QCOMPARE(sha256Hex(bytesOf("")), std::string("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"));
-    QCOMPARE(sha256Hex(bytesOf("abc")), std::string("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
+    QCOMPARE(sha256Hex(bytesOf("abc")),
+             std::string("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
     QCOMPARE(sha256Hex(bytesOf("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")),
              std::string("248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"));
   }
@@ -49,7 +50,10 @@ private slots:
     appendJsonString("a\"b\\c\n\t\x01 こんにちは", out);
     QCOMPARE(out, std::string("\"a\\\"b\\\\c\\n\\t\\u0001 こんにちは\""));
     out.clear();
-    appendJsonString("x\xff" "y\xc3", out);  // a stray byte and a cut 2-byte sequence
+    appendJsonString(
+        "x\xff"
+        "y\xc3",
+        out);  // a stray byte and a cut 2-byte sequence
     QCOMPARE(out, std::string("\"x\xEF\xBF\xBDy\xEF\xBF\xBD\""));
   }
 

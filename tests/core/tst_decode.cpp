@@ -35,12 +35,35 @@ constexpr const char* kAllKinds =
 
 std::vector<std::byte> allKindsBytes() {
   WireWriter w;
-  w.u8(1).put<std::int8_t>(-2).u8(250).put<std::int16_t>(-300).put<std::uint16_t>(60000)
-      .put<std::int32_t>(-70000).u32(4000000000u).put<std::int64_t>(-5000000000LL)
-      .u64(18446744073709551615ull).put<float>(0.1f).put<double>(-2.5).str("héllo")
-      .u32(1700000000).u32(5).put<std::int32_t>(-1).put<std::int32_t>(500000000)
-      .put<double>(1.0).put<double>(2.0).u32(3).put<std::int16_t>(1).put<std::int16_t>(-1)
-      .put<std::int16_t>(7).u32(2).u8(9).u8(8).str("in").put<float>(1.5f).u32(1).str("a")
+  w.u8(1)
+      .put<std::int8_t>(-2)
+      .u8(250)
+      .put<std::int16_t>(-300)
+      .put<std::uint16_t>(60000)
+      .put<std::int32_t>(-70000)
+      .u32(4000000000u)
+      .put<std::int64_t>(-5000000000LL)
+      .u64(18446744073709551615ull)
+      .put<float>(0.1f)
+      .put<double>(-2.5)
+      .str("héllo")
+      .u32(1700000000)
+      .u32(5)
+      .put<std::int32_t>(-1)
+      .put<std::int32_t>(500000000)
+      .put<double>(1.0)
+      .put<double>(2.0)
+      .u32(3)
+      .put<std::int16_t>(1)
+      .put<std::int16_t>(-1)
+      .put<std::int16_t>(7)
+      .u32(2)
+      .u8(9)
+      .u8(8)
+      .str("in")
+      .put<float>(1.5f)
+      .u32(1)
+      .str("a")
       .put<float>(-0.0f);
   return w.bytes;
 }
@@ -60,12 +83,11 @@ private slots:
     appendJson(*v, json);
     // Written out by hand from the bytes above.
     QCOMPARE(QString::fromStdString(json),
-             QString::fromUtf8(
-                 R"({"flag":true,"a":-2,"b":250,"c":-300,"d":60000,"e":-70000,"f":4000000000,)"
-                 R"("g":-5000000000,"h":18446744073709551615,"x":0.10000000149011612,"y":-2.5,)"
-                 R"("name":"héllo","t":{"sec":1700000000,"nsec":5},"dt":{"sec":-1,"nsec":500000000},)"
-                 R"("pair":[1.0,2.0],"list":[1,-1,7],"blob":[9,8],"inner":{"label":"in","v":1.5},)"
-                 R"("inners":[{"label":"a","v":-0.0}]})"));
+             QString::fromUtf8(R"({"flag":true,"a":-2,"b":250,"c":-300,"d":60000,"e":-70000,"f":4000000000,)"
+                               R"("g":-5000000000,"h":18446744073709551615,"x":0.10000000149011612,"y":-2.5,)"
+                               R"("name":"héllo","t":{"sec":1700000000,"nsec":5},"dt":{"sec":-1,"nsec":500000000},)"
+                               R"("pair":[1.0,2.0],"list":[1,-1,7],"blob":[9,8],"inner":{"label":"in","v":1.5},)"
+                               R"("inners":[{"label":"a","v":-0.0}]})"));
   }
 
   void byteArraysAreViewsIntoTheBuffer() {
@@ -92,7 +114,10 @@ private slots:
         QVERIFY(json.starts_with("{\"data\":[0,0,"));
       } else {
         // sha256 of 65 zero bytes, computed independently (Python hashlib).
-        QCOMPARE(json, std::string(R"({"data":{"len":65,"sha256":"98ce42deef51d40269d542f5314bef2c7468d401ad5d85168bfab4c0108f75f7"}})"));
+        QCOMPARE(
+            json,
+            std::string(
+                R"({"data":{"len":65,"sha256":"98ce42deef51d40269d542f5314bef2c7468d401ad5d85168bfab4c0108f75f7"}})"));
       }
     }
   }
@@ -105,8 +130,8 @@ private slots:
     QVERIFY(!v);
     QCOMPARE(v.error().code, ErrorCode::Decode);
     QString msg = QString::fromStdString(v.error().message);
-    QVERIFY2(msg.contains("field 'inner.name'") && msg.contains("4294967295") &&
-                 msg.contains("offset 16") && msg.contains("19-byte"),
+    QVERIFY2(msg.contains("field 'inner.name'") && msg.contains("4294967295") && msg.contains("offset 16") &&
+                 msg.contains("19-byte"),
              qPrintable(msg));
   }
 
@@ -147,43 +172,67 @@ private slots:
     QVERIFY(s.has_value());
     auto d = Decoder::compile(*s, WireFormat::Ros1);
     QVERIFY(d.has_value());
-    std::vector<std::string> paths = {"header.stamp", "orientation.x", "orientation.w",
-                                      "angular_velocity.z", "linear_acceleration.y",
-                                      "linear_acceleration.z", "orientation_covariance[8]",
-                                      "orientation_covariance[9]", "header.seq"};
+    std::vector<std::string> paths = {"header.stamp",
+                                      "orientation.x",
+                                      "orientation.w",
+                                      "angular_velocity.z",
+                                      "linear_acceleration.y",
+                                      "linear_acceleration.z",
+                                      "orientation_covariance[8]",
+                                      "orientation_covariance[9]",
+                                      "header.seq"};
     auto reader = FieldReader::compile(*d, paths);
     QVERIFY2(reader.has_value(), reader ? "" : reader.error().message.c_str());
     std::vector<QJsonObject> imuExpected;
     for (const auto& e : expected)
       if (e["topic"].toString() == "/imu") imuExpected.push_back(e["msg"].toObject());
     std::size_t i = 0;
-    auto r = (*source)->readMessages({{imu->id}}, [&](const storage::MessageView& m) {
-      std::vector<double> row(paths.size());
-      auto ok = reader->read(m.bytes, row);
-      if (!ok) qFatal("read: %s", ok.error().message.c_str());
-      const QJsonObject& e = imuExpected.at(i++);
-      QJsonObject stamp = e["header"].toObject()["stamp"].toObject();
-      if (row[0] != stamp["sec"].toDouble() + stamp["nsec"].toDouble() * 1e-9) qFatal("stamp %zu", i);
-      if (row[1] != e["orientation"].toObject()["x"].toDouble()) qFatal("orientation.x %zu", i);
-      if (row[2] != e["orientation"].toObject()["w"].toDouble()) qFatal("orientation.w %zu", i);
-      if (row[3] != e["angular_velocity"].toObject()["z"].toDouble()) qFatal("angular_velocity.z %zu", i);
-      if (row[4] != e["linear_acceleration"].toObject()["y"].toDouble()) qFatal("acc.y %zu", i);
-      if (row[5] != e["linear_acceleration"].toObject()["z"].toDouble()) qFatal("acc.z %zu", i);
-      if (row[6] != e["orientation_covariance"].toArray()[8].toDouble()) qFatal("cov[8] %zu", i);
-      if (!std::isnan(row[7])) qFatal("cov[9] past the end should be NaN");
-      if (row[8] != e["header"].toObject()["seq"].toDouble()) qFatal("seq %zu", i);
-      return true;
-    }, {});
+    auto r = (*source)->readMessages({{imu->id}},
+                                     [&](const storage::MessageView& m) {
+                                       std::vector<double> row(paths.size());
+                                       auto ok = reader->read(m.bytes, row);
+                                       if (!ok) qFatal("read: %s", ok.error().message.c_str());
+                                       const QJsonObject& e = imuExpected.at(i++);
+                                       QJsonObject stamp = e["header"].toObject()["stamp"].toObject();
+                                       if (row[0] != stamp["sec"].toDouble() + stamp["nsec"].toDouble() * 1e-9)
+                                         qFatal("stamp %zu", i);
+                                       if (row[1] != e["orientation"].toObject()["x"].toDouble())
+                                         qFatal("orientation.x %zu", i);
+                                       if (row[2] != e["orientation"].toObject()["w"].toDouble())
+                                         qFatal("orientation.w %zu", i);
+                                       if (row[3] != e["angular_velocity"].toObject()["z"].toDouble())
+                                         qFatal("angular_velocity.z %zu", i);
+                                       if (row[4] != e["linear_acceleration"].toObject()["y"].toDouble())
+                                         qFatal("acc.y %zu", i);
+                                       if (row[5] != e["linear_acceleration"].toObject()["z"].toDouble())
+                                         qFatal("acc.z %zu", i);
+                                       if (row[6] != e["orientation_covariance"].toArray()[8].toDouble())
+                                         qFatal("cov[8] %zu", i);
+                                       if (!std::isnan(row[7])) qFatal("cov[9] past the end should be NaN");
+                                       if (row[8] != e["header"].toObject()["seq"].toDouble()) qFatal("seq %zu", i);
+                                       return true;
+                                     },
+                                     {});
     QVERIFY(r.has_value());
     QCOMPARE(i, imuExpected.size());
     QCOMPARE(i, std::size_t{400});
   }
 
   void fieldReaderPicksElementsOfVariableArrays() {
-    auto d = compileOrFail("pkg/V", "string[] tags\nWheel[] wheels\nint32 after\n====\nMSG: pkg/Wheel\nstring name\nfloat32 speed\n");
+    auto d = compileOrFail(
+        "pkg/V", "string[] tags\nWheel[] wheels\nint32 after\n====\nMSG: pkg/Wheel\nstring name\nfloat32 speed\n");
     WireWriter w;
-    w.u32(2).str("ab").str("c").u32(3).str("fl").put<float>(1.5f).str("frr").put<float>(2.5f)
-        .str("").put<float>(-1.0f).put<std::int32_t>(42);
+    w.u32(2)
+        .str("ab")
+        .str("c")
+        .u32(3)
+        .str("fl")
+        .put<float>(1.5f)
+        .str("frr")
+        .put<float>(2.5f)
+        .str("")
+        .put<float>(-1.0f)
+        .put<std::int32_t>(42);
     auto reader = FieldReader::compile(d, {"wheels[1].speed", "after", "wheels[5].speed", "wheels[2].speed"});
     QVERIFY(reader.has_value());
     std::vector<double> row(4);
@@ -198,13 +247,25 @@ private slots:
 
   void fieldReaderReadsInsideFixedSizeMessages() {
     // Inner is fixed-size, so its fields are read in line at known offsets.
-    auto d = compileOrFail("pkg/O", "int8 a\nInner i\nInner j\nstring s\nint32 after\n====\n"
-                                    "MSG: pkg/Inner\nfloat64[3] p\nuint16 x\ntime t\n");
+    auto d = compileOrFail("pkg/O",
+                           "int8 a\nInner i\nInner j\nstring s\nint32 after\n====\n"
+                           "MSG: pkg/Inner\nfloat64[3] p\nuint16 x\ntime t\n");
     WireWriter w;
     w.put<std::int8_t>(-1)
-        .put<double>(1.0).put<double>(2.0).put<double>(3.0).put<std::uint16_t>(7).u32(10).u32(500000000)
-        .put<double>(4.0).put<double>(5.0).put<double>(6.0).put<std::uint16_t>(8).u32(20).u32(0)
-        .str("xyz").put<std::int32_t>(-9);
+        .put<double>(1.0)
+        .put<double>(2.0)
+        .put<double>(3.0)
+        .put<std::uint16_t>(7)
+        .u32(10)
+        .u32(500000000)
+        .put<double>(4.0)
+        .put<double>(5.0)
+        .put<double>(6.0)
+        .put<std::uint16_t>(8)
+        .u32(20)
+        .u32(0)
+        .str("xyz")
+        .put<std::int32_t>(-9);
     auto reader = FieldReader::compile(d, {"i.p[1]", "j.x", "after", "i.t", "j.p[2]", "a"});
     QVERIFY(reader.has_value());
     std::vector<double> row(6);
@@ -219,9 +280,10 @@ private slots:
 
   void cdrAlignsFromThePayloadStartInEitherByteOrder() {
     // Hand-built XCDR1: offsets count from after the 4-byte encapsulation header.
-    const char* def = "uint8 a\nfloat64 b\nstring s\nint16[] v\nbuiltin_interfaces/Time t\n"
-                      "================================================================================\n"
-                      "MSG: builtin_interfaces/Time\nint32 sec\nuint32 nanosec\n";
+    const char* def =
+        "uint8 a\nfloat64 b\nstring s\nint16[] v\nbuiltin_interfaces/Time t\n"
+        "================================================================================\n"
+        "MSG: builtin_interfaces/Time\nint32 sec\nuint32 nanosec\n";
     auto schema = schema::parseDefinition("pkg/msg/C", def, schema::Dialect::Ros2);
     QVERIFY(schema.has_value());
     auto d = Decoder::compile(*schema, WireFormat::Cdr);
@@ -234,18 +296,20 @@ private slots:
         return w;
       };
       w.u8(0).u8(big ? 0 : 1).u8(0).u8(0);  // encapsulation
-      w.u8(7);                               // a @0
-      for (int i = 0; i < 7; ++i) w.u8(0);   // pad to 8
+      w.u8(7);                              // a @0
+      for (int i = 0; i < 7; ++i) w.u8(0);  // pad to 8
       double b = -1.5;
       std::uint64_t bits;
       std::memcpy(&bits, &b, 8);
-      if (big) for (int i = 7; i >= 0; --i) w.u8(static_cast<std::uint8_t>(bits >> (8 * i)));
-      else w.u64(bits);                      // b @8
-      u32(3);                                // s @16: length with NUL
-      w.raw(std::string_view("hi\0", 3));   // @20..22
-      w.u8(0);                               // pad to 24
-      u32(2);                                // v count @24
-      if (big) w.u8(0xFF).u8(0xFE).u8(0).u8(5); else w.u8(0xFE).u8(0xFF).u8(5).u8(0);  // -2, 5
+      if (big)
+        for (int i = 7; i >= 0; --i) w.u8(static_cast<std::uint8_t>(bits >> (8 * i)));
+      else w.u64(bits);                    // b @8
+      u32(3);                              // s @16: length with NUL
+      w.raw(std::string_view("hi\0", 3));  // @20..22
+      w.u8(0);                             // pad to 24
+      u32(2);                              // v count @24
+      if (big) w.u8(0xFF).u8(0xFE).u8(0).u8(5);
+      else w.u8(0xFE).u8(0xFF).u8(5).u8(0);  // -2, 5
       u32(static_cast<std::uint32_t>(-3));   // t.sec @32
       u32(250000000);                        // t.nanosec @36
       auto v = (*d)->decode(w.bytes);
@@ -281,7 +345,8 @@ private slots:
     // 0b 00: no representation identifier at all (a payload without the header).
     QString none = message({std::byte{0x0b}, std::byte{0}, std::byte{0}, std::byte{0}, std::byte{1}, std::byte{0},
                             std::byte{0}, std::byte{0}});
-    QVERIFY2(none.contains("no CDR encapsulation header") && none.contains("0b 00") && none.contains("offset 0"), qPrintable(none));
+    QVERIFY2(none.contains("no CDR encapsulation header") && none.contains("0b 00") && none.contains("offset 0"),
+             qPrintable(none));
     // 00 07: XCDR2, named as such.
     QString xcdr2 = message({std::byte{0}, std::byte{7}, std::byte{0}, std::byte{0}, std::byte{1}, std::byte{0},
                              std::byte{0}, std::byte{0}});
@@ -292,8 +357,8 @@ private slots:
     // CDR: up to 3 bytes of closing padding are fine, 4 are not.
     auto s = schema::parseDefinition("pkg/One", "uint8 a\n", schema::Dialect::Ros2);
     auto d = Decoder::compile(*s, WireFormat::Cdr);
-    std::vector<std::byte> padded = {std::byte{0}, std::byte{1}, std::byte{0}, std::byte{0}, std::byte{7},
-                                     std::byte{0}, std::byte{0}, std::byte{0}};
+    std::vector<std::byte> padded = {std::byte{0}, std::byte{1}, std::byte{0}, std::byte{0},
+                                     std::byte{7}, std::byte{0}, std::byte{0}, std::byte{0}};
     QVERIFY((*d)->decode(padded));
     padded.push_back(std::byte{0});
     auto r = (*d)->decode(padded);
@@ -312,7 +377,8 @@ private slots:
     // reason in the error, not on stderr); a root the set does not hold.
     auto junk = compileFor("a.B", "protobuf", "protobuf", "\xff\xff\xff");
     QVERIFY(!junk);
-    QVERIFY2(QString::fromStdString(junk.error().message).contains("not a serialized FileDescriptorSet"), junk.error().message.c_str());
+    QVERIFY2(QString::fromStdString(junk.error().message).contains("not a serialized FileDescriptorSet"),
+             junk.error().message.c_str());
     google::protobuf::FileDescriptorSet set;
     auto* file = set.add_file();
     file->set_name("bad.proto");
@@ -320,11 +386,13 @@ private slots:
     file->add_message_type()->set_name("Bad-Name");
     auto bad = compileFor("a.Bad-Name", "protobuf", "protobuf", set.SerializeAsString());
     QVERIFY(!bad);
-    QVERIFY2(QString::fromStdString(bad.error().message).contains("not a valid identifier"), bad.error().message.c_str());
+    QVERIFY2(QString::fromStdString(bad.error().message).contains("not a valid identifier"),
+             bad.error().message.c_str());
     file->mutable_message_type(0)->set_name("Good");
     auto missing = compileFor("a.Other", "protobuf", "protobuf", set.SerializeAsString());
     QVERIFY(!missing);
-    QVERIFY2(QString::fromStdString(missing.error().message).contains("no message 'a.Other'"), missing.error().message.c_str());
+    QVERIFY2(QString::fromStdString(missing.error().message).contains("no message 'a.Other'"),
+             missing.error().message.c_str());
     auto good = compileFor("a.Good", "protobuf", "protobuf", set.SerializeAsString());
     QVERIFY(good);
     QVERIFY((*good)->decode({}));  // an empty message is all defaults
@@ -332,8 +400,10 @@ private slots:
     QVERIFY(!compileFor("t", "json", "jsonschema", "{"));
     auto dangling = compileFor("t", "json", "jsonschema", "{\"properties\":{\"a\":{\"$ref\":\"#/$defs/X\"}}}");
     QVERIFY(!dangling);
-    QVERIFY2(QString::fromStdString(dangling.error().message).contains("'#/$defs/X' is not defined"), dangling.error().message.c_str());
-    auto fan = compileFor("t", "json", "jsonschema", "{\"properties\":{\"a\":{\"$ref\":\"#\"},\"b\":{\"$ref\":\"#\"}}}");
+    QVERIFY2(QString::fromStdString(dangling.error().message).contains("'#/$defs/X' is not defined"),
+             dangling.error().message.c_str());
+    auto fan =
+        compileFor("t", "json", "jsonschema", "{\"properties\":{\"a\":{\"$ref\":\"#\"},\"b\":{\"$ref\":\"#\"}}}");
     QVERIFY(!fan);
     // A message of the wrong kind names the field.
     auto j = compileFor("t", "json", "jsonschema", "{\"properties\":{\"n\":{\"type\":\"integer\"}}}");
@@ -341,15 +411,17 @@ private slots:
     std::string text = "{\"n\":\"seven\"}";
     auto v = (*j)->decode(std::as_bytes(std::span(text)));
     QVERIFY(!v);
-    QVERIFY2(QString::fromStdString(v.error().message).contains("field 'n': expected an integer, found string"), v.error().message.c_str());
+    QVERIFY2(QString::fromStdString(v.error().message).contains("field 'n': expected an integer, found string"),
+             v.error().message.c_str());
   }
 
   void emptyRos2TypesTakeOneCdrByte() {
     // rosidl: std_msgs/Empty has one uint8 member; Empty[3] takes 3 bytes, then an int32
     // aligned to 4 from the payload start.
-    const char* text = "std_msgs/Empty[3] e\nint32 after\n"
-                       "================================================================================\n"
-                       "MSG: std_msgs/Empty\n";
+    const char* text =
+        "std_msgs/Empty[3] e\nint32 after\n"
+        "================================================================================\n"
+        "MSG: std_msgs/Empty\n";
     auto s = schema::parseDefinition("pkg/WithEmpty", text, schema::Dialect::Ros2);
     QVERIFY(s);
     auto d = Decoder::compile(*s, WireFormat::Cdr);
@@ -379,45 +451,52 @@ private slots:
     QVERIFY(imu);
     auto d = compileFor(imu->type, imu->messageEncoding, imu->schemaEncoding, imu->definition);
     QVERIFY(d.has_value());
-    std::vector<std::string> paths = {"header.stamp", "orientation.z", "angular_velocity.y",
-                                      "linear_acceleration.x", "orientation_covariance[4]"};
+    std::vector<std::string> paths = {"header.stamp", "orientation.z", "angular_velocity.y", "linear_acceleration.x",
+                                      "orientation_covariance[4]"};
     auto reader = FieldReader::compile(*d, paths);
     QVERIFY2(reader.has_value(), reader ? "" : reader.error().message.c_str());
     std::vector<QJsonObject> imuExpected;
     for (const auto& e : expected)
       if (e["topic"].toString() == "/imu") imuExpected.push_back(e["msg"].toObject());
     std::size_t i = 0;
-    auto r = (*source)->readMessages({{imu->id}}, [&](const storage::MessageView& m) {
-      std::vector<double> row(paths.size());
-      if (!reader->read(m.bytes, row)) qFatal("read failed");
-      const QJsonObject& e = imuExpected.at(i++);
-      QJsonObject stamp = e["header"].toObject()["stamp"].toObject();
-      if (row[0] != stamp["sec"].toDouble() + stamp["nanosec"].toDouble() * 1e-9) qFatal("stamp %zu", i);
-      if (row[1] != e["orientation"].toObject()["z"].toDouble()) qFatal("orientation.z %zu", i);
-      if (row[2] != e["angular_velocity"].toObject()["y"].toDouble()) qFatal("angular_velocity.y %zu", i);
-      if (row[3] != e["linear_acceleration"].toObject()["x"].toDouble()) qFatal("acc.x %zu", i);
-      if (row[4] != e["orientation_covariance"].toArray()[4].toDouble()) qFatal("cov[4] %zu", i);
-      return true;
-    }, {});
+    auto r = (*source)->readMessages({{imu->id}},
+                                     [&](const storage::MessageView& m) {
+                                       std::vector<double> row(paths.size());
+                                       if (!reader->read(m.bytes, row)) qFatal("read failed");
+                                       const QJsonObject& e = imuExpected.at(i++);
+                                       QJsonObject stamp = e["header"].toObject()["stamp"].toObject();
+                                       if (row[0] != stamp["sec"].toDouble() + stamp["nanosec"].toDouble() * 1e-9)
+                                         qFatal("stamp %zu", i);
+                                       if (row[1] != e["orientation"].toObject()["z"].toDouble())
+                                         qFatal("orientation.z %zu", i);
+                                       if (row[2] != e["angular_velocity"].toObject()["y"].toDouble())
+                                         qFatal("angular_velocity.y %zu", i);
+                                       if (row[3] != e["linear_acceleration"].toObject()["x"].toDouble())
+                                         qFatal("acc.x %zu", i);
+                                       if (row[4] != e["orientation_covariance"].toArray()[4].toDouble())
+                                         qFatal("cov[4] %zu", i);
+                                       return true;
+                                     },
+                                     {});
     QVERIFY(r.has_value());
     QCOMPARE(i, std::size_t{400});
   }
 
   void serviceEventTopicsDecodeAsTheEventMessage() {
     // rosbag2 Jazzy stores the .srv text for "<pkg>/srv/<Name>_Event" topics.
-    auto d = compileFor("example_interfaces/srv/AddTwoInts_Event", "cdr", "ros2msg",
-                        "int64 a\nint64 b\n---\nint64 sum\n");
+    auto d =
+        compileFor("example_interfaces/srv/AddTwoInts_Event", "cdr", "ros2msg", "int64 a\nint64 b\n---\nint64 sum\n");
     QVERIFY2(d.has_value(), d ? "" : d.error().message.c_str());
     WireWriter w;
-    w.u8(0).u8(1).u8(0).u8(0);                       // CDR little-endian
-    w.u8(1).u8(0).u8(0).u8(0);                       // info.event_type @0, pad
-    w.put<std::int32_t>(5).u32(6);                   // info.stamp @4
+    w.u8(0).u8(1).u8(0).u8(0);                                        // CDR little-endian
+    w.u8(1).u8(0).u8(0).u8(0);                                        // info.event_type @0, pad
+    w.put<std::int32_t>(5).u32(6);                                    // info.stamp @4
     for (int i = 0; i < 16; ++i) w.u8(static_cast<std::uint8_t>(i));  // info.client_gid @12
-    w.u32(0);                                        // pad to 32
-    w.put<std::int64_t>(7);                          // info.sequence_number @32
-    w.u32(1).u32(0);                                 // request: 1 element @40, pad to 48
-    w.put<std::int64_t>(2).put<std::int64_t>(3);     // a @48, b @56
-    w.u32(0);                                        // response: none @64
+    w.u32(0);                                                         // pad to 32
+    w.put<std::int64_t>(7);                                           // info.sequence_number @32
+    w.u32(1).u32(0);                                                  // request: 1 element @40, pad to 48
+    w.put<std::int64_t>(2).put<std::int64_t>(3);                      // a @48, b @56
+    w.u32(0);                                                         // response: none @64
     auto v = (*d)->decode(w.bytes);
     QVERIFY2(v.has_value(), v ? "" : v.error().message.c_str());
     std::string json;

@@ -60,13 +60,16 @@ private slots:
     QCOMPARE(list("sensor_msgs/CompressedImage"), (std::vector<F>{F::Png, F::Jpeg, F::Mp4, F::Avi, F::Csv, F::Npy}));
     QCOMPARE(list("sensor_msgs/Imu"), (std::vector<F>{F::Csv, F::Npy}));
     QVERIFY(!exporters::accepts(F::Pcd, "sensor_msgs/Image") && exporters::accepts(F::Pcd, "sensor_msgs/LaserScan"));
-    QVERIFY(exporters::filePerMessage(F::Npy, "sensor_msgs/PointCloud2") && !exporters::filePerMessage(F::Npy, "sensor_msgs/Imu"));
-    QVERIFY(!exporters::filePerMessage(F::Mp4, "sensor_msgs/Image") && exporters::filePerMessage(F::Png, "sensor_msgs/Image"));
+    QVERIFY(exporters::filePerMessage(F::Npy, "sensor_msgs/PointCloud2") &&
+            !exporters::filePerMessage(F::Npy, "sensor_msgs/Imu"));
+    QVERIFY(!exporters::filePerMessage(F::Mp4, "sensor_msgs/Image") &&
+            exporters::filePerMessage(F::Png, "sensor_msgs/Image"));
   }
 
   void namesStayInsideTheFolderAndAreSafeEverywhere() {
     QVERIFY(exporters::checkNameTemplate("{topic}/{bag}_{index}.{ext}").has_value());
-    for (const char* bad : {"/tmp/x.pcd", "../x.pcd", "a/../../x.pcd"}) QVERIFY2(!exporters::checkNameTemplate(bad).has_value(), bad);
+    for (const char* bad : {"/tmp/x.pcd", "../x.pcd", "a/../../x.pcd"})
+      QVERIFY2(!exporters::checkNameTemplate(bad).has_value(), bad);
     QCOMPARE(exporters::safeFileNameComponent("/camera/image:raw"), std::string("_camera_image_raw"));
     QCOMPARE(exporters::safeFileNameComponent("CON"), std::string("_CON"));
     QCOMPARE(exporters::safeFileNameComponent(".."), std::string("_._"));  // a trailing dot replaced, then '_' in front
@@ -89,7 +92,8 @@ private slots:
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{"out.csv"});  // no temporary left
     // The plot's CSV: long form, only the range, numbers as the CSV export writes them.
     fs::path series = fs::path(dir.path().toStdString()) / "plot.csv";
-    QVERIFY(exporters::writeSeriesCsv(series, {{"a,b", {0, 1, 2}, {0.1, 1e300, -2}}}, "t", "value", 0.5, 2, false).has_value());
+    QVERIFY(exporters::writeSeriesCsv(series, {{"a,b", {0, 1, 2}, {0.1, 1e300, -2}}}, "t", "value", 0.5, 2, false)
+                .has_value());
     QCOMPARE(readAll(series), std::string("series,t,value\n\"a,b\",1.0,1e+300\n\"a,b\",2.0,-2.0\n"));
   }
 
@@ -97,7 +101,8 @@ private slots:
     std::string p = exporters::detail::npyPreamble({{"x", "<f4"}, {"t", "<i8"}}, "3,");
     QCOMPARE(p.size() % 64, std::size_t{0});
     QCOMPARE(p.substr(0, 8), std::string("\x93NUMPY\x01\x00", 8));
-    auto length = static_cast<std::size_t>(static_cast<unsigned char>(p[8])) | static_cast<std::size_t>(static_cast<unsigned char>(p[9])) << 8;
+    auto length = static_cast<std::size_t>(static_cast<unsigned char>(p[8])) |
+                  static_cast<std::size_t>(static_cast<unsigned char>(p[9])) << 8;
     QCOMPARE(length + 10, p.size());
     QVERIFY(p.find("{'descr': [('x', '<f4'), ('t', '<i8'), ], 'fortran_order': False, 'shape': (3,), }") == 10);
     QCOMPARE(p.back(), '\n');
@@ -107,10 +112,14 @@ private slots:
 
   void lzfMatchesTheFormatAndRoundTrips() {
     // liblzf's stream for "abcabc": 3 literals, then a 3-byte match 3 back.
-    std::string stream = std::string("\x02" "abc", 4) + std::string("\x20\x02", 2);
+    std::string stream = std::string(
+                             "\x02"
+                             "abc",
+                             4) +
+                         std::string("\x20\x02", 2);
     QCOMPARE(exporters::lzfDecompress(stream, 6).value_or("?"), std::string("abcabc"));
-    QVERIFY(!exporters::lzfDecompress(stream, 7).has_value());                          // size mismatch
-    QVERIFY(!exporters::lzfDecompress(std::string("\x20\x09", 2), 3).has_value());       // reference before the start
+    QVERIFY(!exporters::lzfDecompress(stream, 7).has_value());                      // size mismatch
+    QVERIFY(!exporters::lzfDecompress(std::string("\x20\x09", 2), 3).has_value());  // reference before the start
     std::string data;
     for (int i = 0; i < 300000; ++i) data += static_cast<char>((i % 97) * (i % 13 == 0 ? 3 : 1));
     auto packed = exporters::lzfCompress(data);
@@ -153,7 +162,8 @@ private slots:
       auto msg = points[i].value("msg").toObject();
       auto n = msg.value("width").toInteger() * msg.value("height").toInteger();
       std::string file = readAll(clouds.files[i].path);
-      QVERIFY2(file.find("\nPOINTS " + std::to_string(n) + "\n") != std::string::npos, clouds.files[i].path.string().c_str());
+      QVERIFY2(file.find("\nPOINTS " + std::to_string(n) + "\n") != std::string::npos,
+               clouds.files[i].path.string().c_str());
     }
     QVERIFY(clouds.skipped.empty());
   }

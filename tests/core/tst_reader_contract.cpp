@@ -52,7 +52,9 @@ private slots:
     QCOMPARE(info.startNs, all.front().logTimeNs);
     QCOMPARE(info.endNs, all.back().logTimeNs);
     if (note.isEmpty()) QVERIFY2(info.problems.empty(), info.problems.empty() ? "" : info.problems.front().c_str());
-    else QVERIFY(std::any_of(info.problems.begin(), info.problems.end(), [&](auto& p) { return QString::fromStdString(p).contains(note); }));
+    else
+      QVERIFY(std::any_of(info.problems.begin(), info.problems.end(),
+                          [&](auto& p) { return QString::fromStdString(p).contains(note); }));
     std::uint64_t perConnection = 0;
     for (const auto& c : source->connections()) perConnection += c.messageCount;
     QCOMPARE(perConnection, info.messageCount);
@@ -63,7 +65,8 @@ private slots:
     window.startNs = from;
     window.endNs = to;
     auto inWindow = test::readAll(*source, window);
-    auto expectedInWindow = std::count_if(all.begin(), all.end(), [&](auto& m) { return m.logTimeNs >= from && m.logTimeNs <= to; });
+    auto expectedInWindow =
+        std::count_if(all.begin(), all.end(), [&](auto& m) { return m.logTimeNs >= from && m.logTimeNs <= to; });
     QCOMPARE(static_cast<std::ptrdiff_t>(inWindow.size()), expectedInWindow);
     const auto& first = source->connections().front();
     storage::ReadFilter one;

@@ -91,14 +91,13 @@ private slots:
     QCOMPARE(cov.arrayLength, 9u);
     QCOMPARE(fieldNamed(t, "counters").array, ArrayKind::Dynamic);
     QVERIFY(fieldNamed(t, "blob").isByteArray());
-    QVERIFY(fieldNamed(t, "code").isByteArray());  // ROS 1 char is uint8
+    QVERIFY(fieldNamed(t, "code").isByteArray());          // ROS 1 char is uint8
     QCOMPARE(fieldNamed(t, "raw").type, Primitive::Int8);  // ROS 1 byte is int8
     QCOMPARE(fieldNamed(t, "timeout").type, Primitive::Duration);
   }
 
   void readsRos2BoundsAndDefaults() {
-    auto s = parseDefinition("pkg/msg/T", "string<=8 name \"x\"\nint32[<=4] counters\nint32 level 3\n",
-                             Dialect::Ros2);
+    auto s = parseDefinition("pkg/msg/T", "string<=8 name \"x\"\nint32[<=4] counters\nint32 level 3\n", Dialect::Ros2);
     QVERIFY2(s.has_value(), s ? "" : s.error().message.c_str());
     const MessageType& t = *(*s)->root;
     QCOMPARE(t.name, std::string("pkg/T"));

@@ -59,9 +59,10 @@ Decoded image(const std::string& encoding, std::uint32_t w, std::uint32_t h, std
   WireWriter m = header();
   m.u32(h).u32(w).str(encoding).u8(bigEndian ? 1 : 0).u32(step).u32(static_cast<std::uint32_t>(data.size()));
   m.raw(std::string_view(reinterpret_cast<const char*>(data.data()), data.size()));
-  return decodeRos1("sensor_msgs/Image",
-                    "Header header\nuint32 height\nuint32 width\nstring encoding\nuint8 is_bigendian\nuint32 step\nuint8[] data\n",
-                    std::move(m));
+  return decodeRos1(
+      "sensor_msgs/Image",
+      "Header header\nuint32 height\nuint32 width\nstring encoding\nuint8 is_bigendian\nuint32 step\nuint8[] data\n",
+      std::move(m));
 }
 
 struct FieldSpec {
@@ -149,7 +150,8 @@ private slots:
     QCOMPARE(asMat(le->image).at<std::uint16_t>(0, 0), std::uint16_t{0x0201});
     std::vector<std::uint8_t> s;
     put<std::int16_t>(s, -1234);
-    QCOMPARE(asMat(sensors::readImage(image("16SC1", 1, 1, 2, s).value)->image).at<std::int16_t>(0, 0), std::int16_t{-1234});
+    QCOMPARE(asMat(sensors::readImage(image("16SC1", 1, 1, 2, s).value)->image).at<std::int16_t>(0, 0),
+             std::int16_t{-1234});
     std::vector<std::uint8_t> f;
     put<float>(f, 1.25f, true);
     QCOMPARE(asMat(sensors::readImage(image("32FC1", 1, 1, 4, f, true).value)->image).at<float>(0, 0), 1.25f);
@@ -174,7 +176,9 @@ private slots:
     std::vector<std::uint8_t> data(12, 0);  // format and quantisation parameters
     data.insert(data.end(), png.begin(), png.end());
     WireWriter m = header();
-    m.str("16UC1; compressedDepth").u32(static_cast<std::uint32_t>(data.size())).raw(std::string_view(reinterpret_cast<const char*>(data.data()), data.size()));
+    m.str("16UC1; compressedDepth")
+        .u32(static_cast<std::uint32_t>(data.size()))
+        .raw(std::string_view(reinterpret_cast<const char*>(data.data()), data.size()));
     auto d = decodeRos1("sensor_msgs/CompressedImage", "Header header\nstring format\nuint8[] data\n", std::move(m));
     auto frame = sensors::readCompressedImage(d.value);
     QVERIFY(frame.has_value());
@@ -203,12 +207,14 @@ private slots:
     auto floatDepth = sensors::readImage(image("32FC1", 2, 1, 8, metres).value);
     auto mmPng = sensors::encodeImage(floatDepth->image, sensors::StillFormat::Png);
     QVERIFY(mmPng.has_value());
-    cv::Mat mm = cv::imdecode(cv::Mat(1, static_cast<int>(mmPng->size()), CV_8UC1, mmPng->data()), cv::IMREAD_UNCHANGED);
+    cv::Mat mm =
+        cv::imdecode(cv::Mat(1, static_cast<int>(mmPng->size()), CV_8UC1, mmPng->data()), cv::IMREAD_UNCHANGED);
     QCOMPARE(mm.at<std::uint16_t>(0, 0), std::uint16_t{250});
     QCOMPARE(mm.at<std::uint16_t>(0, 1), std::uint16_t{0});  // NaN: no reading
     auto jpeg = sensors::encodeImage(depth->image, sensors::StillFormat::Jpeg, 100);
     QVERIFY(jpeg.has_value());
-    cv::Mat eight = cv::imdecode(cv::Mat(1, static_cast<int>(jpeg->size()), CV_8UC1, jpeg->data()), cv::IMREAD_GRAYSCALE);
+    cv::Mat eight =
+        cv::imdecode(cv::Mat(1, static_cast<int>(jpeg->size()), CV_8UC1, jpeg->data()), cv::IMREAD_GRAYSCALE);
     QCOMPARE(eight.cols, 3);
     QVERIFY2(eight.at<std::uint8_t>(0, 0) <= 2 && eight.at<std::uint8_t>(0, 2) >= 253, "JPEG spans the range");
   }
@@ -221,7 +227,8 @@ private slots:
     for (float n : {0.f, 0.6f, 0.8f}) put<float>(data, n, true);
     put<std::uint16_t>(data, 513, true);
     data.insert(data.end(), {0xEE, 0xEE});
-    auto d = cloud(1, 1, 24, 24, {{"x", 0, 7, 1}, {"rgb", 4, 7, 1}, {"normal", 8, 7, 3}, {"ring", 20, 4, 1}}, data, true);
+    auto d =
+        cloud(1, 1, 24, 24, {{"x", 0, 7, 1}, {"rgb", 4, 7, 1}, {"normal", 8, 7, 3}, {"ring", 20, 4, 1}}, data, true);
     auto c = sensors::readPointCloud(d.value);
     QVERIFY2(c.has_value(), c ? "" : c.error().message.c_str());
     auto channels = c->channels();
@@ -230,7 +237,8 @@ private slots:
     QCOMPARE(names, (std::vector<std::string>{"x", "r", "g", "b", "normal_0", "normal_1", "normal_2", "ring"}));
     std::vector<double> values;
     for (const auto& ch : channels) values.push_back(c->value(0, ch));
-    QCOMPARE(values, (std::vector<double>{1.5, 255, 128, 64, 0, static_cast<double>(0.6f), static_cast<double>(0.8f), 513}));
+    QCOMPARE(values,
+             (std::vector<double>{1.5, 255, 128, 64, 0, static_cast<double>(0.6f), static_cast<double>(0.8f), 513}));
     // PLY takes r, g, b as uchar; PCD keeps the packed rgb as PCL and Open3D expect it.
     exporters::ExportOptions ply;
     ply.format = exporters::Format::Ply;
@@ -240,7 +248,8 @@ private slots:
     auto packed = exporters::chooseChannels(*c, pcd);
     QCOMPARE(packed->at(1).name, std::string("rgb"));
     std::string bytes = exporters::pcdBytes(*c, *packed, {}, exporters::PcdEncoding::Binary);
-    QVERIFY(bytes.find("FIELDS x rgb normal_0 normal_1 normal_2 ring\nSIZE 4 4 4 4 4 2\nTYPE F F F F F U\n") != std::string::npos);
+    QVERIFY(bytes.find("FIELDS x rgb normal_0 normal_1 normal_2 ring\nSIZE 4 4 4 4 4 2\nTYPE F F F F F U\n") !=
+            std::string::npos);
     std::uint32_t bits;
     std::memcpy(&bits, bytes.data() + bytes.size() - 18, 4);  // the 22-byte point: rgb after x, little-endian now
     QCOMPARE(bits, 0x00FF8040u);
@@ -269,7 +278,8 @@ private slots:
 
   void inconsistentCloudsAreRefused() {
     auto beyond = cloud(1, 1, 4, 4, {{"x", 2, 7, 1}}, {0, 0, 0, 0});
-    QVERIFY(sensors::readPointCloud(beyond.value).error().message.find("does not fit in point_step 4") != std::string::npos);
+    QVERIFY(sensors::readPointCloud(beyond.value).error().message.find("does not fit in point_step 4") !=
+            std::string::npos);
     auto shortData = cloud(2, 2, 4, 8, {{"x", 0, 7, 1}}, std::vector<std::uint8_t>(12));
     QVERIFY(sensors::readPointCloud(shortData.value).error().message.find("need 16") != std::string::npos);
     auto rows = cloud(1, 2, 4, 4, {{"x", 0, 7, 1}}, std::vector<std::uint8_t>(8));
@@ -284,10 +294,11 @@ private slots:
     m.put(0.f).put(static_cast<float>(std::numbers::pi / 2)).put(0.f).put(0.f).put(0.f).put(0.5f).put(10.f);
     m.u32(4).put(1.f).put(inf).put(nan).put(2.f);
     m.u32(4).put(7.f).put(8.f).put(9.f).put(10.f);
-    auto d = decodeRos1("sensor_msgs/LaserScan",
-                        "Header header\nfloat32 angle_min\nfloat32 angle_increment\nfloat32 angle_max\nfloat32 time_increment\n"
-                        "float32 scan_time\nfloat32 range_min\nfloat32 range_max\nfloat32[] ranges\nfloat32[] intensities\n",
-                        std::move(m));
+    auto d = decodeRos1(
+        "sensor_msgs/LaserScan",
+        "Header header\nfloat32 angle_min\nfloat32 angle_increment\nfloat32 angle_max\nfloat32 time_increment\n"
+        "float32 scan_time\nfloat32 range_min\nfloat32 range_max\nfloat32[] ranges\nfloat32[] intensities\n",
+        std::move(m));
     auto pts = sensors::laserScanPoints(d.value);
     QVERIFY(pts.has_value());
     QCOMPARE(pts->size(), std::size_t{2});
@@ -305,17 +316,19 @@ private slots:
       m.u32(1).u32(0).u32(sec).u32(nsec).str(parent).str(child);
       for (double v : t) m.put(v);
       for (double v : q) m.put(v);
-      return decodeRos1("tf2_msgs/TFMessage",
-                        "geometry_msgs/TransformStamped[] transforms\n"
-                        "================================================================================\n"
-                        "MSG: geometry_msgs/TransformStamped\nHeader header\nstring child_frame_id\ngeometry_msgs/Transform transform\n"
-                        "================================================================================\n"
-                        "MSG: geometry_msgs/Transform\ngeometry_msgs/Vector3 translation\ngeometry_msgs/Quaternion rotation\n"
-                        "================================================================================\n"
-                        "MSG: geometry_msgs/Vector3\nfloat64 x\nfloat64 y\nfloat64 z\n"
-                        "================================================================================\n"
-                        "MSG: geometry_msgs/Quaternion\nfloat64 x\nfloat64 y\nfloat64 z\nfloat64 w\n",
-                        std::move(m));
+      return decodeRos1(
+          "tf2_msgs/TFMessage",
+          "geometry_msgs/TransformStamped[] transforms\n"
+          "================================================================================\n"
+          "MSG: geometry_msgs/TransformStamped\nHeader header\nstring child_frame_id\ngeometry_msgs/Transform "
+          "transform\n"
+          "================================================================================\n"
+          "MSG: geometry_msgs/Transform\ngeometry_msgs/Vector3 translation\ngeometry_msgs/Quaternion rotation\n"
+          "================================================================================\n"
+          "MSG: geometry_msgs/Vector3\nfloat64 x\nfloat64 y\nfloat64 z\n"
+          "================================================================================\n"
+          "MSG: geometry_msgs/Quaternion\nfloat64 x\nfloat64 y\nfloat64 z\nfloat64 w\n",
+          std::move(m));
     };
     sensors::TfBuffer tf;
     tf.add(tfMessage("base_link", "lidar", 0, 0, {0.5, 0, 1.2}, {0, 0, 0, 1}).value, true);

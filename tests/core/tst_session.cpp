@@ -23,11 +23,11 @@
 #include "core/session/session.hpp"
 
 using namespace bagscope;
+using bagscope::test::Ros1BagBuilder;
+using bagscope::test::WireWriter;
 using session::Message;
 using session::Session;
 using session::TopicId;
-using bagscope::test::Ros1BagBuilder;
-using bagscope::test::WireWriter;
 namespace fs = std::filesystem;
 
 namespace {
@@ -99,7 +99,8 @@ QString firstDifference(const std::vector<QJsonObject>& ours, const std::vector<
   if (ours.size() != expected.size())
     return QStringLiteral("%1 messages, expected %2").arg(ours.size()).arg(expected.size());
   for (std::size_t i = 0; i < ours.size(); ++i)
-    if (auto d = test::jsonDifference(ours[i], expected[i]); !d.isEmpty()) return QStringLiteral("message %1: %2").arg(i).arg(d);
+    if (auto d = test::jsonDifference(ours[i], expected[i]); !d.isEmpty())
+      return QStringLiteral("message %1: %2").arg(i).arg(d);
   return {};
 }
 
@@ -144,7 +145,8 @@ private slots:
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
         --now;
       });
-      QVERIFY2(most.load() <= static_cast<int>(threads), qPrintable(QString("%1 threads at once in a pool of %2").arg(most.load()).arg(threads)));
+      QVERIFY2(most.load() <= static_cast<int>(threads),
+               qPrintable(QString("%1 threads at once in a pool of %2").arg(most.load()).arg(threads)));
       if (threads == 1) QCOMPARE(most.load(), 1);
     }
   }
@@ -178,12 +180,15 @@ private slots:
     auto s = sessionOf(one(memorySource(float64Bag(4, 10), "job.bag")));
     std::optional<Result<void>> outcome;
     auto job = s->startJob(
-        [](std::stop_token, const session::ProgressFn&) -> Result<void> { throw std::runtime_error("cv::Exception: bad size"); },
+        [](std::stop_token, const session::ProgressFn&) -> Result<void> {
+          throw std::runtime_error("cv::Exception: bad size");
+        },
         {}, [&](Result<void> r) { outcome = std::move(r); });
     job->wait();
     QVERIFY(outcome && !outcome->has_value());
     QCOMPARE(outcome->error().code, ErrorCode::Internal);
-    QVERIFY2(outcome->error().describe().find("cv::Exception: bad size") != std::string::npos, outcome->error().describe().c_str());
+    QVERIFY2(outcome->error().describe().find("cv::Exception: bad size") != std::string::npos,
+             outcome->error().describe().c_str());
   }
 
   void ros1AndRos2BagsMergeIntoOneTimeline() {
@@ -224,7 +229,8 @@ private slots:
     QString d = firstDifference(readAll(*folder), expected);
     QVERIFY2(d.isEmpty(), qPrintable(d));
     // Its two files named one by one: two sources merged through the index.
-    auto files = openOrFail({data("ros2/demo_db3_split/demo_db3_split_0.db3"), data("ros2/demo_db3_split/demo_db3_split_1.db3")});
+    auto files = openOrFail(
+        {data("ros2/demo_db3_split/demo_db3_split_0.db3"), data("ros2/demo_db3_split/demo_db3_split_1.db3")});
     QCOMPARE(files->sourceCount(), std::size_t{2});
     d = firstDifference(readAll(*files), expected);
     QVERIFY2(d.isEmpty(), qPrintable(d));
@@ -284,7 +290,7 @@ private slots:
       QJsonObject ts = m["timestamp"].toObject();
       QCOMPARE(cols->values[3][row], ts["seconds"].toDouble() + ts["nanos"].toDouble() * 1e-9);
       QCOMPARE(cols->values[4][row], 7.0 + static_cast<double>(row));  // blob[k] = 7k + i (make_foreign.mjs), k = 1
-      QVERIFY(std::isnan(cols->values[5][row]));  // past the end
+      QVERIFY(std::isnan(cols->values[5][row]));                       // past the end
       ++row;
     }
     QCOMPARE(row, std::size_t{4});
@@ -331,9 +337,9 @@ private slots:
       // Reading from inside time-ordered iteration (one file: the reader's own loop) works.
       std::size_t nested = 0;
       QVERIFY(s->forEach({}, [&](const Message& m) {
-        nested += s->read(m.topic, 0).has_value();
-        return nested < 5;
-      }).has_value());
+                 nested += s->read(m.topic, 0).has_value();
+                 return nested < 5;
+               }).has_value());
       QCOMPARE(nested, std::size_t{5});
       QVERIFY(!s->read(0, s->index(0).size()).has_value());  // one past the end
       QCOMPARE(s->read(0, s->index(0).size()).error().code, ErrorCode::InvalidArgument);
@@ -417,7 +423,8 @@ private slots:
     QCOMPARE(counter->bytesRead.load(), after);
     // Prefetch loads ahead on the workers: reading there afterwards reads nothing.
     s->prefetch({&x, 1}, 1'000'000'000 + 300'000'000, 50'000'000);
-    for (int i = 0; i < 200 && s->cacheStats().misses < 2; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    for (int i = 0; i < 200 && s->cacheStats().misses < 2; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     after = counter->bytesRead.load();
     QVERIFY(s->read(x, 320).has_value());
@@ -473,7 +480,8 @@ private slots:
     QCOMPARE(s->problems().size(), std::size_t{1});
     const std::string& p = s->problems()[0];
     QVERIFY2(p.find("/x") != std::string::npos && p.find("test_msgs/Float in a.bag") != std::string::npos &&
-                 p.find("std_msgs/Int32 in b.bag") != std::string::npos, p.c_str());
+                 p.find("std_msgs/Int32 in b.bag") != std::string::npos,
+             p.c_str());
     // Both are read, each as its own topic, in time order.
     std::vector<TopicId> order;
     QVERIFY(s->forEach({}, [&](const Message& m) { return order.push_back(m.topic), true; }).has_value());
@@ -486,10 +494,14 @@ private slots:
   void alignedStartsShiftEachFileToTheEarliestStart() {
     constexpr std::int64_t kS = 1'000'000'000, kDay = 86'400 * kS;
     Ros1BagBuilder a, b;
-    for (auto* bag : {&a, &b}) bag->addConnection(0, "/x", "test_msgs/Float", "0123456789abcdef0123456789abcdef", "float64 data\n");
-    a.addChunk({{0, 1 * kS, WireWriter().put(1.0).bytes}, {0, 2 * kS, WireWriter().put(2.0).bytes}, {0, 3 * kS, WireWriter().put(3.0).bytes}});
+    for (auto* bag : {&a, &b})
+      bag->addConnection(0, "/x", "test_msgs/Float", "0123456789abcdef0123456789abcdef", "float64 data\n");
+    a.addChunk({{0, 1 * kS, WireWriter().put(1.0).bytes},
+                {0, 2 * kS, WireWriter().put(2.0).bytes},
+                {0, 3 * kS, WireWriter().put(3.0).bytes}});
     b.addConnection(1, "/y", "test_msgs/Float", "0123456789abcdef0123456789abcdef", "float64 data\n");
-    b.addChunk({{0, kDay + 1 * kS, WireWriter().put(10.0).bytes}, {1, kDay + 3 * kS / 2, WireWriter().put(15.0).bytes},
+    b.addChunk({{0, kDay + 1 * kS, WireWriter().put(10.0).bytes},
+                {1, kDay + 3 * kS / 2, WireWriter().put(15.0).bytes},
                 {0, kDay + 2 * kS, WireWriter().put(20.0).bytes}});
     auto open = [&](bool align) {
       std::vector<std::unique_ptr<storage::Source>> sources;
@@ -507,10 +519,12 @@ private slots:
     // In time order: 1 (a), 1 (b), 2 (a), 2 (b), 3 (a); values say which file.
     std::vector<std::pair<std::int64_t, double>> seen;
     QVERIFY(s->forEach({}, [&](const Message& m) {
-      if (m.connection->topic == "/x") seen.emplace_back(m.logTimeNs, asExpectedLine(*s, m)["msg"].toObject()["data"].toDouble());
-      return true;
-    }).has_value());
-    std::vector<std::pair<std::int64_t, double>> expected{{1 * kS, 1.0}, {1 * kS, 10.0}, {2 * kS, 2.0}, {2 * kS, 20.0}, {3 * kS, 3.0}};
+               if (m.connection->topic == "/x")
+                 seen.emplace_back(m.logTimeNs, asExpectedLine(*s, m)["msg"].toObject()["data"].toDouble());
+               return true;
+             }).has_value());
+    std::vector<std::pair<std::int64_t, double>> expected{
+        {1 * kS, 1.0}, {1 * kS, 10.0}, {2 * kS, 2.0}, {2 * kS, 20.0}, {3 * kS, 3.0}};
     QCOMPARE(seen, expected);
     auto second = s->read(0, 1);
     QVERIFY(second);
@@ -617,7 +631,7 @@ private slots:
       junk.write("not a bag at all");
     }
     QCOMPARE(storage::classify(root / "junk.bag"), storage::PathKind::Other);  // the name is not enough
-    QVERIFY(storage::hasRecordingName(root / "junk.bag"));                    // but it is looked at
+    QVERIFY(storage::hasRecordingName(root / "junk.bag"));                     // but it is looked at
     QCOMPARE(storage::classify(root), storage::PathKind::Folder);
     QCOMPARE(storage::recordingFilePatterns(), std::string("*.bag *.mcap *.db3 metadata.yaml"));
   }
@@ -670,10 +684,13 @@ private slots:
     // Time-ordered reading stops too.
     std::stop_source stopper;
     int seen = 0;
-    auto r = s->forEach({}, [&](const Message&) {
-      if (++seen == 50) stopper.request_stop();
-      return true;
-    }, {}, stopper.get_token());
+    auto r = s->forEach(
+        {},
+        [&](const Message&) {
+          if (++seen == 50) stopper.request_stop();
+          return true;
+        },
+        {}, stopper.get_token());
     QVERIFY(!r.has_value());
     QCOMPARE(r.error().code, ErrorCode::Cancelled);
     QCOMPARE(seen, 50);

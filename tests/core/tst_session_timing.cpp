@@ -68,9 +68,18 @@ private slots:
     QVERIFY2(stats.has_value(), stats ? "" : stats.error().describe().c_str());
     QCOMPARE(stats->size(), std::size_t{21});
     // topic, messages, period ms, latency us (shared/fixtures/ros1/README.md)
-    struct Row { const char* topic; std::uint64_t count; double periodMs; std::int64_t latencyUs; };
-    for (Row r : {Row{"/imu", 400, 5, 1067}, {"/points", 20, 100, 41013}, {"/camera/depth", 5, 400, 9043},
-                  {"/odom", 40, 50, 2079}, {"/gps", 10, 200, 20083}, {"/vehicle_state", 20, 100, 3421}}) {
+    struct Row {
+      const char* topic;
+      std::uint64_t count;
+      double periodMs;
+      std::int64_t latencyUs;
+    };
+    for (Row r : {Row{"/imu", 400, 5, 1067},
+                  {"/points", 20, 100, 41013},
+                  {"/camera/depth", 5, 400, 9043},
+                  {"/odom", 40, 50, 2079},
+                  {"/gps", 10, 200, 20083},
+                  {"/vehicle_state", 20, 100, 3421}}) {
       const auto& t = find(*stats, r.topic);
       QCOMPARE(t.count, r.count);
       QVERIFY(t.hasHeader);
@@ -110,16 +119,17 @@ private slots:
   }
 
   void zeroStampsAndOutOfOrderWritesAreCounted() {
-    const char* def = "Header header\nint32 data\n"
-                      "================================================================================\n"
-                      "MSG: std_msgs/Header\nuint32 seq\ntime stamp\nstring frame_id\n";
+    const char* def =
+        "Header header\nint32 data\n"
+        "================================================================================\n"
+        "MSG: std_msgs/Header\nuint32 seq\ntime stamp\nstring frame_id\n";
     auto msg = [](std::uint32_t sec, std::uint32_t nsec) {
       return WireWriter().u32(0).u32(sec).u32(nsec).str("f").put<std::int32_t>(1).bytes;
     };
     Ros1BagBuilder b;
     b.addConnection(0, "/h", "test_msgs/Stamped", "0123456789abcdef0123456789abcdef", def);
     b.addChunk({{0, 5'000'000'000, msg(4, 0)}, {0, 7'000'000'000, msg(0, 0)}});  // second: stamp 0
-    b.addChunk({{0, 1'000'000'000, msg(0, 500'000'000)}});                        // written last
+    b.addChunk({{0, 1'000'000'000, msg(0, 500'000'000)}});                       // written last
     auto source = storage::openSource(memorySource(b.finish({}), "h.bag"));
     QVERIFY(source.has_value());
     std::vector<std::unique_ptr<storage::Source>> sources;

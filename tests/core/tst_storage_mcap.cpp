@@ -82,7 +82,8 @@ private slots:
     for (const auto& c : (*source)->connections()) counts[c.topic] += c.messageCount;
     for (const auto& e : expectedMessages()) ++expected[e["topic"].toString().toStdString()];
     QCOMPARE(counts, expected);
-    QCOMPARE((*source)->info().startNs, static_cast<std::int64_t>(expectedMessages().front()["log_time_ns"].toInteger()));
+    QCOMPARE((*source)->info().startNs,
+             static_cast<std::int64_t>(expectedMessages().front()["log_time_ns"].toInteger()));
     QCOMPARE((*source)->info().endNs, static_cast<std::int64_t>(expectedMessages().back()["log_time_ns"].toInteger()));
   }
 
@@ -167,7 +168,8 @@ private slots:
     // Wrong magic, another major version, lengths past the end.
     std::string notMcap = "\x89MCAX0\r\nxxxxxxxx";
     auto bad = openSource(memorySource({reinterpret_cast<const std::byte*>(notMcap.data()),
-                                        reinterpret_cast<const std::byte*>(notMcap.data()) + notMcap.size()}, "x.mcap"));
+                                        reinterpret_cast<const std::byte*>(notMcap.data()) + notMcap.size()},
+                                       "x.mcap"));
     QVERIFY(!bad);
     QCOMPARE(bad.error().file, std::string("x.mcap"));
     // One flipped byte after the version is a damaged magic, not another version.
@@ -178,10 +180,12 @@ private slots:
     QVERIFY2(damaged.error().message.find("89 4d 43 41 50 30 0e 0a, not the MCAP magic") != std::string::npos,
              damaged.error().message.c_str());
     std::string v1 = "\x89MCAP1\r\n";
-    auto newer = openSource(memorySource({reinterpret_cast<const std::byte*>(v1.data()),
-                                          reinterpret_cast<const std::byte*>(v1.data()) + v1.size()}, "v1.mcap"));
+    auto newer = openSource(memorySource(
+        {reinterpret_cast<const std::byte*>(v1.data()), reinterpret_cast<const std::byte*>(v1.data()) + v1.size()},
+        "v1.mcap"));
     QVERIFY(!newer);
-    QVERIFY2(newer.error().message.find("major version '1' is not supported") != std::string::npos, newer.error().message.c_str());
+    QVERIFY2(newer.error().message.find("major version '1' is not supported") != std::string::npos,
+             newer.error().message.c_str());
     McapBuilder b;
     b.schema(1, "std_msgs/msg/Int32", "ros2msg", "int32 data\n");
     b.channel(1, 1, "/a", "cdr");
@@ -202,8 +206,11 @@ private slots:
     QVERIFY(source.has_value());
     std::vector<std::string> problems;
     std::size_t n = 0;
-    QVERIFY((*source)->readMessages({}, [&](const MessageView&) { return ++n > 0; },
-                                    [&](const Error& e) { problems.push_back(e.describe()); }).has_value());
+    QVERIFY((*source)
+                ->readMessages(
+                    {}, [&](const MessageView&) { return ++n > 0; },
+                    [&](const Error& e) { problems.push_back(e.describe()); })
+                .has_value());
     QCOMPARE(problems.size(), std::size_t{1});
     QVERIFY2(problems[0].find("damaged.mcap") != std::string::npos, problems[0].c_str());
     QVERIFY(n > 500 && n < 715);
@@ -220,7 +227,8 @@ private slots:
         opened, recovered);
     QVERIFY2(violation.isEmpty(), qPrintable(violation));
     qInfo("%d of 150 damaged files opened and gave %zu messages", opened, recovered);
-    QVERIFY2(opened >= 150 / 4, qPrintable(QString("only %1 of 150 damaged files gave messages: little was exercised").arg(opened)));
+    QVERIFY2(opened >= 150 / 4,
+             qPrintable(QString("only %1 of 150 damaged files gave messages: little was exercised").arg(opened)));
   }
 };
 

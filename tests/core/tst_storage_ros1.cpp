@@ -104,8 +104,9 @@ private slots:
     QVERIFY(QString::fromStdString(zero.error().describe()).contains("zero.bag"));
     QVERIFY(QString::fromStdString(zero.error().describe()).contains("empty"));
     std::string v12 = "#ROSBAG V1.2\n";
-    auto old = openSource(memorySource({reinterpret_cast<const std::byte*>(v12.data()),
-                                        reinterpret_cast<const std::byte*>(v12.data()) + v12.size()}, "old.bag"));
+    auto old = openSource(memorySource(
+        {reinterpret_cast<const std::byte*>(v12.data()), reinterpret_cast<const std::byte*>(v12.data()) + v12.size()},
+        "old.bag"));
     QVERIFY(!old);
     QCOMPARE(old.error().code, ErrorCode::Unsupported);
     QVERIFY(QString::fromStdString(old.error().message).contains("1.2"));
@@ -195,7 +196,8 @@ private slots:
     // Chunk 1 is later than chunk 2; chunk 3 overlaps both; messages inside out of order.
     b.addChunk({{0, 5'000, Ros1BagBuilder::int32Payload(5)}, {1, 7'000, Ros1BagBuilder::int32Payload(7)}});
     b.addChunk({{0, 1'000, Ros1BagBuilder::int32Payload(1)}, {0, 3'000, Ros1BagBuilder::int32Payload(3)}});
-    b.addChunk({{1, 6'000, Ros1BagBuilder::int32Payload(6)}, {1, 2'000, Ros1BagBuilder::int32Payload(2)},
+    b.addChunk({{1, 6'000, Ros1BagBuilder::int32Payload(6)},
+                {1, 2'000, Ros1BagBuilder::int32Payload(2)},
                 {0, 4'000, Ros1BagBuilder::int32Payload(4)}});
     auto source = openBytes(b.finish({}));
     QVERIFY(source->info().indexed);
@@ -220,8 +222,10 @@ private slots:
     b.addConnection(1, "/x", "other_msgs/Count", kInt32Md5, "int32 count\n");
     b.addConnection(2, "/y", "std_msgs/Int32", kInt32Md5, "int32 data\n");
     b.addConnection(3, "/y", "std_msgs/Int32", kInt32Md5, "int32 data\n");
-    b.addChunk({{0, 1'000, Ros1BagBuilder::int32Payload(1)}, {1, 2'000, Ros1BagBuilder::int32Payload(2)},
-                {2, 3'000, Ros1BagBuilder::int32Payload(3)}, {3, 4'000, Ros1BagBuilder::int32Payload(4)}});
+    b.addChunk({{0, 1'000, Ros1BagBuilder::int32Payload(1)},
+                {1, 2'000, Ros1BagBuilder::int32Payload(2)},
+                {2, 3'000, Ros1BagBuilder::int32Payload(3)},
+                {3, 4'000, Ros1BagBuilder::int32Payload(4)}});
     auto source = openBytes(b.finish({}));
     auto msgs = readAll(*source);
     QCOMPARE(msgs.size(), std::size_t{4});
@@ -326,8 +330,8 @@ private slots:
     QVERIFY(source.has_value());
     std::vector<std::string> problems;
     std::size_t n = 0;
-    auto r = (*source)->readMessages({}, [&](const MessageView&) { return ++n > 0; },
-                                     [&](const Error& e) { problems.push_back(e.describe()); });
+    auto r = (*source)->readMessages(
+        {}, [&](const MessageView&) { return ++n > 0; }, [&](const Error& e) { problems.push_back(e.describe()); });
     QVERIFY(r.has_value());
     QCOMPARE(problems.size(), std::size_t{1});
     QVERIFY2(problems[0].find("damaged.bag") != std::string::npos && problems[0].find("offset") != std::string::npos,
@@ -351,8 +355,7 @@ private slots:
       QVERIFY(msgs.size() <= 3);
       QVERIFY2(msgs.size() >= lastCount, qPrintable(QString("cut at %1").arg(n)));
       lastCount = msgs.size();
-      for (std::size_t i = 0; i < msgs.size(); ++i)
-        QCOMPARE(msgs[i].json, "{\"data\":" + std::to_string(i + 1) + "}");
+      for (std::size_t i = 0; i < msgs.size(); ++i) QCOMPARE(msgs[i].json, "{\"data\":" + std::to_string(i + 1) + "}");
     }
     QCOMPARE(lastCount, std::size_t{3});
   }
@@ -364,11 +367,12 @@ private slots:
     std::size_t recovered = 0;
     QString violation = test::randomDamageGivesOnlyIntactMessages(
         test::readFileBytes(test::dataPath("ros1/demo_lz4.bag")),
-        [](std::vector<std::byte> bytes) { return openSource(memorySource(std::move(bytes), "fuzzed.bag")); }, 2026, 150,
-        opened, recovered);
+        [](std::vector<std::byte> bytes) { return openSource(memorySource(std::move(bytes), "fuzzed.bag")); }, 2026,
+        150, opened, recovered);
     QVERIFY2(violation.isEmpty(), qPrintable(violation));
     qInfo("%d of 150 damaged files opened and gave %zu messages", opened, recovered);
-    QVERIFY2(opened >= 150 / 4, qPrintable(QString("only %1 of 150 damaged files gave messages: little was exercised").arg(opened)));
+    QVERIFY2(opened >= 150 / 4,
+             qPrintable(QString("only %1 of 150 damaged files gave messages: little was exercised").arg(opened)));
   }
 };
 

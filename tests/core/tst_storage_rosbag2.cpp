@@ -33,30 +33,34 @@ std::vector<QJsonObject> readAll(Source& source, const std::vector<std::filesyst
                                  std::vector<std::string>* undecodable = nullptr) {
   std::map<const Connection*, std::shared_ptr<const decode::Decoder>> decoders;
   std::vector<QJsonObject> out;
-  auto r = source.readMessages({}, [&](const MessageView& m) {
-    const Connection& c = *m.connection;
-    bool seen = decoders.count(m.connection) > 0;
-    auto& d = decoders[m.connection];
-    if (!d) {
-      if (seen) return true;  // known to be undecodable
-      auto compiled = decode::compileFor(c.type, c.messageEncoding, c.schemaEncoding, c.definition, msgPaths);
-      if (!compiled) {
-        if (!undecodable) qFatal("decoder for %s: %s", c.topic.c_str(), compiled.error().message.c_str());
-        undecodable->push_back(c.topic + ": " + compiled.error().message);
-        return true;
-      }
-      d = *compiled;
-    }
-    auto v = d->decode(m.bytes);
-    if (!v) qFatal("decode %s: %s", c.topic.c_str(), v.error().message.c_str());
-    std::string json;
-    decode::appendJson(*v, json);
-    out.push_back({{"topic", QString::fromStdString(c.topic)},
-                   {"type", QString::fromStdString(c.type)},
-                   {"log_time_ns", static_cast<qint64>(m.logTimeNs)},
-                   {"msg", test::parseObject(json)}});
-    return true;
-  }, {});
+  auto r = source.readMessages({},
+                               [&](const MessageView& m) {
+                                 const Connection& c = *m.connection;
+                                 bool seen = decoders.count(m.connection) > 0;
+                                 auto& d = decoders[m.connection];
+                                 if (!d) {
+                                   if (seen) return true;  // known to be undecodable
+                                   auto compiled = decode::compileFor(c.type, c.messageEncoding, c.schemaEncoding,
+                                                                      c.definition, msgPaths);
+                                   if (!compiled) {
+                                     if (!undecodable)
+                                       qFatal("decoder for %s: %s", c.topic.c_str(), compiled.error().message.c_str());
+                                     undecodable->push_back(c.topic + ": " + compiled.error().message);
+                                     return true;
+                                   }
+                                   d = *compiled;
+                                 }
+                                 auto v = d->decode(m.bytes);
+                                 if (!v) qFatal("decode %s: %s", c.topic.c_str(), v.error().message.c_str());
+                                 std::string json;
+                                 decode::appendJson(*v, json);
+                                 out.push_back({{"topic", QString::fromStdString(c.topic)},
+                                                {"type", QString::fromStdString(c.type)},
+                                                {"log_time_ns", static_cast<qint64>(m.logTimeNs)},
+                                                {"msg", test::parseObject(json)}});
+                                 return true;
+                               },
+                               {});
   if (!r) qFatal("readMessages: %s", r.error().describe().c_str());
   return out;
 }
@@ -95,11 +99,16 @@ private slots:
   void decodesLikeTheReferenceReader_data() {
     QTest::addColumn<QString>("path");
     QTest::addColumn<QString>("format");
-    QTest::newRow("jazzy folder") << "ros2/demo_db3" << "rosbag2 (sqlite3)";
-    QTest::newRow("its metadata.yaml") << "ros2/demo_db3/metadata.yaml" << "rosbag2 (sqlite3)";
-    QTest::newRow("its .db3") << "ros2/demo_db3/demo_db3_0.db3" << "rosbag2 (sqlite3)";
-    QTest::newRow("split in two") << "ros2/demo_db3_split" << "rosbag2 (sqlite3)";
-    QTest::newRow("mcap storage") << "ros2/demo_mcap_bag" << "rosbag2 (mcap)";
+    QTest::newRow("jazzy folder") << "ros2/demo_db3"
+                                  << "rosbag2 (sqlite3)";
+    QTest::newRow("its metadata.yaml") << "ros2/demo_db3/metadata.yaml"
+                                       << "rosbag2 (sqlite3)";
+    QTest::newRow("its .db3") << "ros2/demo_db3/demo_db3_0.db3"
+                              << "rosbag2 (sqlite3)";
+    QTest::newRow("split in two") << "ros2/demo_db3_split"
+                                  << "rosbag2 (sqlite3)";
+    QTest::newRow("mcap storage") << "ros2/demo_mcap_bag"
+                                  << "rosbag2 (mcap)";
   }
   void decodesLikeTheReferenceReader() {
     QFETCH(QString, path);
@@ -107,7 +116,8 @@ private slots:
     auto source = openOrFail(test::dataPath(path));
     QCOMPARE(QString::fromStdString(source->info().format), format);
     QCOMPARE(source->info().messageCount, std::uint64_t{715});
-    QVERIFY2(source->info().problems.empty(), source->info().problems.empty() ? "" : source->info().problems[0].c_str());
+    QVERIFY2(source->info().problems.empty(),
+             source->info().problems.empty() ? "" : source->info().problems[0].c_str());
     QString diff = compareAll(readAll(*source, kNoPaths));
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
   }
@@ -220,7 +230,8 @@ private slots:
       for (const auto& p : (*source)->info().problems) said += QString::fromStdString(p) + "\n";
       QVERIFY2(said.contains("metadata table of 'bag_0.db3' cannot be read"), qPrintable(said));
     } else {
-      QVERIFY2(QString::fromStdString(source.error().describe()).contains("bag_0.db3"), source.error().describe().c_str());
+      QVERIFY2(QString::fromStdString(source.error().describe()).contains("bag_0.db3"),
+               source.error().describe().c_str());
     }
   }
 
@@ -228,7 +239,8 @@ private slots:
     auto source = openOrFail(test::dataPath("ros2/demo_db3_split/demo_db3_split_1.db3"));
     QCOMPARE(source->info().messageCount, std::uint64_t{354});  // fixture README: part 2 holds 354
     QCOMPARE(source->info().problems.size(), std::size_t{1});
-    QVERIFY2(source->info().problems[0].find("one of 2 files") != std::string::npos, source->info().problems[0].c_str());
+    QVERIFY2(source->info().problems[0].find("one of 2 files") != std::string::npos,
+             source->info().problems[0].c_str());
   }
 
   void metadataDisagreeingWithTheDatabaseIsReported() {
@@ -249,7 +261,8 @@ private slots:
     yaml.close();
     auto source = openOrFail(folder);
     QCOMPARE(source->info().problems.size(), std::size_t{1});
-    QCOMPARE(source->info().problems[0], std::string("metadata.yaml says 401 messages on /imu, the database holds 400"));
+    QCOMPARE(source->info().problems[0],
+             std::string("metadata.yaml says 401 messages on /imu, the database holds 400"));
     QCOMPARE(source->info().messageCount, std::uint64_t{715});
   }
 
@@ -295,8 +308,9 @@ private slots:
     {
       SQLite::Database db((folder + "/demo_db3_0.db3").toStdString(), SQLite::OPEN_READWRITE);
       db.exec("UPDATE messages SET timestamp = (SELECT MIN(timestamp) FROM messages) + 1 WHERE id <= 600");
-      SQLite::Statement rows(db, "SELECT t.name, m.timestamp, m.data FROM messages m JOIN topics t ON t.id = m.topic_id "
-                                 "ORDER BY m.timestamp, m.id");
+      SQLite::Statement rows(db,
+                             "SELECT t.name, m.timestamp, m.data FROM messages m JOIN topics t ON t.id = m.topic_id "
+                             "ORDER BY m.timestamp, m.id");
       while (rows.executeStep()) {
         SQLite::Column data = rows.getColumn(2);
         const auto* b = static_cast<const std::byte*>(data.getBlob());
@@ -313,8 +327,11 @@ private slots:
     auto result = s.forEach({}, [&](const session::Message& m) {
       if (n >= expected.size()) return mismatch = "more messages than the database has", false;
       const auto& [topic, time, bytes] = expected[n];
-      if (m.connection->topic != topic || m.logTimeNs != time || !std::equal(m.bytes.begin(), m.bytes.end(), bytes.begin(), bytes.end()))
-        return mismatch = QStringLiteral("message %1 (%2 at %3) differs").arg(n).arg(QString::fromStdString(topic)).arg(time), false;
+      if (m.connection->topic != topic || m.logTimeNs != time ||
+          !std::equal(m.bytes.begin(), m.bytes.end(), bytes.begin(), bytes.end()))
+        return mismatch =
+                   QStringLiteral("message %1 (%2 at %3) differs").arg(n).arg(QString::fromStdString(topic)).arg(time),
+               false;
       ++n;
       return true;
     });
@@ -325,7 +342,8 @@ private slots:
     std::future<bool> other;
     auto waited = s.forEach({}, [&](const session::Message&) {
       other = std::async(std::launch::async, [&s] { return s.read(0, 0).has_value(); });
-      return other.wait_for(std::chrono::seconds(10)) == std::future_status::ready ? false : (mismatch = "held up", false);
+      return other.wait_for(std::chrono::seconds(10)) == std::future_status::ready ? false
+                                                                                   : (mismatch = "held up", false);
     });
     QVERIFY(waited.has_value());
     QVERIFY2(mismatch.isEmpty(), "a read from another thread waited for the whole pass");
@@ -340,16 +358,14 @@ private slots:
       if (!in.open(QIODevice::ReadOnly)) return false;
       QByteArray data = in.readAll();
       QByteArray out(static_cast<qsizetype>(ZSTD_compressBound(static_cast<std::size_t>(data.size()))), 0);
-      out.resize(static_cast<qsizetype>(ZSTD_compress(out.data(), static_cast<std::size_t>(out.size()), data.constData(),
-                                                      static_cast<std::size_t>(data.size()), 3)));
+      out.resize(static_cast<qsizetype>(ZSTD_compress(out.data(), static_cast<std::size_t>(out.size()),
+                                                      data.constData(), static_cast<std::size_t>(data.size()), 3)));
       QFile o(to);
       return o.open(QIODevice::WriteOnly) && o.write(out) == out.size();
     };
     QVERIFY(compressFile(test::dataPath("ros2/demo_db3/demo_db3_0.db3"), dir.filePath("bag_0.db3.zstd")));
     QVERIFY(compressFile(test::dataPath("ros2/demo_lz4.mcap"), dir.filePath("demo.mcap.zstd")));
-    auto temps = [] {
-      return QDir(QDir::tempPath()).entryList({"bagscope-rosbag2-*"}, QDir::Dirs).size();
-    };
+    auto temps = [] { return QDir(QDir::tempPath()).entryList({"bagscope-rosbag2-*"}, QDir::Dirs).size(); };
     auto before = temps();
     for (const char* name : {"bag_0.db3.zstd", "demo.mcap.zstd"}) {
       auto source = openOrFail(dir.filePath(name));

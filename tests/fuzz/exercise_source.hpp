@@ -16,21 +16,23 @@ namespace bagscope::fuzz {
 inline void exerciseSource(storage::Source& source, int maxReads) {
   std::map<const storage::Connection*, std::shared_ptr<const decode::Decoder>> decoders;
   std::string json;
-  (void)source.readMessages({}, [&](const storage::MessageView& m) {
-    auto it = decoders.find(m.connection);
-    if (it == decoders.end()) {
-      const auto& c = *m.connection;
-      auto d = decode::compileFor(c.type, c.messageEncoding, c.schemaEncoding, c.definition);
-      it = decoders.emplace(m.connection, d ? *d : nullptr).first;
-    }
-    if (it->second) {
-      if (auto v = it->second->decode(m.bytes)) {
-        json.clear();
-        decode::appendJson(*v, json);
-      }
-    }
-    return true;
-  }, {});
+  (void)source.readMessages({},
+                            [&](const storage::MessageView& m) {
+                              auto it = decoders.find(m.connection);
+                              if (it == decoders.end()) {
+                                const auto& c = *m.connection;
+                                auto d = decode::compileFor(c.type, c.messageEncoding, c.schemaEncoding, c.definition);
+                                it = decoders.emplace(m.connection, d ? *d : nullptr).first;
+                              }
+                              if (it->second) {
+                                if (auto v = it->second->decode(m.bytes)) {
+                                  json.clear();
+                                  decode::appendJson(*v, json);
+                                }
+                              }
+                              return true;
+                            },
+                            {});
   if (auto index = source.messageIndex()) {
     int reads = 0;
     for (const auto& entries : **index)

@@ -24,7 +24,8 @@ std::vector<std::string> numericPaths(const schema::MessageType& root) {
     if (f.type == schema::Primitive::String) continue;
     if (f.type == schema::Primitive::Message) {
       for (const auto& g : f.message->fields)
-        if (g.type != schema::Primitive::Message && g.type != schema::Primitive::String && g.array == schema::ArrayKind::None)
+        if (g.type != schema::Primitive::Message && g.type != schema::Primitive::String &&
+            g.array == schema::ArrayKind::None)
           paths.push_back(name + "." + g.name);
       continue;
     }
@@ -37,8 +38,8 @@ std::vector<std::string> numericPaths(const schema::MessageType& root) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 2) return 0;
-  const char* encodings[][2] = {{"ros1", "ros1msg"}, {"cdr", "ros2msg"}, {"cdr", "ros2idl"}, {"json", "jsonschema"},
-                                {"protobuf", "protobuf"}};
+  const char* encodings[][2] = {
+      {"ros1", "ros1msg"}, {"cdr", "ros2msg"}, {"cdr", "ros2idl"}, {"json", "jsonschema"}, {"protobuf", "protobuf"}};
   int mode = (data[1] & 0x80) ? 1 : 0;
   std::size_t defLen = data[0] | (std::size_t{data[1] & 0x7Fu} << 8);
   std::size_t at = 2;

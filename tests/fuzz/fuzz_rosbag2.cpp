@@ -2,13 +2,13 @@
 // written as a .db3 and opened alone; anything else is written as the metadata.yaml of a
 // folder holding the demo database (if the seed folder is given by BAGSCOPE_FUZZ_DB3).
 
+#include <unistd.h>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <unistd.h>
 
 #include "core/storage/rosbag2/rosbag2_source.hpp"
 #include "exercise_source.hpp"
@@ -22,7 +22,8 @@ const fs::path& workDir() {
   static const fs::path dir = [] {
     fs::path d = fs::temp_directory_path() / ("bagscope-fuzz-rosbag2-" + std::to_string(::getpid()));
     fs::create_directories(d);
-    if (const char* db3 = std::getenv("BAGSCOPE_FUZZ_DB3")) fs::copy_file(db3, d / "bag_0.db3", fs::copy_options::overwrite_existing);
+    if (const char* db3 = std::getenv("BAGSCOPE_FUZZ_DB3"))
+      fs::copy_file(db3, d / "bag_0.db3", fs::copy_options::overwrite_existing);
     return d;
   }();
   return dir;

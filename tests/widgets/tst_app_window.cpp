@@ -18,16 +18,16 @@
 #include <atomic>
 #include <chrono>
 #include <map>
-#include <thread>
 #include <stdexcept>
+#include <thread>
 
 #include "common/test_support.hpp"
-#include "widgets/document.hpp"
-#include "widgets/inspector.hpp"
-#include "widgets/layouts.hpp"
 #include "widgets/background.hpp"
 #include "widgets/cloud_panel.hpp"
+#include "widgets/document.hpp"
 #include "widgets/export_wizard.hpp"
+#include "widgets/inspector.hpp"
+#include "widgets/layouts.hpp"
 #include "widgets/main_window.hpp"
 #include "widgets/newest_read.hpp"
 #include "widgets/panel_registry.hpp"
@@ -85,7 +85,8 @@ private slots:
     for (int r = 0; r < view->model()->rowCount(); ++r) listed.push_back(view->model()->index(r, 0).data().toString());
     for (auto id : w.timeline()->rows()) rows.push_back(w.document()->topics()[id].name);
     QCOMPARE(rows, listed);
-    QVERIFY(listed.size() >= 5 && std::all_of(listed.begin(), listed.end(), [](auto& n) { return n.contains("camera"); }));
+    QVERIFY(listed.size() >= 5 &&
+            std::all_of(listed.begin(), listed.end(), [](auto& n) { return n.contains("camera"); }));
     view->sortByColumn(TopicModel::Count, Qt::DescendingOrder);
     rows.clear();
     for (auto id : w.timeline()->rows()) rows.push_back(w.document()->topics()[id].name);
@@ -122,7 +123,8 @@ private slots:
     QTest::keyClick(w.windowHandle(), Qt::Key_Right, Qt::ShiftModifier);
     QCOMPARE(w.document()->playheadNs(), *std::upper_bound(all.begin(), all.end(), before));
     QTest::keyClick(w.windowHandle(), Qt::Key_Left);
-    QCOMPARE(w.document()->playheadNs(), *(std::lower_bound(imu.begin(), imu.end(), w.document()->playheadNs() + 1) - 1));
+    QCOMPARE(w.document()->playheadNs(),
+             *(std::lower_bound(imu.begin(), imu.end(), w.document()->playheadNs() + 1) - 1));
     // The inspector follows: the /imu message at the playhead.
     QTRY_VERIFY_WITH_TIMEOUT(w.inspector()->model()->message() &&
                                  w.inspector()->model()->message()->message.logTimeNs == w.document()->playheadNs(),
@@ -158,8 +160,10 @@ private slots:
     QCoreApplication::sendEvent(t, &move);
     QTest::mouseRelease(t, Qt::LeftButton, Qt::ShiftModifier, to);
     QVERIFY(w.document()->range().has_value());
-    QVERIFY(qAbs(w.document()->range()->startNs - t->axis().toTime(100)) <= static_cast<qint64>(t->axis().nsPerPixel()) + 1);
-    QVERIFY(qAbs(w.document()->range()->endNs - t->axis().toTime(300)) <= static_cast<qint64>(t->axis().nsPerPixel()) + 1);
+    QVERIFY(qAbs(w.document()->range()->startNs - t->axis().toTime(100)) <=
+            static_cast<qint64>(t->axis().nsPerPixel()) + 1);
+    QVERIFY(qAbs(w.document()->range()->endNs - t->axis().toTime(300)) <=
+            static_cast<qint64>(t->axis().nsPerPixel()) + 1);
 
     // The screenshot: the timeline's rows are drawn (coloured ticks) and the playhead is red
     // where the document says it is.
@@ -171,7 +175,8 @@ private slots:
     QVERIFY(shot.save(file));
     QPoint origin = t->mapTo(&w, QPoint(0, 0));
     double scale = shot.width() / static_cast<double>(w.width());
-    int playheadX = origin.x() + t->trackLeft() + static_cast<int>(std::lround(t->axis().toPixel(w.document()->playheadNs())));
+    int playheadX =
+        origin.x() + t->trackLeft() + static_cast<int>(std::lround(t->axis().toPixel(w.document()->playheadNs())));
     int redRows = 0, colouredPixels = 0;
     for (int y = origin.y() + 40; y < origin.y() + t->height() - 2; ++y) {
       QColor c = shot.pixelColor(static_cast<int>(playheadX * scale), static_cast<int>(y * scale));
@@ -283,7 +288,8 @@ private slots:
     QVERIFY(opened.wait(30000));
     QTest::qWait(50);
     QVERIFY(w.problemsBadge()->isVisible());
-    QVERIFY2(w.problemsBadge()->text().startsWith("3 problem"), qPrintable(w.problemsBadge()->text()));  // index lost, chunk cut, scan
+    QVERIFY2(w.problemsBadge()->text().startsWith("3 problem"),
+             qPrintable(w.problemsBadge()->text()));  // index lost, chunk cut, scan
     QString text = w.problemsPanel()->text();
     QVERIFY2(text.startsWith("demo_truncated.bag (3)"), qPrintable(text));
     QVERIFY2(text.contains("recovered 668 messages by scanning"), qPrintable(text));
@@ -335,14 +341,16 @@ private slots:
     // A second failure while the dialog is open joins it.
     QObject owner;
     NewestRead<int> reader(&owner);
-    reader.want({reinterpret_cast<const bagscope::session::Session*>(&owner), 1, 7, 0},
-                []() -> int { throw std::out_of_range("row 7 is past the end"); }, [](const ReadKey&, int) {});
+    reader.want(
+        {reinterpret_cast<const bagscope::session::Session*>(&owner), 1, 7, 0},
+        []() -> int { throw std::out_of_range("row 7 is past the end"); }, [](const ReadKey&, int) {});
     QTRY_VERIFY2(box->informativeText().contains("row 7 is past the end"), qPrintable(box->informativeText()));
     QCOMPARE(topLevelBoxes(), 1);
     // The reader reads again when asked.
     int got = 0;
-    reader.want({reinterpret_cast<const bagscope::session::Session*>(&owner), 1, 8, 0}, [] { return 42; },
-                [&](const ReadKey&, int v) { got = v; });
+    reader.want(
+        {reinterpret_cast<const bagscope::session::Session*>(&owner), 1, 8, 0}, [] { return 42; },
+        [&](const ReadKey&, int v) { got = v; });
     QTRY_COMPARE(got, 42);
     box->close();
     bool later = false;
@@ -428,20 +436,21 @@ private slots:
     QObject::connect(&ticker, &QTimer::timeout, [&] { ++ticks; });
     ticker.start(1);
     auto want = [&](std::size_t row) {
-      reader.want({session, 1, row, 0},
-                  [&, row] {
-                    ++reads;
-                    mostInFlight = std::max(mostInFlight.load(), ++inFlight);
-                    std::this_thread::sleep_for(std::chrono::milliseconds(5));  // a fast read
-                    --inFlight;
-                    return row;
-                  },
-                  [&](const ReadKey&, std::size_t r) {
-                    if (!shown.empty() && ticks == ticksAtLastDraw) ++drawsWithoutTicks;
-                    std::this_thread::sleep_for(std::chrono::milliseconds(30));  // a slow draw
-                    ticksAtLastDraw = ticks;
-                    shown.push_back(r);
-                  });
+      reader.want(
+          {session, 1, row, 0},
+          [&, row] {
+            ++reads;
+            mostInFlight = std::max(mostInFlight.load(), ++inFlight);
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));  // a fast read
+            --inFlight;
+            return row;
+          },
+          [&](const ReadKey&, std::size_t r) {
+            if (!shown.empty() && ticks == ticksAtLastDraw) ++drawsWithoutTicks;
+            std::this_thread::sleep_for(std::chrono::milliseconds(30));  // a slow draw
+            ticksAtLastDraw = ticks;
+            shown.push_back(r);
+          });
     };
     QElapsedTimer clock;
     clock.start();

@@ -9,8 +9,8 @@
 #include <QDirIterator>
 
 #include "common/test_support.hpp"
-#include "widget_test_support.hpp"
 #include "core/export/export.hpp"
+#include "widget_test_support.hpp"
 #include "widgets/document.hpp"
 #include "widgets/export_wizard.hpp"
 
@@ -50,9 +50,7 @@ class TestExportWizard : public QObject {
   QTemporaryDir settings_;
 
 private slots:
-  void initTestCase() {
-    bagscope::test::isolateSettings(settings_.path());
-  }
+  void initTestCase() { bagscope::test::isolateSettings(settings_.path()); }
 
   void exportsATopicThatIndependentReadersRead() {
     Document d;

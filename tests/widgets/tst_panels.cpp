@@ -3,8 +3,8 @@
 // .expected.jsonl; pictures are compared with baselines in tests/baselines (looked at by
 // a person when written: BAGSCOPE_UPDATE_BASELINES=1 writes them instead of comparing).
 
-#include <QtTest>
 #include <QProcess>
+#include <QtTest>
 
 #include <QDockWidget>
 #include <QDoubleSpinBox>
@@ -39,7 +39,13 @@ QString compareToBaseline(const QImage& actual, const QString& name) {
   QImage expected(baseline);
   if (expected.isNull()) return "no baseline " + baseline;
   QImage a = actual.convertToFormat(QImage::Format_RGB32), e = expected.convertToFormat(QImage::Format_RGB32);
-  if (a.size() != e.size()) return QString("%1: size %2x%3, baseline %4x%5").arg(name).arg(a.width()).arg(a.height()).arg(e.width()).arg(e.height());
+  if (a.size() != e.size())
+    return QString("%1: size %2x%3, baseline %4x%5")
+        .arg(name)
+        .arg(a.width())
+        .arg(a.height())
+        .arg(e.width())
+        .arg(e.height());
   QSize small = a.size() / 4;
   a = a.scaled(small, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
   e = e.scaled(small, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
@@ -53,7 +59,10 @@ QString compareToBaseline(const QImage& actual, const QString& name) {
   if (share <= 0.03) return {};
   QString saved = QStringLiteral(BAGSCOPE_SHOTS "/%1.actual.png").arg(name);
   actual.save(saved);
-  return QString("%1 differs from its baseline in %2 % of pixels (saved %3)").arg(name).arg(share * 100, 0, 'f', 1).arg(saved);
+  return QString("%1 differs from its baseline in %2 % of pixels (saved %3)")
+      .arg(name)
+      .arg(share * 100, 0, 'f', 1)
+      .arg(saved);
 }
 
 }  // namespace
@@ -260,7 +269,8 @@ private slots:
     for (int yy = 0; yy < 48; ++yy)
       for (int xx = 0; xx < 64; ++xx) {
         int expected = xx < 8 && yy < 8 ? 0 : xx == 63 && yy == 47 ? 65535 : 1000 + 20 * yy + 5 * xx;
-        if (at(xx, yy) != expected) QFAIL(qPrintable(QString("pixel %1,%2: %3, not %4").arg(xx).arg(yy).arg(at(xx, yy)).arg(expected)));
+        if (at(xx, yy) != expected)
+          QFAIL(qPrintable(QString("pixel %1,%2: %3, not %4").arg(xx).arg(yy).arg(at(xx, yy)).arg(expected)));
       }
     saved.clear();
     panel.saveFrame(out.filePath("depth.bmp"));
@@ -340,8 +350,7 @@ private slots:
     // Something was drawn besides the background: coloured points.
     int coloured = 0;
     for (int yy = 0; yy < view.height(); yy += 2)
-      for (int xx = 0; xx < view.width(); xx += 2)
-        coloured += view.pixelColor(xx, yy).saturation() > 100;
+      for (int xx = 0; xx < view.width(); xx += 2) coloured += view.pixelColor(xx, yy).saturation() > 100;
     QVERIFY2(coloured > 50, qPrintable(QString("%1 coloured pixels").arg(coloured)));
     QString diff = compareToBaseline(view, "cloud_points");
     QVERIFY2(diff.isEmpty(), qPrintable(diff));

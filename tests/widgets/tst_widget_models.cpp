@@ -6,8 +6,8 @@
 #include <QtTest>
 
 #include <QDockWidget>
-#include <QHeaderView>
 #include <QFileOpenEvent>
+#include <QHeaderView>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
@@ -22,12 +22,12 @@
 
 #include "common/ros1_bag_builder.hpp"
 #include "common/test_support.hpp"
-#include "widget_test_support.hpp"
 #include "common/wire_writer.hpp"
-#include "core/storage/source.hpp"
-#include "core/session/timing.hpp"
-#include "core/storage/summary.hpp"
 #include "core/export/export.hpp"
+#include "core/session/timing.hpp"
+#include "core/storage/source.hpp"
+#include "core/storage/summary.hpp"
+#include "widget_test_support.hpp"
 #include "widgets/about_dialog.hpp"
 #include "widgets/cloud_panel.hpp"
 #include "widgets/colour_map.hpp"
@@ -86,9 +86,7 @@ class TestWidgetModels : public QObject {
   QTemporaryDir settings_;
 
 private slots:
-  void initTestCase() {
-    bagscope::test::isolateSettings(settings_.path());
-  }
+  void initTestCase() { bagscope::test::isolateSettings(settings_.path()); }
 
   void topicListSortsAndFilters() {
     Document d;
@@ -102,7 +100,8 @@ private slots:
     for (int r = 0; r < model.rowCount(); ++r) {
       QString name = model.index(r, TopicModel::Topic).data().toString();
       const auto& t = times.at(name);
-      QCOMPARE(model.index(r, TopicModel::Count).data(TopicModel::SortRole).toULongLong(), static_cast<qulonglong>(t.size()));
+      QCOMPARE(model.index(r, TopicModel::Count).data(TopicModel::SortRole).toULongLong(),
+               static_cast<qulonglong>(t.size()));
       if (t.size() > 1) {
         double rate = static_cast<double>(t.size() - 1) * 1e9 / static_cast<double>(t.back() - t.front());
         QVERIFY(qAbs(model.index(r, TopicModel::Rate).data(TopicModel::SortRole).toDouble() - rate) < 1e-9 * rate);
@@ -120,7 +119,8 @@ private slots:
     QStringList names;
     for (int r = 0; r < filter.rowCount(); ++r) names << filter.index(r, 0).data().toString();
     QStringList sorted = names;
-    std::sort(sorted.begin(), sorted.end(), [](const QString& a, const QString& b) { return a.compare(b, Qt::CaseInsensitive) < 0; });
+    std::sort(sorted.begin(), sorted.end(),
+              [](const QString& a, const QString& b) { return a.compare(b, Qt::CaseInsensitive) < 0; });
     QCOMPARE(names, sorted);
     // Filter words match name or type, all of them, in any case.
     filter.setFilterText("IMAGE sensor_msgs/Image");
@@ -129,7 +129,8 @@ private slots:
     QStringList wanted;
     for (const auto& l : expected("ros1/demo.expected.jsonl"))
       // Both words in the name or the type: "IMAGE" in either, "sensor_msgs/Image" in the type.
-      if (l["type"].toString().contains("sensor_msgs/Image", Qt::CaseInsensitive) && !wanted.contains(l["topic"].toString()))
+      if (l["type"].toString().contains("sensor_msgs/Image", Qt::CaseInsensitive) &&
+          !wanted.contains(l["topic"].toString()))
         wanted << l["topic"].toString();
     std::sort(wanted.begin(), wanted.end());
     QCOMPARE(images, wanted);
@@ -155,7 +156,12 @@ private slots:
     auto source = storage::openSource(dataPath("ros1/demo_lz4.bag").toStdString());
     QVERIFY(source.has_value());
     qint64 bytes = 0;
-    QVERIFY((*source)->readMessages({}, [&](const storage::MessageView& m) { return bytes += static_cast<qint64>(m.bytes.size()), true; }, {}).has_value());
+    QVERIFY((*source)
+                ->readMessages(
+                    {},
+                    [&](const storage::MessageView& m) { return bytes += static_cast<qint64>(m.bytes.size()), true; },
+                    {})
+                .has_value());
     QCOMPARE(total, bytes);
   }
 
@@ -206,7 +212,8 @@ private slots:
     b.addConnection(0, "/a", "std_msgs/Int32", "da5909fbe378aeaf85e547e830cc1bb7", "int32 data\n");
     std::vector<test::Ros1BagBuilder::Message> messages;
     for (std::int64_t s : {0, 1, 2, 10})
-      messages.push_back({0, 1'700'000'000'000'000'000 + s * 1'000'000'000, test::WireWriter().put<std::int32_t>(1).bytes});
+      messages.push_back(
+          {0, 1'700'000'000'000'000'000 + s * 1'000'000'000, test::WireWriter().put<std::int32_t>(1).bytes});
     b.addChunk(messages);
     QTemporaryDir dir;
     QString bag = dir.filePath("irregular.bag");
@@ -353,7 +360,8 @@ private slots:
     // Exact digits, also where a double has too few.
     QCOMPARE(tickLabel(1'700'000'000'123'456'789, TimeDisplay::Unix, 0, 1, 1000), QString("1700000000.123456789"));
     QCOMPARE(tickLabel(y2020 + 2'500, TimeDisplay::Relative, y2020, 500, 5000), QString("0.0000025"));
-    QCOMPARE(tickLabel(y2020 + 2'000'000'000, TimeDisplay::Relative, y2020, 1'000'000'000, 10'000'000'000), QString("2"));
+    QCOMPARE(tickLabel(y2020 + 2'000'000'000, TimeDisplay::Relative, y2020, 1'000'000'000, 10'000'000'000),
+             QString("2"));
   }
 
   void densityCountsEveryMessageOnce() {
@@ -373,10 +381,12 @@ private slots:
       auto counts = messageDensity(index, a, width);
       for (int c = 0; c < width; c += 7) {
         qint64 t0 = a.toTime(c), t1 = a.toTime(c + 1);
-        auto n = std::count_if(index.begin(), index.end(), [&](auto& r) { return r.logTimeNs >= t0 && r.logTimeNs < t1; });
+        auto n =
+            std::count_if(index.begin(), index.end(), [&](auto& r) { return r.logTimeNs >= t0 && r.logTimeNs < t1; });
         QCOMPARE(static_cast<long>(counts[static_cast<std::size_t>(c)]), static_cast<long>(n));
       }
-      auto inView = std::count_if(index.begin(), index.end(), [&](auto& r) { return r.logTimeNs >= a.toTime(0) && r.logTimeNs < a.toTime(width); });
+      auto inView = std::count_if(index.begin(), index.end(),
+                                  [&](auto& r) { return r.logTimeNs >= a.toTime(0) && r.logTimeNs < a.toTime(width); });
       QCOMPARE(static_cast<long>(std::accumulate(counts.begin(), counts.end(), 0L)), static_cast<long>(inView));
     }
   }
@@ -410,9 +420,9 @@ private slots:
     // Top level: the fields in definition order.
     QStringList top;
     for (int r = 0; r < model.rowCount(); ++r) top << model.index(r, 0).data().toString();
-    QCOMPARE(top, third.keys().size() == 7 ? QStringList({"header", "orientation", "orientation_covariance", "angular_velocity",
-                                                           "angular_velocity_covariance", "linear_acceleration",
-                                                           "linear_acceleration_covariance"})
+    QCOMPARE(top, third.keys().size() == 7 ? QStringList({"header", "orientation", "orientation_covariance",
+                                                          "angular_velocity", "angular_velocity_covariance",
+                                                          "linear_acceleration", "linear_acceleration_covariance"})
                                            : QStringList());
     // Nested struct fields and their values.
     QModelIndex z = findPath(model, "orientation.z");
@@ -422,9 +432,12 @@ private slots:
     QModelIndex frame = findPath(model, "header.frame_id");
     QCOMPARE(valueText(model, frame), "\"" + third["header"][u"frame_id"].toString() + "\"");
     QModelIndex stamp = findPath(model, "header.stamp");
-    QCOMPARE(valueText(model, stamp), QStringLiteral("%1.%2").arg(third["header"][u"stamp"][u"sec"].toInteger())
-                                          .arg(third["header"][u"stamp"][u"nsec"].toInteger(), 9, 10, QLatin1Char('0')));
-    QCOMPARE(*model.message()->stampNs, third["header"][u"stamp"][u"sec"].toInteger() * 1'000'000'000 + third["header"][u"stamp"][u"nsec"].toInteger());
+    QCOMPARE(valueText(model, stamp),
+             QStringLiteral("%1.%2")
+                 .arg(third["header"][u"stamp"][u"sec"].toInteger())
+                 .arg(third["header"][u"stamp"][u"nsec"].toInteger(), 9, 10, QLatin1Char('0')));
+    QCOMPARE(*model.message()->stampNs, third["header"][u"stamp"][u"sec"].toInteger() * 1'000'000'000 +
+                                            third["header"][u"stamp"][u"nsec"].toInteger());
     // A fixed array: its length, then its elements as children.
     QModelIndex cov = findPath(model, "orientation_covariance");
     QCOMPARE(valueText(model, cov), QString("9 item(s)"));
@@ -500,7 +513,8 @@ private slots:
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
     // YAML: nested blocks with the same values (spot checks by line).
     QString yaml = messageYaml(odom->value);
-    QVERIFY2(yaml.contains("header:\n  seq: " + QString::number(first["header"][u"seq"].toInteger()) + "\n"), qPrintable(yaml.left(200)));
+    QVERIFY2(yaml.contains("header:\n  seq: " + QString::number(first["header"][u"seq"].toInteger()) + "\n"),
+             qPrintable(yaml.left(200)));
     QVERIFY(yaml.contains("\n  frame_id: \"" + first["header"][u"frame_id"].toString() + "\"\n"));
     QVERIFY(yaml.contains("child_frame_id: \"" + first["child_frame_id"].toString() + "\"\n"));
     QVERIFY(yaml.contains("pose:\n  pose:\n    position:\n      x: "));
@@ -592,17 +606,20 @@ private slots:
       std::map<long, std::vector<std::size_t>> byColumn;
       for (std::size_t i = 0; i < n; ++i)
         if (x[i] >= x0 && x[i] <= x1 && !std::isnan(y[i]))
-          byColumn[std::min(static_cast<long>(std::floor((x[i] - x0) / per)), static_cast<long>(columns - 1))].push_back(i);
+          byColumn[std::min(static_cast<long>(std::floor((x[i] - x0) / per)), static_cast<long>(columns - 1))]
+              .push_back(i);
       std::size_t inView = 0;
       for (auto& [c, idx] : byColumn) {
         inView += idx.size();
         auto lo = *std::min_element(idx.begin(), idx.end(), [&](auto a, auto b) { return y[a] < y[b]; });
         auto hi = *std::max_element(idx.begin(), idx.end(), [&](auto a, auto b) { return y[a] < y[b]; });
         for (auto i : {lo, hi, idx.front(), idx.back()})
-          QVERIFY2(kept.count({x[i], y[i]}), qPrintable(QString("trial %1 column %2 lost point %3").arg(trial).arg(c).arg(i)));
+          QVERIFY2(kept.count({x[i], y[i]}),
+                   qPrintable(QString("trial %1 column %2 lost point %3").arg(trial).arg(c).arg(i)));
       }
       // And it is a reduction when there are many points per column.
-      if (inView > 8 * static_cast<std::size_t>(columns)) QVERIFY(drawn.size() <= 4 * static_cast<std::size_t>(columns) + 2);
+      if (inView > 8 * static_cast<std::size_t>(columns))
+        QVERIFY(drawn.size() <= 4 * static_cast<std::size_t>(columns) + 2);
       for (const auto& p : drawn) QVERIFY(!std::isnan(p.y));
     }
   }

@@ -16,17 +16,17 @@ struct Op {
   schema::ArrayKind array = schema::ArrayKind::None;
   std::uint32_t fixedLength = 0;  ///< element count of a fixed array
   const Program* nested = nullptr;
-  bool elementFixed = false;        ///< one element has a fixed wire size...
-  std::uint32_t elementBytes = 0;   ///< ...of this many bytes
+  bool elementFixed = false;          ///< one element has a fixed wire size...
+  std::uint32_t elementBytes = 0;     ///< ...of this many bytes
   std::uint32_t elementMinBytes = 0;  ///< the least one element can take on the wire
-  bool fixed = false;               ///< the whole field has a fixed wire size...
-  std::uint64_t fixedBytes = 0;     ///< ...of this many bytes
+  bool fixed = false;                 ///< the whole field has a fixed wire size...
+  std::uint64_t fixedBytes = 0;       ///< ...of this many bytes
 };
 
 struct Program {
   const schema::MessageType* type = nullptr;
   std::vector<Op> ops;
-  bool fixed = true;            ///< every field has a fixed wire size
+  bool fixed = true;             ///< every field has a fixed wire size
   std::uint64_t fixedBytes = 0;  ///< total, when fixed
   std::uint64_t minBytes = 0;    ///< the least a message of this type takes
 };

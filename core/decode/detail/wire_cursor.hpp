@@ -17,7 +17,11 @@ namespace bagscope::decode::detail {
 class WireCursor {
 public:
   WireCursor(std::span<const std::byte> bytes, std::size_t pos, bool cdr, bool bigEndian)
-      : bytes_(bytes), pos_(pos), origin_(pos), cdr_(cdr), swap_(bigEndian != (std::endian::native == std::endian::big)) {}
+      : bytes_(bytes),
+        pos_(pos),
+        origin_(pos),
+        cdr_(cdr),
+        swap_(bigEndian != (std::endian::native == std::endian::big)) {}
 
   std::size_t pos() const noexcept { return pos_; }
   std::size_t remaining() const noexcept { return bytes_.size() - pos_; }
@@ -34,7 +38,8 @@ public:
 
   template <typename T>
   bool read(T& out) noexcept {
-    if (!align(sizeof(T)) || remaining() < sizeof(T)) [[unlikely]] return false;
+    if (!align(sizeof(T)) || remaining() < sizeof(T)) [[unlikely]]
+      return false;
     std::memcpy(&out, bytes_.data() + pos_, sizeof(T));
     if constexpr (sizeof(T) > 1) {
       if (swap_) out = byteswap(out);
@@ -43,13 +48,15 @@ public:
     return true;
   }
   bool take(std::size_t n, std::span<const std::byte>& out) noexcept {
-    if (remaining() < n) [[unlikely]] return false;
+    if (remaining() < n) [[unlikely]]
+      return false;
     out = bytes_.subspan(pos_, n);
     pos_ += n;
     return true;
   }
   bool skip(std::size_t n) noexcept {
-    if (remaining() < n) [[unlikely]] return false;
+    if (remaining() < n) [[unlikely]]
+      return false;
     pos_ += n;
     return true;
   }

@@ -37,10 +37,10 @@ public:
 
 struct TopicWriterSetup {
   const ExportOptions& options;
-  std::filesystem::path temp;  ///< where to write
-  std::filesystem::path path;  ///< the final name, for messages
+  std::filesystem::path temp;                             ///< where to write
+  std::filesystem::path path;                             ///< the final name, for messages
   sensors::SensorKind kind = sensors::SensorKind::Other;  ///< of the topic's type
-  double meanRate = 0;         ///< messages per second in the exported range (video frame rate)
+  double meanRate = 0;  ///< messages per second in the exported range (video frame rate)
 };
 
 /// The writer of `setup.options.format`: CSV, a NumPy table (table_writers.cpp), MP4 or AVI

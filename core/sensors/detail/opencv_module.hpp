@@ -15,7 +15,16 @@
 namespace bagscope::sensors::detail {
 
 /// Colour conversions of raw images, to BGR(A) as the rest of the core expects.
-enum class Conversion : std::uint8_t { RgbToBgr, RgbaToBgra, UyvyToBgr, YuyvToBgr, BayerRggb, BayerBggr, BayerGbrg, BayerGrbg };
+enum class Conversion : std::uint8_t {
+  RgbToBgr,
+  RgbaToBgra,
+  UyvyToBgr,
+  YuyvToBgr,
+  BayerRggb,
+  BayerBggr,
+  BayerGbrg,
+  BayerGrbg
+};
 
 class VideoSink {
 public:
@@ -32,8 +41,8 @@ public:
   virtual bool decode(std::span<const std::byte> bytes, Image& out, std::string& error) = 0;
   virtual bool encode(const Image& in, StillFormat format, int jpegQuality, std::string& out, std::string& error) = 0;
   /// A writer, or null with `error` set.
-  virtual VideoSink* openVideo(const std::string& utf8Path, VideoWriter::Codec codec, double fps, int width,
-                               int height, std::string& error) = 0;
+  virtual VideoSink* openVideo(const std::string& utf8Path, VideoWriter::Codec codec, double fps, int width, int height,
+                               std::string& error) = 0;
 
 protected:
   ~OpenCvModule() = default;  // the module's own object; never deleted through this

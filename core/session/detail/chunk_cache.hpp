@@ -24,7 +24,7 @@ struct CacheStats {
   std::size_t residentBytes = 0;  ///< chunks held now
   std::size_t peakBytes = 0;      ///< the most ever held at once
   std::uint64_t hits = 0, misses = 0, evictions = 0;
-  std::uint64_t uncached = 0;     ///< loaded chunks that did not fit and were not kept
+  std::uint64_t uncached = 0;  ///< loaded chunks that did not fit and were not kept
 };
 
 namespace detail {

@@ -132,8 +132,9 @@ Result<MessageView> ChunkReadCache::read(const IndexEntry& entry, std::span<cons
   }
   const ChunkMessage* it = findMessage(*chunk_, entry);
   if (!it) {
-    Error e = makeError(ErrorCode::InvalidArgument, "no message record at offset " + std::to_string(entry.location.offset) +
-                                                        " of chunk " + std::to_string(entry.location.chunk));
+    Error e =
+        makeError(ErrorCode::InvalidArgument, "no message record at offset " + std::to_string(entry.location.offset) +
+                                                  " of chunk " + std::to_string(entry.location.chunk));
     e.file = file;
     return e;
   }
@@ -145,22 +146,19 @@ Result<MessageView> ChunkReadCache::read(const IndexEntry& entry, std::span<cons
   return v;
 }
 
-Result<void> mergeChunks(const std::vector<const ChunkSpan*>& chunks,
-                         std::span<const Connection> connections, const std::vector<bool>& wanted,
-                         const ReadFilter& filter, const ChunkLoader& load, Loading loading,
-                         const MessageFn& onMessage, const ProblemFn& onProblem) {
+Result<void> mergeChunks(const std::vector<const ChunkSpan*>& chunks, std::span<const Connection> connections,
+                         const std::vector<bool>& wanted, const ReadFilter& filter, const ChunkLoader& load,
+                         Loading loading, const MessageFn& onMessage, const ProblemFn& onProblem) {
   // Chunks that can hold a wanted message, in order of their first message.
   std::vector<std::uint32_t> order;
   for (std::uint32_t i = 0; i < chunks.size(); ++i) {
     const ChunkSpan& c = *chunks[i];
     if (c.endNs < filter.startNs || c.startNs > filter.endNs) continue;
-    bool any = std::any_of(c.counts.begin(), c.counts.end(),
-                           [&](auto& p) { return wanted[p.first] && p.second > 0; });
+    bool any = std::any_of(c.counts.begin(), c.counts.end(), [&](auto& p) { return wanted[p.first] && p.second > 0; });
     if (any) order.push_back(i);
   }
-  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return chunks[a]->startNs < chunks[b]->startNs;
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return chunks[a]->startNs < chunks[b]->startNs; });
 
   struct Open {
     std::unique_ptr<LoadedChunk> chunk;

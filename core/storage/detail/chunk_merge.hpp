@@ -52,9 +52,8 @@ enum class Loading : std::uint8_t { Inline, Parallel };
 /// Delivers the messages of `chunks` that pass `filter` in log-time order (ties: earlier
 /// chunk, then position in the chunk). `wanted[i]` says whether connection i passes.
 /// `onMessage` runs on the calling thread.
-Result<void> mergeChunks(const std::vector<const ChunkSpan*>& chunks,
-                         std::span<const Connection> connections, const std::vector<bool>& wanted,
-                         const ReadFilter& filter, const ChunkLoader& load, Loading loading,
-                         const MessageFn& onMessage, const ProblemFn& onProblem);
+Result<void> mergeChunks(const std::vector<const ChunkSpan*>& chunks, std::span<const Connection> connections,
+                         const std::vector<bool>& wanted, const ReadFilter& filter, const ChunkLoader& load,
+                         Loading loading, const MessageFn& onMessage, const ProblemFn& onProblem);
 
 }  // namespace bagscope::storage::detail

@@ -12,7 +12,8 @@ namespace {
 
 class ConcatSource final : public Source {
 public:
-  ConcatSource(std::vector<std::unique_ptr<Source>> parts, SourceInfo info) : parts_(std::move(parts)), info_(std::move(info)) {
+  ConcatSource(std::vector<std::unique_ptr<Source>> parts, SourceInfo info)
+      : parts_(std::move(parts)), info_(std::move(info)) {
     std::map<std::pair<std::string, std::string>, std::uint32_t> byKey;
     std::uint32_t chunks = 0;
     bool first = true;
@@ -21,7 +22,8 @@ public:
       chunks += part->chunkCount();
       auto& map = connMap_.emplace_back();
       for (const auto& c : part->connections()) {
-        auto [it, added] = byKey.emplace(std::make_pair(c.topic, c.type), static_cast<std::uint32_t>(connections_.size()));
+        auto [it, added] =
+            byKey.emplace(std::make_pair(c.topic, c.type), static_cast<std::uint32_t>(connections_.size()));
         if (added) {
           connections_.push_back(c);
           connections_.back().id = it->second;
@@ -51,7 +53,8 @@ public:
 
   Result<void> loadChunk(std::uint32_t index, LoadedChunk& out, LoadContext& ctx) const override {
     std::size_t p = partOfChunk(index);
-    if (p >= parts_.size()) return fileError(ErrorCode::InvalidArgument, "no chunk " + std::to_string(index), info_.path);
+    if (p >= parts_.size())
+      return fileError(ErrorCode::InvalidArgument, "no chunk " + std::to_string(index), info_.path);
     auto r = parts_[p]->loadChunk(index - chunkBase_[p], out, ctx);
     for (auto& m : out.messages) m.connIndex = connMap_[p][m.connIndex];
     return r;
@@ -100,7 +103,8 @@ public:
       local.connections.clear();
       if (!filter.connections.empty()) {
         for (std::size_t c = 0; c < connMap_[p].size(); ++c)
-          if (std::find(filter.connections.begin(), filter.connections.end(), connMap_[p][c]) != filter.connections.end())
+          if (std::find(filter.connections.begin(), filter.connections.end(), connMap_[p][c]) !=
+              filter.connections.end())
             local.connections.push_back(parts_[p]->connections()[c].id);
         if (local.connections.empty()) continue;
       }

@@ -29,7 +29,7 @@ constexpr std::uint8_t kOpMessageIndex = 0x07;
 constexpr std::uint8_t kOpChunkIndex = 0x08;
 constexpr std::uint8_t kOpStatistics = 0x0B;
 constexpr std::uint8_t kOpDataEnd = 0x0F;
-constexpr std::uint64_t kRecordPrefix = 1 + 8;              // opcode, content length
+constexpr std::uint64_t kRecordPrefix = 1 + 8;               // opcode, content length
 constexpr std::uint64_t kFooterRecord = kRecordPrefix + 20;  // summary_start, summary_offset_start, crc
 // Message records outside chunks are grouped into pseudo-chunks of about this size.
 constexpr std::uint64_t kMaxLooseChunkBytes = 64u << 20;
@@ -105,11 +105,11 @@ struct Schema {
 };
 
 struct Chunk : detail::ChunkSpan {
-  std::uint64_t recordPos = 0;  // of the chunk record (or, loose, of the first message record)
+  std::uint64_t recordPos = 0;     // of the chunk record (or, loose, of the first message record)
   std::uint64_t recordLength = 0;  // whole record, opcode and length included
   bool loose = false;              // message records outside chunks: a raw span of the file
   std::uint64_t messageIndexPos = 0, messageIndexLength = 0;  // after the chunk, when known
-  std::string compression;  // from the chunk index or the chunk record ("" = none)
+  std::string compression;                                    // from the chunk index or the chunk record ("" = none)
 };
 
 std::int64_t toNs(std::uint64_t t) {
@@ -128,8 +128,7 @@ public:
   Result<void> open();
   const SourceInfo& info() const override { return info_; }
   std::span<const Connection> connections() const override { return connections_; }
-  Result<void> readMessages(const ReadFilter& filter, const MessageFn& onMessage,
-                            const ProblemFn& onProblem) override;
+  Result<void> readMessages(const ReadFilter& filter, const MessageFn& onMessage, const ProblemFn& onProblem) override;
   Result<const MessageIndex*> messageIndex() override;
   Result<MessageView> read(const IndexEntry& entry) override;
   Result<ChunkStats> chunkStats() override;
@@ -153,9 +152,8 @@ private:
   // Decompresses a chunk record's content and lists its messages; schema and channel
   // records in it go to `onDefinition` when given (the scan registers them). Thread-safe.
   using DefinitionFn = std::function<bool(const Record&)>;
-  Result<void> parseChunk(std::span<const std::byte> content, bool cut, LoadedChunk& out,
-                          LoadContext& ctx, ChunkStats* stats,
-                          const DefinitionFn* onDefinition) const;
+  Result<void> parseChunk(std::span<const std::byte> content, bool cut, LoadedChunk& out, LoadContext& ctx,
+                          ChunkStats* stats, const DefinitionFn* onDefinition) const;
   void finishCounts(bool countsFromChunks);
 
   std::unique_ptr<ByteSource> bytes_;
@@ -219,9 +217,11 @@ Result<void> McapSource::open() {
     auto version = static_cast<char>(head[5]);
     if (asText(std::span(head, 5)) == "\x89MCAP" && version != '0' && version >= '1' && version <= '9' &&
         head[6] == std::byte{'\r'} && head[7] == std::byte{'\n'})
-      return error(ErrorCode::Unsupported, "MCAP major version '" + std::string(1, version) + "' is not supported (only 0)", 5);
-    return error(ErrorCode::Format, "not an MCAP file: its first 8 bytes are " + found +
-                                        ", not the MCAP magic 89 4d 43 41 50 30 0d 0a", 0);
+      return error(ErrorCode::Unsupported,
+                   "MCAP major version '" + std::string(1, version) + "' is not supported (only 0)", 5);
+    return error(ErrorCode::Format,
+                 "not an MCAP file: its first 8 bytes are " + found + ", not the MCAP magic 89 4d 43 41 50 30 0d 0a",
+                 0);
   }
   auto summary = readSummary();
   if (summary && *summary) return {};
@@ -250,7 +250,8 @@ Result<bool> McapSource::readSummary() {
   auto summaryStart = f.num<std::uint64_t>();
   if (summaryStart == 0) return false;
   if (summaryStart < kMagic.size() || summaryStart > footerPos)
-    return error(ErrorCode::Format, "summary start " + std::to_string(summaryStart) + " is outside the file", footerPos);
+    return error(ErrorCode::Format, "summary start " + std::to_string(summaryStart) + " is outside the file",
+                 footerPos);
   ByteBuffer buf;
   if (auto r = readExact(summaryStart, footerPos - summaryStart, buf); !r) return std::move(r).error();
   std::string why;
@@ -313,8 +314,9 @@ Result<bool> McapSource::readSummary() {
     for (auto& [channel, n] : c.counts) {
       auto it = connIndexById_.find(static_cast<std::uint16_t>(channel));
       if (it == connIndexById_.end())
-        return error(ErrorCode::Format, "a chunk index names channel " + std::to_string(channel) +
-                                            ", which the summary does not define", c.recordPos);
+        return error(ErrorCode::Format,
+                     "a chunk index names channel " + std::to_string(channel) + ", which the summary does not define",
+                     c.recordPos);
       channel = it->second;
       n = 1;
     }
@@ -352,9 +354,8 @@ void McapSource::finishCounts(bool countsFromChunks) {
   }
 }
 
-Result<void> McapSource::parseChunk(std::span<const std::byte> content, bool cut, LoadedChunk& out,
-                                    LoadContext& ctx, ChunkStats* stats,
-                                    const DefinitionFn* onDefinition) const {
+Result<void> McapSource::parseChunk(std::span<const std::byte> content, bool cut, LoadedChunk& out, LoadContext& ctx,
+                                    ChunkStats* stats, const DefinitionFn* onDefinition) const {
   Fields f{ByteCursor(content)};
   f.num<std::uint64_t>();  // message start and end time: taken from the messages themselves
   f.num<std::uint64_t>();
@@ -386,7 +387,8 @@ Result<void> McapSource::parseChunk(std::span<const std::byte> content, bool cut
   }
   if (cut) {
     ctx.decompressor.decompressPrefix(codec, records, static_cast<std::size_t>(uncompressedSize), out.data);
-  } else if (auto r = ctx.decompressor.decompress(codec, records, static_cast<std::size_t>(uncompressedSize), out.data); !r) {
+  } else if (auto r = ctx.decompressor.decompress(codec, records, static_cast<std::size_t>(uncompressedSize), out.data);
+             !r) {
     return r;
   } else if (crc != 0 && crc32(out.data.span()) != crc) {
     // Damage the codec did not notice (or an uncompressed chunk): its messages would be wrong.
@@ -405,8 +407,8 @@ Result<void> McapSource::parseChunk(std::span<const std::byte> content, bool cut
       auto it = connIndexById_.find(channel);
       if (it == connIndexById_.end()) return true;  // a channel never defined: nothing to label it with
       auto dataOffset = static_cast<std::uint32_t>(r.content.data() - out.data.data()) + 22;
-      out.messages.push_back({toNs(logTime), dataOffset, static_cast<std::uint32_t>(r.content.size() - 22),
-                              it->second, static_cast<std::uint32_t>(r.offset)});
+      out.messages.push_back({toNs(logTime), dataOffset, static_cast<std::uint32_t>(r.content.size() - 22), it->second,
+                              static_cast<std::uint32_t>(r.offset)});
     } else if (onDefinition && (r.op == kOpSchema || r.op == kOpChannel)) {
       bad = !(*onDefinition)(r);
     }
@@ -486,10 +488,11 @@ Result<void> McapSource::scan() {
       auto r = parseChunk(record.span(), cut, loaded, context_, &stats_, &define);
       for (const auto& m : loaded.messages) note(chunkIndex, m);
       if (!r || cut) {
-        info_.problems.push_back(std::string(cut ? "the file ends inside the chunk" : "the chunk") + " at offset " +
-                                 std::to_string(pos) + (cut ? " (" + std::to_string(present) + " of " + std::to_string(len) + " bytes present)" : "") +
-                                 ": recovered " + std::to_string(loaded.messages.size()) + " complete messages" +
-                                 (r ? "" : " (" + r.error().message + ")"));
+        info_.problems.push_back(
+            std::string(cut ? "the file ends inside the chunk" : "the chunk") + " at offset " + std::to_string(pos) +
+            (cut ? " (" + std::to_string(present) + " of " + std::to_string(len) + " bytes present)" : "") +
+            ": recovered " + std::to_string(loaded.messages.size()) + " complete messages" +
+            (r ? "" : " (" + r.error().message + ")"));
       }
       if (cut) break;
     } else if (op == kOpMessage) {
@@ -555,7 +558,8 @@ Result<void> McapSource::loadChunk(std::uint32_t index, LoadedChunk& out, LoadCo
     return error(ErrorCode::Format, "expected a chunk record", c.recordPos);
   std::uint64_t len = loadLE<std::uint64_t>(bytes.data() + 1);
   bool cut = len > bytes.size() - kRecordPrefix;
-  auto content = bytes.subspan(kRecordPrefix, static_cast<std::size_t>(std::min<std::uint64_t>(len, bytes.size() - kRecordPrefix)));
+  auto content = bytes.subspan(kRecordPrefix,
+                               static_cast<std::size_t>(std::min<std::uint64_t>(len, bytes.size() - kRecordPrefix)));
   if (auto r = parseChunk(content, cut, out, ctx, nullptr, nullptr); !r) {
     Error e = std::move(r).error();
     e.message = "chunk at offset " + std::to_string(c.recordPos) + ": " + e.message;
@@ -574,9 +578,7 @@ Result<void> McapSource::readMessages(const ReadFilter& filter, const MessageFn&
       wanted[it->second] = true;
   std::vector<const detail::ChunkSpan*> spans;
   for (const auto& c : chunks_) spans.push_back(&c);
-  auto load = [&](std::uint32_t index, LoadedChunk& out, LoadContext& ctx) {
-    return loadChunk(index, out, ctx);
-  };
+  auto load = [&](std::uint32_t index, LoadedChunk& out, LoadContext& ctx) { return loadChunk(index, out, ctx); };
   // Compressed chunks want every core (measured on the 20 s sensor MCAP: zstd 1.05 s inline,
   // 0.62 s parallel; lz4 0.49 s and 0.33 s); uncompressed ones are bound by memory bandwidth.
   bool compressed = std::any_of(chunks_.begin(), chunks_.end(), [](const Chunk& c) { return !c.compression.empty(); });
@@ -590,8 +592,8 @@ Result<const MessageIndex*> McapSource::messageIndex() {
   ByteBuffer buf;
   for (std::uint32_t ci = 0; ci < chunks_.size(); ++ci) {
     const Chunk& c = chunks_[ci];
-    bool ok = c.messageIndexPos != 0 && c.messageIndexLength > 0 &&
-              c.messageIndexPos <= bytes_->size() && c.messageIndexLength <= bytes_->size() - c.messageIndexPos;
+    bool ok = c.messageIndexPos != 0 && c.messageIndexLength > 0 && c.messageIndexPos <= bytes_->size() &&
+              c.messageIndexLength <= bytes_->size() - c.messageIndexPos;
     std::vector<std::pair<std::uint32_t, IndexEntry>> entries;
     if (ok && readExact(c.messageIndexPos, c.messageIndexLength, buf)) {
       std::string why;
@@ -629,8 +631,8 @@ Result<const MessageIndex*> McapSource::messageIndex() {
 Result<MessageView> McapSource::read(const IndexEntry& entry) {
   std::uint32_t ci = entry.location.chunk;
   if (ci >= chunks_.size()) return error(ErrorCode::InvalidArgument, "no chunk " + std::to_string(ci), 0);
-  return readCache_.read(entry, connections_, [&](LoadedChunk& out) { return loadChunk(ci, out, context_); },
-                         bytes_->name());
+  return readCache_.read(
+      entry, connections_, [&](LoadedChunk& out) { return loadChunk(ci, out, context_); }, bytes_->name());
 }
 
 Result<ChunkStats> McapSource::chunkStats() {

@@ -77,17 +77,23 @@ bool parseFields(std::span<const std::byte> header, Fields& f, std::string& why)
       ok = value.size() == 1;
       if (ok) f.op = static_cast<int>(value[0]);
     } else if (name == "conn") ok = fieldValue(value, f.conn);
-    else if (name == "time") { ok = fieldValue(value, t); if (ok) f.time = toNs(*t); }
-    else if (name == "size") ok = fieldValue(value, f.size);
+    else if (name == "time") {
+      ok = fieldValue(value, t);
+      if (ok) f.time = toNs(*t);
+    } else if (name == "size") ok = fieldValue(value, f.size);
     else if (name == "count") ok = fieldValue(value, f.count);
     else if (name == "conn_count") ok = fieldValue(value, f.connCount);
     else if (name == "chunk_count") ok = fieldValue(value, f.chunkCount);
     else if (name == "ver") ok = fieldValue(value, f.ver);
     else if (name == "index_pos") ok = fieldValue(value, f.indexPos);
     else if (name == "chunk_pos") ok = fieldValue(value, f.chunkPos);
-    else if (name == "start_time") { ok = fieldValue(value, t); if (ok) f.startTime = toNs(*t); }
-    else if (name == "end_time") { ok = fieldValue(value, t); if (ok) f.endTime = toNs(*t); }
-    else if (name == "compression") f.compression = asText(value);
+    else if (name == "start_time") {
+      ok = fieldValue(value, t);
+      if (ok) f.startTime = toNs(*t);
+    } else if (name == "end_time") {
+      ok = fieldValue(value, t);
+      if (ok) f.endTime = toNs(*t);
+    } else if (name == "compression") f.compression = asText(value);
     else if (name == "topic") f.topic = asText(value);
     if (!ok) {
       why = "header field '" + std::string(name) + "' has " + std::to_string(value.size()) +
@@ -102,7 +108,7 @@ bool parseFields(std::span<const std::byte> header, Fields& f, std::string& why)
 struct Record {
   Fields fields;
   std::span<const std::byte> data;
-  std::size_t offset = 0;  // of the record's first byte within the span
+  std::size_t offset = 0;         // of the record's first byte within the span
   std::uint64_t claimedSize = 0;  // data length the record announces (data may be cut)
 };
 
@@ -143,7 +149,8 @@ Result<Connection> parseConnection(const Record& r) {
     std::uint32_t len = 0;
     std::span<const std::byte> field;
     if (!c.read(len) || !c.take(len, field))
-      return makeError(ErrorCode::Format, "connection header of connection " + std::to_string(conn.id) + " is cut short");
+      return makeError(ErrorCode::Format,
+                       "connection header of connection " + std::to_string(conn.id) + " is cut short");
     std::string_view text = asText(field);
     auto eq = text.find('=');
     if (eq == std::string_view::npos) continue;
@@ -157,7 +164,6 @@ Result<Connection> parseConnection(const Record& r) {
   }
   return conn;
 }
-
 
 // ChunkSpan: start/end from the chunk info (or the scan), counts per connection index.
 // Where a chunk's data is, from its record header (or the scan).
@@ -189,8 +195,7 @@ public:
 
   const SourceInfo& info() const override { return info_; }
   std::span<const Connection> connections() const override { return connections_; }
-  Result<void> readMessages(const ReadFilter& filter, const MessageFn& onMessage,
-                            const ProblemFn& onProblem) override;
+  Result<void> readMessages(const ReadFilter& filter, const MessageFn& onMessage, const ProblemFn& onProblem) override;
   Result<const MessageIndex*> messageIndex() override;
   Result<MessageView> read(const IndexEntry& entry) override;
   Result<ChunkStats> chunkStats() override;
@@ -259,16 +264,17 @@ Result<Record> Ros1Source::readRecordAt(std::uint64_t pos, ByteBuffer& buf, bool
   if (auto r = bytes_->readAt(pos, lenBytes); !r) return std::move(r).error();
   std::uint32_t headerLen = loadLE<std::uint32_t>(lenBytes);
   if (headerLen > kMaxHeaderBytes || headerLen + 8ull > size - pos)
-    return error(ErrorCode::Format, "record header length " + std::to_string(headerLen) +
-                                        " does not fit in the file", pos);
+    return error(ErrorCode::Format, "record header length " + std::to_string(headerLen) + " does not fit in the file",
+                 pos);
   // Header, data length, and (optimistically) the first part of the data in one read.
   std::uint64_t want = std::min<std::uint64_t>(4ull + headerLen + 4 + 4096, size - pos);
   if (auto r = readExact(pos, static_cast<std::size_t>(want), buf); !r) return std::move(r).error();
   Record rec;
   std::uint32_t dataLen = loadLE<std::uint32_t>(buf.data() + 4 + headerLen);
   if (dataLen > maxDataBytes)
-    return error(ErrorCode::Format, "record announces " + std::to_string(dataLen) +
-                                        " bytes of data, more than such a record can hold", pos);
+    return error(ErrorCode::Format,
+                 "record announces " + std::to_string(dataLen) + " bytes of data, more than such a record can hold",
+                 pos);
   std::uint64_t dataPos = pos + 4 + headerLen + 4;
   std::uint64_t present = std::min<std::uint64_t>(dataLen, size - dataPos);
   cut = present < dataLen;
@@ -296,8 +302,9 @@ Result<void> Ros1Source::open() {
   std::string_view m = asText(std::span<const std::byte>(magic, magicLen));
   if (m != kMagic) {
     if (m.starts_with("#ROSBAG V"))
-      return error(ErrorCode::Unsupported, "ROS bag version '" + std::string(m.substr(9, m.find('\n') - 9)) +
-                                               "' is not supported (only 2.0)", 0);
+      return error(ErrorCode::Unsupported,
+                   "ROS bag version '" + std::string(m.substr(9, m.find('\n') - 9)) + "' is not supported (only 2.0)",
+                   0);
     return error(ErrorCode::Format, "not a ROS 1 bag: it does not start with '#ROSBAG V2.0'", 0);
   }
   ByteBuffer buf;
@@ -307,8 +314,8 @@ Result<void> Ros1Source::open() {
   const Fields& f = header->fields;
   if (f.op != kOpBagHeader || cut)
     return error(ErrorCode::Format, "the bag header record is missing or cut short", kMagic.size());
-  std::uint64_t headerEnd = kMagic.size() + static_cast<std::uint64_t>(header->data.data() - buf.data()) +
-              header->data.size();
+  std::uint64_t headerEnd =
+      kMagic.size() + static_cast<std::uint64_t>(header->data.data() - buf.data()) + header->data.size();
   std::uint64_t indexPos = f.indexPos.value_or(0);
   std::uint32_t claimedChunks = f.chunkCount.value_or(0);
 
@@ -318,8 +325,9 @@ Result<void> Ros1Source::open() {
   if (indexPos == 0 || indexPos < headerEnd || (indexPos >= size && !emptyIndex)) {
     info_.indexed = false;
     if (indexPos == 0)
-      info_.problems.push_back("the bag has no index (index position 0): it was not closed "
-                               "by its writer; the file was scanned to rebuild the index");
+      info_.problems.push_back(
+          "the bag has no index (index position 0): it was not closed "
+          "by its writer; the file was scanned to rebuild the index");
     else
       info_.problems.push_back("the index position " + std::to_string(indexPos) +
                                (indexPos < headerEnd ? " points into the bag header"
@@ -329,21 +337,19 @@ Result<void> Ros1Source::open() {
     return scan(headerEnd);
   }
   if (auto r = readIndexSection(indexPos, claimedChunks); !r) {
-    info_.problems.push_back("the index at offset " + std::to_string(indexPos) +
-                             " is unreadable (" + r.error().message +
-                             "); the file was scanned to rebuild it");
+    info_.problems.push_back("the index at offset " + std::to_string(indexPos) + " is unreadable (" +
+                             r.error().message + "); the file was scanned to rebuild it");
     return rescan(headerEnd);
   }
   if (claimedChunks > chunks_.size()) {
     // Chunks the index does not list may still be in the file: find them by scanning.
-    info_.problems.push_back("the bag header says " + std::to_string(claimedChunks) +
-                             " chunks but the index lists " + std::to_string(chunks_.size()) +
-                             "; the file was scanned to find every chunk");
+    info_.problems.push_back("the bag header says " + std::to_string(claimedChunks) + " chunks but the index lists " +
+                             std::to_string(chunks_.size()) + "; the file was scanned to find every chunk");
     return rescan(headerEnd);
   }
   if (claimedChunks < chunks_.size())
-    info_.problems.push_back("the bag header says " + std::to_string(claimedChunks) +
-                             " chunks but the index lists " + std::to_string(chunks_.size()));
+    info_.problems.push_back("the bag header says " + std::to_string(claimedChunks) + " chunks but the index lists " +
+                             std::to_string(chunks_.size()));
   finishCounts();
   return {};
 }
@@ -367,11 +373,10 @@ Result<void> Ros1Source::readIndexSection(std::uint64_t indexPos, std::uint32_t 
       addConnection(std::move(conn).value());
     } else if (r.fields.op == kOpChunkInfo) {
       const Fields& f = r.fields;
-      chunkInfos.push_back({f.chunkPos, f.startTime, f.endTime, f.count.value_or(0),
-                            {r.data.begin(), r.data.end()}, at});
+      chunkInfos.push_back(
+          {f.chunkPos, f.startTime, f.endTime, f.count.value_or(0), {r.data.begin(), r.data.end()}, at});
     } else {
-      return error(ErrorCode::Format, "unexpected record (op " + std::to_string(r.fields.op) +
-                                          ") in the index", at);
+      return error(ErrorCode::Format, "unexpected record (op " + std::to_string(r.fields.op) + ") in the index", at);
     }
     return {};
   };
@@ -407,20 +412,18 @@ Result<void> Ros1Source::readIndexSection(std::uint64_t indexPos, std::uint32_t 
     c.startNs = *r.startTime;
     c.endNs = *r.endTime;
     if (c.recordPos >= indexPos) {
-      info_.problems.push_back("chunk info at offset " + std::to_string(at) +
-                               " points to offset " + std::to_string(c.recordPos) +
-                               ", past the last chunk; its messages are skipped");
+      info_.problems.push_back("chunk info at offset " + std::to_string(at) + " points to offset " +
+                               std::to_string(c.recordPos) + ", past the last chunk; its messages are skipped");
       continue;
     }
     ByteCursor data(std::span<const std::byte>(r.data));
     for (std::uint32_t i = 0; i < r.count; ++i) {
       std::uint32_t connId = 0, count = 0;
-      if (!data.read(connId) || !data.read(count))
-        return error(ErrorCode::Format, "chunk info data is cut short", at);
+      if (!data.read(connId) || !data.read(count)) return error(ErrorCode::Format, "chunk info data is cut short", at);
       auto it = connIndexById_.find(connId);
       if (it == connIndexById_.end())
-        return error(ErrorCode::Format, "chunk info names connection " + std::to_string(connId) +
-                                            ", which has no connection record", at);
+        return error(ErrorCode::Format,
+                     "chunk info names connection " + std::to_string(connId) + ", which has no connection record", at);
       c.counts.emplace_back(it->second, count);
     }
     chunks_.push_back(std::move(c));
@@ -428,8 +431,8 @@ Result<void> Ros1Source::readIndexSection(std::uint64_t indexPos, std::uint32_t 
   if (chunks_.empty() && !connections_.empty())
     return error(ErrorCode::Format, "the index lists connections but no chunks", indexPos);
   if (chunks_.empty() && claimedChunks > 0)
-    return error(ErrorCode::Format, "the bag header says " + std::to_string(claimedChunks) +
-                                        " chunks but the index lists none", indexPos);
+    return error(ErrorCode::Format,
+                 "the bag header says " + std::to_string(claimedChunks) + " chunks but the index lists none", indexPos);
   return {};
 }
 
@@ -460,8 +463,7 @@ Result<void> Ros1Source::scan(std::uint64_t from) {
   constexpr std::uint32_t kNoChunk = ~0u;
   std::uint32_t looseChunk = kNoChunk;  // the chunk collecting top-level message records
 
-  auto addMessage = [&](std::uint32_t chunkIndex, std::uint32_t connIndex, std::int64_t t,
-                        std::uint32_t recordOffset) {
+  auto addMessage = [&](std::uint32_t chunkIndex, std::uint32_t connIndex, std::int64_t t, std::uint32_t recordOffset) {
     Chunk& c = chunks_[chunkIndex];
     bool firstInChunk = c.counts.empty();
     c.startNs = firstInChunk ? t : std::min(c.startNs, t);
@@ -479,8 +481,7 @@ Result<void> Ros1Source::scan(std::uint64_t from) {
     auto rec = readRecordAt(pos, recordBuf, cut);
     if (!rec) {
       info_.problems.push_back("bytes " + std::to_string(pos) + " to " + std::to_string(size) +
-                               " are not a readable record (" + rec.error().message +
-                               ") and were skipped");
+                               " are not a readable record (" + rec.error().message + ") and were skipped");
       break;
     }
     const Fields& f = rec->fields;
@@ -519,7 +520,8 @@ Result<void> Ros1Source::scan(std::uint64_t from) {
         std::copy(rec->data.begin(), rec->data.end(), chunkBuf.data());
       } else if (cut) {
         context_.decompressor.decompressPrefix(place.codec, rec->data, place.uncompressedSize, chunkBuf);
-      } else if (auto r = context_.decompressor.decompress(place.codec, rec->data, place.uncompressedSize, chunkBuf); !r) {
+      } else if (auto r = context_.decompressor.decompress(place.codec, rec->data, place.uncompressedSize, chunkBuf);
+                 !r) {
         info_.problems.push_back("chunk at offset " + std::to_string(pos) + ": " + r.error().message +
                                  "; its messages are lost");
         pos = next;
@@ -538,13 +540,12 @@ Result<void> Ros1Source::scan(std::uint64_t from) {
         return true;
       });
       if (!why.empty() || cut) {
-        info_.problems.push_back(
-            std::string(cut ? "the file ends inside the chunk" : "the chunk") + " at offset " +
-            std::to_string(pos) + " (" + compress::codecName(place.codec) + ", " +
-            std::to_string(rec->data.size()) + " of " + std::to_string(rec->claimedSize) +
-            " bytes present): recovered " + std::to_string(recovered - before) +
-            " complete messages; " + std::to_string(chunkBuf.size() - stop) +
-            " bytes after them are unreadable" + (why.empty() ? "" : " (" + why + ")"));
+        info_.problems.push_back(std::string(cut ? "the file ends inside the chunk" : "the chunk") + " at offset " +
+                                 std::to_string(pos) + " (" + compress::codecName(place.codec) + ", " +
+                                 std::to_string(rec->data.size()) + " of " + std::to_string(rec->claimedSize) +
+                                 " bytes present): recovered " + std::to_string(recovered - before) +
+                                 " complete messages; " + std::to_string(chunkBuf.size() - stop) +
+                                 " bytes after them are unreadable" + (why.empty() ? "" : " (" + why + ")"));
       }
       if (cut) break;
     } else if (f.op == kOpConnection && !cut) {
@@ -569,8 +570,8 @@ Result<void> Ros1Source::scan(std::uint64_t from) {
       }
     }
     if (cut) {
-      info_.problems.push_back("the file ends inside a record at offset " + std::to_string(pos) +
-                               " (" + std::to_string(size - pos) + " bytes lost)");
+      info_.problems.push_back("the file ends inside a record at offset " + std::to_string(pos) + " (" +
+                               std::to_string(size - pos) + " bytes lost)");
       break;
     }
     pos = next;
@@ -593,20 +594,19 @@ Result<ChunkPlace> Ros1Source::locate(const Chunk& c) const {
   if (auto r = bytes_->readAt(c.recordPos, lenBytes); !r) return std::move(r).error();
   std::uint32_t headerLen = loadLE<std::uint32_t>(lenBytes);
   if (headerLen > kMaxHeaderBytes || headerLen + 8ull > size - c.recordPos)
-    return error(ErrorCode::Format, "chunk record header length " + std::to_string(headerLen) +
-                                        " does not fit in the file", c.recordPos);
+    return error(ErrorCode::Format,
+                 "chunk record header length " + std::to_string(headerLen) + " does not fit in the file", c.recordPos);
   if (auto r = readExact(c.recordPos, 4 + headerLen + 4, buf); !r) return std::move(r).error();
   Fields f;
   std::string why;
   if (!parseFields(buf.span().subspan(4, headerLen), f, why))
     return error(ErrorCode::Format, "chunk record header: " + why, c.recordPos);
   if (f.op != kOpChunk)
-    return error(ErrorCode::Format, "expected a chunk record (op 5), found op " + std::to_string(f.op),
-                 c.recordPos);
+    return error(ErrorCode::Format, "expected a chunk record (op 5), found op " + std::to_string(f.op), c.recordPos);
   ChunkPlace p;
   if (!compress::codecFromName(f.compression.value_or("none"), p.codec))
-    return error(ErrorCode::Unsupported, "unknown chunk compression '" +
-                                             std::string(f.compression.value_or("")) + "'", c.recordPos);
+    return error(ErrorCode::Unsupported, "unknown chunk compression '" + std::string(f.compression.value_or("")) + "'",
+                 c.recordPos);
   std::uint32_t dataLen = loadLE<std::uint32_t>(buf.data() + 4 + headerLen);
   p.dataPos = c.recordPos + 4 + headerLen + 4;
   p.storedSize = std::min<std::uint64_t>(dataLen, size - p.dataPos);
@@ -649,8 +649,7 @@ Result<void> Ros1Source::loadChunk(const Chunk& chunk, LoadedChunk& out, LoadCon
     if (r.fields.op != kOpMessageData || !r.fields.conn || !r.fields.time) return true;
     auto it = connIndexById_.find(*r.fields.conn);
     if (it == connIndexById_.end()) return true;
-    out.messages.push_back({*r.fields.time,
-                            static_cast<std::uint32_t>(r.data.data() - out.data.data()),
+    out.messages.push_back({*r.fields.time, static_cast<std::uint32_t>(r.data.data() - out.data.data()),
                             static_cast<std::uint32_t>(r.data.size()), it->second,
                             static_cast<std::uint32_t>(r.offset)});
     return true;
@@ -658,9 +657,9 @@ Result<void> Ros1Source::loadChunk(const Chunk& chunk, LoadedChunk& out, LoadCon
   detail::sortByLogTime(out.messages);
   if (!why.empty() && !c.cut) {
     // What was readable is kept; the caller reports the rest.
-    return error(ErrorCode::Format, "chunk at offset " + std::to_string(chunk.recordPos) +
-                                        " holds a malformed record: " + why + " (" +
-                                        std::to_string(out.messages.size()) + " messages before it are kept)",
+    return error(ErrorCode::Format,
+                 "chunk at offset " + std::to_string(chunk.recordPos) + " holds a malformed record: " + why + " (" +
+                     std::to_string(out.messages.size()) + " messages before it are kept)",
                  c.dataPos);
   }
   return {};
@@ -737,8 +736,7 @@ Result<const MessageIndex*> Ros1Source::messageIndex() {
     }
     if (!ok) {
       // No usable index records: take the chunk's own records instead.
-      for (auto& entries : index)
-        std::erase_if(entries, [&](const IndexEntry& e) { return e.location.chunk == ci; });
+      for (auto& entries : index) std::erase_if(entries, [&](const IndexEntry& e) { return e.location.chunk == ci; });
       LoadedChunk loaded;
       if (auto r = loadChunk(chunk, loaded, context_); !r) info_.problems.push_back(r.error().describe());
       for (const auto& m : loaded.messages) index[m.connIndex].push_back({m.logTimeNs, {ci, m.recordOffset}});
@@ -752,8 +750,8 @@ Result<const MessageIndex*> Ros1Source::messageIndex() {
 Result<MessageView> Ros1Source::read(const IndexEntry& entry) {
   std::uint32_t ci = entry.location.chunk;
   if (ci >= chunks_.size()) return error(ErrorCode::InvalidArgument, "no chunk " + std::to_string(ci), 0);
-  return readCache_.read(entry, connections_, [&](LoadedChunk& out) { return loadChunk(chunks_[ci], out, context_); },
-                         bytes_->name());
+  return readCache_.read(
+      entry, connections_, [&](LoadedChunk& out) { return loadChunk(chunks_[ci], out, context_); }, bytes_->name());
 }
 
 Result<ChunkStats> Ros1Source::chunkStats() {

@@ -10,8 +10,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <iterator>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -134,7 +134,8 @@ std::optional<BagMetadata> metadataFromDatabase(SQLite::Database& db, const fs::
     if (!m) return std::nullopt;
     return std::move(m).value();
   } catch (const std::exception& e) {
-    problems.push_back("the metadata table of '" + u8(file.filename()) + "' cannot be read (" + e.what() + "); it is ignored");
+    problems.push_back("the metadata table of '" + u8(file.filename()) + "' cannot be read (" + e.what() +
+                       "); it is ignored");
     return std::nullopt;
   }
 }
@@ -148,12 +149,10 @@ struct DbFile {
 
 class SqliteSource final : public Source {
 public:
-  Result<void> open(const std::vector<fs::path>& files, std::optional<BagMetadata> metadata,
-                    const fs::path& shownPath);
+  Result<void> open(const std::vector<fs::path>& files, std::optional<BagMetadata> metadata, const fs::path& shownPath);
   const SourceInfo& info() const override { return info_; }
   std::span<const Connection> connections() const override { return connections_; }
-  Result<void> readMessages(const ReadFilter& filter, const MessageFn& onMessage,
-                            const ProblemFn& onProblem) override;
+  Result<void> readMessages(const ReadFilter& filter, const MessageFn& onMessage, const ProblemFn& onProblem) override;
   Result<const MessageIndex*> messageIndex() override;
   Result<MessageView> read(const IndexEntry& entry) override;
   Result<ChunkStats> chunkStats() override { return ChunkStats{}; }
@@ -214,13 +213,14 @@ Result<void> SqliteSource::openFile(const fs::path& file,
         definitions.emplace(defs.getColumn(0).getString(),
                             std::make_pair(defs.getColumn(1).getString(), defs.getColumn(2).getString()));
     }
-    SQLite::Statement counts(*f.db, "SELECT topic_id, COUNT(*), MIN(timestamp), MAX(timestamp) FROM messages GROUP BY topic_id");
+    SQLite::Statement counts(
+        *f.db, "SELECT topic_id, COUNT(*), MIN(timestamp), MAX(timestamp) FROM messages GROUP BY topic_id");
     while (counts.executeStep()) {
       auto it = f.connByTopicId.find(counts.getColumn(0).getInt64());
       std::uint64_t n = static_cast<std::uint64_t>(counts.getColumn(1).getInt64());
       if (it == f.connByTopicId.end()) {
-        info_.problems.push_back(std::to_string(n) + " messages in '" + u8(file.filename()) +
-                                 "' belong to topic id " + std::to_string(counts.getColumn(0).getInt64()) +
+        info_.problems.push_back(std::to_string(n) + " messages in '" + u8(file.filename()) + "' belong to topic id " +
+                                 std::to_string(counts.getColumn(0).getInt64()) +
                                  ", which the topics table does not list; they are skipped");
         continue;
       }
@@ -411,7 +411,8 @@ Result<const MessageIndex*> SqliteSource::messageIndex() {
   }
   detail::sortIndex(index);
   if (unindexable > 0)
-    info_.problems.push_back(std::to_string(unindexable) + " messages have row ids beyond 4294967295 and are "
+    info_.problems.push_back(std::to_string(unindexable) +
+                             " messages have row ids beyond 4294967295 and are "
                              "left out of the message index (they are still read in order)");
   index_ = std::move(index);
   return &*index_;
@@ -424,11 +425,13 @@ Result<MessageView> SqliteSource::read(const IndexEntry& entry) {
   try {
     SQLite::Statement q(*f.db, "SELECT topic_id, timestamp, data FROM messages WHERE id = ?");
     q.bind(1, static_cast<std::int64_t>(entry.location.offset));
-    if (!q.executeStep()) return fail(ErrorCode::InvalidArgument, "no message with id " + std::to_string(entry.location.offset), f.path);
+    if (!q.executeStep())
+      return fail(ErrorCode::InvalidArgument, "no message with id " + std::to_string(entry.location.offset), f.path);
     auto conn = f.connByTopicId.find(q.getColumn(0).getInt64());
     if (conn == f.connByTopicId.end()) return fail(ErrorCode::Format, "message of an unknown topic", f.path);
     SQLite::Column data = q.getColumn(2);
-    std::span<const std::byte> bytes{static_cast<const std::byte*>(data.getBlob()), static_cast<std::size_t>(data.getBytes())};
+    std::span<const std::byte> bytes{static_cast<const std::byte*>(data.getBlob()),
+                                     static_cast<std::size_t>(data.getBytes())};
     auto buffer = std::make_shared<ByteBuffer>();
     ByteBuffer unpacked;
     std::string why;
@@ -462,7 +465,8 @@ Result<fs::path> resolveListedFile(const fs::path& folder, const std::string& li
   fs::path rel = fs::u8path(listed).lexically_normal();
   bool escapes = rel.empty() || rel.is_absolute() || rel.has_root_name() || *rel.begin() == "..";
   if (escapes)
-    return fail(ErrorCode::Format, "metadata.yaml lists '" + listed + "', which is outside the recording's folder", folder);
+    return fail(ErrorCode::Format, "metadata.yaml lists '" + listed + "', which is outside the recording's folder",
+                folder);
   std::error_code ec;
   std::vector<fs::path> candidates{folder / rel};
   if (std::distance(rel.begin(), rel.end()) > 1 && *rel.begin() == folder.filename())
@@ -495,7 +499,8 @@ Result<std::unique_ptr<Source>> openRosbag2(const fs::path& path) {
     for (const auto& listed : metadata->files) {
       auto found = resolveListedFile(folder, listed);
       if (!found) return std::move(found).error();
-      if (found->empty()) notes.push_back("metadata.yaml lists '" + listed + "', which is missing; its messages are not read");
+      if (found->empty())
+        notes.push_back("metadata.yaml lists '" + listed + "', which is missing; its messages are not read");
       else files.push_back(*found);
     }
   }
@@ -524,7 +529,8 @@ Result<std::unique_ptr<Source>> openRosbag2(const fs::path& path) {
   }
   auto storageExt = [](const fs::path& f) { return f.extension() == ".zstd" ? f.stem().extension() : f.extension(); };
   // The metadata's storage plugin, or (when it names none) the files' own kind.
-  bool mcap = metadata && !metadata->storage.empty() ? metadata->storage == "mcap" : storageExt(files.front()) == ".mcap";
+  bool mcap =
+      metadata && !metadata->storage.empty() ? metadata->storage == "mcap" : storageExt(files.front()) == ".mcap";
   fs::path shown = fs::is_directory(path, ec) ? path : (path.extension() == ".yaml" ? folder : path);
   std::unique_ptr<Source> source;
   if (mcap) {
