@@ -29,13 +29,9 @@ std::vector<TopicInfo> describeTopics(const session::Session& s) {
     if (!index.empty()) info.rateHz = session::rateHz(index.size(), index.front().logTimeNs, index.back().logTimeNs);
     for (const auto& m : t.members) {
       if (auto d = s.decoder(*m.connection); !d) {
-        std::string why = d.error().describe();
-        // The CLI's hint (--msg-path) is not the app's way: the topic list says Settings.
-        if (auto hint = why.find(decode::missingDefinitionHint); hint != std::string::npos) {
-          why.erase(hint, decode::missingDefinitionHint.size());
-          info.definitionMissing = true;
-        }
-        info.decodeProblem = toQt(why);
+        // A missing definition can be added (Settings ▸ Message definitions): the topic list says how.
+        info.definitionMissing = d.error().code == ErrorCode::MissingDefinition;
+        info.decodeProblem = toQt(d.error().describe());
         break;
       }
     }

@@ -17,7 +17,7 @@
 namespace bagscope::cli {
 namespace {
 
-void printError(const Error& e) { std::fprintf(stderr, "bagscope-cli: %s\n", e.describe().c_str()); }
+void printError(const Error& e) { std::fprintf(stderr, "bagscope-cli: %s\n", describeForCli(e).c_str()); }
 
 // Standard output is an output like any file: a full disk or a failed write is exit 4, never
 // 0 with the text silently cut.
@@ -37,6 +37,12 @@ int usage(const std::string& why) {
 }
 
 }  // namespace
+
+std::string describeForCli(const Error& error) {
+  std::string text = error.describe();
+  if (error.code == ErrorCode::MissingDefinition) text += " (add the folder of its package with --msg-path)";
+  return text;
+}
 
 // "1700000000.25" -> ns, exactly (no floating point); false when malformed.
 bool parseSeconds(std::string_view s, std::int64_t& ns) {
@@ -196,7 +202,7 @@ Result<std::uint64_t> printMessages(const session::Session& s, const CatArgs& ar
           failed = d.error();
           if (undecodable.insert(m.connection).second)
             std::fprintf(stderr, "bagscope-cli: %s; its messages are printed without values\n",
-                         located(d.error(), m, false).describe().c_str());
+                         describeForCli(located(d.error(), m, false)).c_str());
         } else if (auto value = (*d)->decode(m.bytes)) {
           out += ",\"msg\":";
           decode::appendJson(*value, out, args.bytesMode);

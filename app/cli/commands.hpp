@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/base/result.hpp"
+
 namespace bagscope::cli {
 
 /// Exit codes, documented in README.md ("Command line").
@@ -23,6 +25,9 @@ int runInfo(const std::vector<std::string>& args);
 int runExport(const std::vector<std::string>& args);
 int runCat(const std::vector<std::string>& args);
 int runStats(const std::vector<std::string>& args);
+
+/// `error` as the CLI prints it: described, and for a missing definition how to add it.
+std::string describeForCli(const Error& error);
 
 /// "1700000000.25" -> ns, exactly (no floating point); false when malformed.
 bool parseSeconds(std::string_view s, std::int64_t& ns);

@@ -12,16 +12,17 @@
 namespace bagscope {
 
 enum class ErrorCode : std::uint8_t {
-  Io,               ///< the operating system refused a read (missing file, permission, EIO)
-  Write,            ///< an output could not be written (disk full, permission, exists already)
-  Format,           ///< bytes that do not follow the format's rules
-  Truncated,        ///< the data ends before a record or field it announces
-  Unsupported,      ///< a valid feature Bagscope does not read (yet)
-  Decode,           ///< a message whose bytes do not match its definition
-  Schema,           ///< a message definition that cannot be parsed or resolved
-  InvalidArgument,  ///< the caller asked for something impossible (unknown topic, bad path)
-  Cancelled,        ///< the job was stopped on request
-  Internal,         ///< an exception inside Bagscope or a library it calls (OpenCV), caught
+  Io,                 ///< the operating system refused a read (missing file, permission, EIO)
+  Write,              ///< an output could not be written (disk full, permission, exists already)
+  Format,             ///< bytes that do not follow the format's rules
+  Truncated,          ///< the data ends before a record or field it announces
+  Unsupported,        ///< a valid feature Bagscope does not read (yet)
+  Decode,             ///< a message whose bytes do not match its definition
+  Schema,             ///< a message definition that cannot be parsed or resolved
+  MissingDefinition,  ///< a type neither the file nor the known interfaces define (the user can add it)
+  InvalidArgument,    ///< the caller asked for something impossible (unknown topic, bad path)
+  Cancelled,          ///< the job was stopped on request
+  Internal,           ///< an exception inside Bagscope or a library it calls (OpenCV), caught
 };
 
 /// One failure, with where it happened. Unknown places stay empty / negative.

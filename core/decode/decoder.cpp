@@ -351,9 +351,8 @@ Result<std::shared_ptr<const Decoder>> compileFor(std::string_view type, std::st
     // Older rosbag2 files name types without defining them: use the standard interfaces.
     if (dialect == schema::Dialect::Ros2) builtin = schema::findDefinition(type, msgPaths);
     if (!builtin)
-      return makeError(ErrorCode::Schema, "the file has no definition of '" + std::string(type) +
-                                              "', which is not a standard ROS 2 interface" +
-                                              std::string(missingDefinitionHint));
+      return makeError(ErrorCode::MissingDefinition, "the file has no definition of '" + std::string(type) +
+                                                         "', which is not a standard ROS 2 interface");
     definition = *builtin;
   }
   auto parsed = schema::parseDefinition(type, definition, dialect);

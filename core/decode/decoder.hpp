@@ -104,14 +104,10 @@ private:
 /// "jsonschema") or protobuf ("protobuf", a binary FileDescriptorSet). A ROS 2 type the file does
 /// not define is looked up in `msgPaths`, then among the standard interfaces. Errors:
 /// Unsupported for other encodings (naming them), Schema when the definition is missing
-/// or malformed; a missing definition's message ends with missingDefinitionHint.
+/// or malformed, MissingDefinition when nothing defines the type (the user can add it).
 Result<std::shared_ptr<const Decoder>> compileFor(std::string_view type, std::string_view messageEncoding,
                                                   std::string_view schemaEncoding, std::string_view definition,
                                                   std::span<const std::filesystem::path> msgPaths = {});
-
-/// How the CLI's user supplies a missing definition; the app, whose way is its settings,
-/// replaces it with its own words.
-inline constexpr std::string_view missingDefinitionHint = " (add the folder of its package with --msg-path)";
 
 /// The header stamp (ns) of a message whose type starts with std_msgs/Header, read
 /// straight from its bytes; nullopt when they are too short.
