@@ -41,7 +41,8 @@ public:
 
   /// Asks for `key`: nothing when it is shown already, else `work` on the pool (now, or
   /// after the read in flight), then `done(previous, result)` on the owner's thread, where
-  /// `previous` is the key shown before and shown() is `key`.
+  /// `previous` is the key shown before and shown() is `key`. A read in flight for another
+  /// topic, session or version is dropped when it ends.
   void want(const ReadKey& key, Work work, Done done) {
     wanted_ = key;
     work_ = std::move(work);
@@ -67,9 +68,15 @@ private:
       mailbox->post([this, key, done, result = std::move(result), failure]() mutable {
         reading_ = false;
         if (!result) return reportUnexpected(failure);  // no retry: the next want() asks again
-        ReadKey before = shown_;
-        shown_ = key;
-        done(before, std::move(*result));
+        // An older row of what is wanted is shown while the newest is read (playback moves
+        // on); a frame of another topic, session or settings is not: it is no longer asked for.
+        bool stillWanted =
+            key.session == wanted_.session && key.topic == wanted_.topic && key.version == wanted_.version;
+        if (stillWanted) {
+          ReadKey before = shown_;
+          shown_ = key;
+          done(before, std::move(*result));
+        }
         if (wanted_.session && !(wanted_ == shown_)) start();
       });
     });

@@ -425,6 +425,29 @@ private slots:
   // At 10x the playhead outruns reading and drawing a cloud: requests made meanwhile give way
   // to the newest, one read at a time, and the panel ends on the row last asked for; timers
   // (the playhead, input) still run between two draws.
+  // A panel switched to another topic never shows the old topic's frame that was still being
+  // read (the 3D view or image viewer would flash the previous topic under the new name).
+  void aReadForAnotherTopicIsNotShownOnceTheTopicChanged() {
+    QObject owner;
+    NewestRead<int> reader(&owner);
+    const auto* session = reinterpret_cast<const bagscope::session::Session*>(&owner);
+    std::vector<int> shown;
+    auto want = [&](int topic, int sleepMs) {
+      reader.want(
+          {session, topic, 0, 0},
+          [topic, sleepMs] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(sleepMs));
+            return topic;
+          },
+          [&](const ReadKey&, int t) { shown.push_back(t); });
+    };
+    want(1, 200);  // a slow read of topic 1 in flight…
+    QTest::qWait(20);
+    want(2, 5);  // …when the user picks topic 2
+    QTRY_VERIFY(!shown.empty() && shown.back() == 2);
+    QCOMPARE(shown, std::vector<int>{2});
+  }
+
   void panelReadsKeepOnlyTheNewestRequest() {
     QObject owner;
     NewestRead<std::size_t> reader(&owner);
