@@ -145,7 +145,19 @@ private:
     return readExactly(*bytes_, offset, n, out);
   }
   Result<bool> readSummary();
+  // Rebuilding the index by reading every record (a file without a usable summary): what
+  // was found, and the chunk collecting message records outside chunks.
+  struct Scan {
+    static constexpr std::uint32_t kNoChunk = ~0u;
+    std::uint64_t recovered = 0;
+    std::uint32_t looseChunk = kNoChunk;
+    LoadedChunk loaded;
+  };
   Result<void> scan();
+  void addScanned(Scan& scan, std::uint32_t chunk, const ChunkMessage& m);
+  void scanChunk(Scan& scan, std::uint64_t pos, std::span<const std::byte> record, bool cut, std::uint64_t present,
+                 std::uint64_t len);
+  void scanLooseMessage(Scan& scan, std::uint64_t pos, std::span<const std::byte> record, std::uint64_t end);
   // Schemas and channels, wherever they are found. False when malformed.
   bool takeSchema(std::span<const std::byte> content);
   bool takeChannel(std::span<const std::byte> content);
@@ -421,28 +433,80 @@ Result<void> McapSource::parseChunk(std::span<const std::byte> content, bool cut
   return {};
 }
 
+// A message found by scanning, in chunk `chunk`.
+void McapSource::addScanned(Scan& scan, std::uint32_t chunk, const ChunkMessage& m) {
+  Chunk& c = chunks_[chunk];
+  bool first = c.counts.empty();
+  c.startNs = first ? m.logTimeNs : std::min(c.startNs, m.logTimeNs);
+  c.endNs = first ? m.logTimeNs : std::max(c.endNs, m.logTimeNs);
+  auto it = std::find_if(c.counts.begin(), c.counts.end(), [&](auto& p) { return p.first == m.connIndex; });
+  if (it == c.counts.end()) c.counts.emplace_back(m.connIndex, 1);
+  else ++it->second;
+  if (index_->size() <= m.connIndex) index_->resize(m.connIndex + 1);
+  (*index_)[m.connIndex].push_back({m.logTimeNs, {chunk, m.recordOffset}});
+  ++scan.recovered;
+}
+
+// A chunk record met by the scan (`present` of its `len` bytes in the file): its schemas,
+// channels and messages, as far as they are whole.
+void McapSource::scanChunk(Scan& scan, std::uint64_t pos, std::span<const std::byte> record, bool cut,
+                           std::uint64_t present, std::uint64_t len) {
+  Chunk c;
+  c.recordPos = pos;
+  c.recordLength = kRecordPrefix + present;
+  Fields h{ByteCursor(record)};  // start, end, uncompressed size, crc, compression
+  h.num<std::uint64_t>();
+  h.num<std::uint64_t>();
+  h.num<std::uint64_t>();
+  h.num<std::uint32_t>();
+  c.compression = h.str();
+  auto chunkIndex = static_cast<std::uint32_t>(chunks_.size());
+  chunks_.push_back(c);
+  scan.loaded.messages.clear();
+  DefinitionFn define = [this](const Record& d) {
+    return d.op == kOpSchema ? takeSchema(d.content) : takeChannel(d.content);
+  };
+  auto r = parseChunk(record, cut, scan.loaded, context_, &stats_, &define);
+  for (const auto& m : scan.loaded.messages) addScanned(scan, chunkIndex, m);
+  if (!r || cut) {
+    info_.problems.push_back(
+        std::string(cut ? "the file ends inside the chunk" : "the chunk") + " at offset " + std::to_string(pos) +
+        (cut ? " (" + std::to_string(present) + " of " + std::to_string(len) + " bytes present)" : "") +
+        ": recovered " + std::to_string(scan.loaded.messages.size()) + " complete messages" +
+        (r ? "" : " (" + r.error().message + ")"));
+  }
+}
+
+// A message record outside chunks: kept in a "loose" chunk of the records around it, split
+// so that none is huge.
+void McapSource::scanLooseMessage(Scan& scan, std::uint64_t pos, std::span<const std::byte> record, std::uint64_t end) {
+  Fields m{ByteCursor(record)};
+  auto channel = m.num<std::uint16_t>();
+  m.num<std::uint32_t>();
+  auto logTime = m.num<std::uint64_t>();
+  auto it = connIndexById_.find(channel);
+  if (!m.ok || it == connIndexById_.end()) return;
+  if (scan.looseChunk != Scan::kNoChunk && end - chunks_[scan.looseChunk].recordPos > kMaxLooseChunkBytes)
+    scan.looseChunk = Scan::kNoChunk;
+  if (scan.looseChunk == Scan::kNoChunk) {
+    Chunk c;
+    c.recordPos = pos;
+    c.loose = true;
+    scan.looseChunk = static_cast<std::uint32_t>(chunks_.size());
+    chunks_.push_back(c);
+  }
+  Chunk& c = chunks_[scan.looseChunk];
+  c.recordLength = end - c.recordPos;
+  addScanned(scan, scan.looseChunk, {toNs(logTime), 0, 0, it->second, static_cast<std::uint32_t>(pos - c.recordPos)});
+}
+
 Result<void> McapSource::scan() {
   const std::uint64_t size = bytes_->size();
   index_.emplace();
   std::uint64_t pos = kMagic.size();
-  std::uint64_t recovered = 0;
-  constexpr std::uint32_t kNoChunk = ~0u;
-  std::uint32_t looseChunk = kNoChunk;
+  Scan scan;
   ByteBuffer record;
-  LoadedChunk loaded;
   stats_ = {};
-  auto note = [&](std::uint32_t chunk, const ChunkMessage& m) {
-    Chunk& c = chunks_[chunk];
-    bool first = c.counts.empty();
-    c.startNs = first ? m.logTimeNs : std::min(c.startNs, m.logTimeNs);
-    c.endNs = first ? m.logTimeNs : std::max(c.endNs, m.logTimeNs);
-    auto it = std::find_if(c.counts.begin(), c.counts.end(), [&](auto& p) { return p.first == m.connIndex; });
-    if (it == c.counts.end()) c.counts.emplace_back(m.connIndex, 1);
-    else ++it->second;
-    if (index_->size() <= m.connIndex) index_->resize(m.connIndex + 1);
-    (*index_)[m.connIndex].push_back({m.logTimeNs, {chunk, m.recordOffset}});
-    ++recovered;
-  };
   while (pos < size) {
     std::byte prefix[kRecordPrefix];
     if (size - pos < kRecordPrefix) {
@@ -461,7 +525,7 @@ Result<void> McapSource::scan() {
       break;
     }
     std::uint64_t present = cut ? size - contentPos : len;
-    if (op != kOpMessage && op != kOpSchema && op != kOpChannel) looseChunk = kNoChunk;
+    if (op != kOpMessage && op != kOpSchema && op != kOpChannel) scan.looseChunk = Scan::kNoChunk;
     if (op == kOpChunk || op == kOpMessage || op == kOpSchema || op == kOpChannel) {
       if (auto r = readExact(contentPos, present, record); !r) return r;
     }
@@ -470,58 +534,17 @@ Result<void> McapSource::scan() {
         info_.problems.push_back("malformed " + std::string(op == kOpSchema ? "schema" : "channel") +
                                  " record at offset " + std::to_string(pos) + " skipped");
     } else if (op == kOpChunk) {
-      Chunk c;
-      c.recordPos = pos;
-      c.recordLength = kRecordPrefix + present;
-      Fields h{ByteCursor(record.span())};  // start, end, uncompressed size, crc, compression
-      h.num<std::uint64_t>();
-      h.num<std::uint64_t>();
-      h.num<std::uint64_t>();
-      h.num<std::uint32_t>();
-      c.compression = h.str();
-      auto chunkIndex = static_cast<std::uint32_t>(chunks_.size());
-      chunks_.push_back(c);
-      loaded.messages.clear();
-      DefinitionFn define = [this](const Record& d) {
-        return d.op == kOpSchema ? takeSchema(d.content) : takeChannel(d.content);
-      };
-      auto r = parseChunk(record.span(), cut, loaded, context_, &stats_, &define);
-      for (const auto& m : loaded.messages) note(chunkIndex, m);
-      if (!r || cut) {
-        info_.problems.push_back(
-            std::string(cut ? "the file ends inside the chunk" : "the chunk") + " at offset " + std::to_string(pos) +
-            (cut ? " (" + std::to_string(present) + " of " + std::to_string(len) + " bytes present)" : "") +
-            ": recovered " + std::to_string(loaded.messages.size()) + " complete messages" +
-            (r ? "" : " (" + r.error().message + ")"));
-      }
+      scanChunk(scan, pos, record.span(), cut, present, len);
       if (cut) break;
     } else if (op == kOpMessage) {
-      Fields m{ByteCursor(record.span())};
-      auto channel = m.num<std::uint16_t>();
-      m.num<std::uint32_t>();
-      auto logTime = m.num<std::uint64_t>();
-      auto it = connIndexById_.find(channel);
-      if (m.ok && it != connIndexById_.end()) {
-        if (looseChunk != kNoChunk && contentPos + len - chunks_[looseChunk].recordPos > kMaxLooseChunkBytes)
-          looseChunk = kNoChunk;
-        if (looseChunk == kNoChunk) {
-          Chunk c;
-          c.recordPos = pos;
-          c.loose = true;
-          looseChunk = static_cast<std::uint32_t>(chunks_.size());
-          chunks_.push_back(c);
-        }
-        Chunk& c = chunks_[looseChunk];
-        c.recordLength = contentPos + len - c.recordPos;
-        note(looseChunk, {toNs(logTime), 0, 0, it->second, static_cast<std::uint32_t>(pos - c.recordPos)});
-      }
+      scanLooseMessage(scan, pos, record.span(), contentPos + len);
     }
     pos = contentPos + len;
   }
   detail::sortIndex(*index_);
   index_->resize(connections_.size());
   statsKnown_ = true;
-  info_.problems.push_back("recovered " + std::to_string(recovered) + " messages by scanning");
+  info_.problems.push_back("recovered " + std::to_string(scan.recovered) + " messages by scanning");
   finishCounts(true);
   return {};
 }

@@ -219,7 +219,19 @@ private:
   Result<Record> readRecordAt(std::uint64_t pos, ByteBuffer& buf, bool& cut,
                               std::uint64_t maxDataBytes = UINT32_MAX) const;
   Result<void> readIndexSection(std::uint64_t indexPos, std::uint32_t claimedChunks);
+  // Rebuilding the index by reading every record from `from` on (a file without a usable
+  // index): what was found, and the chunk collecting top-level message records.
+  struct Scan {
+    static constexpr std::uint32_t kNoChunk = ~0u;
+    std::uint64_t recovered = 0;
+    std::uint32_t looseChunk = kNoChunk;
+    ByteBuffer chunkBuf;
+  };
   Result<void> scan(std::uint64_t from);
+  bool scanChunk(Scan& scan, std::uint64_t pos, const Record& rec, bool cut, std::uint64_t dataPos);
+  void scanLooseMessage(Scan& scan, std::uint64_t pos, const Fields& f, std::uint64_t next);
+  void addScanned(Scan& scan, std::uint32_t chunkIndex, std::uint32_t connIndex, std::int64_t t,
+                  std::uint32_t recordOffset);
   /// Forgets what the index said and scans instead.
   Result<void> rescan(std::uint64_t from) {
     info_.indexed = false;
@@ -454,28 +466,103 @@ void Ros1Source::finishCounts() {
   }
 }
 
+// A message found by scanning, in chunk `chunkIndex` at `recordOffset` within its data.
+void Ros1Source::addScanned(Scan& scan, std::uint32_t chunkIndex, std::uint32_t connIndex, std::int64_t t,
+                            std::uint32_t recordOffset) {
+  Chunk& c = chunks_[chunkIndex];
+  bool firstInChunk = c.counts.empty();
+  c.startNs = firstInChunk ? t : std::min(c.startNs, t);
+  c.endNs = firstInChunk ? t : std::max(c.endNs, t);
+  auto it = std::find_if(c.counts.begin(), c.counts.end(), [&](auto& p) { return p.first == connIndex; });
+  if (it == c.counts.end()) c.counts.emplace_back(connIndex, 1);
+  else ++it->second;
+  if (index_->size() <= connIndex) index_->resize(connIndex + 1);
+  (*index_)[connIndex].push_back({t, {chunkIndex, recordOffset}});
+  ++scan.recovered;
+}
+
+// A chunk record met by the scan: its connections and messages, as far as they are whole.
+// Returns false when the scan cannot go on past it (the file ends inside it).
+bool Ros1Source::scanChunk(Scan& scan, std::uint64_t pos, const Record& rec, bool cut, std::uint64_t dataPos) {
+  const Fields& f = rec.fields;
+  Chunk c;
+  c.recordPos = pos;
+  c.place.known = true;
+  if (!compress::codecFromName(f.compression.value_or("none"), c.place.codec)) {
+    info_.problems.push_back("chunk at offset " + std::to_string(pos) + " uses unknown compression '" +
+                             std::string(f.compression.value_or("")) + "'; skipped");
+    return !cut;
+  }
+  // A chunk whose header was never finalised (the writer died): its records follow at top
+  // level and are collected as loose messages.
+  if (rec.data.empty() && !cut) return true;
+  c.place.dataPos = dataPos;
+  c.place.storedSize = rec.data.size();
+  c.place.uncompressedSize = f.size.value_or(0);
+  c.place.cut = cut;
+  auto chunkIndex = static_cast<std::uint32_t>(chunks_.size());
+  chunks_.push_back(c);
+  const ChunkPlace& place = c.place;
+  ByteBuffer& data = scan.chunkBuf;
+  if (place.codec == Codec::None) {
+    data.resize(rec.data.size());
+    std::copy(rec.data.begin(), rec.data.end(), data.data());
+  } else if (cut) {
+    context_.decompressor.decompressPrefix(place.codec, rec.data, place.uncompressedSize, data);
+  } else if (auto r = context_.decompressor.decompress(place.codec, rec.data, place.uncompressedSize, data); !r) {
+    info_.problems.push_back("chunk at offset " + std::to_string(pos) + ": " + r.error().message +
+                             "; its messages are lost");
+    return true;
+  }
+  std::string why;
+  std::uint64_t before = scan.recovered;
+  std::size_t stop = forEachRecord(data.span(), why, [&](const Record& r) {
+    if (r.fields.op == kOpConnection) {
+      if (auto conn = parseConnection(r)) addConnection(std::move(conn).value());
+    } else if (r.fields.op == kOpMessageData && r.fields.conn && r.fields.time) {
+      auto it = connIndexById_.find(*r.fields.conn);
+      if (it != connIndexById_.end())
+        addScanned(scan, chunkIndex, it->second, *r.fields.time, static_cast<std::uint32_t>(r.offset));
+    }
+    return true;
+  });
+  if (!why.empty() || cut) {
+    info_.problems.push_back(std::string(cut ? "the file ends inside the chunk" : "the chunk") + " at offset " +
+                             std::to_string(pos) + " (" + compress::codecName(place.codec) + ", " +
+                             std::to_string(rec.data.size()) + " of " + std::to_string(rec.claimedSize) +
+                             " bytes present): recovered " + std::to_string(scan.recovered - before) +
+                             " complete messages; " + std::to_string(data.size() - stop) +
+                             " bytes after them are unreadable" + (why.empty() ? "" : " (" + why + ")"));
+  }
+  return !cut;
+}
+
+// A message record at top level (a bag whose writer died before it closed its chunk): kept
+// in a "loose" chunk of the records around it, split so that none is huge.
+void Ros1Source::scanLooseMessage(Scan& scan, std::uint64_t pos, const Fields& f, std::uint64_t next) {
+  auto it = connIndexById_.find(*f.conn);
+  if (it == connIndexById_.end()) return;
+  if (scan.looseChunk != Scan::kNoChunk && next - chunks_[scan.looseChunk].place.dataPos > kMaxLooseChunkBytes)
+    scan.looseChunk = Scan::kNoChunk;
+  if (scan.looseChunk == Scan::kNoChunk) {
+    Chunk c;
+    c.recordPos = c.place.dataPos = pos;
+    c.loose = true;
+    c.place.known = true;
+    scan.looseChunk = static_cast<std::uint32_t>(chunks_.size());
+    chunks_.push_back(c);
+  }
+  Chunk& c = chunks_[scan.looseChunk];
+  c.place.storedSize = c.place.uncompressedSize = next - c.place.dataPos;
+  addScanned(scan, scan.looseChunk, it->second, *f.time, static_cast<std::uint32_t>(pos - c.place.dataPos));
+}
+
 Result<void> Ros1Source::scan(std::uint64_t from) {
   const std::uint64_t size = bytes_->size();
   index_.emplace();
-  ByteBuffer recordBuf, chunkBuf;
+  ByteBuffer recordBuf;
+  Scan scan;
   std::uint64_t pos = from;
-  std::uint64_t recovered = 0;
-  constexpr std::uint32_t kNoChunk = ~0u;
-  std::uint32_t looseChunk = kNoChunk;  // the chunk collecting top-level message records
-
-  auto addMessage = [&](std::uint32_t chunkIndex, std::uint32_t connIndex, std::int64_t t, std::uint32_t recordOffset) {
-    Chunk& c = chunks_[chunkIndex];
-    bool firstInChunk = c.counts.empty();
-    c.startNs = firstInChunk ? t : std::min(c.startNs, t);
-    c.endNs = firstInChunk ? t : std::max(c.endNs, t);
-    auto it = std::find_if(c.counts.begin(), c.counts.end(), [&](auto& p) { return p.first == connIndex; });
-    if (it == c.counts.end()) c.counts.emplace_back(connIndex, 1);
-    else ++it->second;
-    if (index_->size() <= connIndex) index_->resize(connIndex + 1);
-    (*index_)[connIndex].push_back({t, {chunkIndex, recordOffset}});
-    ++recovered;
-  };
-
   while (pos < size) {
     bool cut = false;
     auto rec = readRecordAt(pos, recordBuf, cut);
@@ -489,85 +576,13 @@ Result<void> Ros1Source::scan(std::uint64_t from) {
     std::uint64_t next = dataPos + rec->data.size();
     // Connection records sit between message records inside a chunk; anything else ends
     // a run of loose messages.
-    if (f.op != kOpMessageData && f.op != kOpConnection) looseChunk = kNoChunk;
-
+    if (f.op != kOpMessageData && f.op != kOpConnection) scan.looseChunk = Scan::kNoChunk;
     if (f.op == kOpChunk) {
-      Chunk c;
-      c.recordPos = pos;
-      c.place.known = true;
-      if (!compress::codecFromName(f.compression.value_or("none"), c.place.codec)) {
-        info_.problems.push_back("chunk at offset " + std::to_string(pos) + " uses unknown compression '" +
-                                 std::string(f.compression.value_or("")) + "'; skipped");
-        if (cut) break;
-        pos = next;
-        continue;
-      }
-      if (rec->data.empty() && !cut) {
-        // A chunk whose header was never finalised (the writer died): its records follow
-        // at top level and are collected as loose messages.
-        pos = next;
-        continue;
-      }
-      c.place.dataPos = dataPos;
-      c.place.storedSize = rec->data.size();
-      c.place.uncompressedSize = f.size.value_or(0);
-      c.place.cut = cut;
-      auto chunkIndex = static_cast<std::uint32_t>(chunks_.size());
-      chunks_.push_back(c);
-      const ChunkPlace& place = c.place;
-      if (place.codec == Codec::None) {
-        chunkBuf.resize(rec->data.size());
-        std::copy(rec->data.begin(), rec->data.end(), chunkBuf.data());
-      } else if (cut) {
-        context_.decompressor.decompressPrefix(place.codec, rec->data, place.uncompressedSize, chunkBuf);
-      } else if (auto r = context_.decompressor.decompress(place.codec, rec->data, place.uncompressedSize, chunkBuf);
-                 !r) {
-        info_.problems.push_back("chunk at offset " + std::to_string(pos) + ": " + r.error().message +
-                                 "; its messages are lost");
-        pos = next;
-        continue;
-      }
-      std::string why;
-      std::uint64_t before = recovered;
-      std::size_t stop = forEachRecord(chunkBuf.span(), why, [&](const Record& r) {
-        if (r.fields.op == kOpConnection) {
-          if (auto conn = parseConnection(r)) addConnection(std::move(conn).value());
-        } else if (r.fields.op == kOpMessageData && r.fields.conn && r.fields.time) {
-          auto it = connIndexById_.find(*r.fields.conn);
-          if (it != connIndexById_.end())
-            addMessage(chunkIndex, it->second, *r.fields.time, static_cast<std::uint32_t>(r.offset));
-        }
-        return true;
-      });
-      if (!why.empty() || cut) {
-        info_.problems.push_back(std::string(cut ? "the file ends inside the chunk" : "the chunk") + " at offset " +
-                                 std::to_string(pos) + " (" + compress::codecName(place.codec) + ", " +
-                                 std::to_string(rec->data.size()) + " of " + std::to_string(rec->claimedSize) +
-                                 " bytes present): recovered " + std::to_string(recovered - before) +
-                                 " complete messages; " + std::to_string(chunkBuf.size() - stop) +
-                                 " bytes after them are unreadable" + (why.empty() ? "" : " (" + why + ")"));
-      }
-      if (cut) break;
+      if (!scanChunk(scan, pos, *rec, cut, dataPos)) break;
     } else if (f.op == kOpConnection && !cut) {
       if (auto conn = parseConnection(*rec)) addConnection(std::move(conn).value());
     } else if (f.op == kOpMessageData && !cut && f.conn && f.time) {
-      auto it = connIndexById_.find(*f.conn);
-      if (it != connIndexById_.end()) {
-        // Loose runs are split so that one is never read into memory whole when huge.
-        if (looseChunk != kNoChunk && next - chunks_[looseChunk].place.dataPos > kMaxLooseChunkBytes)
-          looseChunk = kNoChunk;
-        if (looseChunk == kNoChunk) {
-          Chunk c;
-          c.recordPos = c.place.dataPos = pos;
-          c.loose = true;
-          c.place.known = true;
-          looseChunk = static_cast<std::uint32_t>(chunks_.size());
-          chunks_.push_back(c);
-        }
-        Chunk& c = chunks_[looseChunk];
-        c.place.storedSize = c.place.uncompressedSize = next - c.place.dataPos;
-        addMessage(looseChunk, it->second, *f.time, static_cast<std::uint32_t>(pos - c.place.dataPos));
-      }
+      scanLooseMessage(scan, pos, f, next);
     }
     if (cut) {
       info_.problems.push_back("the file ends inside a record at offset " + std::to_string(pos) + " (" +
@@ -578,7 +593,7 @@ Result<void> Ros1Source::scan(std::uint64_t from) {
   }
   detail::sortIndex(*index_);
   index_->resize(connections_.size());
-  info_.problems.push_back("recovered " + std::to_string(recovered) + " messages by scanning");
+  info_.problems.push_back("recovered " + std::to_string(scan.recovered) + " messages by scanning");
   finishCounts();
   return {};
 }
