@@ -145,6 +145,10 @@ private:
     return readExactly(*bytes_, offset, n, out);
   }
   Result<bool> readSummary();
+  bool takeChunkIndex(std::span<const std::byte> content);
+  bool takeStatistics(std::span<const std::byte> content, std::uint64_t& messages,
+                      std::map<std::uint16_t, std::uint64_t>& perChannel);
+  Result<void> checkChunkIndexes(std::uint64_t dataEnd);
   // Rebuilding the index by reading every record (a file without a usable summary): what
   // was found, and the chunk collecting message records outside chunks.
   struct Scan {
@@ -249,6 +253,66 @@ Result<void> McapSource::open() {
 }
 
 // True when the summary gave everything needed; false to fall back to a scan.
+// A chunk index record of the summary: where the chunk is, its time range and channels.
+bool McapSource::takeChunkIndex(std::span<const std::byte> content) {
+  Fields x{ByteCursor(content)};
+  Chunk c;
+  c.startNs = toNs(x.num<std::uint64_t>());
+  c.endNs = toNs(x.num<std::uint64_t>());
+  c.recordPos = x.num<std::uint64_t>();
+  c.recordLength = x.num<std::uint64_t>();
+  std::uint64_t firstIndex = UINT64_MAX;
+  x.map([&](Fields& m) {
+    auto channel = m.num<std::uint16_t>();
+    auto offset = m.num<std::uint64_t>();
+    c.counts.emplace_back(channel, 1);  // channel ids for now; mapped by checkChunkIndexes
+    firstIndex = std::min(firstIndex, offset);
+  });
+  c.messageIndexLength = x.num<std::uint64_t>();
+  c.messageIndexPos = firstIndex == UINT64_MAX ? 0 : firstIndex;
+  c.compression = x.str();
+  stats_.storedBytes += x.num<std::uint64_t>();
+  stats_.uncompressedBytes += x.num<std::uint64_t>();
+  if (!x.ok) return false;
+  chunks_.push_back(std::move(c));
+  return true;
+}
+
+// The statistics record: the message count, in all and per channel.
+bool McapSource::takeStatistics(std::span<const std::byte> content, std::uint64_t& messages,
+                                std::map<std::uint16_t, std::uint64_t>& perChannel) {
+  Fields x{ByteCursor(content)};
+  messages = x.num<std::uint64_t>();
+  x.num<std::uint16_t>();
+  for (int i = 0; i < 4; ++i) x.num<std::uint32_t>();
+  x.num<std::uint64_t>();
+  x.num<std::uint64_t>();
+  x.map([&](Fields& m) {
+    auto channel = m.num<std::uint16_t>();
+    perChannel[channel] = m.num<std::uint64_t>();
+  });
+  return x.ok;
+}
+
+// Every chunk the summary lists lies in the data section (before `dataEnd`) and names
+// channels the summary defines; their ids become connection indexes.
+Result<void> McapSource::checkChunkIndexes(std::uint64_t dataEnd) {
+  for (auto& c : chunks_) {
+    if (c.recordPos < kMagic.size() || c.recordPos >= dataEnd || c.recordLength > dataEnd - c.recordPos)
+      return error(ErrorCode::Format, "a chunk index points outside the data section", c.recordPos);
+    for (auto& [channel, n] : c.counts) {
+      auto it = connIndexById_.find(static_cast<std::uint16_t>(channel));
+      if (it == connIndexById_.end())
+        return error(ErrorCode::Format,
+                     "a chunk index names channel " + std::to_string(channel) + ", which the summary does not define",
+                     c.recordPos);
+      channel = it->second;
+      n = 1;
+    }
+  }
+  return {};
+}
+
 Result<bool> McapSource::readSummary() {
   const std::uint64_t size = bytes_->size();
   if (size < kMagic.size() * 2 + kFooterRecord) return false;
@@ -275,64 +339,18 @@ Result<bool> McapSource::readSummary() {
     switch (r.op) {
       case kOpSchema: malformed = !takeSchema(r.content); break;
       case kOpChannel: malformed = !takeChannel(r.content); break;
-      case kOpChunkIndex: {
-        Fields x{ByteCursor(r.content)};
-        Chunk c;
-        c.startNs = toNs(x.num<std::uint64_t>());
-        c.endNs = toNs(x.num<std::uint64_t>());
-        c.recordPos = x.num<std::uint64_t>();
-        c.recordLength = x.num<std::uint64_t>();
-        std::uint64_t firstIndex = UINT64_MAX;
-        x.map([&](Fields& m) {
-          auto channel = m.num<std::uint16_t>();
-          auto offset = m.num<std::uint64_t>();
-          c.counts.emplace_back(channel, 1);  // channel ids for now; mapped below
-          firstIndex = std::min(firstIndex, offset);
-        });
-        c.messageIndexLength = x.num<std::uint64_t>();
-        c.messageIndexPos = firstIndex == UINT64_MAX ? 0 : firstIndex;
-        c.compression = x.str();
-        stats_.storedBytes += x.num<std::uint64_t>();
-        stats_.uncompressedBytes += x.num<std::uint64_t>();
-        malformed = !x.ok;
-        if (!malformed) chunks_.push_back(std::move(c));
+      case kOpChunkIndex: malformed = !takeChunkIndex(r.content); break;
+      case kOpStatistics:
+        malformed = !takeStatistics(r.content, statsMessages, channelCounts);
+        haveStats = !malformed;
         break;
-      }
-      case kOpStatistics: {
-        Fields x{ByteCursor(r.content)};
-        statsMessages = x.num<std::uint64_t>();
-        x.num<std::uint16_t>();
-        for (int i = 0; i < 4; ++i) x.num<std::uint32_t>();
-        x.num<std::uint64_t>();
-        x.num<std::uint64_t>();
-        x.map([&](Fields& m) {
-          auto channel = m.num<std::uint16_t>();
-          channelCounts[channel] = m.num<std::uint64_t>();
-        });
-        malformed = !x.ok;
-        haveStats = x.ok;
-        break;
-      }
       default: break;  // metadata, attachment indexes, summary offsets
     }
     return !malformed;
   });
   if (malformed || !why.empty())
     return error(ErrorCode::Format, "summary record is malformed" + (why.empty() ? "" : ": " + why), summaryStart);
-  std::uint64_t dataEnd = summaryStart;
-  for (auto& c : chunks_) {
-    if (c.recordPos < kMagic.size() || c.recordPos >= dataEnd || c.recordLength > dataEnd - c.recordPos)
-      return error(ErrorCode::Format, "a chunk index points outside the data section", c.recordPos);
-    for (auto& [channel, n] : c.counts) {
-      auto it = connIndexById_.find(static_cast<std::uint16_t>(channel));
-      if (it == connIndexById_.end())
-        return error(ErrorCode::Format,
-                     "a chunk index names channel " + std::to_string(channel) + ", which the summary does not define",
-                     c.recordPos);
-      channel = it->second;
-      n = 1;
-    }
-  }
+  if (auto r = checkChunkIndexes(summaryStart); !r) return std::move(r).error();
   if (chunks_.empty() && (!haveStats || statsMessages > 0))
     return false;  // messages outside chunks (or unknown): only a scan finds them
   for (auto& conn : connections_) conn.messageCount = channelCounts[static_cast<std::uint16_t>(conn.id)];
