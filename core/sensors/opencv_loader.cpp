@@ -45,10 +45,12 @@ fs::path executableFolder() {
 Result<OpenCvModule*> load() {
   const fs::path folder = executableFolder();
   // Beside the program (the build tree's bin/ on Windows, any installed Windows layout),
-  // lib/bagscope beside bin/ (the build tree and Linux installs), a bundle's PlugIns (macOS).
-  const std::vector<fs::path> candidates = {folder / BAGSCOPE_OPENCV_MODULE_FILE,
-                                            folder / ".." / "lib" / "bagscope" / BAGSCOPE_OPENCV_MODULE_FILE,
-                                            folder / ".." / "PlugIns" / BAGSCOPE_OPENCV_MODULE_FILE};
+  // lib/bagscope/modules beside bin/ (the build tree and Linux installs), a bundle's PlugIns
+  // (macOS).
+  const std::vector<fs::path> candidates = {
+      folder / BAGSCOPE_OPENCV_MODULE_FILE,
+      folder / ".." / "lib" / "bagscope" / "modules" / BAGSCOPE_OPENCV_MODULE_FILE,
+      folder / ".." / "PlugIns" / BAGSCOPE_OPENCV_MODULE_FILE};
   std::string tried;
   for (const auto& path : candidates) {
     std::error_code ec;

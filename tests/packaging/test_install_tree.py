@@ -46,7 +46,7 @@ def main():
         check(rc == 0, "cmake --install into a temporary prefix" + ("" if rc == 0 else ":\n" + out))
         share = prefix / "share"
         expected = [
-            "bin/bagscope", "bin/bagscope-cli", "lib/bagscope/bagscope-opencv.so",
+            "bin/bagscope", "bin/bagscope-cli", "lib/bagscope/modules/bagscope-opencv.so",
             "share/bagscope/samples/demo.bag",
             "share/bagscope/translations/bagscope_zh_CN.qm", "share/bagscope/translations/bagscope_ja_JP.qm",
             "share/bagscope/translations/bagscope_en.qm",

@@ -54,8 +54,8 @@ inline constexpr int kOpenCvModuleVersion = 1;
 /// null when `version` is not its own.
 inline constexpr const char* kOpenCvModuleEntry = "bagscope_opencv_module";
 
-/// The module, loaded on the first call (beside the executable, in ../lib/bagscope, or in a
-/// macOS bundle's PlugIns); an error naming where it was looked for when it cannot be.
+/// The module, loaded on the first call (beside the executable, in ../lib/bagscope/modules, or
+/// in a macOS bundle's PlugIns); an error naming where it was looked for when it cannot be.
 Result<OpenCvModule*> openCvModule();
 
 }  // namespace bagscope::sensors::detail
