@@ -141,14 +141,10 @@ void Document::cancelOpen() {
 std::vector<ProblemGroup> Document::collectProblems() const {
   std::vector<ProblemGroup> out;
   const session::Session& s = *session_;
-  QStringList perFile;
   for (std::uint32_t i = 0; i < s.sourceCount(); ++i) {
     const auto& info = s.sourceInfo(i);
     ProblemGroup g{toQt(info.path), {}};
-    for (const auto& p : info.problems) {
-      g.items << toQt(p);
-      perFile << toQt(info.path + ": " + p);
-    }
+    for (const auto& p : info.problems) g.items << toQt(p);
     if (!g.items.isEmpty()) out.push_back(std::move(g));
   }
   ProblemGroup decoding{tr("Decoding"), {}};
@@ -159,9 +155,7 @@ std::vector<ProblemGroup> Document::collectProblems() const {
   if (!failures_.isEmpty()) out.push_back({tr("Not opened"), failures_});
   // What the session says beyond the files' own problems (one topic name with two types).
   ProblemGroup rest{tr("Recording"), {}};
-  for (const auto& p : s.problems())
-    if (!perFile.contains(toQt(p)) && !QString::fromStdString(p).startsWith(QLatin1String("skipped ")))
-      rest.items << toQt(p);
+  for (const auto& p : s.ownProblems()) rest.items << toQt(p);
   if (!rest.items.isEmpty()) out.push_back(std::move(rest));
   return out;
 }

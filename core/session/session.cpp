@@ -136,6 +136,7 @@ struct Session::State {
   std::vector<std::vector<MessageRef>> index;  // [topic]
   std::vector<std::int64_t> shift;             // [source]: added to its log times
   std::vector<std::string> problems;
+  std::vector<std::string> ownProblems;  // of problems: the session's own
   std::vector<OpenFailure> failures;
   std::int64_t startNs = 0, endNs = 0;
   std::uint64_t messageCount = 0;
@@ -254,7 +255,8 @@ Result<void> Session::State::build() {
       for (const auto& f : files) in += (in.empty() ? "" : ", ") + f;
       what += (what.empty() ? "" : "; ") + topics[k].type + " in " + in;
     }
-    problems.push_back("topic " + topics[i].name + " has different types: " + what + " (shown as separate topics)");
+    ownProblems.push_back("topic " + topics[i].name + " has different types: " + what + " (shown as separate topics)");
+    problems.push_back(ownProblems.back());
   }
   bool any = false;
   for (const auto& refs : index) {
@@ -410,7 +412,8 @@ Result<std::unique_ptr<Session>> Session::open(std::vector<std::unique_ptr<Sourc
       Error e = std::move(source).error();
       e.message = "as a source of message definitions: " + e.message;
       if (!options.skipFailedInputs) return e;
-      state->problems.push_back("definitions not used: " + e.describe());
+      state->ownProblems.push_back("definitions not used: " + e.describe());
+      state->problems.push_back(state->ownProblems.back());
       continue;
     }
     state->definitionSources.push_back(std::move(source).value());
@@ -496,6 +499,7 @@ std::int64_t Session::startNs() const { return state_->startNs; }
 std::int64_t Session::endNs() const { return state_->endNs; }
 std::uint64_t Session::messageCount() const { return state_->messageCount; }
 const std::vector<std::string>& Session::problems() const { return state_->problems; }
+const std::vector<std::string>& Session::ownProblems() const { return state_->ownProblems; }
 const std::vector<OpenFailure>& Session::failures() const { return state_->failures; }
 
 std::optional<TopicId> Session::findTopic(std::string_view name) const {

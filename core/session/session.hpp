@@ -155,6 +155,9 @@ public:
   std::uint64_t messageCount() const;
   /// Type conflicts, skipped files, and every file's own problems (prefixed with its name).
   const std::vector<std::string>& problems() const;
+  /// Those of problems() that are the session's own (type conflicts, definitions not used),
+  /// not one file's nor a skipped file's.
+  const std::vector<std::string>& ownProblems() const;
   /// Files skipped because they could not be opened (found in folders, or named with
   /// skipFailedInputs).
   const std::vector<OpenFailure>& failures() const;

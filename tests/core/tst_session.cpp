@@ -482,6 +482,7 @@ private slots:
     QVERIFY2(p.find("/x") != std::string::npos && p.find("test_msgs/Float in a.bag") != std::string::npos &&
                  p.find("std_msgs/Int32 in b.bag") != std::string::npos,
              p.c_str());
+    QCOMPARE(s->ownProblems(), s->problems());  // the session's own, not a file's
     // Both are read, each as its own topic, in time order.
     std::vector<TopicId> order;
     QVERIFY(s->forEach({}, [&](const Message& m) { return order.push_back(m.topic), true; }).has_value());
@@ -561,6 +562,7 @@ private slots:
     QCOMPARE(flat->messageCount(), std::uint64_t{717});
     QVERIFY(!flat->problems().empty());
     QVERIFY2(flat->problems()[0].find("broken.bag") != std::string::npos, flat->problems()[0].c_str());
+    QVERIFY(flat->ownProblems().empty());  // a skipped file's problem is not the session's own
 
     session::SessionOptions recursive;
     recursive.recursive = true;
