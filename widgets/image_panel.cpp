@@ -94,24 +94,13 @@ RenderedImage renderImage(const session::Session& session, std::uint32_t topic, 
     out.error = message->error;
     return out;
   }
-  sensors::Image mat;
-  if (sensors::kindOf(session.topics()[topic].type) == sensors::SensorKind::CompressedImage) {
-    auto frame = sensors::readCompressedImage(message->value);
-    if (!frame) return out.error = toQt(frame.error().describe()), out;
-    auto decoded = sensors::decodeCompressed(*frame);
-    if (!decoded) return out.error = toQt(decoded.error().describe()), out;
-    mat = std::move(decoded).value();
-    out.encoding = toQt(frame->format);
-    out.frameId = toQt(frame->header.frameId);
-    out.stampNs = frame->header.stampNs;
-  } else {
-    auto frame = sensors::readImage(message->value);
-    if (!frame) return out.error = toQt(frame.error().describe()), out;
-    mat = frame->image.copy();  // the message bytes go away with the message
-    out.encoding = toQt(frame->encoding);
-    out.frameId = toQt(frame->header.frameId);
-    out.stampNs = frame->header.stampNs;
-  }
+  auto frame = sensors::readAnyImage(message->value, sensors::kindOf(session.topics()[topic].type));
+  if (!frame) return out.error = toQt(frame.error().describe()), out;
+  // A view of the message bytes is copied: they go away with the message.
+  sensors::Image mat = frame->image.owner ? std::move(frame->image) : frame->image.copy();
+  out.encoding = toQt(frame->encoding);
+  out.frameId = toQt(frame->header.frameId);
+  out.stampNs = frame->header.stampNs;
   out.picture = picture(mat, out.encoding, style, out.low, out.high);
   out.raw = std::make_shared<const sensors::Image>(std::move(mat));
   return out;

@@ -13,8 +13,9 @@ public:
   explicit VideoTopicWriter(const TopicWriterSetup& setup) : setup_(setup) {}
 
   std::optional<RowFailure> add(const TopicRow& row) override {
-    auto image = frame(row.value, setup_.kind);
-    if (!image) return RowFailure{"image cannot be decoded", image.error().describe()};
+    auto frame = sensors::readAnyImage(row.value, setup_.kind);
+    if (!frame) return RowFailure{"image cannot be decoded", frame.error().describe()};
+    const sensors::Image& image = frame->image;
     if (!video_) {
       // The frame rate: the topic's mean rate over the exported range, unless given; the size
       // of the first frame.
@@ -22,12 +23,12 @@ public:
       if (!(fps > 0) || !std::isfinite(fps)) fps = 10;
       auto codec =
           setup_.options.format == Format::Mp4 ? sensors::VideoWriter::Codec::Mp4 : sensors::VideoWriter::Codec::Avi;
-      auto opened = sensors::VideoWriter::open(setup_.temp, codec, fps, image->width, image->height);
+      auto opened = sensors::VideoWriter::open(setup_.temp, codec, fps, image.width, image.height);
       if (!opened)
         return RowFailure{"video cannot be written", opened.error().message + " for " + utf8(setup_.path), true};
       video_ = std::move(opened).value();
     }
-    if (auto w = video_->write(*image); !w) return RowFailure{"video cannot be written", w.error().describe(), true};
+    if (auto w = video_->write(image); !w) return RowFailure{"video cannot be written", w.error().describe(), true};
     return std::nullopt;
   }
 
@@ -37,17 +38,6 @@ public:
   }
 
 private:
-  static Result<sensors::Image> frame(const decode::Value& value, sensors::SensorKind kind) {
-    if (kind == sensors::SensorKind::CompressedImage) {
-      auto c = sensors::readCompressedImage(value);
-      if (!c) return std::move(c).error();
-      return sensors::decodeCompressed(*c);
-    }
-    auto raw = sensors::readImage(value);
-    if (!raw) return std::move(raw).error();
-    return std::move(raw->image);
-  }
-
   const TopicWriterSetup& setup_;
   std::optional<sensors::VideoWriter> video_;
 };

@@ -1,6 +1,5 @@
 // Finds and loads the OpenCV module (see detail/opencv_module.hpp) once, on first use.
 
-#include <mutex>
 #include <string>
 #include <vector>
 

@@ -417,6 +417,15 @@ Result<CompressedFrame> readCompressedImage(const Value& m) {
   return f;
 }
 
+Result<ImageFrame> readAnyImage(const Value& message, SensorKind kind) {
+  if (kind != SensorKind::CompressedImage) return readImage(message);
+  auto compressed = readCompressedImage(message);
+  if (!compressed) return std::move(compressed).error();
+  auto image = decodeCompressed(*compressed);
+  if (!image) return std::move(image).error();
+  return ImageFrame{compressed->header, compressed->format, std::move(image).value()};
+}
+
 Result<Image> decodeCompressed(const CompressedFrame& f) {
   auto module = detail::openCvModule();
   if (!module) return std::move(module).error();

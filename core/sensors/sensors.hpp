@@ -152,6 +152,10 @@ Result<CompressedFrame> readCompressedImage(const decode::Value& message);
 /// Decodes the compressed bytes (16-bit PNG depth kept 16-bit).
 Result<Image> decodeCompressed(const CompressedFrame& frame);
 
+/// An Image or CompressedImage message (`kind` says which) as pixels: readImage, or
+/// readCompressedImage then decodeCompressed (its `encoding` is then the message's format).
+Result<ImageFrame> readAnyImage(const decode::Value& message, SensorKind kind);
+
 enum class StillFormat : std::uint8_t { Jpeg, Png };
 /// An image as JPEG or PNG bytes. JPEG takes 8 bits: deeper images are scaled over their
 /// range. PNG keeps 16-bit samples, writes float depth (m) as 16-bit mm and 16SC1 offset
