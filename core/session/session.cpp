@@ -78,7 +78,7 @@ Result<std::vector<fs::path>> expandInputs(const std::vector<fs::path>& inputs, 
     if (utf8(in).find_first_of("*?") != std::string::npos) {
       found = expandGlob(in);
       if (found.empty()) return fileError(ErrorCode::InvalidArgument, "no file matches", utf8(in));
-    } else if (storage::classify(in) == PathKind::Folder) {
+    } else if (storage::isFolderOfRecordings(in)) {
       found = findRecordings(in, recursive);
       if (found.empty()) return fileError(ErrorCode::InvalidArgument, "no recordings in this folder", utf8(in));
     } else {
@@ -403,7 +403,7 @@ Result<std::unique_ptr<Session>> Session::open(std::vector<std::unique_ptr<Sourc
   // msgPaths: folders of .msg files, or recordings to take definitions from.
   for (const auto& p : options.msgPaths) {
     std::error_code ec;
-    if (storage::classify(p) == PathKind::Folder) {
+    if (storage::isFolderOfRecordings(p)) {
       state->msgFolders.push_back(p);
       continue;
     }
@@ -438,7 +438,7 @@ Result<std::unique_ptr<Session>> Session::open(const std::vector<fs::path>& inpu
   std::set<fs::path> seen;
   for (const auto& input : inputs) {
     std::error_code ec;
-    bool folderOfBags = storage::classify(input) == PathKind::Folder;
+    bool folderOfBags = storage::isFolderOfRecordings(input);
     std::vector<fs::path> found;
     if (folderOfBags) {
       found = findRecordings(input, options.recursive);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "bagscope/recording_types.hpp"
 #include "mcap/mcap_source.hpp"
@@ -76,7 +77,11 @@ Error pathError(const std::filesystem::path& path, std::string why) {
 
 }  // namespace
 
-PathKind classify(const std::filesystem::path& path) {
+namespace {
+
+// What the name and the file system say, without reading: nullopt for a regular file, which
+// its first bytes tell (a special file is Other: never read).
+std::optional<PathKind> kindWithoutReading(const std::filesystem::path& path) {
   namespace fs = std::filesystem;
   std::error_code ec;
   auto status = fs::status(path, ec);
@@ -84,13 +89,27 @@ PathKind classify(const std::filesystem::path& path) {
   if (fs::is_directory(status)) return isRosbag2Folder(path) ? PathKind::Rosbag2 : PathKind::Folder;
   if (path.filename() == "metadata.yaml" || isRosbag2Storage(path)) return PathKind::Rosbag2;
   if (!fs::is_regular_file(status)) return PathKind::Other;
+  return std::nullopt;
+}
+
+// The reader whose magic `head` starts with, or null.
+const FileReader* readerFor(std::string_view head) {
+  for (const auto& r : kFileReaders)
+    if (head.starts_with(r.magic)) return &r;
+  return nullptr;
+}
+
+}  // namespace
+
+PathKind classify(const std::filesystem::path& path) {
+  if (auto kind = kindWithoutReading(path)) return *kind;
   auto bytes = openFile(path);
   if (!bytes) return PathKind::Other;
-  std::string head = firstBytes(**bytes, 8);
-  for (const auto& r : kFileReaders)
-    if (std::string_view(head).starts_with(r.magic)) return r.kind;
-  return PathKind::Other;
+  const FileReader* reader = readerFor(firstBytes(**bytes, 8));
+  return reader ? reader->kind : PathKind::Other;
 }
+
+bool isFolderOfRecordings(const std::filesystem::path& path) { return kindWithoutReading(path) == PathKind::Folder; }
 
 bool hasRecordingName(const std::filesystem::path& path) {
   auto extension = path.extension().string();
@@ -116,8 +135,7 @@ Result<std::unique_ptr<Source>> openSource(std::unique_ptr<ByteSource> bytes) {
   if (auto r = bytes->readAt(0, std::span(bytesRead, n)); !r) return std::move(r).error();
   if (n == 0) return fail(ErrorCode::Format, "the file is empty (0 bytes), not a recording");
   std::string_view head(reinterpret_cast<const char*>(bytesRead), n);
-  for (const auto& r : kFileReaders)
-    if (head.starts_with(r.magic)) return r.open(std::move(bytes));
+  if (const FileReader* reader = readerFor(head)) return reader->open(std::move(bytes));
   if (head.starts_with("SQLite f"))
     return fail(ErrorCode::InvalidArgument, "an SQLite file: open it by its path (a rosbag2 .db3) or its folder");
   return fail(ErrorCode::Format,
@@ -125,23 +143,17 @@ Result<std::unique_ptr<Source>> openSource(std::unique_ptr<ByteSource> bytes) {
 }
 
 Result<std::unique_ptr<Source>> openSource(const std::filesystem::path& path) {
-  switch (classify(path)) {
-    case PathKind::Rosbag2: return openRosbag2(path);
-    case PathKind::Folder:
-      return pathError(
-          path,
-          "is a folder without a rosbag2 recording in it (open the recordings in it, or the folder as a session)");
-    case PathKind::Missing:
-    case PathKind::Ros1:
-    case PathKind::Mcap: break;  // opened below (a missing file: the error names it)
-    case PathKind::Other: {
-      std::error_code ec;
-      if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
-        // /dev/zero, a pipe, /proc/...: never read (endless, or sizes that lie).
-        return pathError(path, "is not a regular file (a device, pipe or special file); only recordings are read");
-      break;
-    }
-  }
+  auto kind = kindWithoutReading(path);
+  if (kind == PathKind::Rosbag2) return openRosbag2(path);
+  if (kind == PathKind::Folder)
+    return pathError(path,
+                     "is a folder without a rosbag2 recording in it (open the recordings in it, or the folder as a "
+                     "session)");
+  if (kind == PathKind::Other)
+    // /dev/zero, a pipe, /proc/...: never read (endless, or sizes that lie).
+    return pathError(path, "is not a regular file (a device, pipe or special file); only recordings are read");
+  // A regular file (read once, by openSource(bytes), which says why one is not a recording),
+  // or nothing there (openFile's error names it).
   auto bytes = openFile(path);
   if (!bytes) return std::move(bytes).error();
   return openSource(std::move(bytes).value());

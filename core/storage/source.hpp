@@ -165,6 +165,9 @@ enum class PathKind : std::uint8_t {
   Other,   ///< a file no reader takes (openSource says why)
 };
 PathKind classify(const std::filesystem::path& path);
+/// classify(path) == Folder, without reading any file: a folder that is not a rosbag2
+/// recording (it may hold recordings).
+bool isFolderOfRecordings(const std::filesystem::path& path);
 
 /// Whether the name says `path` is a recording file (.bag, .mcap, .db3: the recording types
 /// of cmake/RecordingTypes.cmake). What a folder of recordings is searched for.
