@@ -4,13 +4,19 @@ must follow an arrow the ALLOWED table below permits, reach only another module'
 headers (those directly in its folder, never a subfolder such as ros1/ or detail/), and
 nothing in core/ may include Qt.
 
-    check_layers.py SOURCE_ROOT
+    check_layers.py SOURCE_ROOT [INCLUDE_VIEWS COMPILER]
+
+With INCLUDE_VIEWS (the build's include-views/, core/CMakeLists.txt) it also checks that
+each library's include view holds exactly the folders ALLOWED gives it, and that the
+compiler, through those views, refuses an arrow going back up (core/storage including
+core/session) and accepts one that is allowed.
 
 An arrow that must stay for a while although it breaks the rules is listed in KNOWN_LEAKS
 (empty since issue #18 removed the last); the check fails on a new leak, and on a listed one
 that is gone (so the list only shrinks). Exit status 0 when the tree follows the rules."""
 import os
 import re
+import subprocess
 import sys
 
 # module -> the modules it may include (besides itself)
@@ -37,6 +43,31 @@ INCLUDE = re.compile(r'\s*#\s*include\s*[<"]([^">]+)[">]')
 def module_of(path):
     parts = path.split('/')
     return '/'.join(parts[:2]) if parts[0] in ('core', 'app') else parts[0]
+
+
+def view_problems(root, views, compiler):
+    """What is wrong with the build's include views: their folders against ALLOWED, and a
+    compile through the storage view of a header it may and one it may not include."""
+    problems = []
+    for name in sorted(os.listdir(views)):
+        here = 'widgets' if name == 'widgets' else f'core/{name}'
+        if here not in ALLOWED:
+            continue
+        core = os.path.join(views, name, 'core')
+        linked = {f'core/{n}' for n in os.listdir(core)} if os.path.isdir(core) else set()
+        if os.path.exists(os.path.join(views, name, 'widgets')):
+            linked.add('widgets')
+        if linked != ALLOWED[here] | {here}:
+            problems.append(f'include view {name} holds {sorted(linked)}, '
+                            f'the layers allow {sorted(ALLOWED[here] | {here})}')
+    storage_view = os.path.join(views, 'storage')
+    for header, allowed in (('core/storage/source.hpp', True), ('core/session/session.hpp', False)):
+        compiled = subprocess.run([compiler, '-std=c++20', '-fsyntax-only', '-x', 'c++', f'-I{storage_view}', '-'],
+                                  input=f'#include "{header}"\n', text=True, capture_output=True)
+        if (compiled.returncode == 0) != allowed:
+            problems.append(f'through the storage view, #include "{header}" '
+                            f'{"fails" if allowed else "compiles"}: {compiled.stderr.strip()[:300]}')
+    return problems
 
 
 def main():
@@ -74,6 +105,8 @@ def main():
                             problems.append(f'{path}:{number}: includes {header}: {why}')
     for path, header in sorted(KNOWN_LEAKS - seen):
         problems.append(f'{path} no longer includes {header}: remove it from KNOWN_LEAKS')
+    if len(sys.argv) > 3:
+        problems += view_problems(root, sys.argv[2], sys.argv[3])
     for p in problems:
         print(p)
     print(f'{files} files; {len(seen)} known leaks left; {len(problems)} problems')
