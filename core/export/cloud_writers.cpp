@@ -280,6 +280,74 @@ std::string npyCloudBytes(const PointCloud& cloud, const std::vector<OutputChann
   return out;
 }
 
+namespace {
+
+// The points with finite x, y and z (empty: the cloud has no x, y, z to judge by).
+std::vector<bool> finitePoints(const PointCloud& cloud) {
+  const sensors::Channel *x = nullptr, *y = nullptr, *z = nullptr;
+  auto channels = cloud.channels(false);
+  for (const auto& c : channels) {
+    if (c.name == "x") x = &c;
+    if (c.name == "y") y = &c;
+    if (c.name == "z") z = &c;
+  }
+  std::vector<bool> keep;
+  if (!x || !y || !z) return keep;
+  keep.resize(cloud.size());
+  for (std::size_t i = 0; i < cloud.size(); ++i)
+    keep[i] =
+        std::isfinite(cloud.value(i, *x)) && std::isfinite(cloud.value(i, *y)) && std::isfinite(cloud.value(i, *z));
+  return keep;
+}
+
+// The cloud formats' writers, one row each. KITTI has no way to mark a point missing and
+// always drops the non-finite ones; it writes fixed fields, not the chosen channels.
+struct CloudWriter {
+  Format format;
+  bool finiteOnly;
+  Result<std::string> (*write)(const PointCloud&, const std::vector<OutputChannel>&, const std::vector<bool>& keep,
+                               const ExportOptions&, const std::string& comment);
+};
+
+const CloudWriter kCloudWriters[] = {
+    {Format::Pcd, false,
+     [](const PointCloud& c, const std::vector<OutputChannel>& ch, const std::vector<bool>& keep,
+        const ExportOptions& o,
+        const std::string&) -> Result<std::string> { return pcdBytes(c, ch, keep, o.pcdEncoding); }},
+    {Format::Ply, false,
+     [](const PointCloud& c, const std::vector<OutputChannel>& ch, const std::vector<bool>& keep,
+        const ExportOptions& o,
+        const std::string& comment) -> Result<std::string> { return plyBytes(c, ch, keep, o.plyAscii, comment); }},
+    {Format::KittiBin, true,
+     [](const PointCloud& c, const std::vector<OutputChannel>&, const std::vector<bool>& keep, const ExportOptions&,
+        const std::string&) -> Result<std::string> { return kittiBytes(c, keep); }},
+    {Format::Npy, false,
+     [](const PointCloud& c, const std::vector<OutputChannel>& ch, const std::vector<bool>& keep, const ExportOptions&,
+        const std::string&) -> Result<std::string> {
+       std::string bytes = npyCloudBytes(c, ch, keep);
+       if (bytes.empty()) return makeError(ErrorCode::Unsupported, "too many fields for a NumPy 1.0 header");
+       return bytes;
+     }},
+};
+
+}  // namespace
+
+Result<std::string> cloudFileBytes(const PointCloud& cloud, const ExportOptions& options, const std::string& comment) {
+  const auto* writer = std::find_if(std::begin(kCloudWriters), std::end(kCloudWriters),
+                                    [&](const CloudWriter& w) { return w.format == options.format; });
+  if (writer == std::end(kCloudWriters))
+    return makeError(ErrorCode::InvalidArgument, std::string(formatName(options.format)) + " is not a cloud format");
+  std::vector<bool> keep;
+  if (options.dropNaN || writer->finiteOnly) keep = finitePoints(cloud);
+  std::vector<OutputChannel> channels;
+  if (!writer->finiteOnly) {
+    auto chosen = chooseChannels(cloud, options);
+    if (!chosen) return std::move(chosen).error();
+    channels = std::move(chosen).value();
+  }
+  return writer->write(cloud, channels, keep, options, comment);
+}
+
 // ---- LZF --------------------------------------------------------------------------------
 // liblzf's format: a control byte below 32 starts a run of ctrl + 1 literal bytes; above,
 // its top 3 bits are the match length - 2 (7: another byte adds to it) and the low 5 bits

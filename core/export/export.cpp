@@ -494,34 +494,7 @@ Result<std::string> Exporter::frameBytes(const Planned& p, const Value& v, Kind 
     if (!t) return std::move(t).error();
     if (auto r = transformCloud(cloud, moved, *t); !r) return std::move(r).error();
   }
-  std::vector<bool> keep;
-  if (o_.dropNaN || o_.format == Format::KittiBin) {
-    auto channels = cloud.channels(false);
-    const sensors::Channel *x = nullptr, *y = nullptr, *z = nullptr;
-    for (const auto& c : channels) {
-      if (c.name == "x") x = &c;
-      if (c.name == "y") y = &c;
-      if (c.name == "z") z = &c;
-    }
-    if (x && y && z) {
-      keep.resize(cloud.size());
-      for (std::size_t i = 0; i < cloud.size(); ++i)
-        keep[i] =
-            std::isfinite(cloud.value(i, *x)) && std::isfinite(cloud.value(i, *y)) && std::isfinite(cloud.value(i, *z));
-    }
-  }
-  if (o_.format == Format::KittiBin) return kittiBytes(cloud, keep);
-  auto channels = chooseChannels(cloud, o_);
-  if (!channels) return std::move(channels).error();
-  switch (o_.format) {
-    case Format::Pcd: return pcdBytes(cloud, *channels, keep, o_.pcdEncoding);
-    case Format::Ply: return plyBytes(cloud, *channels, keep, o_.plyAscii, "from " + topic + " of " + bag_);
-    default: {
-      std::string bytes = npyCloudBytes(cloud, *channels, keep);
-      if (bytes.empty()) return fileError(ErrorCode::Unsupported, "too many fields for a NumPy 1.0 header");
-      return bytes;
-    }
-  }
+  return cloudFileBytes(cloud, o_, "from " + topic + " of " + bag_);
 }
 
 Result<void> Exporter::writeFrame(const Planned& p, const Message& m) {

@@ -181,6 +181,12 @@ std::string kittiBytes(const sensors::PointCloud& cloud, const std::vector<bool>
 std::string npyCloudBytes(const sensors::PointCloud& cloud, const std::vector<OutputChannel>& channels,
                           const std::vector<bool>& keep);
 
+/// A cloud as the bytes of a file of `options.format` (PCD, PLY, KITTI .bin, NumPy), with
+/// the chosen fields, without non-finite points when `dropNaN` (always, for KITTI); PLY
+/// writes `comment` in its header.
+Result<std::string> cloudFileBytes(const sensors::PointCloud& cloud, const ExportOptions& options,
+                                   const std::string& comment);
+
 /// LZF (liblzf's format, as PCD's binary_compressed uses).
 std::string lzfCompress(std::string_view in);
 /// Empty optional on corrupt input or a size mismatch.
