@@ -27,11 +27,39 @@ Error rangeError(const std::string& name, std::uint64_t offset, std::uint64_t n,
   return e;
 }
 
+// The system's file handle, and one read of up to `n` bytes at `at`: the count read, 0 at an
+// early end of the file, or the error's text.
 #ifdef _WIN32
+using FileHandle = HANDLE;
+void closeHandle(HANDLE h) { CloseHandle(h); }
+std::size_t readSome(HANDLE h, std::uint64_t at, std::byte* out, std::size_t n, std::string& why) {
+  OVERLAPPED ov{};
+  ov.Offset = static_cast<DWORD>(at);
+  ov.OffsetHigh = static_cast<DWORD>(at >> 32);
+  DWORD got = 0;
+  if (!ReadFile(h, out, static_cast<DWORD>(std::min<std::size_t>(n, 1u << 30)), &got, &ov)) {
+    why = "read failed (error " + std::to_string(GetLastError()) + ")";
+    return 0;
+  }
+  return got;
+}
+#else
+using FileHandle = int;
+void closeHandle(int fd) { ::close(fd); }
+std::size_t readSome(int fd, std::uint64_t at, std::byte* out, std::size_t n, std::string& why) {
+  while (true) {
+    ssize_t got = ::pread(fd, out, n, static_cast<off_t>(at));
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) why = std::string("read failed: ") + std::strerror(errno);
+    return got < 0 ? 0 : static_cast<std::size_t>(got);
+  }
+}
+#endif
+
 class FileSource final : public ByteSource {
 public:
-  FileSource(HANDLE h, std::uint64_t size, std::string name) : h_(h), size_(size), name_(std::move(name)) {}
-  ~FileSource() override { CloseHandle(h_); }
+  FileSource(FileHandle h, std::uint64_t size, std::string name) : h_(h), size_(size), name_(std::move(name)) {}
+  ~FileSource() override { closeHandle(h_); }
   FileSource(const FileSource&) = delete;
   FileSource& operator=(const FileSource&) = delete;
 
@@ -41,14 +69,11 @@ public:
     if (offset > size_ || out.size() > size_ - offset) return rangeError(name_, offset, out.size(), size_);
     std::size_t done = 0;
     while (done < out.size()) {
-      OVERLAPPED ov{};
-      std::uint64_t at = offset + done;
-      ov.Offset = static_cast<DWORD>(at);
-      ov.OffsetHigh = static_cast<DWORD>(at >> 32);
-      DWORD want = static_cast<DWORD>(std::min<std::size_t>(out.size() - done, 1u << 30));
-      DWORD got = 0;
-      if (!ReadFile(h_, out.data() + done, want, &got, &ov) || got == 0) {
-        Error e = makeError(ErrorCode::Io, "read failed", static_cast<std::int64_t>(at));
+      std::string why;
+      std::size_t got = readSome(h_, offset + done, out.data() + done, out.size() - done, why);
+      if (got == 0) {
+        Error e = makeError(ErrorCode::Io, why.empty() ? "file ended early (was it truncated while open?)" : why,
+                            static_cast<std::int64_t>(offset + done));
         e.file = name_;
         return e;
       }
@@ -58,45 +83,10 @@ public:
   }
 
 private:
-  HANDLE h_;
+  FileHandle h_;
   std::uint64_t size_;
   std::string name_;
 };
-#else
-class FileSource final : public ByteSource {
-public:
-  FileSource(int fd, std::uint64_t size, std::string name) : fd_(fd), size_(size), name_(std::move(name)) {}
-  ~FileSource() override { ::close(fd_); }
-  FileSource(const FileSource&) = delete;
-  FileSource& operator=(const FileSource&) = delete;
-
-  std::uint64_t size() const override { return size_; }
-  const std::string& name() const override { return name_; }
-  Result<void> readAt(std::uint64_t offset, std::span<std::byte> out) const override {
-    if (offset > size_ || out.size() > size_ - offset) return rangeError(name_, offset, out.size(), size_);
-    std::size_t done = 0;
-    while (done < out.size()) {
-      ssize_t got = ::pread(fd_, out.data() + done, out.size() - done, static_cast<off_t>(offset + done));
-      if (got < 0 && errno == EINTR) continue;
-      if (got <= 0) {
-        Error e = makeError(ErrorCode::Io,
-                            got == 0 ? "file ended early (was it truncated while open?)"
-                                     : std::string("read failed: ") + std::strerror(errno),
-                            static_cast<std::int64_t>(offset + done));
-        e.file = name_;
-        return e;
-      }
-      done += static_cast<std::size_t>(got);
-    }
-    return {};
-  }
-
-private:
-  int fd_;
-  std::uint64_t size_;
-  std::string name_;
-};
-#endif
 
 class MemorySource final : public ByteSource {
 public:
