@@ -10,16 +10,12 @@
 #include <cstdio>
 #include <fstream>
 #include <mutex>
-#include <random>
 #include <set>
 
 #include "core/base/json_text.hpp"
+#include "core/base/output_file.hpp"
 #include "detail/topic_writers.hpp"
 #include "table.hpp"
-
-#ifndef _WIN32
-#include <unistd.h>
-#endif
 
 namespace bagscope::exporters {
 namespace fs = std::filesystem;
@@ -110,17 +106,6 @@ std::string expand(const std::string& pattern, const std::string& bag, const std
   return out;
 }
 
-// A temporary file beside the final one: "<dir>/.<name>.part-<random><ext>" (the extension
-// kept for writers that choose a container by it).
-fs::path temporaryBeside(const fs::path& final) {
-  static std::mutex mutex;
-  static std::mt19937_64 random{std::random_device{}()};
-  std::lock_guard lock(mutex);
-  char tag[20];
-  std::snprintf(tag, sizeof tag, "%012llx", static_cast<unsigned long long>(random() & 0xFFFFFFFFFFFFull));
-  return final.parent_path() / fs::u8path("." + utf8(final.stem()) + ".part-" + tag + utf8(final.extension()));
-}
-
 // Temporary files of our own pattern that an export killed before it could clean up
 // (kill -9, power loss) left in `dir` and its sub-folders: ".<stem>.part-<12 hex><ext>".
 // Only those not written to for a minute, so that a concurrent export's are left alone.
@@ -143,35 +128,6 @@ std::size_t removeStaleParts(const fs::path& dir) {
     if (fs::remove(it->path(), ec)) ++removed;
   }
   return removed;
-}
-
-// Moves a finished temporary file to its name; without `overwrite` never replaces one.
-Result<void> publish(const fs::path& temp, const fs::path& final, bool overwrite) {
-  std::error_code ec;
-#ifndef _WIN32
-  if (!overwrite) {
-    // link() fails if the name exists: no window between a check and the rename.
-    if (::link(temp.c_str(), final.c_str()) == 0) {
-      fs::remove(temp, ec);
-      return {};
-    }
-    if (errno == EEXIST) {
-      fs::remove(temp, ec);
-      return fileError(ErrorCode::Write, "exists already (not replaced without --overwrite)", utf8(final));
-    }
-    // A file system without hard links: fall through to check-and-rename.
-  }
-#endif
-  if (!overwrite && fs::exists(final, ec)) {
-    fs::remove(temp, ec);
-    return fileError(ErrorCode::Write, "exists already (not replaced without --overwrite)", utf8(final));
-  }
-  fs::rename(temp, final, ec);
-  if (ec) {
-    fs::remove(temp, ec);
-    return fileError(ErrorCode::Write, "cannot rename the finished file into place: " + ec.message(), utf8(final));
-  }
-  return {};
 }
 
 // A cloud from a LaserScan: x, y, z, intensity as float32.
