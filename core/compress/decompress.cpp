@@ -278,4 +278,45 @@ void Decompressor::decompressPrefix(Codec codec, std::span<const std::byte> in, 
   if (!run(*contexts_, codec, in, maxSize, out, done, error)) out.clear();
 }
 
+Result<void> compress(Codec codec, std::span<const std::byte> in, ByteBuffer& out) {
+  auto failed = [](std::string what) { return makeError(ErrorCode::Internal, "compression failed: " + what); };
+  switch (codec) {
+    case Codec::None:
+      out.resize(in.size());
+      if (!in.empty()) std::memcpy(out.data(), in.data(), in.size());
+      return {};
+    case Codec::Lz4Frame: {
+      LZ4F_preferences_t prefs{};
+      prefs.frameInfo.blockSizeID = LZ4F_max4MB;
+      prefs.frameInfo.blockMode = LZ4F_blockIndependent;
+      prefs.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled;
+      out.resize(LZ4F_compressFrameBound(in.size(), &prefs));
+      std::size_t n = LZ4F_compressFrame(out.data(), out.size(), in.data(), in.size(), &prefs);
+      if (LZ4F_isError(n)) return failed(LZ4F_getErrorName(n));
+      out.resize(n);
+      return {};
+    }
+    case Codec::Zstd: {
+      out.resize(ZSTD_compressBound(in.size()));
+      std::size_t n = ZSTD_compress(out.data(), out.size(), in.data(), in.size(), 3);
+      if (ZSTD_isError(n)) return failed(ZSTD_getErrorName(n));
+      out.resize(n);
+      return {};
+    }
+    case Codec::Bz2: {
+      if (in.size() > 0xFFFF0000u) return failed("a bz2 chunk of over 4 GB");
+      auto bound = static_cast<unsigned int>(in.size() + in.size() / 100 + 600);
+      out.resize(bound);
+      unsigned int n = bound;
+      int rc = BZ2_bzBuffToBuffCompress(reinterpret_cast<char*>(out.data()), &n,
+                                        const_cast<char*>(reinterpret_cast<const char*>(in.data())),
+                                        static_cast<unsigned int>(in.size()), 9, 0, 0);
+      if (rc != BZ_OK) return failed("bzip2 error " + std::to_string(rc));
+      out.resize(n);
+      return {};
+    }
+  }
+  return failed("unknown codec");
+}
+
 }  // namespace bagscope::compress

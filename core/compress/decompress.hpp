@@ -1,7 +1,8 @@
 #pragma once
 // Decompression of chunk payloads: bz2 (ROS 1), LZ4 frames (ROS 1 roslz4 and MCAP), zstd
 // (MCAP, rosbag2). Output grows only as data is really produced, so a hostile size field
-// cannot make us allocate memory the input does not fill.
+// cannot make us allocate memory the input does not fill. And compression of chunks in the
+// same codecs, for the recording writers.
 
 #include <cstddef>
 #include <cstdint>
@@ -57,5 +58,12 @@ public:
 private:
   std::unique_ptr<Contexts> contexts_;
 };
+
+/// Compresses all of `in` into `out` (resized to the compressed size) as one frame that the
+/// decompressor above, and every reader of ROS 1 bags and MCAP, reads back: LZ4 frames with
+/// independent blocks and a content checksum (what roslz4 requires), zstd at level 3 (the
+/// default of the zstd and mcap tools), bz2 with 900 kB blocks (as rosbag writes). `None`
+/// copies. Thread-safe (keeps no state).
+Result<void> compress(Codec codec, std::span<const std::byte> in, ByteBuffer& out);
 
 }  // namespace bagscope::compress
