@@ -86,4 +86,8 @@ Result<std::shared_ptr<const MessageSchema>> parseIdl(std::string_view typeName,
 Result<std::shared_ptr<const MessageSchema>> parseDefinition(std::string_view typeName, std::string_view text,
                                                              Dialect dialect);
 
+/// The ROS 2 type description hash of the schema's root type ("RIHS01_<sha256 hex>"), as Jazzy
+/// stores it with each topic. For a schema of the Ros2 dialect (or IDL).
+std::string typeHash(const MessageSchema& schema);
+
 }  // namespace bagscope::schema
