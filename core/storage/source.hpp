@@ -32,6 +32,7 @@ struct Connection {
   std::string callerid;         ///< ROS 1 publisher node
   bool latching = false;
   std::string offeredQos;          ///< ROS 2: the publishers' QoS profiles as YAML text, if stored
+  std::string typeHash;            ///< ROS 2: the type description hash ("RIHS01_…"), if stored
   std::uint64_t messageCount = 0;  ///< from the file's index (or from the recovery scan)
 };
 

@@ -205,10 +205,14 @@ bool McapSource::takeChannel(std::span<const std::byte> content) {
   c.id = id;  // channel id 0 is valid
   c.topic = f.str();
   c.messageEncoding = f.str();
-  f.map([&](Fields& m) {  // channel metadata: rosbag2 puts the QoS profiles there
+  f.map([&](Fields& m) {  // channel metadata: rosbag2's QoS profiles, ROS 1's connection header
     auto key = m.str();
     auto value = m.str();
     if (key == "offered_qos_profiles") c.offeredQos = value;
+    else if (key == "topic_type_hash") c.typeHash = value;
+    else if (key == "md5sum") c.md5sum = value;
+    else if (key == "callerid") c.callerid = value;
+    else if (key == "latching") c.latching = value == "1" || value == "true";
   });
   if (!f.ok) return false;
   if (connIndexById_.count(id)) return true;  // the first definition wins

@@ -38,7 +38,7 @@ Error fail(ErrorCode code, std::string message, const fs::path& file) {
 }
 
 struct TopicMetadata {
-  std::string name, type, serialization = "cdr", qos;
+  std::string name, type, serialization = "cdr", qos, typeHash;
   std::uint64_t messageCount = 0;
 };
 
@@ -78,6 +78,7 @@ Result<BagMetadata> parseMetadata(const std::string& text, const fs::path& origi
           e << q;
           tm.qos = e.c_str();
         }
+        tm.typeHash = md["type_description_hash"].as<std::string>("");
         tm.messageCount = t["message_count"].as<std::uint64_t>(0);
         m.topics.push_back(std::move(tm));
       }
@@ -189,15 +190,18 @@ Result<void> SqliteSource::openFile(const fs::path& file,
     // Old layouts lack serialization_format (before Eloquent) and offered_qos_profiles.
     bool hasFormat = hasColumn(*f.db, "topics", "serialization_format");
     bool hasQos = hasColumn(*f.db, "topics", "offered_qos_profiles");
+    bool hasHash = hasColumn(*f.db, "topics", "type_description_hash");
     SQLite::Statement topics(*f.db, std::string("SELECT id, name, type, ") +
                                         (hasFormat ? "serialization_format" : "'cdr'") + ", " +
-                                        (hasQos ? "offered_qos_profiles" : "''") + " FROM topics");
+                                        (hasQos ? "offered_qos_profiles" : "''") + ", " +
+                                        (hasHash ? "type_description_hash" : "''") + " FROM topics");
     while (topics.executeStep()) {
       Connection c;
       c.topic = topics.getColumn(1).getString();
       c.type = topics.getColumn(2).getString();
       c.messageEncoding = topics.getColumn(3).getString();
       c.offeredQos = topics.getColumn(4).getString();
+      c.typeHash = topics.getColumn(5).getString();
       auto key = std::make_pair(c.topic, c.type);
       auto it = connByNameType_.find(key);
       if (it == connByNameType_.end()) {
@@ -300,6 +304,8 @@ Result<void> SqliteSource::open(const std::vector<fs::path>& files, std::optiona
       auto it = connByNameType_.find({t.name, t.type});
       if (it != connByNameType_.end() && connections_[it->second].offeredQos.empty())
         connections_[it->second].offeredQos = t.qos;
+      if (it != connByNameType_.end() && connections_[it->second].typeHash.empty())
+        connections_[it->second].typeHash = t.typeHash;
       std::uint64_t actual = it == connByNameType_.end() ? 0 : connections_[it->second].messageCount;
       if (actual != t.messageCount)
         info_.problems.push_back(said + " says " + std::to_string(t.messageCount) + " messages on " + t.name +
