@@ -1,0 +1,181 @@
+// The copy job behind filter, merge, convert and recover: a session's messages, chosen by
+// topic, time and every n-th, written in log-time order through one writer, bytes untouched.
+
+#include <regex>
+#include <unordered_map>
+
+#include "core/base/byte_source.hpp"
+#include "write.hpp"
+
+namespace bagscope::write {
+namespace fs = std::filesystem;
+using session::Session;
+using session::TopicId;
+
+namespace {
+
+bool isExpression(const std::string& p) { return p.size() >= 2 && p.front() == '/' && p.back() == '/' && p != "//"; }
+
+// A pattern as a test on topic names: a name, or /expression/ matched against the whole name.
+Result<std::function<bool(const std::string&)>> compilePattern(const std::string& p) {
+  if (!isExpression(p)) return std::function<bool(const std::string&)>([p](const std::string& n) { return n == p; });
+  try {
+    std::regex re(p.substr(1, p.size() - 2), std::regex::ECMAScript);
+    return std::function<bool(const std::string&)>([re](const std::string& n) { return std::regex_match(n, re); });
+  } catch (const std::regex_error& e) {
+    return makeError(ErrorCode::InvalidArgument, "'" + p + "' is not a regular expression: " + e.what());
+  }
+}
+
+// `inner` is `outer` or inside it (paths made absolute and normal; links resolved where they exist).
+bool within(const fs::path& inner, const fs::path& outer) {
+  std::error_code ec;
+  auto a = fs::weakly_canonical(fs::absolute(inner, ec), ec);
+  auto b = fs::weakly_canonical(fs::absolute(outer, ec), ec);
+  auto [ai, bi] = std::mismatch(a.begin(), a.end(), b.begin(), b.end());
+  return bi == b.end() || (std::next(bi) == b.end() && bi->empty());
+}
+
+Result<void> checkOutputIsNoInput(const Session& s, const fs::path& output) {
+  for (std::uint32_t i = 0; i < s.sourceCount(); ++i) {
+    fs::path input = fs::u8path(s.sourceInfo(i).path);
+    if (within(output, input) || within(input, output))
+      return fileError(ErrorCode::InvalidArgument, "is an input (or holds one): an input is never written over",
+                       utf8(output));
+  }
+  return {};
+}
+
+// "ros1" when every connection is ROS 1, "ros2" when every one is CDR, else none.
+std::string profileFor(const std::vector<const storage::Connection*>& connections) {
+  bool ros1 = !connections.empty(), ros2 = !connections.empty();
+  for (const auto* c : connections) {
+    ros1 = ros1 && c->messageEncoding == "ros1";
+    ros2 = ros2 && c->messageEncoding == "cdr";
+  }
+  return ros1 ? "ros1" : ros2 ? "ros2" : "";
+}
+
+std::uint64_t countInRange(const Session& s, TopicId t, std::int64_t start, std::int64_t end) {
+  auto first = s.atOrAfter(t, start);
+  auto last = s.atOrBefore(t, end);
+  return first && last && *last >= *first ? *last - *first + 1 : 0;
+}
+
+}  // namespace
+
+Result<std::vector<TopicId>> selectTopics(const Session& s, const TopicPatterns& patterns) {
+  std::vector<std::function<bool(const std::string&)>> include, exclude;
+  for (const auto& p : patterns.include) {
+    auto f = compilePattern(p);
+    if (!f) return f.error();
+    include.push_back(*f);
+  }
+  for (const auto& p : patterns.exclude) {
+    auto f = compilePattern(p);
+    if (!f) return f.error();
+    exclude.push_back(*f);
+  }
+  for (std::size_t i = 0; i < patterns.include.size(); ++i) {
+    bool any = false;
+    for (const auto& t : s.topics()) any = any || include[i](t.name);
+    if (!any) return makeError(ErrorCode::InvalidArgument, "no topic matches '" + patterns.include[i] + "'");
+  }
+  std::vector<TopicId> chosen;
+  for (TopicId id = 0; id < s.topics().size(); ++id) {
+    const auto& name = s.topics()[id].name;
+    bool in = include.empty() || std::any_of(include.begin(), include.end(), [&](auto& f) { return f(name); });
+    bool out = std::any_of(exclude.begin(), exclude.end(), [&](auto& f) { return f(name); });
+    if (in && !out) chosen.push_back(id);
+  }
+  return chosen;
+}
+
+Result<CopyReport> copyRecording(const Session& s, const CopyRequest& request, std::stop_token stop,
+                                 const session::ProgressFn& progress) {
+  fs::path output = request.output.has_filename() ? request.output : request.output.parent_path();
+  if (auto r = checkOutputIsNoInput(s, output); !r) return r.error();
+  const auto& info = containerInfo(request.writer.container);
+  CopyReport report;
+
+  // The topics the container can hold, and their connections.
+  std::vector<TopicId> topics = request.selection.topics;
+  if (topics.empty())
+    for (TopicId id = 0; id < s.topics().size(); ++id) topics.push_back(id);
+  std::vector<TopicId> kept;
+  std::vector<const storage::Connection*> connections;
+  for (TopicId id : topics) {
+    const auto& t = s.topics()[id];
+    const storage::Connection* misfit = nullptr;
+    for (const auto& m : t.members)
+      if (!info.encoding.empty() && m.connection->messageEncoding != info.encoding) misfit = m.connection;
+    if (misfit) {
+      report.skipped.push_back(t.name + ": its " +
+                               (misfit->messageEncoding.empty() ? "unencoded" : misfit->messageEncoding) +
+                               " messages cannot go into a " + std::string(info.label));
+      continue;
+    }
+    kept.push_back(id);
+    for (const auto& m : t.members) connections.push_back(m.connection);
+  }
+  if (kept.empty() && !topics.empty())
+    return fileError(ErrorCode::InvalidArgument,
+                     "none of the chosen topics can be written as a " + std::string(info.label) + ": " +
+                         report.skipped.front() + (report.skipped.size() > 1 ? " (and others)" : ""),
+                     utf8(output));
+
+  WriterOptions options = request.writer;
+  if (options.container == Container::Mcap && options.mcapProfile.empty())
+    options.mcapProfile = profileFor(connections);
+  auto writer = openWriter(output, options);
+  if (!writer) return writer.error();
+  std::unordered_map<const storage::Connection*, ChannelId> channels;
+  for (const auto* c : connections) {
+    auto ch = (*writer)->addConnection(*c);
+    if (!ch) return ch.error();
+    channels.emplace(c, *ch);
+  }
+
+  session::Selection selection{kept, request.selection.startNs, request.selection.endNs};
+  std::uint64_t total = 0;
+  for (TopicId id : kept) total += countInRange(s, id, selection.startNs, selection.endNs);
+  auto throttled = session::throttled(progress);
+  std::unordered_map<TopicId, std::uint64_t> seen;
+  std::uint64_t done = 0;
+  std::optional<Error> failed;
+  auto r = s.forEach(
+      selection,
+      [&](const session::Message& m) {
+        if (throttled && ++done % 256 == 0)
+          throttled(static_cast<double>(done) / static_cast<double>(std::max<std::uint64_t>(total, 1)));
+        if (seen[m.topic]++ % request.every != 0) return true;
+        if (m.logTimeNs < 0) {
+          failed = makeError(ErrorCode::Unsupported, "a log time before 1970 cannot be written");
+          failed->topic = m.connection->topic;
+          failed->logTimeNs = m.logTimeNs;
+          return false;
+        }
+        if (auto w = (*writer)->write(channels.at(m.connection), m.logTimeNs, m.bytes); !w) {
+          failed = std::move(w).error();
+          if (failed->topic.empty()) failed->topic = m.connection->topic;
+          return false;
+        }
+        ++report.messagesWritten;
+        ++report.perTopic[m.connection->topic];
+        return true;
+      },
+      [&](const Error& e) { report.lost.push_back(e.describe()); }, stop);
+  if (failed) return *failed;
+  if (!r) return std::move(r).error();
+  if (auto f = (*writer)->finish(); !f) return f.error();
+  std::error_code ec;
+  if (fs::is_directory(output, ec)) {
+    for (const auto& e : fs::directory_iterator(output, ec)) report.bytesWritten += e.file_size(ec);
+  } else {
+    report.bytesWritten = fs::file_size(output, ec);
+  }
+  if (throttled) throttled(1.0);
+  return report;
+}
+
+}  // namespace bagscope::write

@@ -1,0 +1,142 @@
+// The writers' table, and every output written under a temporary name beside its final one
+// and published (moved into place) only when complete.
+
+#include "write.hpp"
+
+#include "bagscope/build_info.hpp"
+#include "core/base/byte_source.hpp"
+#include "core/base/output_file.hpp"
+#include "detail/writers.hpp"
+
+namespace bagscope::write {
+namespace fs = std::filesystem;
+using compress::Codec;
+
+namespace {
+
+const std::vector<ContainerInfo>& table() {
+  static const std::vector<ContainerInfo> rows = {
+      {Container::Mcap, "mcap", "MCAP file", ".mcap", "", {Codec::Zstd, Codec::Lz4Frame, Codec::None}},
+      {Container::Ros1Bag, "bag", "ROS 1 bag", ".bag", "ros1", {Codec::None, Codec::Lz4Frame, Codec::Bz2}},
+      {Container::Rosbag2Mcap,
+       "rosbag2",
+       "rosbag2 folder (MCAP)",
+       "",
+       "cdr",
+       {Codec::Zstd, Codec::Lz4Frame, Codec::None}},
+      {Container::Rosbag2Db3, "rosbag2-db3", "rosbag2 folder (SQLite .db3)", "", "cdr", {Codec::None}},
+  };
+  return rows;
+}
+
+// A rosbag2 folder an earlier run of ours (or rosbag2) wrote: what --overwrite may replace.
+bool isRecordingFolder(const fs::path& folder) {
+  std::error_code ec;
+  return fs::is_regular_file(folder / "metadata.yaml", ec);
+}
+
+// The writer of a container, completing its output at the temporary path; published by finish().
+class Published final : public RecordingWriter {
+public:
+  Published(std::unique_ptr<RecordingWriter> inner, fs::path temp, fs::path final, bool overwrite)
+      : inner_(std::move(inner)), temp_(std::move(temp)), final_(std::move(final)), overwrite_(overwrite) {}
+  Result<ChannelId> addConnection(const storage::Connection& c) override { return inner_->addConnection(c); }
+  Result<void> write(ChannelId ch, std::int64_t t, std::span<const std::byte> bytes) override {
+    return inner_->write(ch, t, bytes);
+  }
+  Result<void> finish() override {
+    if (auto r = inner_->finish(); !r) return r;
+    inner_.reset();
+    auto r = publish(temp_.path(), final_, overwrite_, isRecordingFolder);
+    temp_.release();  // published, or removed by publish
+    return r;
+  }
+  std::uint64_t bytesWritten() const override { return inner_ ? inner_->bytesWritten() : 0; }
+
+private:
+  std::unique_ptr<RecordingWriter> inner_;
+  TemporaryPath temp_;
+  fs::path final_;
+  bool overwrite_;
+};
+
+}  // namespace
+
+std::span<const ContainerInfo> containers() { return table(); }
+
+const ContainerInfo& containerInfo(Container container) {
+  for (const auto& row : table())
+    if (row.container == container) return row;
+  return table().front();
+}
+
+Result<Container> containerFromName(std::string_view name) {
+  for (const auto& row : table())
+    if (row.name == name) return row.container;
+  return makeError(ErrorCode::InvalidArgument,
+                   "unknown recording format '" + std::string(name) + "' (one of " + containerNames() + ")");
+}
+
+std::string containerNames() {
+  std::string names;
+  for (const auto& row : table()) names += (names.empty() ? "" : ", ") + std::string(row.name);
+  return names;
+}
+
+std::optional<Container> containerForName(const fs::path& path) {
+  auto ext = path.extension();
+  if (ext == ".mcap") return Container::Mcap;
+  if (ext == ".bag") return Container::Ros1Bag;
+  return std::nullopt;
+}
+
+namespace detail {
+
+std::string connectionKey(const storage::Connection& c) {
+  std::string key;
+  for (const std::string* part : {&c.topic, &c.type, &c.messageEncoding, &c.schemaEncoding, &c.definition, &c.md5sum,
+                                  &c.callerid, &c.offeredQos, &c.typeHash})
+    key += std::to_string(part->size()) + ':' + *part;
+  return key + (c.latching ? "L" : "-");
+}
+
+std::string libraryName() { return std::string("bagscope ") + build::version; }
+
+}  // namespace detail
+
+Result<std::unique_ptr<RecordingWriter>> openWriter(const fs::path& path, const WriterOptions& options) {
+  const auto& info = containerInfo(options.container);
+  Codec codec = options.compression.value_or(info.codecs.front());
+  if (std::find(info.codecs.begin(), info.codecs.end(), codec) == info.codecs.end())
+    return fileError(
+        ErrorCode::InvalidArgument,
+        std::string("a ") + std::string(info.label) + " cannot be compressed with " + compress::codecName(codec),
+        utf8(path));
+  std::error_code ec;
+  fs::path parent = path.parent_path().empty() ? fs::path(".") : path.parent_path();
+  if (!fs::is_directory(parent, ec)) return fileError(ErrorCode::Write, "its folder does not exist", utf8(path));
+  if (!options.overwrite && fs::exists(fs::symlink_status(path, ec)))
+    return fileError(ErrorCode::Write, "exists already (not replaced without --overwrite)", utf8(path));
+  fs::path temp = temporaryBeside(path);
+  std::unique_ptr<RecordingWriter> inner;
+  if (info.extension.empty()) {  // a rosbag2 folder
+    if (!fs::create_directory(temp, ec))
+      return fileError(ErrorCode::Write, "cannot create a folder here: " + ec.message(), utf8(path));
+    WriterOptions o = options;
+    o.compression = codec;
+    inner = detail::makeRosbag2Writer(temp, utf8(path.filename()), o);
+  } else {
+    auto file = OutputFile::create(temp, utf8(path));
+    if (!file) return file.error();
+    std::uint64_t chunk = options.chunkBytes;
+    if (options.container == Container::Mcap) {
+      inner = detail::makeMcapWriter(std::move(file).value(),
+                                     {options.mcapProfile, codec, chunk ? chunk : 4u << 20, false});
+    } else {
+      inner = detail::makeRos1Writer(std::move(file).value(), codec, chunk ? chunk : 768u << 10);
+    }
+  }
+  return std::unique_ptr<RecordingWriter>(std::make_unique<Published>(std::move(inner), temp, path, options.overwrite));
+}
+
+}  // namespace bagscope::write

@@ -1,0 +1,113 @@
+#pragma once
+// Recordings out: writers of MCAP, ROS 1 bags and rosbag2 folders (MCAP or SQLite storage),
+// and the job that copies a session's messages through them — what filter, merge, convert and
+// recover are. Payload bytes are copied untouched and never decoded; every output is written
+// under a temporary name and moved into place when complete.
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stop_token>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/base/result.hpp"
+#include "core/compress/decompress.hpp"
+#include "core/session/session.hpp"
+#include "core/storage/source.hpp"
+
+namespace bagscope::write {
+
+enum class Container : std::uint8_t { Mcap, Ros1Bag, Rosbag2Mcap, Rosbag2Db3 };
+
+/// One row of the writers' table: what `--format` names, what it holds and how it compresses.
+struct ContainerInfo {
+  Container container;
+  std::string_view name;                ///< "mcap", "bag", "rosbag2", "rosbag2-db3"
+  std::string_view label;               ///< "MCAP file"
+  std::string_view extension;           ///< ".mcap", ".bag"; empty for a folder
+  std::string_view encoding;            ///< the message encoding it takes: "ros1", "cdr"; empty for any
+  std::vector<compress::Codec> codecs;  ///< the first is the default
+};
+std::span<const ContainerInfo> containers();
+const ContainerInfo& containerInfo(Container container);
+/// The container `--format NAME` names; an error lists the names.
+Result<Container> containerFromName(std::string_view name);
+/// "mcap, bag, rosbag2, rosbag2-db3" for usage texts.
+std::string containerNames();
+
+struct WriterOptions {
+  Container container = Container::Mcap;
+  std::optional<compress::Codec> compression;  ///< unset: the container's default
+  std::uint64_t chunkBytes = 0;                ///< 0: the container's default (MCAP 4 MiB, ROS 1 768 KiB)
+  std::uint64_t splitBytes = 0;                ///< rosbag2: start a new file past this size; 0 never
+  bool overwrite = false;                      ///< replace an existing output of ours
+  std::string mcapProfile;                     ///< MCAP header profile ("ros1", "ros2", ""), chosen by the job
+};
+
+using ChannelId = std::uint32_t;
+
+/// A recording being written. Messages come in log-time order; a connection is added before
+/// its first message. Nothing appears under the final name until finish() succeeds; a writer
+/// destroyed unfinished removes what it wrote.
+class RecordingWriter {
+public:
+  virtual ~RecordingWriter() = default;
+  /// A channel for messages of `connection` (equal connections share one). Errors when the
+  /// container cannot hold it (a ROS 2 message in a ROS 1 bag).
+  virtual Result<ChannelId> addConnection(const storage::Connection& connection) = 0;
+  virtual Result<void> write(ChannelId channel, std::int64_t logTimeNs, std::span<const std::byte> bytes) = 0;
+  /// Completes the file (indexes, summary) and moves it to its final name.
+  virtual Result<void> finish() = 0;
+  /// Bytes in the output so far.
+  virtual std::uint64_t bytesWritten() const = 0;
+};
+
+/// A writer of `options.container` whose output is `path` (a file, or for rosbag2 a folder).
+/// Fails when `path` exists and `overwrite` is not set, or its folder does not exist.
+Result<std::unique_ptr<RecordingWriter>> openWriter(const std::filesystem::path& path, const WriterOptions& options);
+
+/// The container a path's name asks for: ".bag" a ROS 1 bag, ".mcap" MCAP, anything else
+/// nothing (the caller decides: a folder name means rosbag2).
+std::optional<Container> containerForName(const std::filesystem::path& path);
+
+// ---- The copy job: filter, merge, convert, recover ---------------------------------------
+
+/// Topics by name or, written /…/, by regular expression (ECMAScript, whole name).
+struct TopicPatterns {
+  std::vector<std::string> include;  ///< empty: every topic
+  std::vector<std::string> exclude;
+};
+/// The topics of `session` the patterns choose. A pattern that is not a valid expression, or
+/// an included name that matches no topic, is an error naming it.
+Result<std::vector<session::TopicId>> selectTopics(const session::Session& session, const TopicPatterns& patterns);
+
+struct CopyRequest {
+  std::filesystem::path output;
+  WriterOptions writer;
+  session::Selection selection;  ///< topics (empty: all) and time range
+  std::uint64_t every = 1;       ///< keep every n-th message of each topic
+};
+
+struct CopyReport {
+  std::uint64_t messagesWritten = 0;
+  std::uint64_t bytesWritten = 0;  ///< the output's size
+  std::map<std::string, std::uint64_t> perTopic;
+  /// What could not be read from the inputs (damaged chunks, cut records), each with its file
+  /// and offset: counted here so that nothing is dropped without a word.
+  std::vector<std::string> lost;
+  /// Skipped topics whose messages the container cannot hold, and why.
+  std::vector<std::string> skipped;
+};
+
+/// Writes the selected messages of `session` in log-time order to `request.output`. Refuses an
+/// output that is, or is inside, one of the session's inputs. Cancelled when `stop` is
+/// requested (nothing is left under the output's name).
+Result<CopyReport> copyRecording(const session::Session& session, const CopyRequest& request, std::stop_token stop = {},
+                                 const session::ProgressFn& progress = {});
+
+}  // namespace bagscope::write
