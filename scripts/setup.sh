@@ -4,7 +4,7 @@
 #   scripts/setup.sh          build + test dependencies
 #   scripts/setup.sh --bench  also the peers the benchmarks compare against
 #   scripts/setup.sh --fuzz   also clang and its libFuzzer runtime
-#   scripts/setup.sh --fixtures  also what the rosbags library needs to rewrite tests/data/ros2/cases
+#   scripts/setup.sh --fixtures  accepted for old scripts: what it added is always installed now
 set -euo pipefail
 
 packages=(
@@ -28,6 +28,9 @@ packages=(
   # the export test's independent readers: the ROS 1 reference, Open3D, PCL, OpenCV, pandas
   python3-rosbag python3-genpy python3-rospy python3-sensor-msgs python3-roslz4 python3-numpy
   python3-open3d pcl-tools python3-opencv python3-pandas
+  # the write test's independent readers: rosbags (../shared/peers/rosbags, pure Python) needs
+  # these; Foxglove's @mcap/core comes from npm into the build tree (tests/write/README.md)
+  python3-lz4 python3-zstandard python3-ruamel.yaml python3-typing-extensions python3-apsw
   # packaging: .deb building (dpkg-shlibdeps), the install-tree test's desktop tools and icon
   # reader, the Windows compile check (MinGW-w64)
   dpkg-dev file lintian man-db desktop-file-utils appstream shared-mime-info libglib2.0-bin python3-pil
@@ -39,13 +42,16 @@ for arg in "$@"; do
       # python3-rosbag is the peer; the rest lets shared/fixtures-gen write the large bags.
       packages+=(python3-genmsg python3-std-msgs python3-geometry-msgs python3-nav-msgs python3-tf2-msgs
                  python3-diagnostic-msgs python3-visualization-msgs)
-      # Node.js may already come from elsewhere (with its own npm); only add Debian's if absent.
-      command -v npm >/dev/null 2>&1 || packages+=(nodejs npm) ;;
+      ;;
     --fuzz) packages+=(clang libclang-rt-dev) ;;
-    --fixtures) packages+=(python3-lz4 python3-zstandard python3-ruamel.yaml python3-typing-extensions python3-apsw) ;;
+    --fixtures) ;;
     *) echo "setup.sh: unknown option '$arg'" >&2; exit 2 ;;
   esac
 done
+
+# Node.js (the write test's MCAP reader, the benchmarks' JS peers) may already come from
+# elsewhere with its own npm; Debian's only when there is none.
+command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -25,6 +25,10 @@ int runInfo(const std::vector<std::string>& args);
 int runExport(const std::vector<std::string>& args);
 int runCat(const std::vector<std::string>& args);
 int runStats(const std::vector<std::string>& args);
+int runFilter(const std::vector<std::string>& args);
+int runMerge(const std::vector<std::string>& args);
+int runConvert(const std::vector<std::string>& args);
+int runRecover(const std::vector<std::string>& args);
 
 /// `error` as the CLI prints it: described, and for a missing definition how to add it.
 std::string describeForCli(const Error& error);

@@ -2,64 +2,20 @@
 
 #include <atomic>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
-#include <mutex>
 
 #include "commands.hpp"
 #include "core/export/export.hpp"
-
-#ifdef _WIN32
-#include <io.h>
-#define isatty _isatty
-#define fileno _fileno
-#else
-#include <unistd.h>
-#endif
+#include "progress.hpp"
 
 namespace bagscope::cli {
 namespace {
 namespace fs = std::filesystem;
 
-std::stop_source& interrupt() {
-  static std::stop_source source;
-  return source;
-}
-
-extern "C" void onInterrupt(int) { interrupt().request_stop(); }
-
 int usage(const std::string& why) {
   std::fprintf(stderr, "bagscope-cli: export: %s (see bagscope-cli --help)\n", why.c_str());
   return kUsage;
 }
-
-class ProgressLine {
-public:
-  explicit ProgressLine(bool quiet) : tty_(!quiet && isatty(fileno(stderr))), quiet_(quiet) {}
-  void show(const std::string& bag, std::size_t k, std::size_t n, double f) {
-    if (quiet_) return;
-    std::lock_guard lock(mutex_);
-    int percent = static_cast<int>(f * 100);
-    if (tty_) {
-      int filled = static_cast<int>(f * 30);
-      std::fprintf(stderr, "\r[%-30s] %3d%%  %zu/%zu %s\033[K",
-                   std::string(static_cast<std::size_t>(filled), '=').c_str(), percent, k, n, bag.c_str());
-    } else if (percent >= lastPercent_ + 25 || (percent == 100 && lastPercent_ != 100) || bag != lastBag_) {
-      std::fprintf(stderr, "bagscope-cli: %zu/%zu %s: %d%%\n", k, n, bag.c_str(), percent);
-      lastPercent_ = percent;
-    }
-    lastBag_ = bag;
-  }
-  void done() {
-    if (tty_) std::fputs("\r\033[K", stderr);
-  }
-
-private:
-  bool tty_, quiet_;
-  std::mutex mutex_;
-  int lastPercent_ = -100;
-  std::string lastBag_;
-};
 
 // The command line, parsed: what to export and how, and what to read.
 struct ExportArgs {
@@ -194,7 +150,7 @@ ExportTally exportEach(const ExportArgs& args, const std::vector<fs::path>& reco
   exporters::ExportOptions o = args.options;
   o.allowMissingTopics = recordings.size() > 1;
   ProgressLine line(args.quiet || o.dryRun);
-  std::signal(SIGINT, onInterrupt);
+  InterruptScope interruptible;
   for (std::size_t k = 0; k < recordings.size() && !t.cancelled; ++k) {
     const fs::path& path = recordings[k];
     auto opened = session::Session::open({path}, args.session);
@@ -236,7 +192,6 @@ ExportTally exportEach(const ExportArgs& args, const std::vector<fs::path>& reco
     ++t.failedRecordings;
   }
   line.done();
-  std::signal(SIGINT, SIG_DFL);
   return t;
 }
 

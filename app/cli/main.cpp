@@ -9,6 +9,7 @@
 #include "bagscope/build_info.hpp"
 #include "commands.hpp"
 #include "core/export/export.hpp"
+#include "core/write/write.hpp"
 
 namespace {
 
@@ -38,6 +39,25 @@ constexpr const char* kExportUsage =
     "              --frame F (transform into frame F with /tf, /tf_static)\n"
     "      images: --quality Q (JPEG)   video: --fps F (default: the topic's rate)\n"
     "      csv: --time log|stamp|both  --seconds  --array-limit N (default 16)\n";
+constexpr const char* kFilterUsage =
+    "usage: bagscope-cli filter INPUT... -o OUT [--topic T]... [--exclude T]... [--start S] [--end S]\n"
+    "                           [--every N] [--format F] [--compression C] [--overwrite]\n"
+    "    the chosen messages, bytes untouched, to a new recording (one time-ordered recording\n"
+    "    when several inputs are given); T: a topic name or /regular expression/\n";
+constexpr const char* kMergeUsage =
+    "usage: bagscope-cli merge INPUT... -o OUT [filter's options]\n"
+    "    several recordings as one, in log-time order; topics of one name and type are merged,\n"
+    "    different types on one name kept as separate channels\n";
+constexpr const char* kConvertUsage =
+    "usage: bagscope-cli convert INPUT... -o OUT [--format F] [--compression C] [--overwrite]\n"
+    "    another container for the same messages: F: {containers} (default: by OUT's\n"
+    "    extension, .bag or .mcap); C: none, lz4, zstd (MCAP, rosbag2), lz4, bz2 (ROS 1)\n"
+    "      --chunk-size BYTES (default 4M MCAP, 768k ROS 1)  --split-size BYTES (rosbag2)\n";
+constexpr const char* kRecoverUsage =
+    "usage: bagscope-cli recover INPUT -o OUT [--format F] [--compression C] [--overwrite]\n"
+    "    every complete message of a damaged or unfinished recording (a cut or unindexed\n"
+    "    .bag, .bag.active, MCAP without summary, .db3 with its -wal) into a clean, indexed\n"
+    "    one (by default of the input's kind), with what could not be read\n";
 constexpr const char* kCommonNotes =
     "\n"
     "FILE is a ROS 1 .bag, an .mcap, a rosbag2 folder (or its metadata.yaml or .db3).\n"
@@ -55,6 +75,8 @@ std::string filled(std::string_view usage) {
   std::string text(usage);
   if (auto at = text.find("{formats}"); at != std::string::npos)
     text.replace(at, 9, bagscope::exporters::formatNames());
+  if (auto at = text.find("{containers}"); at != std::string::npos)
+    text.replace(at, 12, bagscope::write::containerNames());
   return text;
 }
 
@@ -64,10 +86,10 @@ struct Command {
   int (*run)(const std::vector<std::string>&);
 };
 constexpr Command kCommands[] = {
-    {"info", kInfoUsage, bagscope::cli::runInfo},
-    {"cat", kCatUsage, bagscope::cli::runCat},
-    {"stats", kStatsUsage, bagscope::cli::runStats},
-    {"export", kExportUsage, bagscope::cli::runExport},
+    {"info", kInfoUsage, bagscope::cli::runInfo},          {"cat", kCatUsage, bagscope::cli::runCat},
+    {"stats", kStatsUsage, bagscope::cli::runStats},       {"export", kExportUsage, bagscope::cli::runExport},
+    {"filter", kFilterUsage, bagscope::cli::runFilter},    {"merge", kMergeUsage, bagscope::cli::runMerge},
+    {"convert", kConvertUsage, bagscope::cli::runConvert}, {"recover", kRecoverUsage, bagscope::cli::runRecover},
 };
 
 std::string overallUsage() {

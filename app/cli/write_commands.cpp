@@ -1,0 +1,201 @@
+// bagscope-cli filter, merge, convert and recover: recordings in, one recording out, through
+// the copy job of core/write.
+
+#include <cstdio>
+
+#include "commands.hpp"
+#include "core/base/text.hpp"
+#include "core/write/write.hpp"
+#include "progress.hpp"
+
+namespace bagscope::cli {
+namespace {
+namespace fs = std::filesystem;
+
+struct WriteArgs {
+  std::vector<fs::path> inputs;
+  fs::path output;
+  write::TopicPatterns topics;
+  std::optional<std::string> startArg, endArg;
+  std::uint64_t every = 1;
+  std::optional<write::Container> container;
+  std::optional<compress::Codec> compression;
+  std::uint64_t chunkBytes = 0, splitBytes = 0;
+  bool overwrite = false, quiet = false;
+};
+
+int usage(const std::string& command, const std::string& why) {
+  std::fprintf(stderr, "bagscope-cli: %s: %s (see bagscope-cli %s --help)\n", command.c_str(), why.c_str(),
+               command.c_str());
+  return kUsage;
+}
+
+// "64M", "512k", "1G" or a number of bytes.
+bool parseBytes(const std::string& v, std::uint64_t& out) {
+  if (v.empty()) return false;
+  std::uint64_t scale = 1;
+  std::string digits = v;
+  switch (v.back()) {
+    case 'k':
+    case 'K': scale = 1ull << 10; break;
+    case 'm':
+    case 'M': scale = 1ull << 20; break;
+    case 'g':
+    case 'G': scale = 1ull << 30; break;
+    default: break;
+  }
+  if (scale != 1) digits.pop_back();
+  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 12) return false;
+  out = std::stoull(digits) * scale;
+  return out > 0;
+}
+
+// Which options each command takes beyond inputs, -o and the output's form.
+struct CommandRules {
+  bool selects;      // --topic, --exclude, --start, --end, --every
+  bool oneInput;     // recover
+  bool needsFormat;  // convert: --format, or an output name that says it
+};
+
+std::optional<int> parseWriteArgs(const std::string& command, const CommandRules& rules,
+                                  const std::vector<std::string>& args, WriteArgs& out) {
+  bool haveOutput = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    std::string v;
+    auto value = [&] {
+      if (i + 1 >= args.size()) return false;
+      v = args[++i];
+      return true;
+    };
+    if (a == "-o" || a == "--out" || a == "--output") {
+      if (!value()) return usage(command, a + " needs a path");
+      out.output = fs::u8path(v);
+      haveOutput = true;
+    } else if (a == "--format") {
+      if (!value()) return usage(command, "--format needs one of " + write::containerNames());
+      auto c = write::containerFromName(v);
+      if (!c) return usage(command, c.error().message);
+      out.container = *c;
+    } else if (a == "--compression") {
+      compress::Codec codec{};
+      if (!value() || !compress::codecFromName(v, codec))
+        return usage(command, "--compression takes none, lz4, zstd or bz2");
+      out.compression = codec;
+    } else if (a == "--chunk-size" || a == "--split-size") {
+      if (!value() || !parseBytes(v, a == "--chunk-size" ? out.chunkBytes : out.splitBytes))
+        return usage(command, a + " needs a size in bytes (such as 4M)");
+    } else if (a == "--overwrite") {
+      out.overwrite = true;
+    } else if (a == "--quiet" || a == "-q") {
+      out.quiet = true;
+    } else if (rules.selects && (a == "--topic" || a == "--exclude")) {
+      if (!value()) return usage(command, a + " needs a topic name or /regular expression/");
+      (a == "--topic" ? out.topics.include : out.topics.exclude).push_back(v);
+    } else if (rules.selects && (a == "--start" || a == "--end")) {
+      if (!value()) return usage(command, a + " needs a time in seconds");
+      (a == "--start" ? out.startArg : out.endArg) = v;
+    } else if (rules.selects && a == "--every") {
+      if (!value() || v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v.size() > 9 ||
+          std::stoull(v) == 0)
+        return usage(command, "--every needs a whole number of at least 1");
+      out.every = std::stoull(v);
+    } else if (a.starts_with("-") && a != "-") {
+      return usage(command, "unknown option '" + a + "'");
+    } else {
+      out.inputs.push_back(fs::u8path(a));
+    }
+  }
+  if (out.inputs.empty()) return usage(command, "no input given");
+  if (rules.oneInput && out.inputs.size() > 1) return usage(command, "takes one input");
+  if (!haveOutput) return usage(command, "no output given (-o PATH)");
+  if (!out.container) out.container = write::containerForName(out.output);
+  if (!out.container && rules.needsFormat)
+    return usage(command, "say the output's format with --format (" + write::containerNames() + ")");
+  return std::nullopt;
+}
+
+// The container of an input recording, for an output that does not say.
+std::optional<write::Container> containerOf(const session::Session& s) {
+  const std::string& format = s.sourceInfo(0).format;
+  if (format.starts_with("ROS 1")) return write::Container::Ros1Bag;
+  if (format == "rosbag2 (mcap)") return write::Container::Rosbag2Mcap;
+  if (format.starts_with("rosbag2")) return write::Container::Rosbag2Db3;
+  if (format.starts_with("MCAP")) return write::Container::Mcap;
+  return std::nullopt;
+}
+
+void printReport(const std::string& command, const WriteArgs& args, const write::CopyReport& report) {
+  std::fprintf(stderr, "bagscope-cli: %s: wrote %llu messages on %zu topics to '%s' (%s)\n", command.c_str(),
+               static_cast<unsigned long long>(report.messagesWritten), report.perTopic.size(),
+               utf8(args.output).c_str(), formatBytes(report.bytesWritten).c_str());
+  for (const auto& s : report.skipped)
+    std::fprintf(stderr, "bagscope-cli: %s: skipped %s\n", command.c_str(), s.c_str());
+  for (const auto& l : report.lost)
+    std::fprintf(stderr, "bagscope-cli: %s: not readable: %s\n", command.c_str(), l.c_str());
+}
+
+int runWrite(const std::string& command, const CommandRules& rules, const std::vector<std::string>& args) {
+  WriteArgs parsed;
+  if (auto code = parseWriteArgs(command, rules, args, parsed)) return *code;
+  session::SessionOptions options;
+  auto inputs = session::expandInputs(parsed.inputs, false);
+  if (!inputs) {
+    std::fprintf(stderr, "bagscope-cli: %s: %s\n", command.c_str(), describeForCli(inputs.error()).c_str());
+    return kFailed;
+  }
+  auto opened = session::Session::open(*inputs, options);
+  if (!opened) {
+    std::fprintf(stderr, "bagscope-cli: %s: %s\n", command.c_str(), describeForCli(opened.error()).c_str());
+    return kFailed;
+  }
+  const session::Session& s = **opened;
+  for (const auto& p : s.problems()) std::fprintf(stderr, "bagscope-cli: %s: input: %s\n", command.c_str(), p.c_str());
+
+  write::CopyRequest request;
+  request.output = parsed.output;
+  request.every = parsed.every;
+  request.writer.container = parsed.container ? *parsed.container : containerOf(s).value_or(write::Container::Mcap);
+  request.writer.compression = parsed.compression;
+  request.writer.chunkBytes = parsed.chunkBytes;
+  request.writer.splitBytes = parsed.splitBytes;
+  request.writer.overwrite = parsed.overwrite;
+  for (const auto* arg : {&parsed.startArg, &parsed.endArg})
+    if (*arg && !parseTimeArgument(**arg, s.startNs(),
+                                   arg == &parsed.startArg ? request.selection.startNs : request.selection.endNs))
+      return usage(command, "'" + **arg + "' is not a time in seconds");
+  if (!parsed.topics.include.empty() || !parsed.topics.exclude.empty()) {
+    auto topics = write::selectTopics(s, parsed.topics);
+    if (!topics) return usage(command, topics.error().message);
+    if (topics->empty()) return usage(command, "the --topic and --exclude given leave no topic");
+    request.selection.topics = *topics;
+  }
+
+  ProgressLine line(parsed.quiet);
+  InterruptScope interruptible;
+  std::string shown = utf8(parsed.output.filename());
+  auto report = write::copyRecording(s, request, interrupt().get_token(), [&](double f) { line.show(shown, 1, 1, f); });
+  line.done();
+  if (!report) {
+    if (report.error().code == ErrorCode::Cancelled) {
+      std::fprintf(stderr, "bagscope-cli: %s: interrupted; nothing was written to '%s'\n", command.c_str(),
+                   utf8(parsed.output).c_str());
+      return kInterrupted;
+    }
+    std::fprintf(stderr, "bagscope-cli: %s: %s\n", command.c_str(), describeForCli(report.error()).c_str());
+    return report.error().code == ErrorCode::Write ? kOutputFailed : kFailed;
+  }
+  printReport(command, parsed, *report);
+  if (!report->lost.empty() || !report->skipped.empty()) return kPartial;
+  // recover exists to read damaged input: damage it got past is its report, not a failure.
+  return command == "recover" || s.problems().empty() ? kOk : kPartial;
+}
+
+}  // namespace
+
+int runFilter(const std::vector<std::string>& args) { return runWrite("filter", {true, false, false}, args); }
+int runMerge(const std::vector<std::string>& args) { return runWrite("merge", {true, false, false}, args); }
+int runConvert(const std::vector<std::string>& args) { return runWrite("convert", {false, false, true}, args); }
+int runRecover(const std::vector<std::string>& args) { return runWrite("recover", {false, true, false}, args); }
+
+}  // namespace bagscope::cli

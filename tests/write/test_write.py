@@ -1,0 +1,397 @@
+#!/usr/bin/python3
+"""bagscope-cli filter, merge, convert and recover, checked by readers that are not Bagscope's:
+
+- ROS 1 bags: Debian's python3-rosbag (raw reads: bytes, times, md5sums, definitions,
+  callerids, latching; its chunk and index checks);
+- MCAP: Foxglove's @mcap/core through verify_mcap.mjs (indexed and streaming readers, every
+  CRC, statistics, chunk and message indexes), installed from npm into the build tree;
+- rosbag2 folders (MCAP and SQLite storage): the rosbags library from ../shared/peers.
+
+Expectations are what those readers read from the input fixtures, chosen and ordered here
+by hand (topic, time range, every n-th, merge order). Every case asserts; nothing is skipped.
+
+    test_write.py --cli BAGSCOPE_CLI --data tests/data --rosbags DIR --npm-cache DIR
+"""
+import argparse
+import hashlib
+import os
+import resource
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+import rosbag
+
+ARGS = None
+HERE = Path(__file__).resolve().parent
+MCAP_PACKAGES = ['@mcap/core@2.2.2', '@mcap/support@1.1.0', '@foxglove/crc@0.0.3']
+
+
+def sha(data):
+    return hashlib.sha256(bytes(data)).hexdigest()
+
+
+def data(*parts):
+    return str(Path(ARGS.data, *parts))
+
+
+def cli(*args, check=True, **kw):
+    run = subprocess.run([ARGS.cli, *map(str, args)], capture_output=True, text=True, **kw)
+    if check and run.returncode != 0:
+        raise AssertionError(f'bagscope-cli {" ".join(map(str, args))} exited {run.returncode}:\n{run.stderr}')
+    return run
+
+
+# ---- the independent readers -------------------------------------------------------------
+
+def ros1_messages(path):
+    """[(topic, time_ns, sha256)] in the order python3-rosbag reads them (log time)."""
+    with rosbag.Bag(str(path)) as b:
+        return [(topic, t.to_nsec(), sha(raw[1])) for topic, raw, t in b.read_messages(raw=True)]
+
+
+def ros1_connections(path):
+    """{topic: set of (type, md5sum, definition, callerid, latching)} from the bag's connection records."""
+    out = {}
+    with rosbag.Bag(str(path)) as b:
+        for c in b._connections.values():
+            h = c.header
+            latching = h.get('latching', b'0') in (b'1', '1')
+            callerid = h.get('callerid', b'')
+            callerid = callerid.decode() if isinstance(callerid, bytes) else callerid
+            out.setdefault(c.topic, set()).add((c.datatype, c.md5sum, c.msg_def, callerid, latching))
+    return out
+
+
+def mcap_read(*paths):
+    """What @mcap/core reads from each file (verify_mcap.mjs), as dicts."""
+    modules = Path(ARGS.npm_cache)
+    if not (modules / 'node_modules' / '@mcap' / 'core').is_dir():
+        modules.mkdir(parents=True, exist_ok=True)
+        subprocess.run(['npm', 'install', '--no-audit', '--no-fund', '--prefix', str(modules), *MCAP_PACKAGES],
+                       check=True, capture_output=True)
+    run = subprocess.run(['node', str(HERE / 'verify_mcap.mjs'), str(modules), *map(str, paths)],
+                         capture_output=True, text=True)
+    if run.returncode != 0:
+        raise AssertionError(f'@mcap/core refused {paths}: {run.stderr}')
+    import json
+    return [json.loads(line) for line in run.stdout.splitlines()]
+
+
+def mcap_messages(path):
+    return [(t, int(time), h) for t, time, h in mcap_read(path)[0]['messages']]
+
+
+def rosbags_read(folder):
+    """(messages as [(topic, time_ns, sha256)] in log-time order, connections, metadata) by rosbags."""
+    sys.path.insert(0, ARGS.rosbags)
+    from rosbags.rosbag2 import Reader
+    with Reader(Path(folder)) as r:
+        messages = [(c.topic, t, sha(d)) for c, t, d in r.messages()]
+        conns = {c.topic: (c.msgtype, c.msgdef.data, c.ext.serialization_format, c.ext.offered_qos_profiles)
+                 for c in r.connections}
+        return messages, conns, r.message_count
+
+
+def metadata_yaml(folder):
+    from ruamel.yaml import YAML
+    return YAML(typ='safe').load(Path(folder, 'metadata.yaml'))['rosbag2_bagfile_information']
+
+
+def by_time(messages):
+    """Stable sort by log time: the order a merged recording has (ties in input order)."""
+    return sorted(messages, key=lambda m: m[1])
+
+
+class Workspace(unittest.TestCase):
+    def setUp(self):
+        self.dir = Path(tempfile.mkdtemp(prefix='bagscope-write-'))
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def assertNoLeftovers(self, folder=None):
+        left = [p.name for p in Path(folder or self.dir).iterdir() if '.part-' in p.name]
+        self.assertEqual(left, [], 'temporary outputs left behind')
+
+
+class Ros1Bags(Workspace):
+    def test_filter_without_filters_reproduces_every_message(self):
+        for fixture in ('demo_uncompressed.bag', 'demo_bz2.bag', 'demo_lz4.bag'):
+            expected = ros1_messages(data('ros1', fixture))
+            self.assertEqual(len(expected), 717)
+            for compression in ('none', 'bz2', 'lz4'):
+                out = self.dir / f'{fixture}.{compression}.bag'
+                cli('filter', data('ros1', fixture), '-o', out, '--compression', compression, '-q')
+                self.assertEqual(ros1_messages(out), expected, f'{fixture} as {compression}')
+                self.assertEqual(ros1_connections(out), ros1_connections(data('ros1', fixture)))
+                with rosbag.Bag(str(out)) as b:
+                    info = b.get_compression_info()
+                    self.assertEqual(info.compression, compression)
+                    self.assertEqual(b.get_message_count(), 717)
+        self.assertNoLeftovers()
+
+    def test_bag_to_mcap_to_bag_keeps_definitions_md5s_callerids_latching(self):
+        source = data('ros1', 'demo_lz4.bag')
+        for compression in ('zstd', 'lz4', 'none'):
+            mcap = self.dir / f'demo.{compression}.mcap'
+            back = self.dir / f'demo.{compression}.bag'
+            cli('convert', source, '-o', mcap, '--compression', compression, '-q')
+            read = mcap_read(mcap)[0]
+            self.assertEqual(read['profile'], 'ros1')
+            self.assertEqual(read['compressions'], [compression if compression != 'none' else ''])
+            self.assertEqual([tuple(m[:1]) + (int(m[1]), m[2]) for m in read['messages']], ros1_messages(source))
+            self.assertEqual(read['statistics']['messageCount'], 717)
+            for ch in read['channels']:
+                self.assertEqual(ch['messageEncoding'], 'ros1')
+                self.assertEqual(ch['schema']['encoding'], 'ros1msg')
+                self.assertIn('md5sum', ch['metadata'])
+            cli('convert', mcap, '-o', back, '-q')
+            self.assertEqual(ros1_messages(back), ros1_messages(source))
+            self.assertEqual(ros1_connections(back), ros1_connections(source))
+
+    def test_topic_time_and_every_nth(self):
+        source = data('ros1', 'demo_bz2.bag')
+        everything = ros1_messages(source)
+        start = everything[0][1]
+        lo, hi = start + 500_000_000, start + 1_500_000_000
+        out = self.dir / 'imu.bag'
+        cli('filter', source, '-o', out, '--topic', '/imu', '--topic', '/tf', '--start', '+0.5', '--end', '+1.5',
+            '--every', '3', '-q')
+        expected, seen = [], {}
+        for m in everything:
+            if m[0] in ('/imu', '/tf') and lo <= m[1] <= hi:
+                if seen.get(m[0], 0) % 3 == 0:
+                    expected.append(m)
+                seen[m[0]] = seen.get(m[0], 0) + 1
+        self.assertGreater(len(expected), 50)
+        self.assertEqual(ros1_messages(out), expected)
+
+    def test_regex_and_exclude(self):
+        source = data('ros1', 'demo_lz4.bag')
+        out = self.dir / 'cameras.mcap'
+        cli('filter', source, '-o', out, '--topic', '/\\/camera\\/.*/', '--exclude', '/camera/depth', '-q')
+        expected = [m for m in ros1_messages(source) if m[0].startswith('/camera/') and m[0] != '/camera/depth']
+        self.assertEqual(mcap_messages(out), expected)
+        self.assertIn('/camera/depth_float', {m[0] for m in expected})
+
+    def test_recover_gets_every_complete_message_and_at_least_what_reindex_does(self):
+        intact = ros1_messages(data('ros1', 'demo_uncompressed.bag'))
+        for fixture, complete in (('demo_truncated.bag', 668), ('demo_crashed.bag', 500)):
+            copy = self.dir / fixture
+            shutil.copy(data('ros1', fixture), copy)
+            (self.dir / 'reindexed').mkdir(exist_ok=True)
+            subprocess.run(['/usr/bin/rosbag', 'reindex', '--output-dir', str(self.dir / 'reindexed'), str(copy)],
+                           check=True, capture_output=True)
+            reindexed = ros1_messages(self.dir / 'reindexed' / fixture)
+            out = self.dir / f'recovered-{fixture}'
+            run = cli('recover', data('ros1', fixture), '-o', out, '-q')
+            recovered = ros1_messages(out)
+            print(f'{fixture}: rosbag reindex {len(reindexed)}, bagscope recover {len(recovered)}', file=sys.stderr)
+            self.assertGreaterEqual(len(recovered), len(reindexed))
+            self.assertEqual(len(recovered), complete)
+            self.assertEqual(recovered, by_time(intact_prefix(intact, data('ros1', fixture), complete)))
+            self.assertIn('wrote %d messages' % complete, run.stderr)
+
+    def test_a_ros2_topic_is_not_written_into_a_bag(self):
+        run = cli('convert', data('ros2', 'demo.mcap'), '-o', self.dir / 'x.bag', check=False)
+        self.assertEqual(run.returncode, 1)
+        self.assertIn('cannot go into a ROS 1 bag', run.stderr)
+        self.assertFalse((self.dir / 'x.bag').exists())
+        self.assertNoLeftovers()
+
+
+def intact_prefix(intact, damaged_path, count):
+    """The first `count` messages of the damaged file in file order, taken from the intact
+    recording: the damaged fixtures are the intact one cut short (README of tests/data)."""
+    with rosbag.Bag(data('ros1', 'demo_uncompressed.bag')) as b:
+        in_file_order = []
+        for topic, raw, t in b.read_messages(raw=True):
+            in_file_order.append((raw[3], (topic, t.to_nsec(), sha(raw[1]))))
+    in_file_order.sort(key=lambda x: x[0])
+    return [m for _, m in in_file_order[:count]]
+
+
+class Mcap(Workspace):
+    def test_convert_between_compressions(self):
+        source = data('ros2', 'demo_zstd.mcap')
+        expected = mcap_messages(source)
+        self.assertEqual(len(expected), 715)
+        for compression in ('none', 'lz4', 'zstd'):
+            out = self.dir / f'{compression}.mcap'
+            cli('convert', source, '-o', out, '--compression', compression, '--chunk-size', '256k', '-q')
+            read = mcap_read(out)[0]
+            self.assertEqual([(t, int(time), h) for t, time, h in read['messages']], expected)
+            self.assertEqual(read['profile'], 'ros2')
+            self.assertGreater(read['statistics']['chunkCount'], 3)
+            self.assertEqual(read['chunkIndexes'], read['statistics']['chunkCount'])
+            self.assertGreaterEqual(read['messageIndexRecords'], read['statistics']['chunkCount'])
+            source_channels = {c['topic']: c for c in mcap_read(source)[0]['channels']}
+            for ch in read['channels']:
+                self.assertEqual(ch['schema'], source_channels[ch['topic']]['schema'])
+
+    def test_recover_cut_and_unsummarised_mcap(self):
+        intact = mcap_messages(data('ros2', 'demo.mcap'))
+        # 577 messages are in the chunks before the cut; 8 more are complete in the cut chunk.
+        for fixture, complete in (('demo_truncated.mcap', 585), ('demo_nosummary.mcap', 715)):
+            out = self.dir / f'recovered-{fixture}'
+            cli('recover', data('ros2', fixture), '-o', out, '-q')
+            recovered = mcap_messages(out)
+            print(f'{fixture}: bagscope recover {len(recovered)} of {complete} complete', file=sys.stderr)
+            self.assertEqual(len(recovered), complete)
+            self.assertTrue(set(recovered) <= set(intact))
+            self.assertEqual(recovered, sorted(recovered, key=lambda m: m[1]))
+
+
+class Rosbag2(Workspace):
+    def test_mcap_to_rosbag2_in_both_storages(self):
+        expected = mcap_messages(data('ros2', 'demo.mcap'))
+        source_channels = {c['topic']: c for c in mcap_read(data('ros2', 'demo.mcap'))[0]['channels']}
+        for fmt, storage in (('rosbag2', 'mcap'), ('rosbag2-db3', 'sqlite3')):
+            out = self.dir / f'demo_{storage}'
+            cli('convert', data('ros2', 'demo.mcap'), '-o', out, '--format', fmt, '-q')
+            messages, conns, count = rosbags_read(out)
+            self.assertEqual(by_time(messages), by_time(expected))
+            meta = metadata_yaml(out)
+            self.assertEqual(meta['version'], 9)
+            self.assertEqual(meta['storage_identifier'], storage)
+            self.assertEqual(count, 715)
+            for topic, (msgtype, msgdef, serialization, qos) in conns.items():
+                self.assertEqual(msgtype, source_channels[topic]['schema']['name'])
+                self.assertEqual(msgdef, source_channels[topic]['schema']['data'])
+                self.assertEqual(serialization, 'cdr')
+            self.assertNoLeftovers()
+
+    def test_type_hashes_computed_for_an_input_without_them_match_jazzys(self):
+        # demo.mcap (Foxglove's writer) carries no type hashes; demo_db3 (Jazzy layout) stores them.
+        out = self.dir / 'hashed'
+        cli('convert', data('ros2', 'demo.mcap'), '-o', out, '--format', 'rosbag2-db3', '-q')
+        query = 'SELECT name, type_description_hash FROM topics'
+        ours = dict(sqlite3.connect(str(out / 'hashed_0.db3')).execute(query).fetchall())
+        fixture = data('ros2', 'demo_db3', 'demo_db3_0.db3')
+        jazzy = dict(sqlite3.connect(f'file:{fixture}?mode=ro', uri=True).execute(query).fetchall())
+        self.assertEqual(len(jazzy), 21)
+        self.assertEqual(ours, jazzy)
+
+    def test_db3_to_mcap_keeps_qos(self):
+        source = data('ros2', 'demo_db3')
+        expected, source_conns, _ = rosbags_read(source)
+        out = self.dir / 'demo.mcap'
+        cli('convert', source, '-o', out, '-q')
+        read = mcap_read(out)[0]
+        self.assertEqual(by_time([(t, int(time), h) for t, time, h in read['messages']]), by_time(expected))
+        for ch in read['channels']:
+            self.assertTrue(ch['metadata']['offered_qos_profiles'].startswith('- history:'), ch)
+        back = self.dir / 'back'
+        cli('convert', out, '-o', back, '--format', 'rosbag2-db3', '-q')
+        messages, conns, _ = rosbags_read(back)
+        self.assertEqual(messages, expected)
+        for topic, conn in conns.items():
+            self.assertEqual(conn[3], source_conns[topic][3], topic)  # QoS profiles as rosbags parses them
+
+    def test_split_by_size(self):
+        out = self.dir / 'split'
+        cli('convert', data('ros2', 'demo.mcap'), '-o', out, '--format', 'rosbag2', '--compression', 'none',
+            '--chunk-size', '64k', '--split-size', '500k', '-q')
+        files = sorted(p.name for p in out.iterdir())
+        self.assertIn('metadata.yaml', files)
+        self.assertGreaterEqual(len(files), 4, files)
+        messages, _, _ = rosbags_read(out)
+        self.assertEqual(len(metadata_yaml(out)['relative_file_paths']), len(files) - 1)
+        self.assertEqual(by_time(messages), by_time(mcap_messages(data('ros2', 'demo.mcap'))))
+
+    def test_recover_db3_with_its_wal(self):
+        # Python's sqlite3 (an independent reader) sees the database with its -wal applied.
+        copy = self.dir / 'wal'
+        shutil.copytree(data('ros2', 'wal'), copy)
+        with sqlite3.connect(str(copy / 'wal_0.db3')) as c:
+            rows = c.execute('SELECT t.name, m.timestamp, m.data FROM messages m JOIN topics t ON t.id = m.topic_id '
+                             'ORDER BY m.timestamp, m.id').fetchall()
+        expected = [(n, t, sha(d)) for n, t, d in rows]
+        self.assertEqual(len(expected), 40)
+        out = self.dir / 'recovered'
+        cli('recover', data('ros2', 'wal'), '-o', out, '-q')
+        messages, _, _ = rosbags_read(out)
+        self.assertEqual(messages, expected)
+
+
+class Merge(Workspace):
+    def test_merge_orders_by_time_and_keeps_every_message(self):
+        a, b = data('ros2', 'demo.mcap'), data('ros2', 'demo_db3')
+        expected = by_time(mcap_messages(a) + rosbags_read(b)[0])
+        out = self.dir / 'merged.mcap'
+        cli('merge', a, b, '-o', out, '-q')
+        merged = mcap_messages(out)
+        self.assertEqual(len(merged), 1430)
+        self.assertEqual(merged, expected)
+
+    def test_ros1_and_ros2_merge_only_into_mcap(self):
+        out = self.dir / 'both.mcap'
+        cli('merge', data('ros1', 'demo_lz4.bag'), data('ros2', 'demo.mcap'), '-o', out, '-q')
+        read = mcap_read(out)[0]
+        self.assertEqual(read['profile'], '')
+        self.assertEqual(read['statistics']['messageCount'], 717 + 715)
+        encodings = {(c['topic'], c['messageEncoding']) for c in read['channels']}
+        self.assertIn(('/imu', 'ros1'), encodings)
+        self.assertIn(('/imu', 'cdr'), encodings)
+
+
+class Safety(Workspace):
+    def test_an_existing_output_is_kept_unless_overwrite(self):
+        out = self.dir / 'out.mcap'
+        out.write_bytes(b'precious')
+        run = cli('convert', data('ros1', 'demo_lz4.bag'), '-o', out, check=False)
+        self.assertEqual(run.returncode, 4)
+        self.assertIn('exists already', run.stderr)
+        self.assertEqual(out.read_bytes(), b'precious')
+        cli('convert', data('ros1', 'demo_lz4.bag'), '-o', out, '--overwrite', '-q')
+        self.assertEqual(len(mcap_messages(out)), 717)
+        self.assertNoLeftovers()
+
+    def test_an_input_is_never_the_output(self):
+        copy = self.dir / 'in.bag'
+        shutil.copy(data('ros1', 'demo_lz4.bag'), copy)
+        before = copy.read_bytes()
+        run = cli('filter', copy, '-o', copy, '--overwrite', '--topic', '/imu', check=False)
+        self.assertNotEqual(run.returncode, 0)
+        self.assertIn('is an input', run.stderr)
+        folder = self.dir / 'r2'
+        shutil.copytree(data('ros2', 'demo_db3'), folder)
+        run = cli('convert', folder, '-o', folder / 'inside.mcap', check=False)
+        self.assertIn('is an input', run.stderr)
+        run = cli('convert', folder, '-o', folder, '--format', 'rosbag2', '--overwrite', check=False)
+        self.assertIn('is an input', run.stderr)
+        self.assertEqual(copy.read_bytes(), before)
+        self.assertEqual(sorted(p.name for p in folder.iterdir()), ['demo_db3_0.db3', 'metadata.yaml'])
+
+    def test_a_failed_write_leaves_nothing_under_the_name(self):
+        # A file size limit stands in for a full disk: the write fails part way (EFBIG).
+        def limit():
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (300_000, 300_000))
+        for name in ('big.mcap', 'big.bag'):
+            out = self.dir / name
+            run = cli('convert', data('ros1', 'demo_uncompressed.bag'), '-o', out, '--compression', 'none',
+                      check=False, preexec_fn=limit)
+            self.assertEqual(run.returncode, 4, run.stderr)
+            self.assertIn(name, run.stderr)
+            self.assertIn('File too large', run.stderr)
+            self.assertFalse(out.exists())
+            self.assertNoLeftovers()
+
+
+if __name__ == '__main__':
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--cli', required=True)
+    parser.add_argument('--data', required=True)
+    parser.add_argument('--rosbags', required=True, help='the rosbags library source (…/peers/rosbags/src)')
+    parser.add_argument('--npm-cache', required=True, help='where @mcap/core is installed from npm')
+    ARGS, rest = parser.parse_known_args()
+    if not Path(ARGS.rosbags, 'rosbags').is_dir():
+        sys.exit(f'test_write.py: no rosbags library at {ARGS.rosbags} (../shared/peers/rosbags/src)')
+    unittest.main(argv=[sys.argv[0], *rest], verbosity=2)
