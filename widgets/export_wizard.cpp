@@ -194,6 +194,11 @@ QWidget* ExportWizard::makeHowPage() {
   targetFrame_->addItem(QString());
   targetFrame_->setToolTip(
       tr("Move clouds into this TF frame (from /tf and /tf_static) at their stamp; empty: as recorded"));
+  axes_ = new QLineEdit(clouds);
+  axes_->setPlaceholderText(tr("x,y,z (as recorded)"));
+  axes_->setToolTip(
+      tr("Axes remapped after the target frame: z,-y,x makes new x = old z, new y = −old y, "
+         "new z = old x (a lidar mounted with another convention)"));
   auto* cloudForm = new QFormLayout(clouds);
   cloudForm->addRow(tr("PCD encoding:"), pcdEncoding_);
   cloudForm->addRow(QString(), plyAscii_);
@@ -201,6 +206,7 @@ QWidget* ExportWizard::makeHowPage() {
   cloudForm->addRow(QString(), dropNaN_);
   cloudForm->addRow(QString(), normalise_);
   cloudForm->addRow(tr("Target frame:"), targetFrame_);
+  cloudForm->addRow(tr("Axes (new x, y, z):"), axes_);
   cloudBox_ = clouds;
 
   auto* images = new QGroupBox(tr("Images and video"), page);
@@ -339,6 +345,7 @@ void ExportWizard::setFolder(const QString& folder) { folder_->setText(folder); 
 void ExportWizard::setReplaceExisting(bool replace) { (replace ? replace_ : keep_)->setChecked(true); }
 
 void ExportWizard::setTargetFrame(const QString& frame) { targetFrame_->setCurrentText(frame); }
+void ExportWizard::setAxes(const QString& axes) { axes_->setText(axes); }
 
 QStringList ExportWizard::targetFrames() const {
   QStringList out;
@@ -415,6 +422,7 @@ exporters::ExportOptions ExportWizard::optionsFor(const QString& format) const {
   o.dropNaN = dropNaN_->isChecked();
   o.normaliseIntensity = normalise_->isChecked();
   o.targetFrame = targetFrame_->currentText().trimmed().toStdString();
+  o.axes = axes_->text().remove(QLatin1Char(' ')).toStdString();
   o.jpegQuality = jpegQuality_->value();
   o.fps = fps_->value();
   o.timeColumns = static_cast<exporters::TimeColumns>(timeColumns_->currentData().toInt());
@@ -523,6 +531,14 @@ void ExportWizard::initializePage(int id) {
 bool ExportWizard::validateCurrentPage() {
   if (currentId() == What && tasks().empty()) return false;
   if (currentId() == When && typed_->isChecked() && from_->value() >= to_->value()) return false;
+  if (currentId() == How && cloudBox_->isVisible() && !axes_->text().trimmed().isEmpty()) {
+    auto axes = exporters::parseAxes(axes_->text().remove(QLatin1Char(' ')).toStdString());
+    axes_->setStyleSheet(axes ? QString() : QStringLiteral("color: red"));
+    if (!axes) {
+      axes_->setToolTip(tr("Three of x, y, z, each once, each with an optional minus: such as z,-y,x"));
+      return false;
+    }
+  }
   if (currentId() == Where) {
     if (folder_->text().trimmed().isEmpty()) {
       whereProblem_->setText(tr("Choose a folder."));
@@ -557,6 +573,7 @@ void ExportWizard::remember() const {
   s.setValue("cloud/dropNaN", dropNaN_->isChecked());
   s.setValue("cloud/normalise", normalise_->isChecked());
   s.setValue("cloud/targetFrame", targetFrame_->currentText());
+  s.setValue("cloud/axes", axes_->text());
   s.setValue("jpeg/quality", jpegQuality_->value());
   s.setValue("video/fps", fps_->value());
   s.setValue("csv/timeColumns", timeColumns_->currentData());
@@ -585,6 +602,7 @@ void ExportWizard::recall() {
   dropNaN_->setChecked(s.value("cloud/dropNaN").toBool());
   normalise_->setChecked(s.value("cloud/normalise").toBool());
   targetFrame_->setCurrentText(s.value("cloud/targetFrame").toString());
+  axes_->setText(s.value("cloud/axes").toString());
   jpegQuality_->setValue(s.value("jpeg/quality", 95).toInt());
   fps_->setValue(s.value("video/fps", 0.0).toDouble());
   timeColumns_->setCurrentIndex(std::max(0, timeColumns_->findData(s.value("csv/timeColumns", 2))));

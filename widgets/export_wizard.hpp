@@ -57,6 +57,7 @@ public:
   void setFolder(const QString& folder);
   void setReplaceExisting(bool replace);
   void setTargetFrame(const QString& frame);
+  void setAxes(const QString& axes);
   /// What the target frame box offers: "" (as recorded) and the frames of /tf.
   QStringList targetFrames() const;
   QStringList previewNames() const;
@@ -126,6 +127,7 @@ private:
   QCheckBox* dropNaN_ = nullptr;
   QCheckBox* normalise_ = nullptr;
   QComboBox* targetFrame_ = nullptr;
+  QLineEdit* axes_ = nullptr;
   QWidget* imageBox_ = nullptr;
   QSpinBox* jpegQuality_ = nullptr;
   QDoubleSpinBox* fps_ = nullptr;

@@ -109,6 +109,10 @@ std::optional<int> parseExportArgs(const std::vector<std::string>& args, ExportA
     } else if (a == "--frame") {
       if (!value()) return usage("--frame needs a frame id");
       o.targetFrame = v;
+    } else if (a == "--axes") {
+      if (!value()) return usage("--axes needs three axes such as z,-y,x");
+      if (auto r = exporters::parseAxes(v); !r) return usage(r.error().message);
+      o.axes = v;
     } else if (a == "--quality") {
       if (!number(o.jpegQuality) || o.jpegQuality > 100) return usage("--quality needs 0..100");
     } else if (a == "--fps") {

@@ -37,6 +37,7 @@ constexpr const char* kExportUsage =
     "      clouds: --pcd-encoding ascii|binary|binary_compressed  --ascii (PLY/PCD)\n"
     "              --fields x,y,z,intensity=i  --normalise-intensity  --drop-nan\n"
     "              --frame F (transform into frame F with /tf, /tf_static)\n"
+    "              --axes z,-y,x (new x = old z, new y = -old y, new z = old x; after --frame)\n"
     "      images: --quality Q (JPEG)   video: --fps F (default: the topic's rate)\n"
     "      csv: --time log|stamp|both  --seconds  --array-limit N (default 16)\n";
 constexpr const char* kFilterUsage =

@@ -152,8 +152,9 @@ ScanCloud scanAsCloud(std::vector<sensors::ScanPoint> points, const sensors::Hea
   return s;
 }
 
-// x, y, z of a copy of the cloud's data moved into another frame.
-Result<void> transformCloud(sensors::PointCloud& cloud, std::vector<std::byte>& storage, const sensors::Transform& t) {
+// x, y, z of a copy of the cloud's data moved by `move` (into another frame, onto other axes).
+template <typename Move>
+Result<void> transformCloud(sensors::PointCloud& cloud, std::vector<std::byte>& storage, Move&& move) {
   const auto* fx = cloud.find("x");
   const auto* fy = cloud.find("y");
   const auto* fz = cloud.find("z");
@@ -175,7 +176,7 @@ Result<void> transformCloud(sensors::PointCloud& cloud, std::vector<std::byte>& 
       std::memcpy(&v, p + off, 8);
       return v;
     };
-    auto q = t.apply({get(fx->offset), get(fy->offset), get(fz->offset)});
+    auto q = move(std::array<double, 3>{get(fx->offset), get(fy->offset), get(fz->offset)});
     std::uint32_t offs[] = {fx->offset, fy->offset, fz->offset};
     for (int k = 0; k < 3; ++k) {
       if (f32) {
@@ -186,7 +187,6 @@ Result<void> transformCloud(sensors::PointCloud& cloud, std::vector<std::byte>& 
       }
     }
   }
-  cloud.header.frameId = "";
   return {};
 }
 
@@ -397,6 +397,7 @@ private:
   std::mutex mutex_;
   std::atomic<bool> writeFailed_{false};  // a disk full or a refused write ends the export
   sensors::TfBuffer tf_;
+  std::optional<AxisRemap> axes_;           // o_.axes, parsed
   std::map<TopicId, std::string> layouts_;  // first cloud layout per topic
 };
 
@@ -445,10 +446,19 @@ Result<std::string> Exporter::frameBytes(const Planned& p, const Value& v, Kind 
   }
   stampNs = cloud.header.stampNs;
   std::vector<std::byte> moved;
+  sensors::Transform toTarget;  // identity unless a target frame is asked for
   if (!o_.targetFrame.empty()) {
     auto t = tf_.lookup(o_.targetFrame, tfFrameName(cloud.header.frameId), stampNs ? stampNs : p.logTimeNs);
     if (!t) return std::move(t).error();
-    if (auto r = transformCloud(cloud, moved, *t); !r) return std::move(r).error();
+    toTarget = *t;
+    cloud.header.frameId = "";
+  }
+  if (!o_.targetFrame.empty() || axes_) {
+    auto r = transformCloud(cloud, moved, [&](const std::array<double, 3>& q) {
+      auto inTarget = o_.targetFrame.empty() ? q : toTarget.apply(q);
+      return axes_ ? axes_->apply(inTarget) : inTarget;
+    });
+    if (!r) return std::move(r).error();
   }
   return cloudFileBytes(cloud, o_, "from " + topic + " of " + bag_);
 }
@@ -535,6 +545,11 @@ Result<void> Exporter::run(const ProgressFn& progress) {
     return {};
   }
   if (o_.every == 0) return fileError(ErrorCode::InvalidArgument, "--every must be at least 1");
+  if (!o_.axes.empty()) {
+    auto axes = parseAxes(o_.axes);
+    if (!axes) return std::move(axes).error();
+    axes_ = *axes;
+  }
   auto tf = loadTf(s_, !o_.targetFrame.empty(), stop_);
   if (!tf) return std::move(tf).error();
   tf_ = std::move(tf).value();
@@ -777,10 +792,44 @@ Result<void> exportSession(const Session& session, const std::string& bag, const
   return e.run(progress);
 }
 
+Result<AxisRemap> parseAxes(std::string_view text) {
+  auto bad = [&](const std::string& why) {
+    return makeError(ErrorCode::InvalidArgument,
+                     "--axes '" + std::string(text) + "': " + why + " (three of x, y, z, each once, such as z,-y,x)");
+  };
+  AxisRemap remap;
+  std::array<bool, 3> used{};
+  std::size_t at = 0;
+  for (int i = 0; i < 3; ++i) {
+    auto comma = std::min(text.find(',', at), text.size());
+    std::string_view part = text.substr(at, comma - at);
+    if (i < 2 && comma == text.size()) return bad("needs three axes");
+    double sign = 1;
+    if (!part.empty() && (part.front() == '-' || part.front() == '+')) {
+      sign = part.front() == '-' ? -1 : 1;
+      part.remove_prefix(1);
+    }
+    if (part.size() != 1 || part[0] < 'x' || part[0] > 'z') return bad("'" + std::string(part) + "' is not an axis");
+    int source = part[0] - 'x';
+    if (used[static_cast<std::size_t>(source)]) return bad(std::string(part) + " is used twice");
+    used[static_cast<std::size_t>(source)] = true;
+    remap.source[static_cast<std::size_t>(i)] = source;
+    remap.sign[static_cast<std::size_t>(i)] = sign;
+    at = comma + 1;
+  }
+  if (at <= text.size()) return bad("has more than three axes");
+  return remap;
+}
+
 Result<fs::path> writeManifest(const ExportReport& report, const ExportOptions& options) {
   std::string j = "{\n  \"format\": ";
   appendJsonString(formatName(options.format), j);
   j += ",\n  \"times\": \"log_time_ns: when the message was recorded; stamp_ns: its header stamp (0: none)\"";
+  // How clouds were moved, so that the files can be read in the right frame and axes.
+  j += ",\n  \"target_frame\": ";
+  appendJsonString(options.targetFrame, j);
+  j += ",\n  \"axes\": ";
+  appendJsonString(options.axes.empty() ? "x,y,z" : options.axes, j);
   j += ",\n  \"files\": [";
   auto files = report.files;
   std::sort(files.begin(), files.end(), [](const WrittenFile& a, const WrittenFile& b) { return a.path < b.path; });

@@ -3,6 +3,7 @@
 // a video, any topic to CSV or a NumPy table. Every file is written under a temporary name
 // and renamed when complete; existing files are never replaced unless asked.
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <limits>
@@ -88,6 +89,9 @@ struct ExportOptions {
   bool normaliseIntensity = false;  ///< intensity divided by the cloud's maximum (to [0, 1])
   bool dropNaN = false;             ///< leave out points with a non-finite x, y or z (always for bin)
   std::string targetFrame;          ///< transform clouds into this frame with /tf and /tf_static
+  /// Clouds' axes remapped after targetFrame: "z,-y,x" makes new x = old z, new y = -old y,
+  /// new z = old x (a lidar mounted with another convention). Empty: as they are.
+  std::string axes;
 
   // Images and video.
   int jpegQuality = 95;
@@ -126,6 +130,17 @@ using ProgressFn = session::ProgressFn;
 /// A name template may make sub-folders of the output folder and nothing else: an absolute
 /// template, a drive or root, or a ".." part is an error (InvalidArgument) naming it.
 Result<void> checkNameTemplate(std::string_view nameTemplate);
+
+/// An axis remap: new axis i = sign[i] * old axis source[i].
+struct AxisRemap {
+  std::array<int, 3> source{0, 1, 2};
+  std::array<double, 3> sign{1, 1, 1};
+  std::array<double, 3> apply(const std::array<double, 3>& p) const {
+    return {sign[0] * p[source[0]], sign[1] * p[source[1]], sign[2] * p[source[2]]};
+  }
+};
+/// Parses "z,-y,x": three of x, y, z, each once, each with an optional sign. An error says why.
+Result<AxisRemap> parseAxes(std::string_view text);
 
 /// `value` (a topic, a bag name) as one safe file-name component on every system: separators,
 /// control characters and `<>:"|?*` become '_', "." / ".." and names Windows reserves (CON,

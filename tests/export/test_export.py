@@ -46,6 +46,11 @@ def messages(topic, bag=BAG):
         return [(m, t.to_nsec()) for _, m, t in b.read_messages(topics=[topic])]
 
 
+def read_json(path):
+    with open(path) as f:
+        return json.load(f)
+
+
 def reference_cloud(msg):
     """The points of a PointCloud2, decoded from its fields with numpy (row padding skipped)."""
     order = '>' if msg.is_bigendian else '<'
@@ -154,6 +159,32 @@ class ExportTest(unittest.TestCase):
                 for k, name in enumerate(header['FIELDS']):
                     np.testing.assert_allclose(table[:, k], ref[name].astype(np.float64), rtol=1e-6, equal_nan=True,
                                                err_msg=f'PCL reading {name} of {pcds[-1]}')
+
+    def test_axes_remap_moves_every_point_and_is_in_the_manifest(self):
+        # --axes z,-y,x: new x = old z, new y = -old y, new z = old x (worked out here from the
+        # points python3-rosbag decodes), in the PCD Open3D reads and in the KITTI .bin.
+        refs = messages('/points')
+        out = os.path.join(self.out, 'axes')
+        cli('export', data(BAG), '--format', 'pcd', '--topic', '/points', '--axes', 'z,-y,x', '--out', out)
+        pcds = files(out, '.pcd')
+        self.assertEqual(len(pcds), len(refs))
+        for path, (msg, _) in zip(pcds, refs):
+            ref = reference_cloud(msg)
+            pos = o3d.t.io.read_point_cloud(path).point.positions.numpy()
+            want = np.stack([ref['z'], -ref['y'], ref['x']], axis=1).astype(np.float32)
+            np.testing.assert_array_equal(pos, want, err_msg=path)
+        self.assertEqual(read_json(os.path.join(out, 'manifest.json'))['axes'], 'z,-y,x')
+        bins = os.path.join(self.out, 'axes_bin')
+        cli('export', data(BAG), '--format', 'bin', '--topic', '/points', '--axes', '-y,x,z', '--out', bins)
+        ref = reference_cloud(refs[0][0])
+        finite = np.isfinite(ref['x']) & np.isfinite(ref['y']) & np.isfinite(ref['z'])
+        got = np.fromfile(files(bins, '.bin')[0], np.float32).reshape(-1, 4)
+        np.testing.assert_array_equal(got[:, 0], -ref['y'][finite])
+        np.testing.assert_array_equal(got[:, 1], ref['x'][finite])
+        for bad in ('x,y', 'x,x,z', 'x,y,w', 'x,y,z,x'):
+            p = cli('export', data(BAG), '--format', 'pcd', '--axes', bad, '--out', out, check=False)
+            self.assertEqual(p.returncode, 2, bad)
+            self.assertIn('--axes', p.stderr)
 
     def test_ply_binary_and_ascii_with_renamed_fields_and_normalised_intensity(self):
         msg = messages('/points')[5][0]

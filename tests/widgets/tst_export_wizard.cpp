@@ -123,6 +123,35 @@ private slots:
     QCOMPARE(filesUnder(out.path()), QStringList());
   }
 
+  // The axes box: a remap that is not one keeps the wizard on How; one that is reaches the
+  // manifest (the points themselves are checked against python3-rosbag in test_export.py).
+  void axesAreCheckedAndRecorded() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
+    QTemporaryDir out;
+    ExportWizard w(&d, {"/points"});
+    w.chooseTopic("/points", "pcd");
+    w.setFolder(out.path());
+    w.show();
+    w.next();
+    w.next();
+    QCOMPARE(w.currentId(), int(ExportWizard::How));
+    w.setAxes("x,x,z");
+    w.next();
+    QCOMPARE(w.currentId(), int(ExportWizard::How));
+    w.setAxes("z, -y, x");
+    QSignalSpy finished(&w, &ExportWizard::exportFinished);
+    w.next();
+    QCOMPARE(w.currentId(), int(ExportWizard::Where));
+    QTRY_VERIFY_WITH_TIMEOUT(!w.previewNames().isEmpty(), 10000);
+    w.next();
+    QVERIFY(finished.wait(60000));
+    QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(w.summary()));
+    QFile manifest(out.filePath("manifest.json"));
+    QVERIFY(manifest.open(QIODevice::ReadOnly));
+    QVERIFY(manifest.readAll().contains("\"axes\": \"z,-y,x\""));
+  }
+
   // The ticks and formats of the last export come back (the README says so); an explicit
   // topic (Export This Topic…) replaces the ticks but keeps the formats.
   void remembersTickedTopicsAndTheirFormats() {
