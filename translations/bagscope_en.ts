@@ -93,4 +93,21 @@
         </translation>
     </message>
 </context>
+<context>
+    <name>bagscope::widgets::SaveRecordingDialog</name>
+    <message numerus="yes">
+        <source>Wrote %n message(s) on %1 topic(s) to %2 (%3).</source>
+        <translation>
+            <numerusform>Wrote %n message on %1 topic(s) to %2 (%3).</numerusform>
+            <numerusform>Wrote %n messages on %1 topic(s) to %2 (%3).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Could not be read (%n):</source>
+        <translation>
+            <numerusform>Could not be read (%n):</numerusform>
+            <numerusform>Could not be read (%n):</numerusform>
+        </translation>
+    </message>
+</context>
 </TS>

@@ -592,6 +592,22 @@
             <numerusform> ほか %n 件</numerusform>
         </translation>
     </message>
+    <message>
+        <source>x,y,z (as recorded)</source>
+        <translation>x,y,z（記録のまま）</translation>
+    </message>
+    <message>
+        <source>Axes remapped after the target frame: z,-y,x makes new x = old z, new y = −old y, new z = old x (a lidar mounted with another convention)</source>
+        <translation>目標フレームの後に軸を並べ替えます：z,-y,x は新 x = 元 z、新 y = −元 y、新 z = 元 x（別の規約で取り付けたライダー）</translation>
+    </message>
+    <message>
+        <source>Axes (new x, y, z):</source>
+        <translation>軸（新しい x, y, z）：</translation>
+    </message>
+    <message>
+        <source>Three of x, y, z, each once, each with an optional minus: such as z,-y,x</source>
+        <translation>x、y、z を一度ずつ、必要ならマイナス付きで：例 z,-y,x</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::ImagePanel</name>
@@ -957,6 +973,26 @@
         <source>Recordings (%1);;All files (*)</source>
         <translation>記録ファイル (%1);;すべてのファイル (*)</translation>
     </message>
+    <message>
+        <source>Recover…</source>
+        <translation>復元…</translation>
+    </message>
+    <message>
+        <source>Write every message that could be read to a new, clean recording</source>
+        <translation>読み取れたすべてのメッセージを新しい正常な記録に書き出します</translation>
+    </message>
+    <message>
+        <source>&amp;Save Selection As…</source>
+        <translation>選択範囲を別名で保存(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+S</source>
+        <translation>Ctrl+Shift+S</translation>
+    </message>
+    <message>
+        <source>&amp;Recover…</source>
+        <translation>復元(&amp;R)…</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::MessageTreeModel</name>
@@ -1193,6 +1229,130 @@
     <message>
         <source>No problems: every file opened whole and every topic decodes.</source>
         <translation>問題はありません: すべてのファイルが完全に開け、すべてのトピックをデコードできます。</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::SaveRecordingDialog</name>
+    <message>
+        <source>None</source>
+        <translation>すべて解除</translation>
+    </message>
+    <message>
+        <source>The whole recording</source>
+        <translation>記録全体</translation>
+    </message>
+    <message>
+        <source>Recover Recording</source>
+        <translation>記録の復元</translation>
+    </message>
+    <message>
+        <source>Save Selection As</source>
+        <translation>選択範囲を別名で保存</translation>
+    </message>
+    <message>
+        <source>Every message that could be read from the damaged recording is written to a new, indexed one. What could not be read is listed when it is done.</source>
+        <translation>破損した記録から読み取れたすべてのメッセージを、インデックス付きの新しい記録に書き出します。読み取れなかったものは完了後に一覧表示します。</translation>
+    </message>
+    <message>
+        <source>Topics:</source>
+        <translation>トピック：</translation>
+    </message>
+    <message>
+        <source>All</source>
+        <translation>すべて選択</translation>
+    </message>
+    <message>
+        <source>The selected range (%1 s to %2 s after the start)</source>
+        <translation>選択範囲（開始から %1 秒〜%2 秒）</translation>
+    </message>
+    <message>
+        <source>The selected range (none: Shift-drag on the timeline)</source>
+        <translation>選択範囲（なし：タイムライン上で Shift＋ドラッグ）</translation>
+    </message>
+    <message>
+        <source>Messages:</source>
+        <translation>メッセージ：</translation>
+    </message>
+    <message>
+        <source>Format:</source>
+        <translation>形式：</translation>
+    </message>
+    <message>
+        <source>Compression:</source>
+        <translation>圧縮：</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>参照…</translation>
+    </message>
+    <message>
+        <source>Save to:</source>
+        <translation>保存先：</translation>
+    </message>
+    <message>
+        <source>A %1 cannot hold %2 messages</source>
+        <translation>%1 には %2 メッセージを格納できません</translation>
+    </message>
+    <message>
+        <source>New rosbag2 Folder</source>
+        <translation>新しい rosbag2 フォルダー</translation>
+    </message>
+    <message>
+        <source>Save Recording</source>
+        <translation>記録を保存</translation>
+    </message>
+    <message>
+        <source>Tick at least one topic.</source>
+        <translation>トピックを少なくとも一つ選んでください。</translation>
+    </message>
+    <message>
+        <source>Choose where to save.</source>
+        <translation>保存先を選んでください。</translation>
+    </message>
+    <message>
+        <source>%1 exists already. Replace it?</source>
+        <translation>%1 は既に存在します。置き換えますか？</translation>
+    </message>
+    <message>
+        <source>Writing %1…</source>
+        <translation>%1 を書き込み中…</translation>
+    </message>
+    <message>
+        <source>Cancelled: nothing was written.</source>
+        <translation>キャンセルしました：何も書き込まれていません。</translation>
+    </message>
+    <message>
+        <source>Not saved: %1</source>
+        <translation>保存されませんでした：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Wrote %n message(s) on %1 topic(s) to %2 (%3).</source>
+        <translation>
+            <numerusform>%n 件のメッセージ（%1 トピック）を %2 に書き込みました（%3）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Could not be read (%n):</source>
+        <translation>
+            <numerusform>読み取れなかったもの（%n 件）：</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Not written: %1</source>
+        <translation>書き込まれませんでした：%1</translation>
+    </message>
+    <message>
+        <source>What the damaged recording lost:</source>
+        <translation>破損した記録で失われたもの：</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>閉じる</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <comment>no compression</comment>
+        <translation>なし</translation>
     </message>
 </context>
 <context>

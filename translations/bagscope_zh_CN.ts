@@ -592,6 +592,22 @@
             <numerusform> 等另外 %n 个</numerusform>
         </translation>
     </message>
+    <message>
+        <source>x,y,z (as recorded)</source>
+        <translation>x,y,z（按录制）</translation>
+    </message>
+    <message>
+        <source>Axes remapped after the target frame: z,-y,x makes new x = old z, new y = −old y, new z = old x (a lidar mounted with another convention)</source>
+        <translation>在目标坐标系之后重映射坐标轴：z,-y,x 表示新 x = 原 z，新 y = −原 y，新 z = 原 x（按其他约定安装的激光雷达）</translation>
+    </message>
+    <message>
+        <source>Axes (new x, y, z):</source>
+        <translation>坐标轴（新 x, y, z）：</translation>
+    </message>
+    <message>
+        <source>Three of x, y, z, each once, each with an optional minus: such as z,-y,x</source>
+        <translation>x、y、z 各用一次，可带负号：例如 z,-y,x</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::ImagePanel</name>
@@ -957,6 +973,26 @@
         <source>Recordings (%1);;All files (*)</source>
         <translation>录制文件 (%1);;所有文件 (*)</translation>
     </message>
+    <message>
+        <source>Recover…</source>
+        <translation>恢复…</translation>
+    </message>
+    <message>
+        <source>Write every message that could be read to a new, clean recording</source>
+        <translation>将所有可读取的消息写入一个新的完好录制</translation>
+    </message>
+    <message>
+        <source>&amp;Save Selection As…</source>
+        <translation>将所选另存为(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+S</source>
+        <translation>Ctrl+Shift+S</translation>
+    </message>
+    <message>
+        <source>&amp;Recover…</source>
+        <translation>恢复(&amp;R)…</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::MessageTreeModel</name>
@@ -1193,6 +1229,130 @@
     <message>
         <source>No problems: every file opened whole and every topic decodes.</source>
         <translation>没有问题：每个文件都完整打开，每个话题都能解码。</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::SaveRecordingDialog</name>
+    <message>
+        <source>None</source>
+        <translation>全不选</translation>
+    </message>
+    <message>
+        <source>The whole recording</source>
+        <translation>整个录制</translation>
+    </message>
+    <message>
+        <source>Recover Recording</source>
+        <translation>恢复录制</translation>
+    </message>
+    <message>
+        <source>Save Selection As</source>
+        <translation>将所选另存为</translation>
+    </message>
+    <message>
+        <source>Every message that could be read from the damaged recording is written to a new, indexed one. What could not be read is listed when it is done.</source>
+        <translation>从损坏的录制中读取到的每条消息都会写入一个带索引的新录制。完成后会列出无法读取的内容。</translation>
+    </message>
+    <message>
+        <source>Topics:</source>
+        <translation>话题：</translation>
+    </message>
+    <message>
+        <source>All</source>
+        <translation>全选</translation>
+    </message>
+    <message>
+        <source>The selected range (%1 s to %2 s after the start)</source>
+        <translation>所选范围（开始后 %1 秒至 %2 秒）</translation>
+    </message>
+    <message>
+        <source>The selected range (none: Shift-drag on the timeline)</source>
+        <translation>所选范围（无：在时间轴上按住 Shift 拖动）</translation>
+    </message>
+    <message>
+        <source>Messages:</source>
+        <translation>消息：</translation>
+    </message>
+    <message>
+        <source>Format:</source>
+        <translation>格式：</translation>
+    </message>
+    <message>
+        <source>Compression:</source>
+        <translation>压缩：</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Save to:</source>
+        <translation>保存到：</translation>
+    </message>
+    <message>
+        <source>A %1 cannot hold %2 messages</source>
+        <translation>%1 无法容纳 %2 消息</translation>
+    </message>
+    <message>
+        <source>New rosbag2 Folder</source>
+        <translation>新的 rosbag2 文件夹</translation>
+    </message>
+    <message>
+        <source>Save Recording</source>
+        <translation>保存录制</translation>
+    </message>
+    <message>
+        <source>Tick at least one topic.</source>
+        <translation>请至少勾选一个话题。</translation>
+    </message>
+    <message>
+        <source>Choose where to save.</source>
+        <translation>请选择保存位置。</translation>
+    </message>
+    <message>
+        <source>%1 exists already. Replace it?</source>
+        <translation>%1 已存在。要替换吗？</translation>
+    </message>
+    <message>
+        <source>Writing %1…</source>
+        <translation>正在写入 %1…</translation>
+    </message>
+    <message>
+        <source>Cancelled: nothing was written.</source>
+        <translation>已取消：未写入任何内容。</translation>
+    </message>
+    <message>
+        <source>Not saved: %1</source>
+        <translation>未保存：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Wrote %n message(s) on %1 topic(s) to %2 (%3).</source>
+        <translation>
+            <numerusform>已将 %n 条消息（%1 个话题）写入 %2（%3）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Could not be read (%n):</source>
+        <translation>
+            <numerusform>无法读取（%n 项）：</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Not written: %1</source>
+        <translation>未写入：%1</translation>
+    </message>
+    <message>
+        <source>What the damaged recording lost:</source>
+        <translation>损坏的录制丢失的内容：</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <comment>no compression</comment>
+        <translation>无</translation>
     </message>
 </context>
 <context>

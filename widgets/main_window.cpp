@@ -36,6 +36,7 @@
 #include "plot_panel.hpp"
 #include "problems_panel.hpp"
 #include "qt_text.hpp"
+#include "save_recording_dialog.hpp"
 #include "stats_dialog.hpp"
 #include "timeline.hpp"
 #include "topic_list.hpp"
@@ -121,7 +122,13 @@ MainWindow::MainWindow(QWidget* parent, const QString& layoutFolder)
     problemsBadge_->setToolTip(tr("What this recording could not give in full: open the Problems panel"));
     problemsBadge_->setVisible(n > 0);
   });
+  recoverButton_ = new QToolButton(this);
+  recoverButton_->setText(tr("Recover…"));
+  recoverButton_->setToolTip(tr("Write every message that could be read to a new, clean recording"));
+  recoverButton_->hide();
+  connect(recoverButton_, &QToolButton::clicked, this, [this] { showSaveRecording(true); });
   statusBar()->addPermanentWidget(problemsBadge_);
+  statusBar()->addPermanentWidget(recoverButton_);
   statusBar()->addPermanentWidget(summary_);
   statusBar()->addPermanentWidget(progress_);
   statusBar()->addPermanentWidget(cancel_);
@@ -171,6 +178,7 @@ MainWindow::~MainWindow() {
   removePanels();
   qDeleteAll(findChildren<StatsDialog*>());
   qDeleteAll(findChildren<ExportWizard*>());
+  qDeleteAll(findChildren<SaveRecordingDialog*>());
 }
 
 QDockWidget* MainWindow::addDock(QWidget* panel, const QString& title, const QString& name, Qt::DockWidgetArea area) {
@@ -270,6 +278,11 @@ void MainWindow::createMenus() {
     if (int t = document_->currentTopic(); t >= 0) selected << document_->topics()[static_cast<std::size_t>(t)].name;
     showExport(selected);
   });
+  saveSelectionAction_ = file->addAction(tr("&Save Selection As…"), QKeySequence(tr("Ctrl+Shift+S")), this,
+                                         [this] { showSaveRecording(false); });
+  recoverAction_ = file->addAction(tr("&Recover…"), this, [this] { showSaveRecording(true); });
+  saveSelectionAction_->setEnabled(false);
+  recoverAction_->setEnabled(false);
   file->addAction(tr("&Close"), QKeySequence::Close, document_, &Document::close);
   file->addSeparator();
   file->addAction(tr("&Settings…"), QKeySequence::Preferences, this, &MainWindow::showSettings);
@@ -331,6 +344,10 @@ void MainWindow::onSessionChanged() {
   const session::Session* s = document_->session();
   timeline_->setRows(topics_->filter()->shownTopics());
   for (Panel* p : panels()) p->sessionChanged();  // on close too: nothing of the old one stays
+  bool damaged = SaveRecordingDialog::hasDamage(*document_);
+  recoverButton_->setVisible(damaged);
+  if (recoverAction_) recoverAction_->setEnabled(damaged);
+  if (saveSelectionAction_) saveSelectionAction_->setEnabled(s != nullptr);
   if (!s) {
     setWindowTitle(tr("Bagscope"));
     summary_->clear();
@@ -568,6 +585,15 @@ void MainWindow::showExport(const QStringList& topics) {
   wizard->setAttribute(Qt::WA_DeleteOnClose);
   connect(document_, &Document::sessionChanged, wizard, &QWidget::close);  // its session is going
   wizard->show();  // not modal: the window stays usable while it runs
+}
+
+void MainWindow::showSaveRecording(bool recover) {
+  if (!document_->session()) return;
+  using Purpose = SaveRecordingDialog::Purpose;
+  auto* dialog = new SaveRecordingDialog(document_, recover ? Purpose::Recover : Purpose::SaveSelection, this);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  connect(document_, &Document::sessionChanged, dialog, &QWidget::close);  // its session is going
+  dialog->show();
 }
 
 void MainWindow::showAbout() {

@@ -94,6 +94,8 @@ private:
   void showSettings();
   void showAbout();
   void showExport(const QStringList& topics);
+  /// File ▸ Save Selection As… and File ▸ Recover… (the status bar offers the latter for a damaged recording).
+  void showSaveRecording(bool recover);
 
   Document* document_;
   Playback* playback_;
@@ -103,6 +105,9 @@ private:
   InspectorPanel* inspector_;
   ProblemsPanel* problems_;
   QToolButton* problemsBadge_ = nullptr;
+  QToolButton* recoverButton_ = nullptr;  // shown while a damaged recording is open
+  QAction* saveSelectionAction_ = nullptr;
+  QAction* recoverAction_ = nullptr;
   LayoutStore store_;
   AppSettings settings_;
   QMenu* recentMenu_ = nullptr;
