@@ -80,15 +80,16 @@ bool parseTimeArgument(std::string_view arg, std::int64_t recordingStartNs, std:
 
 int runInfo(const std::vector<std::string>& args) {
   std::optional<std::string> path;
-  bool json = false;
+  bool json = false, sizes = false;
   for (const auto& a : args) {
     if (a == "--json") json = true;
+    else if (a == "--sizes") sizes = true;
     else if (a.starts_with("-")) return usage("info: unknown option '" + a + "'");
     else if (path) return usage("info takes one file");
     else path = a;
   }
   if (!path) return usage("info: no file given");
-  auto summary = session::summarizeRecording(std::filesystem::u8path(*path));
+  auto summary = session::summarizeRecording(std::filesystem::u8path(*path), sizes);
   if (!summary) {
     printError(summary.error());
     return kFailed;

@@ -15,8 +15,9 @@ namespace {
 
 // Each subcommand's own usage, answered by `bagscope-cli COMMAND --help` (as mcap and ros2 bag do).
 constexpr const char* kInfoUsage =
-    "usage: bagscope-cli info FILE [--json]\n"
-    "    summary of a recording: time range, topics, types, counts\n";
+    "usage: bagscope-cli info FILE [--json] [--sizes]\n"
+    "    summary of a recording: time range, topics, types, counts, chunks and their\n"
+    "    compression; --sizes reads every message for each topic's bytes\n";
 constexpr const char* kCatUsage =
     "usage: bagscope-cli cat FILE [--topic T]... [--start S] [--end S] [--bytes digest|base64]\n"
     "                         [--msg-path DIR]...\n"

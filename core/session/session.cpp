@@ -89,10 +89,13 @@ Result<std::vector<fs::path>> expandInputs(const std::vector<fs::path>& inputs, 
   return out;
 }
 
-Result<storage::RecordingSummary> summarizeRecording(const fs::path& path) {
+Result<storage::RecordingSummary> summarizeRecording(const fs::path& path, bool withTopicBytes) {
   auto source = storage::openSource(path);
   if (!source) return std::move(source).error();
-  return storage::summarize(**source);
+  auto summary = storage::summarize(**source);
+  if (summary && withTopicBytes)
+    if (auto r = storage::measureTopicBytes(**source, *summary); !r) return std::move(r).error();
+  return summary;
 }
 
 std::vector<fs::path> findRecordings(const fs::path& folder, bool recursive) {

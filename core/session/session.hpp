@@ -251,7 +251,8 @@ using storage::rateHz;
 
 /// The overview `bagscope-cli info` prints (as `rosbag info` does), read from the recording's
 /// own index or summary without building a session: the light way to look at one file.
-Result<storage::RecordingSummary> summarizeRecording(const std::filesystem::path& path);
+/// `withTopicBytes` reads every message too, for each topic's size (as `mcap du`).
+Result<storage::RecordingSummary> summarizeRecording(const std::filesystem::path& path, bool withTopicBytes = false);
 using storage::formatSummaryJson;
 using storage::formatSummaryText;
 

@@ -152,6 +152,10 @@ std::string formatSummaryText(const RecordingSummary& s) {
     count.insert(0, countWidth - count.size(), ' ');
     std::string v = name + "  " + count + " msgs";
     v += t.frequencyHz > 0 ? printf1(" @ %8.2f Hz", t.frequencyHz) : std::string(14, ' ');
+    if (t.bytes) {
+      std::string size = formatBytes(*t.bytes);
+      v += std::string(size.size() < 10 ? 10 - size.size() : 0, ' ') + size;
+    }
     v += " : ";
     for (std::size_t j = 0; j < t.types.size(); ++j) v += (j ? ", " : "") + t.types[j];
     if (t.connectionCount > 1) v += " (" + std::to_string(t.connectionCount) + " connections)";
@@ -229,6 +233,11 @@ std::string formatSummaryJson(const RecordingSummary& s) {
     num("connection_count", t.connectionCount);
     appendKey(out, "frequency_hz");
     appendJsonDouble(t.frequencyHz, out);
+    if (t.bytes) {
+      out += ',';
+      appendKey(out, "bytes");
+      out += std::to_string(*t.bytes);
+    }
     if (!t.offeredQos.empty()) {
       out += ',';
       appendKey(out, "offered_qos_profiles");
@@ -245,6 +254,16 @@ std::string formatSummaryJson(const RecordingSummary& s) {
   }
   out += "]}";
   return out;
+}
+
+Result<void> measureTopicBytes(Source& source, RecordingSummary& summary) {
+  std::map<std::string, std::uint64_t> bytes;
+  auto r = source.readMessages(
+      {}, [&](const MessageView& m) { return bytes[m.connection->topic] += m.bytes.size(), true; },
+      [&](const Error& e) { summary.info.problems.push_back("not measured: " + e.describe()); });
+  if (!r) return r;
+  for (auto& t : summary.topics) t.bytes = bytes[t.topic];
+  return {};
 }
 
 }  // namespace bagscope::storage

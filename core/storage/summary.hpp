@@ -3,6 +3,7 @@
 // `rosbag info`, as text or as a JSON object with the same content.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,8 +21,9 @@ struct TopicSummary {
   std::vector<std::string> types;  ///< usually one; more when connections disagree
   std::uint64_t messageCount = 0;
   std::uint32_t connectionCount = 0;
-  double frequencyHz = 0;  ///< rateHz() of its messages
-  std::string offeredQos;  ///< ROS 2: YAML text of the first connection that has it
+  double frequencyHz = 0;              ///< rateHz() of its messages
+  std::string offeredQos;              ///< ROS 2: YAML text of the first connection that has it
+  std::optional<std::uint64_t> bytes;  ///< its messages' bytes, when measured (measureTopicBytes)
 };
 
 struct TypeSummary {
@@ -38,6 +40,9 @@ struct RecordingSummary {
 
 /// Gathers the summary; reads chunk headers and the message index (for frequencies).
 Result<RecordingSummary> summarize(Source& source);
+/// Reads every message to fill in each topic's bytes (what `mcap du` shows). Chunks that
+/// cannot be read are skipped and added to the summary's problems.
+Result<void> measureTopicBytes(Source& source, RecordingSummary& summary);
 
 std::string formatSummaryText(const RecordingSummary& summary);
 std::string formatSummaryJson(const RecordingSummary& summary);

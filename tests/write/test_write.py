@@ -341,6 +341,25 @@ class Merge(Workspace):
         self.assertIn(('/imu', 'cdr'), encodings)
 
 
+class InfoSizes(unittest.TestCase):
+    def test_bytes_per_topic_as_independent_readers_count_them(self):
+        import json
+        with rosbag.Bag(data('ros1', 'demo_lz4.bag')) as b:
+            ros1 = {}
+            for topic, raw, _ in b.read_messages(raw=True):
+                ros1[topic] = ros1.get(topic, 0) + len(raw[1])
+        sys.path.insert(0, ARGS.rosbags)
+        from rosbags.rosbag2 import Reader
+        with Reader(Path(data('ros2', 'demo_db3'))) as r:
+            ros2 = {}
+            for c, _, d in r.messages():
+                ros2[c.topic] = ros2.get(c.topic, 0) + len(d)
+        for path, expected in ((data('ros1', 'demo_lz4.bag'), ros1), (data('ros2', 'demo_db3'), ros2)):
+            info = json.loads(cli('info', path, '--json', '--sizes').stdout)
+            self.assertEqual({t['topic']: t['bytes'] for t in info['topics']}, expected)
+            self.assertNotIn('bytes', json.loads(cli('info', path, '--json').stdout)['topics'][0])
+
+
 class Safety(Workspace):
     def test_an_existing_output_is_kept_unless_overwrite(self):
         out = self.dir / 'out.mcap'
