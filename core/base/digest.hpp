@@ -15,6 +15,9 @@ std::string sha256Hex(std::span<const std::byte> data);
 std::string base64(std::span<const std::byte> data);
 /// CRC-32 (ISO-HDLC, as zlib and MCAP compute it) of `data`, continuing from `crc`.
 std::uint32_t crc32(std::span<const std::byte> data, std::uint32_t crc = 0);
+/// The CRC-32 of A followed by B from the CRC-32s of each and B's length (zlib's
+/// crc32_combine): chunks checked on other threads make the whole file's CRC.
+std::uint32_t crc32Combine(std::uint32_t first, std::uint32_t second, std::uint64_t secondLength);
 /// Lower-case hex, two digits a byte; `spaced`: "0b 00", else "0b00".
 std::string hexBytes(std::span<const std::byte> data, bool spaced = true);
 

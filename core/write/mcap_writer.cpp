@@ -190,7 +190,7 @@ private:
     put(prefix, static_cast<std::uint64_t>(head.size() + data.size()));
     std::uint64_t chunkStart = file_.position();
     if (auto r = emit(prefix + head); !r) return r;
-    dataCrc_ = crc32(data, dataCrc_);
+    dataCrc_ = crc32Combine(dataCrc_, c.packedCrc, data.size());  // the bytes' CRC came from the worker
     if (auto r = file_.write(data); !r) return r;
     std::uint64_t chunkLength = file_.position() - chunkStart;
 

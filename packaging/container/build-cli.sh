@@ -13,7 +13,7 @@ apt-get update -qq
 apt-get install -y -q --no-install-recommends \
   build-essential cmake ninja-build pkg-config git ca-certificates dpkg-dev file \
   libbz2-dev liblz4-dev libzstd-dev libsqlitecpp-dev libsqlite3-dev libyaml-cpp-dev nlohmann-json3-dev libprotobuf-dev \
-  libjpeg-dev libpng-dev zlib1g-dev
+  libjpeg-dev libpng-dev zlib1g-dev libdeflate-dev
 
 work=$(mktemp -d)
 cd "$work"

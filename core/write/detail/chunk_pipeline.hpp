@@ -22,9 +22,10 @@ class ChunkPipeline {
 public:
   struct Chunk {
     Meta meta;
-    std::string raw;        ///< the records as written, uncompressed
-    ByteBuffer packed;      ///< `raw` compressed (empty for Codec::None: write `raw`)
-    std::uint32_t crc = 0;  ///< CRC-32 of `raw`, when asked for
+    std::string raw;              ///< the records as written, uncompressed
+    ByteBuffer packed;            ///< `raw` compressed (empty for Codec::None: write `raw`)
+    std::uint32_t crc = 0;        ///< CRC-32 of `raw`, when asked for
+    std::uint32_t packedCrc = 0;  ///< CRC-32 of `packed` (of `raw` when not compressed), when asked for
     Result<void> status;
   };
   /// `sink` writes a finished chunk to the file (on the thread that calls push and drain).
@@ -42,9 +43,12 @@ public:
   /// Queues a chunk; writes the oldest ones out while more than a core's worth are in flight.
   Result<void> push(Meta meta, std::string raw) {
     auto work = [codec = codec_, crc = withCrc_](Meta m, std::string r) {
-      Chunk c{std::move(m), std::move(r), {}, 0, {}};
-      if (crc) c.crc = crc32(bytesOf(c.raw));
-      if (codec != compress::Codec::None) c.status = compress::compress(codec, bytesOf(c.raw), c.packed);
+      Chunk c{std::move(m), std::move(r), {}, 0, 0, {}};
+      if (crc) c.crc = c.packedCrc = crc32(bytesOf(c.raw));
+      if (codec != compress::Codec::None) {
+        c.status = compress::compress(codec, bytesOf(c.raw), c.packed);
+        if (crc) c.packedCrc = crc32(c.packed.span());
+      }
       return c;
     };
     if (codec_ == compress::Codec::None && !withCrc_) {  // nothing worth a thread
