@@ -38,6 +38,7 @@ fuzz fuzz_decode 8192 "$seeds"/decode/*
 fuzz fuzz_mcap 65536 "$seeds"/mcap/*
 export BAGSCOPE_FUZZ_DB3="$seeds/rosbag2/small.db3"
 fuzz fuzz_rosbag2 131072 "$seeds"/rosbag2/*
+fuzz fuzz_write 65536 "$seeds"/*.bag "$seeds"/mcap/*
 
 [ "$failed" -eq 0 ] && rm -rf "$work"
 exit "$failed"
