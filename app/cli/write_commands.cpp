@@ -129,6 +129,10 @@ void printReport(const std::string& command, const WriteArgs& args, const write:
   std::fprintf(stderr, "bagscope-cli: %s: wrote %llu messages on %zu topics to '%s' (%s)\n", command.c_str(),
                static_cast<unsigned long long>(report.messagesWritten), report.perTopic.size(),
                utf8(args.output).c_str(), formatBytes(report.bytesWritten).c_str());
+  if (report.metadataWritten || report.attachmentsWritten)
+    std::fprintf(stderr, "bagscope-cli: %s: kept %llu metadata records and %llu attachments\n", command.c_str(),
+                 static_cast<unsigned long long>(report.metadataWritten),
+                 static_cast<unsigned long long>(report.attachmentsWritten));
   for (const auto& s : report.skipped)
     std::fprintf(stderr, "bagscope-cli: %s: skipped %s\n", command.c_str(), s.c_str());
   for (const auto& l : report.lost)

@@ -963,6 +963,13 @@ Result<storage::RecordingSummary> Session::summary(std::uint32_t source) const {
   return storage::summarize(*state_->sources[source]);
 }
 
+Result<storage::FileExtras> Session::extras(std::uint32_t source) const {
+  if (source >= state_->sources.size())
+    return fileError(ErrorCode::InvalidArgument, "no file " + std::to_string(source));
+  std::lock_guard lock(*state_->sourceMutex[source]);
+  return state_->sources[source]->extras();
+}
+
 CacheStats Session::cacheStats() const { return state_->cache.stats(); }
 void Session::setCacheBudget(std::size_t bytes) { state_->cache.setBudget(bytes); }
 

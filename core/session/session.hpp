@@ -222,6 +222,9 @@ public:
   /// headers). Thread-safe.
   Result<storage::RecordingSummary> summary(std::uint32_t source) const;
 
+  /// The metadata records and attachments of one file (MCAP), read now. Thread-safe.
+  Result<storage::FileExtras> extras(std::uint32_t source) const;
+
   CacheStats cacheStats() const;
   void setCacheBudget(std::size_t bytes);
 

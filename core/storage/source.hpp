@@ -114,6 +114,24 @@ struct LoadContext {
   compress::Decompressor decompressor;
 };
 
+/// What a file holds besides messages (MCAP metadata records and attachments: calibration,
+/// notes, a map), read on request so that a recording written from it keeps them.
+struct FileMetadata {
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> entries;
+};
+struct FileAttachment {
+  std::int64_t logTimeNs = 0;
+  std::int64_t createTimeNs = 0;
+  std::string name;
+  std::string mediaType;
+  std::string data;
+};
+struct FileExtras {
+  std::vector<FileMetadata> metadata;
+  std::vector<FileAttachment> attachments;
+};
+
 /// Called per message in log-time order; return false to stop early.
 using MessageFn = std::function<bool(const MessageView&)>;
 /// Called for recoverable problems met while reading (a corrupt chunk is skipped).
@@ -141,6 +159,10 @@ public:
 
   /// Reads every chunk header for storage statistics. One thread at a time.
   virtual Result<ChunkStats> chunkStats() = 0;
+
+  /// Reads the file's metadata records and attachments (none for formats without them). One
+  /// thread at a time.
+  virtual Result<FileExtras> extras() { return FileExtras{}; }
 
   /// Chunked formats (ROS 1, MCAP): how many chunks MessageLocation::chunk counts. 0 for
   /// formats read message by message (rosbag2 SQLite), which only read().

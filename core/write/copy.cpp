@@ -62,6 +62,27 @@ std::uint64_t countInRange(const Session& s, TopicId t, std::int64_t start, std:
   return first && last && *last >= *first ? *last - *first + 1 : 0;
 }
 
+// Every file's metadata records and attachments, into the writer when it has a place for them,
+// else named in the report.
+Result<void> copyExtras(const Session& s, RecordingWriter& writer, const ContainerInfo& info, CopyReport& report) {
+  for (std::uint32_t i = 0; i < s.sourceCount(); ++i) {
+    auto extras = s.extras(i);
+    if (!extras) return extras.error();
+    if (extras->metadata.empty() && extras->attachments.empty()) continue;
+    auto kept = writer.addExtras(*extras);
+    if (!kept) return kept.error();
+    if (*kept) {
+      report.metadataWritten += extras->metadata.size();
+      report.attachmentsWritten += extras->attachments.size();
+      continue;
+    }
+    report.skipped.push_back(std::to_string(extras->metadata.size()) + " metadata records and " +
+                             std::to_string(extras->attachments.size()) + " attachments of '" + s.sourceInfo(i).path +
+                             "': a " + std::string(info.label) + " has no place for them (MCAP keeps them)");
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<std::vector<TopicId>> selectTopics(const Session& s, const TopicPatterns& patterns) {
@@ -135,6 +156,8 @@ Result<CopyReport> copyRecording(const Session& s, const CopyRequest& request, s
     if (!ch) return ch.error();
     channels.emplace(c, *ch);
   }
+
+  if (auto r = copyExtras(s, **writer, info, report); !r) return r.error();
 
   session::Selection selection{kept, request.selection.startNs, request.selection.endNs};
   std::uint64_t total = 0;

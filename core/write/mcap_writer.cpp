@@ -24,7 +24,11 @@ enum Op : std::uint8_t {
   kChunk = 0x06,
   kMessageIndex = 0x07,
   kChunkIndex = 0x08,
+  kAttachment = 0x09,
+  kAttachmentIndex = 0x0A,
   kStatistics = 0x0B,
+  kMetadata = 0x0C,
+  kMetadataIndex = 0x0D,
   kSummaryOffset = 0x0E,
   kDataEnd = 0x0F,
 };
@@ -133,6 +137,45 @@ public:
     end_ = std::max(end_, logTimeNs);
     if (chunk_.size() >= layout_.chunkBytes) return flushChunk();
     return {};
+  }
+
+  // Metadata and attachment records go to the data section as they come; their indexes to
+  // the summary.
+  Result<bool> addExtras(const storage::FileExtras& extras) override {
+    for (const auto& m : extras.metadata) {
+      std::string content;
+      putString(content, m.name);
+      putMap(content, m.entries);
+      std::string index;
+      put(index, file_.position());
+      put(index, static_cast<std::uint64_t>(9 + content.size()));
+      putString(index, m.name);
+      if (auto r = emit(record(kMetadata, content)); !r) return r.error();
+      metadataIndexes_ += record(kMetadataIndex, index);
+      ++metadataCount_;
+    }
+    for (const auto& a : extras.attachments) {
+      std::string content;
+      put(content, static_cast<std::uint64_t>(a.logTimeNs));
+      put(content, static_cast<std::uint64_t>(a.createTimeNs));
+      putString(content, a.name);
+      putString(content, a.mediaType);
+      put(content, static_cast<std::uint64_t>(a.data.size()));
+      content += a.data;
+      put(content, crc32(bytesOf(content)));
+      std::string index;
+      put(index, file_.position());
+      put(index, static_cast<std::uint64_t>(9 + content.size()));
+      put(index, static_cast<std::uint64_t>(a.logTimeNs));
+      put(index, static_cast<std::uint64_t>(a.createTimeNs));
+      put(index, static_cast<std::uint64_t>(a.data.size()));
+      putString(index, a.name);
+      putString(index, a.mediaType);
+      if (auto r = emit(record(kAttachment, content)); !r) return r.error();
+      attachmentIndexes_ += record(kAttachmentIndex, index);
+      ++attachmentCount_;
+    }
+    return true;
   }
 
   Result<void> finish() override {
@@ -250,8 +293,8 @@ private:
     put(stats, messages_);
     put(stats, static_cast<std::uint16_t>(schemaIds_.size()));
     put(stats, static_cast<std::uint32_t>(channels_.size()));
-    put(stats, std::uint32_t{0});  // attachments
-    put(stats, std::uint32_t{0});  // metadata
+    put(stats, attachmentCount_);
+    put(stats, metadataCount_);
     put(stats, chunkCount_);
     put(stats, static_cast<std::uint64_t>(messages_ ? start_ : 0));
     put(stats, static_cast<std::uint64_t>(messages_ ? end_ : 0));
@@ -263,6 +306,8 @@ private:
     putString(stats, counts);
     group(kStatistics, record(kStatistics, stats));
     group(kChunkIndex, chunkIndexes_);
+    group(kAttachmentIndex, attachmentIndexes_);
+    group(kMetadataIndex, metadataIndexes_);
 
     std::uint64_t offsetsStart = summaryStart + summary.size();
     std::string footer;
@@ -289,6 +334,8 @@ private:
   ChunkMeta meta_;
   std::string chunkIndexes_;
   std::uint32_t chunkCount_ = 0;
+  std::string metadataIndexes_, attachmentIndexes_;
+  std::uint32_t metadataCount_ = 0, attachmentCount_ = 0;
   std::uint64_t messages_ = 0;
   std::int64_t start_ = 0, end_ = 0;
 };

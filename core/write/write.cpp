@@ -41,6 +41,7 @@ public:
   Published(std::unique_ptr<RecordingWriter> inner, fs::path temp, fs::path final, bool overwrite)
       : inner_(std::move(inner)), temp_(std::move(temp)), final_(std::move(final)), overwrite_(overwrite) {}
   Result<ChannelId> addConnection(const storage::Connection& c) override { return inner_->addConnection(c); }
+  Result<bool> addExtras(const storage::FileExtras& e) override { return inner_->addExtras(e); }
   Result<void> write(ChannelId ch, std::int64_t t, std::span<const std::byte> bytes) override {
     return inner_->write(ch, t, bytes);
   }

@@ -61,6 +61,9 @@ public:
   /// container cannot hold it (a ROS 2 message in a ROS 1 bag).
   virtual Result<ChannelId> addConnection(const storage::Connection& connection) = 0;
   virtual Result<void> write(ChannelId channel, std::int64_t logTimeNs, std::span<const std::byte> bytes) = 0;
+  /// Metadata records and attachments (MCAP's), before the messages. False: this container
+  /// has no place for them (nothing is written).
+  virtual Result<bool> addExtras(const storage::FileExtras&) { return false; }
   /// Completes the file (indexes, summary) and moves it to its final name.
   virtual Result<void> finish() = 0;
   /// Bytes in the output so far.
@@ -100,8 +103,10 @@ struct CopyReport {
   /// What could not be read from the inputs (damaged chunks, cut records), each with its file
   /// and offset: counted here so that nothing is dropped without a word.
   std::vector<std::string> lost;
-  /// Skipped topics whose messages the container cannot hold, and why.
+  /// Skipped topics whose messages the container cannot hold, and metadata or attachments
+  /// it has no place for, and why.
   std::vector<std::string> skipped;
+  std::uint64_t metadataWritten = 0, attachmentsWritten = 0;
 };
 
 /// Writes the selected messages of `session` in log-time order to `request.output`. Refuses an

@@ -70,7 +70,7 @@ def ros1_connections(path):
 
 def mcap_read(*paths):
     """What @mcap/core reads from each file (verify_mcap.mjs), as dicts."""
-    modules = Path(ARGS.npm_cache)
+    modules = Path(ARGS.npm_cache).resolve()
     if not (modules / 'node_modules' / '@mcap' / 'core').is_dir():
         modules.mkdir(parents=True, exist_ok=True)
         subprocess.run(['npm', 'install', '--no-audit', '--no-fund', '--prefix', str(modules), *MCAP_PACKAGES],
@@ -197,6 +197,11 @@ class Ros1Bags(Workspace):
             self.assertEqual(len(recovered), complete)
             self.assertEqual(recovered, by_time(intact_prefix(intact, data('ros1', fixture), complete)))
             self.assertIn('wrote %d messages' % complete, run.stderr)
+        # A recording still being written (rosbag's .bag.active) is recovered the same way.
+        active = self.dir / 'recording.bag.active'
+        shutil.copy(data('ros1', 'demo_crashed.bag'), active)
+        cli('recover', active, '-o', self.dir / 'from_active.bag', '-q')
+        self.assertEqual(len(ros1_messages(self.dir / 'from_active.bag')), 500)
 
     def test_a_ros2_topic_is_not_written_into_a_bag(self):
         run = cli('convert', data('ros2', 'demo.mcap'), '-o', self.dir / 'x.bag', check=False)
@@ -234,6 +239,23 @@ class Mcap(Workspace):
             source_channels = {c['topic']: c for c in mcap_read(source)[0]['channels']}
             for ch in read['channels']:
                 self.assertEqual(ch['schema'], source_channels[ch['topic']]['schema'])
+
+    def test_metadata_and_attachments_are_kept(self):
+        source = data('mcap_foreign', 'extras.mcap')
+        original = mcap_read(source)[0]
+        self.assertEqual(len(original['metadata']), 2)
+        self.assertEqual(len(original['attachments']), 2)
+        out = self.dir / 'extras.mcap'
+        run = cli('convert', source, '-o', out, '-q')
+        self.assertIn('kept 2 metadata records and 2 attachments', run.stderr)
+        copy = mcap_read(out)[0]
+        self.assertEqual(copy['metadata'], original['metadata'])
+        self.assertEqual(copy['attachments'], original['attachments'])
+        self.assertEqual(copy['messages'], original['messages'])
+        # A container with no place for them says so (rosbag2 here: the messages are json).
+        run = cli('merge', source, data('ros2', 'demo.mcap'), '-o', self.dir / 'r2', '--format', 'rosbag2', check=False)
+        self.assertEqual(run.returncode, 3, run.stderr)
+        self.assertIn('2 metadata records and 2 attachments', run.stderr)
 
     def test_recover_cut_and_unsummarised_mcap(self):
         intact = mcap_messages(data('ros2', 'demo.mcap'))

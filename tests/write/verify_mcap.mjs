@@ -56,7 +56,15 @@ for (const file of files) {
   const stats = indexed.statistics;
   const perChannel = {};
   for (const [id, n] of stats.channelMessageCounts) perChannel[indexed.channelsById.get(id).topic] = (perChannel[indexed.channelsById.get(id).topic] ?? 0) + Number(n);
+  const metadata = [];
+  for await (const m of indexed.readMetadata()) metadata.push({ name: m.name, entries: Object.fromEntries(m.metadata) });
+  const attachments = [];
+  for await (const a of indexed.readAttachments({ validateCrcs: true }))
+    attachments.push({ name: a.name, mediaType: a.mediaType, logTime: a.logTime.toString(),
+                       createTime: a.createTime.toString(), sha256: sha(a.data) });
   console.log(JSON.stringify({
+    metadata,
+    attachments,
     file,
     profile: header.profile,
     library: header.library,

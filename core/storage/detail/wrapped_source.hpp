@@ -31,6 +31,7 @@ public:
   Result<const MessageIndex*> messageIndex() override { return inner_->messageIndex(); }
   Result<MessageView> read(const IndexEntry& e) override { return inner_->read(e); }
   Result<ChunkStats> chunkStats() override { return inner_->chunkStats(); }
+  Result<FileExtras> extras() override { return inner_->extras(); }
   std::uint32_t chunkCount() const override { return inner_->chunkCount(); }
   Result<void> loadChunk(std::uint32_t index, LoadedChunk& out, LoadContext& ctx) const override {
     return inner_->loadChunk(index, out, ctx);

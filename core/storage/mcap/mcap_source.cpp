@@ -27,7 +27,11 @@ constexpr std::uint8_t kOpMessage = 0x05;
 constexpr std::uint8_t kOpChunk = 0x06;
 constexpr std::uint8_t kOpMessageIndex = 0x07;
 constexpr std::uint8_t kOpChunkIndex = 0x08;
+constexpr std::uint8_t kOpAttachment = 0x09;
+constexpr std::uint8_t kOpAttachmentIndex = 0x0A;
 constexpr std::uint8_t kOpStatistics = 0x0B;
+constexpr std::uint8_t kOpMetadata = 0x0C;
+constexpr std::uint8_t kOpMetadataIndex = 0x0D;
 constexpr std::uint8_t kOpDataEnd = 0x0F;
 constexpr std::uint64_t kRecordPrefix = 1 + 8;               // opcode, content length
 constexpr std::uint64_t kFooterRecord = kRecordPrefix + 20;  // summary_start, summary_offset_start, crc
@@ -132,6 +136,7 @@ public:
   Result<const MessageIndex*> messageIndex() override;
   Result<MessageView> read(const IndexEntry& entry) override;
   Result<ChunkStats> chunkStats() override;
+  Result<FileExtras> extras() override;
   std::uint32_t chunkCount() const override { return static_cast<std::uint32_t>(chunks_.size()); }
   Result<void> loadChunk(std::uint32_t index, LoadedChunk& out, LoadContext& ctx) const override;
 
@@ -183,6 +188,9 @@ private:
   detail::ChunkReadCache readCache_;
   ChunkStats stats_;
   bool statsKnown_ = false;
+  // Metadata and attachment records: (offset, length) of each whole record, from the
+  // summary's indexes or met by the scan.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> extraRecords_;
 };
 
 bool McapSource::takeSchema(std::span<const std::byte> content) {
@@ -348,7 +356,16 @@ Result<bool> McapSource::readSummary() {
         malformed = !takeStatistics(r.content, statsMessages, channelCounts);
         haveStats = !malformed;
         break;
-      default: break;  // metadata, attachment indexes, summary offsets
+      case kOpMetadataIndex:
+      case kOpAttachmentIndex: {  // both start with the record's offset and length
+        Fields index{ByteCursor(r.content)};
+        auto offset = index.num<std::uint64_t>();
+        auto length = index.num<std::uint64_t>();
+        malformed = !index.ok;
+        if (index.ok) extraRecords_.emplace_back(offset, length);
+        break;
+      }
+      default: break;  // summary offsets
     }
     return !malformed;
   });
@@ -560,6 +577,8 @@ Result<void> McapSource::scan() {
       if (cut) break;
     } else if (op == kOpMessage) {
       scanLooseMessage(scan, pos, record.span(), contentPos + len);
+    } else if (op == kOpMetadata || op == kOpAttachment) {
+      extraRecords_.emplace_back(pos, kRecordPrefix + len);
     }
     pos = contentPos + len;
   }
@@ -569,6 +588,43 @@ Result<void> McapSource::scan() {
   info_.problems.push_back("recovered " + std::to_string(scan.recovered) + " messages by scanning");
   finishCounts(true);
   return {};
+}
+
+Result<FileExtras> McapSource::extras() {
+  FileExtras out;
+  ByteBuffer buf;
+  for (auto [offset, length] : extraRecords_) {
+    if (length < kRecordPrefix || offset > bytes_->size() || length > bytes_->size() - offset)
+      return error(ErrorCode::Format, "a metadata or attachment index points outside the file", offset);
+    if (auto r = readExact(offset, length, buf); !r) return std::move(r).error();
+    std::string why;
+    Fields f{ByteCursor(buf.span().subspan(kRecordPrefix))};
+    auto op = static_cast<std::uint8_t>(buf.data()[0]);
+    if (op == kOpMetadata) {
+      FileMetadata m;
+      m.name = f.str();
+      f.map([&](Fields& e) {
+        auto key = e.str();
+        m.entries.emplace_back(key, e.str());
+      });
+      if (f.ok) out.metadata.push_back(std::move(m));
+    } else if (op == kOpAttachment) {
+      FileAttachment a;
+      a.logTimeNs = toNs(f.num<std::uint64_t>());
+      a.createTimeNs = toNs(f.num<std::uint64_t>());
+      a.name = f.str();
+      a.mediaType = f.str();
+      a.data = asText(f.bytes64());
+      auto crc = f.num<std::uint32_t>();
+      if (f.ok && crc != 0 && crc != crc32(buf.span().subspan(kRecordPrefix, length - kRecordPrefix - 4)))
+        return error(ErrorCode::Format, "attachment '" + a.name + "' does not match its CRC", offset);
+      if (f.ok) out.attachments.push_back(std::move(a));
+    } else {
+      f.ok = false;
+    }
+    if (!f.ok) return error(ErrorCode::Format, "malformed metadata or attachment record", offset);
+  }
+  return out;
 }
 
 Result<void> McapSource::loadChunk(std::uint32_t index, LoadedChunk& out, LoadContext& ctx) const {
