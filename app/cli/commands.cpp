@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 
+#include "arguments.hpp"
 #include "core/base/digest.hpp"
 #include "core/base/json_text.hpp"
 #include "core/decode/decoder.hpp"
@@ -112,15 +113,12 @@ struct CatArgs {
 };
 
 // Parses `args` into `out`; the exit code of a usage error, else nothing.
-std::optional<int> parseCatArgs(const std::vector<std::string>& args, CatArgs& out) {
+std::optional<int> parseCatArgs(const std::vector<std::string>& list, CatArgs& out) {
   bool havePath = false;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&](std::string& result) {
-      if (i + 1 >= args.size()) return false;
-      result = args[++i];
-      return true;
-    };
+  Arguments args(list);
+  while (args.next()) {
+    const std::string& a = args.current();
+    auto value = [&](std::string& result) { return args.value(result); };
     std::string v;
     if (a == "--topic") {
       if (!value(v)) return usage("cat: --topic needs a topic");

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "arguments.hpp"
 #include "commands.hpp"
 #include "core/export/export.hpp"
 #include "progress.hpp"
@@ -26,55 +27,93 @@ struct ExportArgs {
   session::SessionOptions session;
 };
 
+// The options of the formats (clouds, images and video, tables): true when `a` is one of them
+// and was taken, or `code` set to the exit code of a usage error.
+bool parseFormatOption(const std::string& a, Arguments& args, exporters::ExportOptions& o, std::optional<int>& code) {
+  std::string v;
+  auto fail = [&](const std::string& why) { return code = usage(why), true; };
+  if (a == "--pcd-encoding") {
+    if (!args.value(v)) return fail("--pcd-encoding needs ascii, binary or binary_compressed");
+    if (v == "ascii") o.pcdEncoding = exporters::PcdEncoding::Ascii;
+    else if (v == "binary") o.pcdEncoding = exporters::PcdEncoding::Binary;
+    else if (v == "binary_compressed") o.pcdEncoding = exporters::PcdEncoding::BinaryCompressed;
+    else return fail("--pcd-encoding takes ascii, binary or binary_compressed, not '" + v + "'");
+  } else if (a == "--ascii") {
+    o.plyAscii = true;
+    o.pcdEncoding = exporters::PcdEncoding::Ascii;
+  } else if (a == "--fields") {
+    if (!args.value(v)) return fail("--fields needs a list like x,y,z,intensity=i");
+    for (std::size_t at = 0; at <= v.size();) {
+      auto comma = std::min(v.find(',', at), v.size());
+      if (comma > at) o.fields.push_back(v.substr(at, comma - at));
+      at = comma + 1;
+    }
+  } else if (a == "--normalise-intensity" || a == "--normalize-intensity") {
+    o.normaliseIntensity = true;
+  } else if (a == "--drop-nan") {
+    o.dropNaN = true;
+  } else if (a == "--frame") {
+    if (!args.value(o.targetFrame)) return fail("--frame needs a frame id");
+  } else if (a == "--axes") {
+    if (!args.value(v)) return fail("--axes needs three axes such as z,-y,x");
+    if (auto r = exporters::parseAxes(v); !r) return fail(r.error().message);
+    o.axes = v;
+  } else if (a == "--quality") {
+    if (!args.number(o.jpegQuality) || o.jpegQuality > 100) return fail("--quality needs 0..100");
+  } else if (a == "--fps") {
+    if (!args.number(o.fps)) return fail("--fps needs a positive number");
+  } else if (a == "--time") {
+    if (!args.value(v)) return fail("--time needs log, stamp or both");
+    if (v == "log") o.timeColumns = exporters::TimeColumns::LogTime;
+    else if (v == "stamp") o.timeColumns = exporters::TimeColumns::Stamp;
+    else if (v == "both") o.timeColumns = exporters::TimeColumns::Both;
+    else return fail("--time takes log, stamp or both, not '" + v + "'");
+  } else if (a == "--seconds") {
+    o.timeInSeconds = true;
+  } else if (a == "--array-limit") {
+    if (!args.number(o.arrayLimit)) return fail("--array-limit needs a number");
+  } else {
+    return false;
+  }
+  return true;
+}
+
 // Parses `args` into `out`; the exit code of a usage error, else nothing.
-std::optional<int> parseExportArgs(const std::vector<std::string>& args, ExportArgs& out) {
+std::optional<int> parseExportArgs(const std::vector<std::string>& list, ExportArgs& out) {
   exporters::ExportOptions& o = out.options;
   bool haveFormat = false;
   unsigned jobs = 0;
   out.session.recursive = true;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
+  Arguments args(list);
+  while (args.next()) {
+    const std::string& a = args.current();
     std::string v;
-    auto value = [&] {
-      if (i + 1 >= args.size()) return false;
-      v = args[++i];
-      return true;
-    };
-    auto number = [&](auto& result) {
-      if (!value()) return false;
-      try {
-        std::size_t used = 0;
-        double d = std::stod(v, &used);
-        if (used != v.size() || d < 0) return false;
-        result = static_cast<std::remove_reference_t<decltype(result)>>(d);
-        return true;
-      } catch (...) {
-        return false;
-      }
-    };
-    if (a == "--format") {
-      if (!value()) return usage("--format needs a format");
+    std::optional<int> code;
+    if (parseFormatOption(a, args, o, code)) {
+      if (code) return code;
+    } else if (a == "--format") {
+      if (!args.value(v)) return usage("--format needs a format");
       auto f = exporters::formatFromName(v);
       if (!f) return usage(f.error().message);
       o.format = *f;
       haveFormat = true;
     } else if (a == "--out" || a == "-o") {
-      if (!value()) return usage("--out needs a folder");
+      if (!args.value(v)) return usage("--out needs a folder");
       o.outDir = fs::u8path(v);
     } else if (a == "--topic") {
-      if (!value()) return usage("--topic needs a topic");
+      if (!args.value(v)) return usage("--topic needs a topic");
       o.topics.push_back(v);
     } else if (a == "--start" || a == "--end") {
-      if (!value()) return usage(a + " needs a time in seconds");
+      if (!args.value(v)) return usage(a + " needs a time in seconds");
       (a == "--start" ? out.startArg : out.endArg) = v;
     } else if (a == "--every") {
-      if (!number(o.every) || o.every == 0) return usage("--every needs a whole number of at least 1");
+      if (!args.number(o.every) || o.every == 0) return usage("--every needs a whole number of at least 1");
     } else if (a == "--name") {
-      if (!value()) return usage("--name needs a template");
+      if (!args.value(v)) return usage("--name needs a template");
       if (auto r = exporters::checkNameTemplate(v); !r) return usage(r.error().message);
       o.nameTemplate = v;
     } else if (a == "--jobs" || a == "-j") {
-      if (!number(jobs) || jobs == 0) return usage("--jobs needs a number of at least 1");
+      if (!args.number(jobs) || jobs == 0) return usage("--jobs needs a number of at least 1");
     } else if (a == "--overwrite") {
       o.overwrite = true;
     } else if (a == "--dry-run") {
@@ -84,49 +123,8 @@ std::optional<int> parseExportArgs(const std::vector<std::string>& args, ExportA
     } else if (a == "--no-recursive") {
       out.session.recursive = false;
     } else if (a == "--msg-path") {
-      if (!value()) return usage("--msg-path needs a folder");
+      if (!args.value(v)) return usage("--msg-path needs a folder");
       out.session.msgPaths.push_back(fs::u8path(v));
-    } else if (a == "--pcd-encoding") {
-      if (!value()) return usage("--pcd-encoding needs ascii, binary or binary_compressed");
-      if (v == "ascii") o.pcdEncoding = exporters::PcdEncoding::Ascii;
-      else if (v == "binary") o.pcdEncoding = exporters::PcdEncoding::Binary;
-      else if (v == "binary_compressed") o.pcdEncoding = exporters::PcdEncoding::BinaryCompressed;
-      else return usage("--pcd-encoding takes ascii, binary or binary_compressed, not '" + v + "'");
-    } else if (a == "--ascii") {
-      o.plyAscii = true;
-      o.pcdEncoding = exporters::PcdEncoding::Ascii;
-    } else if (a == "--fields") {
-      if (!value()) return usage("--fields needs a list like x,y,z,intensity=i");
-      for (std::size_t at = 0; at <= v.size();) {
-        auto comma = std::min(v.find(',', at), v.size());
-        if (comma > at) o.fields.push_back(v.substr(at, comma - at));
-        at = comma + 1;
-      }
-    } else if (a == "--normalise-intensity" || a == "--normalize-intensity") {
-      o.normaliseIntensity = true;
-    } else if (a == "--drop-nan") {
-      o.dropNaN = true;
-    } else if (a == "--frame") {
-      if (!value()) return usage("--frame needs a frame id");
-      o.targetFrame = v;
-    } else if (a == "--axes") {
-      if (!value()) return usage("--axes needs three axes such as z,-y,x");
-      if (auto r = exporters::parseAxes(v); !r) return usage(r.error().message);
-      o.axes = v;
-    } else if (a == "--quality") {
-      if (!number(o.jpegQuality) || o.jpegQuality > 100) return usage("--quality needs 0..100");
-    } else if (a == "--fps") {
-      if (!number(o.fps)) return usage("--fps needs a positive number");
-    } else if (a == "--time") {
-      if (!value()) return usage("--time needs log, stamp or both");
-      if (v == "log") o.timeColumns = exporters::TimeColumns::LogTime;
-      else if (v == "stamp") o.timeColumns = exporters::TimeColumns::Stamp;
-      else if (v == "both") o.timeColumns = exporters::TimeColumns::Both;
-      else return usage("--time takes log, stamp or both, not '" + v + "'");
-    } else if (a == "--seconds") {
-      o.timeInSeconds = true;
-    } else if (a == "--array-limit") {
-      if (!number(o.arrayLimit)) return usage("--array-limit needs a number");
     } else if (a.starts_with("-")) {
       return usage("unknown option '" + a + "'");
     } else {

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "arguments.hpp"
 #include "commands.hpp"
 #include "core/base/text.hpp"
 #include "core/write/write.hpp"
@@ -58,16 +59,13 @@ struct CommandRules {
 };
 
 std::optional<int> parseWriteArgs(const std::string& command, const CommandRules& rules,
-                                  const std::vector<std::string>& args, WriteArgs& out) {
+                                  const std::vector<std::string>& list, WriteArgs& out) {
   bool haveOutput = false;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
+  Arguments args(list);
+  while (args.next()) {
+    const std::string& a = args.current();
     std::string v;
-    auto value = [&] {
-      if (i + 1 >= args.size()) return false;
-      v = args[++i];
-      return true;
-    };
+    auto value = [&] { return args.value(v); };
     if (a == "-o" || a == "--out" || a == "--output") {
       if (!value()) return usage(command, a + " needs a path");
       out.output = fs::u8path(v);
@@ -130,9 +128,9 @@ void printReport(const std::string& command, const WriteArgs& args, const write:
                static_cast<unsigned long long>(report.messagesWritten), report.perTopic.size(),
                utf8(args.output).c_str(), formatBytes(report.bytesWritten).c_str());
   if (report.metadataWritten || report.attachmentsWritten)
-    std::fprintf(stderr, "bagscope-cli: %s: kept %llu metadata records and %llu attachments\n", command.c_str(),
+    std::fprintf(stderr, "bagscope-cli: %s: kept %llu metadata records and %llu attachments in '%s'\n", command.c_str(),
                  static_cast<unsigned long long>(report.metadataWritten),
-                 static_cast<unsigned long long>(report.attachmentsWritten));
+                 static_cast<unsigned long long>(report.attachmentsWritten), utf8(args.output).c_str());
   for (const auto& s : report.skipped)
     std::fprintf(stderr, "bagscope-cli: %s: skipped %s\n", command.c_str(), s.c_str());
   for (const auto& l : report.lost)

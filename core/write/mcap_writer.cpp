@@ -211,12 +211,7 @@ private:
     return file_.write(bytes);
   }
 
-  Result<void> flushChunk() {
-    if (chunk_.empty()) return {};
-    std::string raw;
-    raw.swap(chunk_);
-    return chunks_.push(std::move(meta_), std::move(raw));
-  }
+  Result<void> flushChunk() { return chunks_.flush(meta_, chunk_); }
 
   Result<void> writeChunk(ChunkPipeline<ChunkMeta>::Chunk& c) {
     bool packed = layout_.codec != compress::Codec::None;

@@ -180,12 +180,7 @@ private:
     return r;
   }
 
-  Result<void> flushChunk() {
-    if (chunk_.empty()) return {};
-    std::string raw;
-    raw.swap(chunk_);
-    return chunks_.push(std::move(meta_), std::move(raw));
-  }
+  Result<void> flushChunk() { return chunks_.flush(meta_, chunk_); }
 
   Result<void> writeChunk(ChunkPipeline<ChunkMeta>::Chunk& c) {
     bool packed = codec_ != compress::Codec::None;

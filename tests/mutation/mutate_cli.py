@@ -3,13 +3,13 @@
 
 Each case copies one fixture (a ROS 1 bag, an MCAP file or a rosbag2 folder) into a fresh
 folder and damages it — bit flips, a cut, a length field made huge, damaged SQLite pages,
-a garbled metadata.yaml — then runs `info`, `cat`, `stats` and `export` on it and checks:
+a garbled metadata.yaml — then runs `info`, `cat`, `stats`, `export`, `recover` and `filter` on it and checks:
 
 - the process ends by itself (no signal) within the timeout, with a documented exit code;
 - its peak memory (ru_maxrss) stays under a bound far above what the fixtures need;
 - every line it writes on stderr about the input names the input;
 - nothing is created or changed beside the input, in the working folder or in TMPDIR, and
-  export writes only inside --out.
+  export, recover and filter write only inside --out.
 
 The cases come from a seeded random generator (--seed), so a failure is reproduced by
 running the same command again; --keep leaves the failing case's folder in place.
@@ -219,7 +219,7 @@ def run(cli, args, cwd, env):
     return proc.returncode, b"".join(err).decode("utf-8", "replace"), usage.ru_maxrss / 1024
 
 
-def check_case(cli, case_dir, target, rng):
+def check_case(cli, case_dir, target, kind, rng):
     problems = []
     name = os.path.basename(target)
     work = os.path.join(case_dir, "work")
@@ -230,8 +230,12 @@ def check_case(cli, case_dir, target, rng):
     before = tree_state(os.path.join(case_dir, "in"))
     out = os.path.join(case_dir, "out")
     fmt = rng.choice(["csv", "pcd", "png", "npy", "bin"])
+    os.makedirs(out)
+    recovered = os.path.join(out, "recovered" + {"bag": ".bag", "mcap": ".mcap"}.get(kind, ""))
     commands = [["info", target], ["cat", target], ["stats", target],
-                ["export", target, "--format", fmt, "--out", out, "--quiet"]]
+                ["export", target, "--format", fmt, "--out", out, "--quiet"],
+                ["recover", target, "-o", recovered, "--quiet"],
+                ["filter", target, "-o", os.path.join(out, "filtered.mcap"), "--start", "+0.5", "--quiet"]]
     for args in commands:
         code, err, rss = run(cli, args, work, env)
         what = " ".join(["bagscope-cli"] + [os.path.relpath(a, case_dir) if a.startswith(case_dir) else a for a in args])
@@ -273,7 +277,8 @@ def one_case(cli, data, root, seed, k, keep):
     case_dir = os.path.join(root, f"case{k:04d}")
     os.makedirs(case_dir)
     target, what = make_case(rng, data, case_dir)
-    problems = check_case(cli, case_dir, target, rng)
+    kind = "rosbag2" if os.path.isdir(target) else os.path.splitext(target)[1].lstrip(".")
+    problems = check_case(cli, case_dir, target, kind, rng)
     if not problems or not keep:
         shutil.rmtree(case_dir)
     return k, what, problems

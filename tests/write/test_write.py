@@ -247,7 +247,7 @@ class Mcap(Workspace):
         self.assertEqual(len(original['attachments']), 2)
         out = self.dir / 'extras.mcap'
         run = cli('convert', source, '-o', out, '-q')
-        self.assertIn('kept 2 metadata records and 2 attachments', run.stderr)
+        self.assertIn(f"kept 2 metadata records and 2 attachments in '{out}'", run.stderr)
         copy = mcap_read(out)[0]
         self.assertEqual(copy['metadata'], original['metadata'])
         self.assertEqual(copy['attachments'], original['attachments'])

@@ -60,6 +60,16 @@ public:
       if (auto r = popOne(); !r) return r;
     return {};
   }
+  /// Queues the chunk being filled, if it has anything, and leaves `meta` and `raw` empty for
+  /// the next one.
+  Result<void> flush(Meta& meta, std::string& raw) {
+    if (raw.empty()) return {};
+    std::string taken;
+    taken.swap(raw);
+    Meta m = std::move(meta);
+    meta = {};
+    return push(std::move(m), std::move(taken));
+  }
   /// Writes out every queued chunk.
   Result<void> drain() {
     while (!pending_.empty())
