@@ -252,6 +252,7 @@ void SaveRecordingDialog::start() {
     request.selection.endNs = document_->range()->endNs;
   }
   request.output = toPath(path);
+  for (const QString& folder : document_->messagePaths()) request.msgPaths.push_back(toPath(folder));
   request.writer.container = container();
   request.writer.compression = static_cast<compress::Codec>(compression_->currentData().toInt());
 

@@ -54,7 +54,8 @@ constexpr const char* kConvertUsage =
     "usage: bagscope-cli convert INPUT... -o OUT [--format F] [--compression C] [--overwrite]\n"
     "    another container for the same messages: F: {containers} (default: by OUT's\n"
     "    extension, .bag or .mcap); C: none, lz4, zstd (MCAP, rosbag2), lz4, bz2 (ROS 1)\n"
-    "      --chunk-size BYTES (default 4M MCAP, 768k ROS 1)  --split-size BYTES (rosbag2)\n";
+    "      --chunk-size BYTES (default 4M MCAP, 768k ROS 1)  --split-size BYTES (rosbag2)\n"
+    "      --msg-path DIR: definitions to write for ROS 2 topics whose input carries none\n";
 constexpr const char* kRecoverUsage =
     "usage: bagscope-cli recover INPUT -o OUT [--format F] [--compression C] [--overwrite]\n"
     "    every complete message of a damaged or unfinished recording (a cut or unindexed\n"

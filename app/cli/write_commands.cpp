@@ -23,6 +23,7 @@ struct WriteArgs {
   std::optional<compress::Codec> compression;
   std::uint64_t chunkBytes = 0, splitBytes = 0;
   bool overwrite = false, quiet = false;
+  std::vector<fs::path> msgPaths;
 };
 
 int usage(const std::string& command, const std::string& why) {
@@ -83,6 +84,9 @@ std::optional<int> parseWriteArgs(const std::string& command, const CommandRules
     } else if (a == "--chunk-size" || a == "--split-size") {
       if (!value() || !parseBytes(v, a == "--chunk-size" ? out.chunkBytes : out.splitBytes))
         return usage(command, a + " needs a size in bytes (such as 4M)");
+    } else if (a == "--msg-path") {
+      if (!value()) return usage(command, "--msg-path needs a folder");
+      out.msgPaths.push_back(fs::u8path(v));
     } else if (a == "--overwrite") {
       out.overwrite = true;
     } else if (a == "--quiet" || a == "-q") {
@@ -131,6 +135,7 @@ void printReport(const std::string& command, const WriteArgs& args, const write:
     std::fprintf(stderr, "bagscope-cli: %s: kept %llu metadata records and %llu attachments in '%s'\n", command.c_str(),
                  static_cast<unsigned long long>(report.metadataWritten),
                  static_cast<unsigned long long>(report.attachmentsWritten), utf8(args.output).c_str());
+  for (const auto& n : report.notes) std::fprintf(stderr, "bagscope-cli: %s: note: %s\n", command.c_str(), n.c_str());
   for (const auto& s : report.skipped)
     std::fprintf(stderr, "bagscope-cli: %s: skipped %s\n", command.c_str(), s.c_str());
   for (const auto& l : report.lost)
@@ -157,6 +162,7 @@ int runWrite(const std::string& command, const CommandRules& rules, const std::v
   write::CopyRequest request;
   request.output = parsed.output;
   request.every = parsed.every;
+  request.msgPaths = parsed.msgPaths;
   request.writer.container = parsed.container ? *parsed.container : containerOf(s).value_or(write::Container::Mcap);
   request.writer.compression = parsed.compression;
   request.writer.chunkBytes = parsed.chunkBytes;

@@ -2,9 +2,11 @@
 // topic, time and every n-th, written in log-time order through one writer, bytes untouched.
 
 #include <regex>
+#include <set>
 #include <unordered_map>
 
 #include "core/base/byte_source.hpp"
+#include "core/schema/builtin_types.hpp"
 #include "write.hpp"
 
 namespace bagscope::write {
@@ -61,6 +63,44 @@ std::uint64_t countInRange(const Session& s, TopicId t, std::int64_t start, std:
   auto last = s.atOrBefore(t, end);
   return first && last && *last >= *first ? *last - *first + 1 : 0;
 }
+
+// Connections as they are written: a ROS 2 one without a definition gets one from the .msg
+// folders or the standard interfaces; what was added and what is still missing is said.
+class DefinitionFiller {
+public:
+  explicit DefinitionFiller(const std::vector<fs::path>& msgPaths) : msgPaths_(msgPaths) {}
+  storage::Connection completed(const storage::Connection& c) {
+    storage::Connection out = c;
+    if (!c.definition.empty() || c.messageEncoding != "cdr" || c.type.empty()) return out;
+    if (auto text = schema::findDefinition(c.type, msgPaths_)) {
+      out.definition = *text;
+      out.schemaEncoding = "ros2msg";
+      added_.insert(c.type);
+    } else {
+      missing_.insert(c.type);
+    }
+    return out;
+  }
+  void report(CopyReport& r) const {
+    auto list = [](const std::set<std::string>& types) {
+      std::string text;
+      for (const auto& t : types) text += (text.empty() ? "" : ", ") + t;
+      return text;
+    };
+    if (!added_.empty())
+      r.notes.push_back(
+          "definitions the input did not carry were written from the standard interfaces or the .msg "
+          "folders given: " +
+          list(added_));
+    if (!missing_.empty())
+      r.notes.push_back("no definition of " + list(missing_) +
+                        " was found to write with it (add the folder of its package's .msg files)");
+  }
+
+private:
+  const std::vector<fs::path>& msgPaths_;
+  std::set<std::string> added_, missing_;
+};
 
 // Every file's metadata records and attachments, into the writer when it has a place for them,
 // else named in the report.
@@ -151,11 +191,13 @@ Result<CopyReport> copyRecording(const Session& s, const CopyRequest& request, s
   auto writer = openWriter(output, options);
   if (!writer) return writer.error();
   std::unordered_map<const storage::Connection*, ChannelId> channels;
+  DefinitionFiller definitions(request.msgPaths);
   for (const auto* c : connections) {
-    auto ch = (*writer)->addConnection(*c);
+    auto ch = (*writer)->addConnection(definitions.completed(*c));
     if (!ch) return ch.error();
     channels.emplace(c, *ch);
   }
+  definitions.report(report);
 
   if (auto r = copyExtras(s, **writer, info, report); !r) return r.error();
 

@@ -94,6 +94,10 @@ struct CopyRequest {
   WriterOptions writer;
   session::Selection selection;  ///< topics (empty: all) and time range
   std::uint64_t every = 1;       ///< keep every n-th message of each topic
+  /// A ROS 2 topic whose file carries no definition (rosbag2 before Iron) gets one written
+  /// with it, from these folders of .msg files or else the standard interfaces, so that tools
+  /// that read definitions only from the file (Foxglove, rosbags) decode it.
+  std::vector<std::filesystem::path> msgPaths;
 };
 
 struct CopyReport {
@@ -107,6 +111,9 @@ struct CopyReport {
   /// it has no place for, and why.
   std::vector<std::string> skipped;
   std::uint64_t metadataWritten = 0, attachmentsWritten = 0;
+  /// What the output holds that the input did not say, or lacks: definitions added, and the
+  /// types still written without one.
+  std::vector<std::string> notes;
 };
 
 /// Writes the selected messages of `session` in log-time order to `request.output`. Refuses an

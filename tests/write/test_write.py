@@ -98,6 +98,25 @@ def rosbags_read(folder):
         return messages, conns, r.message_count
 
 
+def decoded_by_rosbags(folder):
+    """Every message of a rosbag2 folder as rosbags decodes it from the definitions the folder
+    holds (no type store of its own), as plain values in log-time order."""
+    sys.path.insert(0, ARGS.rosbags)
+    from rosbags.highlevel import AnyReader
+
+    def plain(v):
+        if hasattr(v, '__dataclass_fields__'):
+            return {k: plain(getattr(v, k)) for k in v.__dataclass_fields__ if k != '__msgtype__'}
+        if hasattr(v, 'tolist'):
+            return repr(v.tolist())
+        if isinstance(v, (list, tuple)):
+            return [plain(x) for x in v]
+        return repr(v)
+    with AnyReader([Path(folder)]) as r:
+        out = [(c.topic, t, plain(r.deserialize(raw, c.msgtype))) for c, t, raw in r.messages()]
+    return sorted(out, key=lambda m: (m[1], m[0]))
+
+
 def metadata_yaml(folder):
     from ruamel.yaml import YAML
     return YAML(typ='safe').load(Path(folder, 'metadata.yaml'))['rosbag2_bagfile_information']
@@ -315,6 +334,21 @@ class Rosbag2(Workspace):
         self.assertEqual(messages, expected)
         for topic, conn in conns.items():
             self.assertEqual(conn[3], source_conns[topic][3], topic)  # QoS profiles as rosbags parses them
+
+    def test_definitions_are_written_for_an_input_without_them(self):
+        # The Foxy fixture carries no definitions. Written to rosbag2 MCAP with the standard
+        # interfaces and the fixture's .msg folder, rosbags (without its own type store) decodes
+        # every message from the definitions in the file, to the values it decodes from the
+        # Jazzy fixture of the same messages, which stores its own.
+        out = self.dir / 'foxy'
+        run = cli('convert', data('ros2', 'demo_db3_old'), '-o', out, '--format', 'rosbag2', '--msg-path',
+                  data('msg'), '-q')
+        self.assertIn('definitions the input did not carry were written', run.stderr)
+        self.assertIn('demo_msgs/msg/VehicleState', run.stderr)
+        self.assertEqual(decoded_by_rosbags(out), decoded_by_rosbags(data('ros2', 'demo_db3')))
+        bare = self.dir / 'no_msg_path'
+        run = cli('convert', data('ros2', 'demo_db3_old'), '-o', bare, '--format', 'rosbag2', '-q')
+        self.assertIn('no definition of demo_msgs/msg/VehicleState was found', run.stderr)
 
     def test_split_by_size(self):
         out = self.dir / 'split'
