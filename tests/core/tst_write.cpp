@@ -1,0 +1,175 @@
+// core/write on every system (the independent readers' test, tests/write, needs Debian's
+// Python and Node): each container written from the fixtures and read back holds exactly the
+// messages of the reference readers' expectations; cancelling leaves nothing; topics are
+// chosen by name and expression; an input is never an output; a ROS 1 bag refuses times it
+// cannot hold.
+
+#include <QtTest>
+
+#include <QTemporaryDir>
+
+#include "common/source_checks.hpp"
+#include "core/session/session.hpp"
+#include "core/write/write.hpp"
+
+using namespace bagscope;
+using compress::Codec;
+using write::Container;
+
+namespace {
+
+std::unique_ptr<session::Session> openSession(const QString& relative) {
+  auto s = session::Session::open({test::dataPath(relative).toStdString()});
+  if (!s) qFatal("open %s: %s", qPrintable(relative), s.error().describe().c_str());
+  return std::move(s).value();
+}
+
+QStringList entries(const QString& folder) {
+  return QDir(folder).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot);
+}
+
+}  // namespace
+
+Q_DECLARE_METATYPE(bagscope::write::Container)
+Q_DECLARE_METATYPE(bagscope::compress::Codec)
+
+class TestWrite : public QObject {
+  Q_OBJECT
+
+private slots:
+  void everyContainerHoldsTheReferenceMessages_data() {
+    QTest::addColumn<QString>("input");
+    QTest::addColumn<QString>("expected");
+    QTest::addColumn<Container>("container");
+    QTest::addColumn<Codec>("codec");
+    const QString ros1 = "ros1/demo.expected.jsonl", ros2 = "ros2/demo.expected.jsonl";
+    QTest::newRow("bag -> bag") << "ros1/demo_lz4.bag" << ros1 << Container::Ros1Bag << Codec::None;
+    QTest::newRow("bag -> bag bz2") << "ros1/demo_uncompressed.bag" << ros1 << Container::Ros1Bag << Codec::Bz2;
+    QTest::newRow("bag -> bag lz4") << "ros1/demo_bz2.bag" << ros1 << Container::Ros1Bag << Codec::Lz4Frame;
+    QTest::newRow("bag -> mcap zstd") << "ros1/demo_lz4.bag" << ros1 << Container::Mcap << Codec::Zstd;
+    QTest::newRow("bag -> mcap lz4") << "ros1/demo_lz4.bag" << ros1 << Container::Mcap << Codec::Lz4Frame;
+    QTest::newRow("mcap -> mcap") << "ros2/demo_zstd.mcap" << ros2 << Container::Mcap << Codec::None;
+    QTest::newRow("mcap -> rosbag2 mcap") << "ros2/demo.mcap" << ros2 << Container::Rosbag2Mcap << Codec::Zstd;
+    QTest::newRow("mcap -> rosbag2 db3") << "ros2/demo_lz4.mcap" << ros2 << Container::Rosbag2Db3 << Codec::None;
+    QTest::newRow("db3 -> mcap") << "ros2/demo_db3" << ros2 << Container::Mcap << Codec::Lz4Frame;
+  }
+
+  void everyContainerHoldsTheReferenceMessages() {
+    QFETCH(QString, input);
+    QFETCH(QString, expected);
+    QFETCH(Container, container);
+    QFETCH(Codec, codec);
+    QTemporaryDir dir;
+    auto s = openSession(input);
+    write::CopyRequest request;
+    request.output = dir.path().toStdString() + "/out" + std::string(write::containerInfo(container).extension);
+    request.writer.container = container;
+    request.writer.compression = codec;
+    request.writer.chunkBytes = 64 << 10;  // several chunks
+    auto report = write::copyRecording(*s, request);
+    QVERIFY2(report, report ? "" : report.error().describe().c_str());
+    const auto& reference = test::expectedMessages(expected);
+    QCOMPARE(report->messagesWritten, static_cast<std::uint64_t>(reference.size()));
+    QCOMPARE(entries(dir.path()), QStringList({"out" + QString::fromStdString(request.output.extension().string())}));
+
+    auto back = test::openOrFail(QString::fromStdString(request.output.string()));
+    QVERIFY2(back->info().problems.empty(), back->info().problems.empty() ? "" : back->info().problems.front().c_str());
+    auto all = test::readAll(*back);
+    QCOMPARE(all.size(), reference.size());
+    QString diff = test::compareWithExpected(all, reference, reference.size());
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    std::size_t indexed = 0;
+    diff = test::indexMatchesIteration(*back, indexed);
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    QCOMPARE(indexed, reference.size());
+    auto stats = back->chunkStats();
+    QVERIFY(stats);
+    if (container == Container::Ros1Bag || container == Container::Mcap) {
+      QVERIFY(stats->chunkCount > 3);
+      QCOMPARE(stats->chunksByCompression.size(), std::size_t{1});
+      QCOMPARE(stats->chunksByCompression.front().first,
+               std::string(codec == Codec::None ? "none" : compress::codecName(codec)));
+    }
+  }
+
+  void cancellingLeavesNothing() {
+    QTemporaryDir dir;
+    auto ros1 = openSession("ros1/demo_uncompressed.bag");
+    auto ros2 = openSession("ros2/demo.mcap");
+    for (auto container : {Container::Mcap, Container::Ros1Bag, Container::Rosbag2Mcap, Container::Rosbag2Db3}) {
+      std::stop_source stop;
+      write::CopyRequest request;
+      request.output = dir.path().toStdString() + "/cancelled" + std::string(write::containerInfo(container).extension);
+      request.writer.container = container;
+      request.writer.chunkBytes = 4096;
+      bool cdr = container == Container::Rosbag2Mcap || container == Container::Rosbag2Db3;
+      // Stopped at the first progress report (after 256 messages), half way through.
+      auto report = write::copyRecording(cdr ? *ros2 : *ros1, request, stop.get_token(), [&](double f) {
+        if (f < 1) stop.request_stop();
+      });
+      QVERIFY(!report);
+      QCOMPARE(report.error().code, ErrorCode::Cancelled);
+      QCOMPARE(entries(dir.path()), QStringList());
+    }
+  }
+
+  void topicsAreChosenByNameAndExpression() {
+    auto s = openSession("ros1/demo_lz4.bag");
+    auto names = [&](const std::vector<session::TopicId>& ids) {
+      QStringList out;
+      for (auto id : ids) out << QString::fromStdString(s->topics()[id].name);
+      return out;
+    };
+    auto chosen = write::selectTopics(*s, {{"/imu", "/\\/camera\\/.*_raw.*/"}, {"/camera/image_raw/compressed"}});
+    QVERIFY(chosen);
+    QCOMPARE(names(*chosen), QStringList({"/camera/image_raw", "/imu"}));
+    auto all = write::selectTopics(*s, {{}, {"/\\/camera.*/"}});
+    QVERIFY(all);
+    QCOMPARE(all->size(), s->topics().size() - 8);  // 8 camera topics
+    QVERIFY(!write::selectTopics(*s, {{"/nope"}, {}}));
+    auto bad = write::selectTopics(*s, {{"/[/"}, {}});
+    QVERIFY(!bad);
+    QVERIFY(QString::fromStdString(bad.error().message).contains("not a regular expression"));
+  }
+
+  void anInputIsNeverAnOutput() {
+    QTemporaryDir dir;
+    QVERIFY(QFile::copy(test::dataPath("ros1/demo_lz4.bag"), dir.filePath("in.bag")));
+    auto s = session::Session::open({dir.filePath("in.bag").toStdString()});
+    QVERIFY(s);
+    for (QString out : {dir.filePath("in.bag"), dir.path()}) {
+      write::CopyRequest request;
+      request.output = out.toStdString();
+      request.writer.container = out.endsWith(".bag") ? Container::Ros1Bag : Container::Rosbag2Mcap;
+      request.writer.overwrite = true;
+      auto report = write::copyRecording(**s, request);
+      QVERIFY(!report);
+      QVERIFY(QString::fromStdString(report.error().describe()).contains("is an input"));
+    }
+    QCOMPARE(QFileInfo(dir.filePath("in.bag")).size(), QFileInfo(test::dataPath("ros1/demo_lz4.bag")).size());
+  }
+
+  void aRos1BagRefusesTimesItCannotHold() {
+    QTemporaryDir dir;
+    write::WriterOptions options;
+    options.container = Container::Ros1Bag;
+    auto w = write::openWriter(dir.filePath("t.bag").toStdString(), options);
+    QVERIFY(w);
+    storage::Connection c;
+    c.topic = "/t";
+    c.type = "std_msgs/Int32";
+    c.messageEncoding = "ros1";
+    auto ch = (*w)->addConnection(c);
+    QVERIFY(ch);
+    std::byte four[4] = {};
+    QVERIFY(!(*w)->write(*ch, -1, four));
+    QVERIFY(!(*w)->write(*ch, std::int64_t{1} << 62, four));
+    c.messageEncoding = "cdr";
+    QVERIFY(!(*w)->addConnection(c));
+    w->reset();  // never finished: nothing stays
+    QCOMPARE(entries(dir.path()), QStringList());
+  }
+};
+
+QTEST_MAIN(TestWrite)
+#include "tst_write.moc"
