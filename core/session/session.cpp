@@ -134,6 +134,15 @@ struct Session::State {
   std::vector<std::unique_ptr<std::recursive_mutex>> sourceMutex;
   Result<void> readInBatches(std::uint32_t source, storage::ReadFilter filter, const storage::MessageFn& deliver,
                              const storage::ProblemFn& onProblem) const;
+  // Session::forEach over topics of one file (its reader's own merge) or of several (the
+  // topics' index arrays merged, read through the cache).
+  using MessageCallback = std::function<bool(const Message&)>;
+  Result<void> forEachInFile(std::uint32_t source, const std::vector<TopicId>& wanted, const Selection& selection,
+                             const MessageCallback& onMessage, const storage::ProblemFn& onProblem,
+                             std::stop_token stop) const;
+  Result<void> forEachMerged(const std::vector<TopicId>& wanted, const Selection& selection,
+                             const MessageCallback& onMessage, const storage::ProblemFn& onProblem,
+                             std::stop_token stop) const;
   std::vector<std::vector<TopicId>> topicOf;  // [source][connection index]
   std::vector<Topic> topics;
   std::vector<std::vector<MessageRef>> index;  // [topic]
@@ -560,43 +569,51 @@ Result<void> Session::forEach(const Selection& selection, const std::function<bo
   }
   if (involved.empty()) return {};
 
-  if (involved.size() == 1) {
-    // One file: its reader's own merge, which streams chunks without caching them.
-    std::uint32_t s = *involved.begin();
-    const std::int64_t shift = st.shift[s];  // session time = the file's time + shift
-    auto fileTime = [shift](std::int64_t t) {
-      if (t == std::numeric_limits<std::int64_t>::min() || t == std::numeric_limits<std::int64_t>::max()) return t;
-      return t - shift;
-    };
-    storage::ReadFilter filter;
-    filter.startNs = fileTime(selection.startNs);
-    filter.endNs = fileTime(selection.endNs);
-    for (TopicId t : topics)
-      for (const auto& m : st.topics[t].members) filter.connections.push_back(m.connection->id);
-    const Source& src = *st.sources[s];
-    bool stopped = false;
-    auto deliver = [&](const storage::MessageView& v) {
-      if (stop.stop_requested()) return !(stopped = true);
-      Message m;
-      static_cast<storage::MessageView&>(m) = v;
-      m.logTimeNs += shift;
-      m.topic = st.topicOf[s][static_cast<std::size_t>(v.connection - src.connections().data())];
-      return onMessage(m);
-    };
-    Result<void> r;
-    if (src.chunkCount() == 0) {
-      r = st.readInBatches(s, filter, deliver, onProblem);
-    } else {
-      // Chunked files: the lock serialises only this pass; panels read chunks through the cache.
-      std::lock_guard lock(*st.sourceMutex[s]);
-      r = st.sources[s]->readMessages(filter, deliver, onProblem);
-    }
-    if (!r) return r;
-    return stopped ? Result<void>(cancelled()) : Result<void>();
-  }
+  if (involved.size() == 1) return st.forEachInFile(*involved.begin(), topics, selection, onMessage, onProblem, stop);
+  return st.forEachMerged(topics, selection, onMessage, onProblem, stop);
+}
 
-  // Several files: merge the topics' index arrays, reading through the cache, loading the
-  // next chunk of each topic ahead on the workers.
+// One file: its reader's own merge, which streams chunks without caching them.
+Result<void> Session::State::forEachInFile(std::uint32_t s, const std::vector<TopicId>& wanted,
+                                           const Selection& selection, const MessageCallback& onMessage,
+                                           const storage::ProblemFn& onProblem, std::stop_token stop) const {
+  const std::int64_t offset = shift[s];  // session time = the file's time + offset
+  auto fileTime = [offset](std::int64_t t) {
+    if (t == std::numeric_limits<std::int64_t>::min() || t == std::numeric_limits<std::int64_t>::max()) return t;
+    return t - offset;
+  };
+  storage::ReadFilter filter;
+  filter.startNs = fileTime(selection.startNs);
+  filter.endNs = fileTime(selection.endNs);
+  for (TopicId t : wanted)
+    for (const auto& m : topics[t].members) filter.connections.push_back(m.connection->id);
+  const Source& src = *sources[s];
+  bool stopped = false;
+  auto deliver = [&](const storage::MessageView& v) {
+    if (stop.stop_requested()) return !(stopped = true);
+    Message m;
+    static_cast<storage::MessageView&>(m) = v;
+    m.logTimeNs += offset;
+    m.topic = topicOf[s][static_cast<std::size_t>(v.connection - src.connections().data())];
+    return onMessage(m);
+  };
+  Result<void> r;
+  if (src.chunkCount() == 0) {
+    r = readInBatches(s, filter, deliver, onProblem);
+  } else {
+    // Chunked files: the lock serialises only this pass; panels read chunks through the cache.
+    std::lock_guard lock(*sourceMutex[s]);
+    r = sources[s]->readMessages(filter, deliver, onProblem);
+  }
+  if (!r) return r;
+  return stopped ? Result<void>(cancelled()) : Result<void>();
+}
+
+// Several files: the topics' index arrays merged, read through the cache, each topic's next
+// chunk loaded ahead on the workers.
+Result<void> Session::State::forEachMerged(const std::vector<TopicId>& wanted, const Selection& selection,
+                                           const MessageCallback& onMessage, const storage::ProblemFn& onProblem,
+                                           std::stop_token stop) const {
   struct Cursor {
     TopicId topic;
     const MessageRef* at;
@@ -605,9 +622,9 @@ Result<void> Session::forEach(const Selection& selection, const std::function<bo
     State::Hint hint;
   };
   std::vector<Cursor> cursors;
-  for (TopicId t : topics) {
-    auto [lo, hi] = st.range(t, selection.startNs, selection.endNs);
-    const MessageRef* base = st.index[t].data();
+  for (TopicId t : wanted) {
+    auto [lo, hi] = range(t, selection.startNs, selection.endNs);
+    const MessageRef* base = index[t].data();
     if (lo < hi) cursors.push_back({t, base + lo, base + hi, base + lo, {}});
   }
   auto later = [&](std::size_t a, std::size_t b) {
@@ -629,16 +646,16 @@ Result<void> Session::forEach(const Selection& selection, const std::function<bo
       // Entering a chunk: start loading this topic's next one.
       const MessageRef* p = std::max(c.ahead, c.at);
       while (p != c.end && State::keyOf(*p) == State::keyOf(ref)) ++p;
-      if (p != c.end) st.prefetchChunk(p->source, p->location.chunk);
+      if (p != c.end) prefetchChunk(p->source, p->location.chunk);
       c.ahead = p;
     }
-    auto m = st.read(c.topic, ref, c.hint);
+    auto m = read(c.topic, ref, c.hint);
     bool more = true;
     if (m) {
       more = onMessage(*m);
     } else if (onProblem) {
       Error e = std::move(m).error();
-      e.topic = st.topics[c.topic].name;
+      e.topic = topics[c.topic].name;
       e.logTimeNs = ref.logTimeNs;
       onProblem(e);
     }
