@@ -39,7 +39,7 @@ bool isRecordingFolder(const fs::path& folder) {
 class Published final : public RecordingWriter {
 public:
   Published(std::unique_ptr<RecordingWriter> inner, fs::path temp, fs::path final, bool overwrite)
-      : inner_(std::move(inner)), temp_(std::move(temp)), final_(std::move(final)), overwrite_(overwrite) {}
+      : temp_(std::move(temp)), inner_(std::move(inner)), final_(std::move(final)), overwrite_(overwrite) {}
   Result<ChannelId> addConnection(const storage::Connection& c) override { return inner_->addConnection(c); }
   Result<bool> addExtras(const storage::FileExtras& e) override { return inner_->addExtras(e); }
   Result<void> write(ChannelId ch, std::int64_t t, std::span<const std::byte> bytes) override {
@@ -55,8 +55,8 @@ public:
   std::uint64_t bytesWritten() const override { return inner_ ? inner_->bytesWritten() : 0; }
 
 private:
+  TemporaryPath temp_;  // before inner_: removed after the writer has closed its files (Windows)
   std::unique_ptr<RecordingWriter> inner_;
-  TemporaryPath temp_;
   fs::path final_;
   bool overwrite_;
 };
