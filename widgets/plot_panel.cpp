@@ -257,9 +257,9 @@ void PlotPanel::connectPlot() {
     redraw();
     if (mode_ == Mode::Time) emit xRangeChanged(r.lower, r.upper);
   });
-  connect(plot_, &QCustomPlot::legendClick, this, [this](QCPLegend*, QCPAbstractLegendItem* item, QMouseEvent*) {
+  connect(plot_, &QCustomPlot::legendClick, this, [this](QCPLegend*, QCPAbstractLegendItem* item, QMouseEvent* e) {
     auto* entry = qobject_cast<QCPPlottableLegendItem*>(item);
-    if (!entry) return;
+    if (!entry || e->button() != Qt::LeftButton) return;
     for (auto& s : series_) {
       if (s->plottable != entry->plottable()) continue;
       s->visible = !s->visible;
@@ -275,6 +275,8 @@ void PlotPanel::connectPlot() {
   connect(plot_, &QCustomPlot::mouseRelease, this, [this, pressAt](QMouseEvent* e) {
     if (mode_ != Mode::Time || e->button() != Qt::LeftButton || (e->pos() - *pressAt).manhattanLength() > 3) return;
     if (!plot_->axisRect()->rect().contains(e->pos())) return;
+    // The legend lies over the plot: a click on it is for the legend (toggling a series).
+    if (plot_->legend->visible() && plot_->legend->selectTest(e->pos(), false) >= 0) return;
     double seconds = plot_->xAxis->pixelToCoord(e->pos().x());
     document_->setPlayhead(document_->startNs() + static_cast<qint64>(std::llround(seconds * 1e9)));
   });
@@ -286,8 +288,13 @@ PlotPanel::~PlotPanel() {
   series_.clear();  // cancels and waits for loading jobs
 }
 
+// Each mode keeps its own series: those of the mode left are set aside and come back (loaded
+// again) when it is chosen again.
 void PlotPanel::setMode(Mode mode) {
   if (mode == mode_) return;
+  auto& leaving = parked_[mode_ == Mode::Time ? 0 : 1];
+  leaving.clear();
+  for (const auto& s : series_) leaving.push_back({s->topic, s->path, s->xPath});
   mode_ = mode;
   {
     QSignalBlocker block(modeBox_);
@@ -298,7 +305,10 @@ void PlotPanel::setMode(Mode mode) {
   if (mode == Mode::Time) plot_->xAxis->setTicker(ticker_);
   else plot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));  // a field's values
   plot_->axisRect()->setRangeZoom(mode == Mode::Time ? Qt::Horizontal : Qt::Horizontal | Qt::Vertical);
-  plot_->replot();
+  auto returning = std::move(parked_[mode == Mode::Time ? 0 : 1]);
+  parked_[mode == Mode::Time ? 0 : 1].clear();
+  for (const auto& spec : returning) addSeries(spec.topic, spec.path, spec.xPath);
+  updateCursor();  // no time playhead line in XY
 }
 
 void PlotPanel::addSeries(const QString& topic, const QString& path, const QString& xPath) {

@@ -11,6 +11,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -126,6 +127,10 @@ private:
   QProgressBar* progress_;
   QLabel* hint_;
   std::vector<std::unique_ptr<Series>> series_;
+  struct SeriesSpec {
+    QString topic, path, xPath;
+  };
+  std::array<std::vector<SeriesSpec>, 2> parked_;  // the other mode's series: [0] time, [1] XY
   Mode mode_ = Mode::Time;
   bool settingRange_ = false;
   int nextColour_ = 0;

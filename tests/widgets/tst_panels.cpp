@@ -231,6 +231,72 @@ private slots:
     QCOMPARE(marker->data()->begin()->value, plot.seriesY(0)[7]);
   }
 
+  // Issue #20: a click on a legend entry toggles its series and leaves the playhead where it
+  // was; a right-click on it changes nothing.
+  void legendClicksToggleWithoutMovingThePlayhead() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
+    PlotPanel plot(&d);
+    plot.resize(640, 360);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    QSignalSpy loaded(&plot, &PlotPanel::loaded);
+    plot.addSeries("/imu", "linear_acceleration.y");
+    QVERIFY(loaded.wait(20000));
+    QCustomPlot* p = plot.plot();
+    p->replot();
+    QPoint entry = p->legend->item(0)->outerRect().center();
+    QVERIFY(p->axisRect()->rect().contains(entry));  // the legend lies over the plot
+    const qint64 before = d.playheadNs();
+    QTest::mouseClick(p, Qt::RightButton, {}, entry);
+    QVERIFY(p->graph(0)->visible());
+    QTest::mouseClick(p, Qt::LeftButton, {}, entry);
+    QVERIFY(!p->graph(0)->visible());
+    QCOMPARE(d.playheadNs(), before);
+    QTest::mouseClick(p, Qt::LeftButton, {}, entry);
+    QVERIFY(p->graph(0)->visible());
+    QCOMPARE(d.playheadNs(), before);
+  }
+
+  // Issue #20: Time <-> XY keeps each mode's series (back with their data), XY draws no time
+  // playhead line, and each mode's axis fits its own data.
+  void switchingModesKeepsEachModesSeries() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
+    PlotPanel plot(&d);
+    plot.resize(500, 400);
+    plot.show();
+    QSignalSpy loaded(&plot, &PlotPanel::loaded);
+    plot.addSeries("/imu", "angular_velocity.z");
+    plot.addSeries("/odom", "twist.twist.linear.x");
+    QVERIFY(loaded.wait(20000));
+    auto imuY = plot.seriesY(0);
+    auto* cursor = qobject_cast<QCPItemStraightLine*>(plot.plot()->item(0));
+    QVERIFY(cursor && cursor->visible());
+
+    plot.setMode(PlotPanel::Mode::XY);
+    QCOMPARE(plot.seriesCount(), 0);
+    QVERIFY(!cursor->visible());
+    plot.addSeries("/odom", "pose.pose.position.y", "pose.pose.position.x");
+    QVERIFY(loaded.wait(20000));
+    auto [lo, hi] = plot.xRange();
+    auto xs = plot.seriesX(0);
+    QCOMPARE(lo, *std::min_element(xs.begin(), xs.end()));
+    QCOMPARE(hi, *std::max_element(xs.begin(), xs.end()));
+
+    plot.setMode(PlotPanel::Mode::Time);
+    QCOMPARE(plot.seriesCount(), 2);
+    QVERIFY(loaded.wait(20000));
+    QCOMPARE(plot.seriesY(0), imuY);
+    QVERIFY(cursor->visible());
+    QCOMPARE(plot.xRange().first,
+             plot.seriesX(0).front() < plot.seriesX(1).front() ? plot.seriesX(0).front() : plot.seriesX(1).front());
+    plot.setMode(PlotPanel::Mode::XY);
+    QCOMPARE(plot.seriesCount(), 1);
+    QVERIFY(loaded.wait(20000));
+    QCOMPARE(plot.seriesX(0), xs);
+  }
+
   void imagesShowTheirPixels() {
     Document d;
     QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
