@@ -258,6 +258,23 @@ private slots:
     QCOMPARE(d.playheadNs(), before);
   }
 
+  // Issue #20: a typed path the type does not have is said in the panel, naming it, beside a
+  // series that loads.
+  void aPathThatDoesNotExistIsSaid() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
+    PlotPanel plot(&d);
+    plot.resize(500, 400);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    QSignalSpy loaded(&plot, &PlotPanel::loaded);
+    plot.addSeries("/odom", "pose.pose.position.x");
+    plot.addSeries("/odom", "pose.pose.orientation.yaw");
+    QVERIFY(loaded.wait(20000));
+    QVERIFY2(plot.problemText().contains("pose.pose.orientation.yaw"), qPrintable(plot.problemText()));
+    QVERIFY(!plot.seriesX(0).empty());
+  }
+
   // Issue #20: Time <-> XY keeps each mode's series (back with their data), XY draws no time
   // playhead line, and each mode's axis fits its own data.
   void switchingModesKeepsEachModesSeries() {
