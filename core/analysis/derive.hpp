@@ -1,0 +1,41 @@
+#pragma once
+// Series derived from extracted columns (session::FieldColumns), for the plot and the CSV
+// export: orientation as roll/pitch/yaw, derivative, integral, moving average and median,
+// scale/offset, absolute value, differences. Plain arithmetic on (time, value) samples; a NaN
+// sample (a message that could not be read) stays NaN and does not spread further than the
+// samples that use it.
+
+#include <array>
+#include <cstddef>
+#include <span>
+#include <vector>
+
+namespace bagscope::analysis {
+
+/// Roll, pitch and yaw in radians of the rotation quaternion (x, y, z, w) — normalised first —
+/// in the convention of tf2's Matrix3x3::getRPY (rotations about fixed x, y, z axes, applied in
+/// that order: R = Rz(yaw) Ry(pitch) Rx(roll)). At pitch ±90° (gimbal lock) yaw is 0 and roll
+/// carries the whole rotation about the vertical, as tf2 gives it. A zero quaternion is NaN.
+std::array<double, 3> rollPitchYaw(double x, double y, double z, double w);
+
+/// dv/dt at every sample: central differences inside, one-sided at the ends (exact for a
+/// quadratic on evenly spaced times). Fewer than two samples, or equal times: NaN.
+std::vector<double> derivative(std::span<const double> t, std::span<const double> v);
+/// The running integral of v over t (trapezoids), 0 at the first sample.
+std::vector<double> integral(std::span<const double> t, std::span<const double> v);
+
+/// A trailing window: the last `samples` samples, or those less than `seconds` before (and
+/// including) each one.
+struct Window {
+  std::size_t samples = 0;  ///< used when > 0
+  double seconds = 0;       ///< used when samples is 0
+};
+std::vector<double> movingAverage(std::span<const double> t, std::span<const double> v, Window window);
+std::vector<double> movingMedian(std::span<const double> t, std::span<const double> v, Window window);
+
+std::vector<double> scaleOffset(std::span<const double> v, double scale, double offset);
+std::vector<double> absolute(std::span<const double> v);
+/// v[i] - v[i-1]; NaN at the first sample.
+std::vector<double> difference(std::span<const double> v);
+
+}  // namespace bagscope::analysis

@@ -1,0 +1,125 @@
+// Derived series against values worked out by hand here: roll/pitch/yaw of quaternions built
+// from known angles (including both gimbal locks, checked by rebuilding the rotation), the
+// derivative of a known polynomial, the integral of a line, moving averages and medians of
+// known sequences over sample and time windows, and how a NaN sample stays contained.
+
+#include <QtTest>
+
+#include <array>
+#include <cmath>
+
+#include "core/analysis/derive.hpp"
+
+using namespace bagscope::analysis;
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+double deg(double d) { return d * kPi / 180; }
+
+using Quat = std::array<double, 4>;  // x, y, z, w
+Quat multiply(const Quat& a, const Quat& b) {
+  return {a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1], a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
+          a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3], a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2]};
+}
+// R = Rz(yaw) Ry(pitch) Rx(roll), as a quaternion.
+Quat fromRpy(double roll, double pitch, double yaw) {
+  Quat qx{std::sin(roll / 2), 0, 0, std::cos(roll / 2)};
+  Quat qy{0, std::sin(pitch / 2), 0, std::cos(pitch / 2)};
+  Quat qz{0, 0, std::sin(yaw / 2), std::cos(yaw / 2)};
+  return multiply(qz, multiply(qy, qx));
+}
+// The same rotation: q and -q, component by component.
+bool sameRotation(const Quat& a, const Quat& b) {
+  double plus = 0, minus = 0;
+  for (int i = 0; i < 4; ++i) plus += std::abs(a[i] - b[i]), minus += std::abs(a[i] + b[i]);
+  return std::min(plus, minus) < 1e-9;
+}
+
+bool near(double a, double b, double eps = 1e-12) { return std::abs(a - b) <= eps; }
+
+}  // namespace
+
+class TestAnalysis : public QObject {
+  Q_OBJECT
+
+private slots:
+  void rollPitchYawOfKnownRotations() {
+    const double s = std::sqrt(0.5);
+    auto r = rollPitchYaw(0, 0, 0, 1);
+    QVERIFY(near(r[0], 0) && near(r[1], 0) && near(r[2], 0));
+    r = rollPitchYaw(s, 0, 0, s);  // 90° about x
+    QVERIFY(near(r[0], kPi / 2) && near(r[1], 0) && near(r[2], 0));
+    r = rollPitchYaw(0, 0, s, s);  // 90° about z
+    QVERIFY(near(r[0], 0) && near(r[1], 0) && near(r[2], kPi / 2));
+    r = rollPitchYaw(0, std::sin(deg(15)), 0, std::cos(deg(15)));  // 30° about y
+    QVERIFY(near(r[1], deg(30)));
+    for (auto [roll, pitch, yaw] : {std::array<double, 3>{10, 20, 30}, {-170, 45, 120}, {5, -80, -95}}) {
+      Quat q = fromRpy(deg(roll), deg(pitch), deg(yaw));
+      r = rollPitchYaw(2 * q[0], 2 * q[1], 2 * q[2], 2 * q[3]);  // not normalised: the same
+      QVERIFY2(near(r[0], deg(roll), 1e-9) && near(r[1], deg(pitch), 1e-9) && near(r[2], deg(yaw), 1e-9),
+               qPrintable(QString("%1 %2 %3").arg(r[0]).arg(r[1]).arg(r[2])));
+    }
+    auto nan = rollPitchYaw(0, 0, 0, 0);
+    QVERIFY(std::isnan(nan[0]) && std::isnan(nan[1]) && std::isnan(nan[2]));
+  }
+
+  void gimbalLockKeepsTheRotation() {
+    // Pitch +90° with yaw 30°: yaw becomes 0 and roll -30° (only roll - yaw is defined);
+    // pitch -90° with roll 40° and yaw 25°: roll 65° (roll + yaw).
+    Quat up = fromRpy(0, deg(90), deg(30));
+    auto r = rollPitchYaw(up[0], up[1], up[2], up[3]);
+    QVERIFY(near(r[1], kPi / 2) && near(r[2], 0) && near(r[0], deg(-30), 1e-9));
+    QVERIFY(sameRotation(fromRpy(r[0], r[1], r[2]), up));
+    Quat down = fromRpy(deg(40), deg(-90), deg(25));
+    r = rollPitchYaw(down[0], down[1], down[2], down[3]);
+    QVERIFY(near(r[1], -kPi / 2) && near(r[2], 0) && near(r[0], deg(65), 1e-9));
+    QVERIFY(sameRotation(fromRpy(r[0], r[1], r[2]), down));
+  }
+
+  void derivativeOfAPolynomial() {
+    // v = 3t² + 2t + 1 every 0.1 s: exactly 6t + 2 inside; (v(h) - v(0)) / h = 3h + 2 at the start.
+    std::vector<double> t, v;
+    for (int i = 0; i <= 10; ++i) t.push_back(i * 0.1), v.push_back(3 * t.back() * t.back() + 2 * t.back() + 1);
+    auto d = derivative(t, v);
+    for (int i = 1; i < 10; ++i) QVERIFY2(near(d[i], 6 * t[i] + 2, 1e-9), qPrintable(QString::number(d[i])));
+    QVERIFY(near(d[0], 3 * 0.1 + 2, 1e-9));
+    QVERIFY(near(d[10], 3 * (1.0 + 0.9) + 2, 1e-9));  // (v(1) - v(0.9)) / 0.1
+    QVERIFY(std::isnan(derivative(std::vector<double>{1}, std::vector<double>{2})[0]));
+  }
+
+  void integralOfALine() {
+    // ∫ 2t dt from 0 = t² (trapezoids are exact for a line).
+    std::vector<double> t{0, 0.25, 0.5, 1.0, 1.5}, v;
+    for (double x : t) v.push_back(2 * x);
+    auto r = integral(t, v);
+    for (std::size_t i = 0; i < t.size(); ++i) QVERIFY(near(r[i], t[i] * t[i]));
+  }
+
+  void movingAverageAndMedian() {
+    std::vector<double> t{0, 0.1, 0.2, 0.3, 0.4};
+    QCOMPARE(movingAverage(t, std::vector<double>{1, 2, 3, 4, 5}, {3, 0}), (std::vector<double>{1, 1.5, 2, 3, 4}));
+    // A 0.25 s window holds the samples less than 0.25 s old: 1, 2 or 3 of them.
+    auto seconds = movingAverage(t, std::vector<double>{1, 2, 3, 4, 5}, {0, 0.25});
+    QVERIFY(near(seconds[0], 1) && near(seconds[1], 1.5) && near(seconds[2], 2) && near(seconds[3], 3) &&
+            near(seconds[4], 4));
+    QCOMPARE(movingMedian(t, std::vector<double>{5, 1, 4, 2, 3}, {3, 0}), (std::vector<double>{5, 3, 4, 2, 3}));
+    // A NaN sample makes only the windows holding it NaN.
+    auto withNan = movingAverage(t, std::vector<double>{1, NAN, 3, 4, 5}, {2, 0});
+    QVERIFY(near(withNan[0], 1) && std::isnan(withNan[1]) && std::isnan(withNan[2]) && near(withNan[3], 3.5) &&
+            near(withNan[4], 4.5));
+    auto medianNan = movingMedian(t, std::vector<double>{1, NAN, 3, 4, 5}, {2, 0});
+    QVERIFY(std::isnan(medianNan[2]) && near(medianNan[4], 4.5));
+  }
+
+  void pointwiseSeries() {
+    std::vector<double> v{-2, 0.5, 3};
+    QCOMPARE(scaleOffset(v, 2, 1), (std::vector<double>{-3, 2, 7}));
+    QCOMPARE(absolute(v), (std::vector<double>{2, 0.5, 3}));
+    auto d = difference(v);
+    QVERIFY(std::isnan(d[0]) && d[1] == 2.5 && d[2] == 2.5);
+  }
+};
+
+QTEST_MAIN(TestAnalysis)
+#include "tst_analysis.moc"
