@@ -1223,6 +1223,74 @@
         <source>Unix time (s)</source>
         <translation>Unix 時間（秒）</translation>
     </message>
+    <message>
+        <source>moving average (%1)</source>
+        <translation>移動平均（%1）</translation>
+    </message>
+    <message>
+        <source>moving median (%1)</source>
+        <translation>移動中央値（%1）</translation>
+    </message>
+    <message>
+        <source>absolute value</source>
+        <translation>絶対値</translation>
+    </message>
+    <message>
+        <source>roll (rad)</source>
+        <translation>ロール（ラジアン）</translation>
+    </message>
+    <message>
+        <source>pitch (rad)</source>
+        <translation>ピッチ（ラジアン）</translation>
+    </message>
+    <message>
+        <source>yaw (rad)</source>
+        <translation>ヨー（ラジアン）</translation>
+    </message>
+    <message>
+        <source>derivative (per s)</source>
+        <translation>微分（毎秒）</translation>
+    </message>
+    <message>
+        <source>integral (× s)</source>
+        <translation>積分（× 秒）</translation>
+    </message>
+    <message>
+        <source>difference</source>
+        <translation>差分</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%2 の%1</translation>
+    </message>
+    <message>
+        <source>Derivative</source>
+        <translation>微分</translation>
+    </message>
+    <message>
+        <source>Integral</source>
+        <translation>積分</translation>
+    </message>
+    <message>
+        <source>Moving Average (10 samples)</source>
+        <translation>移動平均（10 サンプル）</translation>
+    </message>
+    <message>
+        <source>Moving Average (1 s)</source>
+        <translation>移動平均（1 秒）</translation>
+    </message>
+    <message>
+        <source>Moving Median (10 samples)</source>
+        <translation>移動中央値（10 サンプル）</translation>
+    </message>
+    <message>
+        <source>Absolute Value</source>
+        <translation>絶対値</translation>
+    </message>
+    <message>
+        <source>Difference of Consecutive Samples</source>
+        <translation>連続するサンプルの差</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::ProblemsPanel</name>

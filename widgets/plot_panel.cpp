@@ -28,6 +28,7 @@
 #include <limits>
 
 #include "background.hpp"
+#include "core/analysis/derive.hpp"
 #include "core/decode/decoder.hpp"
 #include "core/export/export.hpp"
 #include "decimate.hpp"
@@ -62,6 +63,76 @@ QColor seriesColour(int i) {
 
 bool numeric(schema::Primitive p) { return p != schema::Primitive::String && p != schema::Primitive::Message; }
 
+bool isAngle(const QString& derive) {
+  return derive == QLatin1String("roll") || derive == QLatin1String("pitch") || derive == QLatin1String("yaw");
+}
+
+// "average:10" (samples) or "average:0.5s" (seconds) as a window.
+analysis::Window windowOf(const QString& derive) {
+  QString arg = derive.section(QLatin1Char(':'), 1);
+  if (arg.endsWith(QLatin1Char('s'))) return {0, arg.chopped(1).toDouble()};
+  return {static_cast<std::size_t>(std::max(1, arg.toInt())), 0};
+}
+
+// How a derived series is named in the legend and the CSV.
+QString derivedLabel(const QString& derive) {
+  QString kind = derive.section(QLatin1Char(':'), 0, 0);
+  QString arg = derive.section(QLatin1Char(':'), 1);
+  if (kind == QLatin1String("average")) return PlotPanel::tr("moving average (%1)").arg(arg);
+  if (kind == QLatin1String("median")) return PlotPanel::tr("moving median (%1)").arg(arg);
+  if (kind == QLatin1String("abs")) return PlotPanel::tr("absolute value");
+  if (kind == QLatin1String("roll")) return PlotPanel::tr("roll (rad)");
+  if (kind == QLatin1String("pitch")) return PlotPanel::tr("pitch (rad)");
+  if (kind == QLatin1String("yaw")) return PlotPanel::tr("yaw (rad)");
+  if (kind == QLatin1String("derivative")) return PlotPanel::tr("derivative (per s)");
+  if (kind == QLatin1String("integral")) return PlotPanel::tr("integral (× s)");
+  return PlotPanel::tr("difference");
+}
+
+// The values of a derived series from its columns (a quaternion's x, y, z, w, or one field)
+// at times `t` (seconds).
+std::vector<double> derivedValues(const QString& derive, const std::vector<double>& t,
+                                  std::vector<std::vector<double>>& columns) {
+  if (isAngle(derive)) {
+    int k = derive == QLatin1String("roll") ? 0 : derive == QLatin1String("pitch") ? 1 : 2;
+    std::vector<double> out(t.size());
+    for (std::size_t i = 0; i < out.size(); ++i)
+      out[i] = analysis::rollPitchYaw(columns[0][i], columns[1][i], columns[2][i], columns[3][i])[k];
+    return out;
+  }
+  const auto& v = columns[0];
+  QString kind = derive.section(QLatin1Char(':'), 0, 0);
+  if (kind == QLatin1String("derivative")) return analysis::derivative(t, v);
+  if (kind == QLatin1String("integral")) return analysis::integral(t, v);
+  if (kind == QLatin1String("average")) return analysis::movingAverage(t, v, windowOf(derive));
+  if (kind == QLatin1String("median")) return analysis::movingMedian(t, v, windowOf(derive));
+  if (kind == QLatin1String("abs")) return analysis::absolute(v);
+  return analysis::difference(v);
+}
+
+// A message type of float x, y, z and w: an orientation.
+bool isQuaternion(const schema::MessageType& type) {
+  if (type.fields.size() != 4) return false;
+  for (std::size_t i = 0; i < 4; ++i)
+    if (type.fields[i].name != std::string(1, "xyzw"[i]) || type.fields[i].array != schema::ArrayKind::None ||
+        (type.fields[i].type != schema::Primitive::Float64 && type.fields[i].type != schema::Primitive::Float32))
+      return false;
+  return true;
+}
+
+void collectQuaternions(const schema::MessageType& type, const QString& prefix, int depth, QStringList& out) {
+  if (depth > 8) return;
+  for (const auto& f : type.fields) {
+    if (!f.message) continue;
+    QString path = prefix + QString::fromStdString(f.name);
+    if (f.array != schema::ArrayKind::None) path += QStringLiteral("[0]");
+    if (isQuaternion(*f.message)) out << path;
+    else collectQuaternions(*f.message, path + QLatin1Char('.'), depth + 1, out);
+  }
+}
+
+const QString kRpySuffix = QStringLiteral("  → roll, pitch, yaw");
+
 void collectPaths(const schema::MessageType& type, const QString& prefix, int depth, QStringList& out) {
   if (depth > 8) return;
   for (const auto& f : type.fields) {
@@ -84,7 +155,7 @@ void collectPaths(const schema::MessageType& type, const QString& prefix, int de
 // Chooses a topic and one or two fields (XY: x then y).
 class FieldDialog : public QDialog {
 public:
-  FieldDialog(const Document& document, bool xy, QWidget* parent) : QDialog(parent), document_(document) {
+  FieldDialog(const Document& document, bool xy, QWidget* parent) : QDialog(parent), document_(document), xy_(xy) {
     setWindowTitle(xy ? PlotPanel::tr("Add XY Series") : PlotPanel::tr("Add Series"));
     resize(460, 480);
     for (const auto& t : document.topics())
@@ -125,10 +196,14 @@ public:
 private:
   void fill() {
     list_->clear();
-    if (topic_->currentIndex() >= 0)
-      list_->addItems(numericFieldPaths(document_, static_cast<int>(topic_->currentData().toUInt())));
+    if (topic_->currentIndex() < 0) return;
+    int topic = static_cast<int>(topic_->currentData().toUInt());
+    if (!xy_)  // orientations as roll, pitch and yaw, then the fields
+      for (const QString& q : quaternionPaths(document_, topic)) list_->addItem(q + kRpySuffix);
+    list_->addItems(numericFieldPaths(document_, topic));
   }
   const Document& document_;
+  bool xy_;
   QComboBox* topic_ = new QComboBox(this);
   QLineEdit* filter_ = new QLineEdit(this);
   QListWidget* list_ = new QListWidget(this);
@@ -136,6 +211,18 @@ private:
 };
 
 }  // namespace
+
+QStringList quaternionPaths(const Document& document, int topic) {
+  QStringList out;
+  const session::Session* s = document.session();
+  if (!s || topic < 0 || static_cast<std::size_t>(topic) >= s->topics().size()) return out;
+  const auto& members = s->topics()[static_cast<std::size_t>(topic)].members;
+  if (members.empty()) return out;
+  auto decoder = s->decoder(*members.front().connection);
+  if (!decoder) return out;
+  collectQuaternions(*(*decoder)->schema().root, {}, 0, out);
+  return out;
+}
 
 QStringList numericFieldPaths(const Document& document, int topic) {
   QStringList out;
@@ -151,6 +238,7 @@ QStringList numericFieldPaths(const Document& document, int topic) {
 
 struct PlotPanel::Series {
   QString topic, path, xPath;  // xPath: XY mode
+  QString derive;              // a derived series (addDerivedSeries), else empty
   QColor colour;
   bool visible = true;
   std::vector<double> x, y;
@@ -259,7 +347,17 @@ void PlotPanel::connectPlot() {
   });
   connect(plot_, &QCustomPlot::legendClick, this, [this](QCPLegend*, QCPAbstractLegendItem* item, QMouseEvent* e) {
     auto* entry = qobject_cast<QCPPlottableLegendItem*>(item);
-    if (!entry || e->button() != Qt::LeftButton) return;
+    if (!entry) return;
+    if (e->button() == Qt::RightButton) {  // series derived from this one
+      for (std::size_t i = 0; i < series_.size(); ++i)
+        if (series_[i]->plottable == entry->plottable()) {
+          QMenu* menu = derivedMenu(static_cast<int>(i));
+          if (!menu->isEmpty()) menu->popup(e->globalPosition().toPoint());
+          else menu->deleteLater();
+        }
+      return;
+    }
+    if (e->button() != Qt::LeftButton) return;
     for (auto& s : series_) {
       if (s->plottable != entry->plottable()) continue;
       s->visible = !s->visible;
@@ -294,7 +392,7 @@ void PlotPanel::setMode(Mode mode) {
   if (mode == mode_) return;
   auto& leaving = parked_[mode_ == Mode::Time ? 0 : 1];
   leaving.clear();
-  for (const auto& s : series_) leaving.push_back({s->topic, s->path, s->xPath});
+  for (const auto& s : series_) leaving.push_back({s->topic, s->path, s->xPath, s->derive});
   mode_ = mode;
   {
     QSignalBlocker block(modeBox_);
@@ -307,20 +405,30 @@ void PlotPanel::setMode(Mode mode) {
   plot_->axisRect()->setRangeZoom(mode == Mode::Time ? Qt::Horizontal : Qt::Horizontal | Qt::Vertical);
   auto returning = std::move(parked_[mode == Mode::Time ? 0 : 1]);
   parked_[mode == Mode::Time ? 0 : 1].clear();
-  for (const auto& spec : returning) addSeries(spec.topic, spec.path, spec.xPath);
+  for (const auto& spec : returning) addSeries(spec.topic, spec.path, spec.xPath, spec.derive);
   updateCursor();  // no time playhead line in XY
 }
 
 void PlotPanel::addSeries(const QString& topic, const QString& path, const QString& xPath) {
+  addSeries(topic, path, xPath, QString());
+}
+
+void PlotPanel::addDerivedSeries(const QString& topic, const QString& path, const QString& derive) {
+  if (mode_ == Mode::XY) setMode(Mode::Time);  // derived series are series over time
+  addSeries(topic, path, QString(), derive);
+}
+
+void PlotPanel::addSeries(const QString& topic, const QString& path, const QString& xPath, const QString& derive) {
   auto s = std::make_unique<Series>();
   s->topic = topic;
   s->path = path;
   s->xPath = mode_ == Mode::XY ? xPath : QString();
+  s->derive = mode_ == Mode::Time ? derive : QString();
   s->colour = seriesColour(nextColour_++);
   if (mode_ == Mode::Time) {
     auto* graph = plot_->addGraph();
     graph->setPen(QPen(s->colour, 1));  // 1 px lines take QPainter's fast path
-    graph->setName(QStringLiteral("%1 %2").arg(topic, path));
+    graph->setName(seriesName(*s));
     s->plottable = graph;
   } else {
     auto* curve = new QCPCurve(plot_->xAxis, plot_->yAxis);
@@ -331,6 +439,30 @@ void PlotPanel::addSeries(const QString& topic, const QString& path, const QStri
   hint_->hide();
   series_.push_back(std::move(s));
   load(*series_.back());
+}
+
+QString PlotPanel::seriesName(const Series& s) const {
+  QString field = QStringLiteral("%1 %2").arg(s.topic, s.path);
+  return s.derive.isEmpty() ? field : tr("%1 of %2").arg(derivedLabel(s.derive), field);
+}
+
+QMenu* PlotPanel::derivedMenu(int i) {
+  auto* menu = new QMenu(this);
+  menu->setAttribute(Qt::WA_DeleteOnClose);
+  const Series& base = *series_.at(static_cast<std::size_t>(i));
+  if (mode_ != Mode::Time || !base.derive.isEmpty()) return menu;  // derived from fields over time only
+  QString topic = base.topic, path = base.path;
+  auto add = [this, menu, topic, path](const QString& text, const QString& derive) {
+    menu->addAction(text, this, [this, topic, path, derive] { addDerivedSeries(topic, path, derive); });
+  };
+  add(tr("Derivative"), QStringLiteral("derivative"));
+  add(tr("Integral"), QStringLiteral("integral"));
+  add(tr("Moving Average (10 samples)"), QStringLiteral("average:10"));
+  add(tr("Moving Average (1 s)"), QStringLiteral("average:1s"));
+  add(tr("Moving Median (10 samples)"), QStringLiteral("median:10"));
+  add(tr("Absolute Value"), QStringLiteral("abs"));
+  add(tr("Difference of Consecutive Samples"), QStringLiteral("difference"));
+  return menu;
 }
 
 void PlotPanel::clearSeries() {
@@ -383,6 +515,10 @@ void PlotPanel::load(Series& s) {
     return;
   }
   std::vector<std::string> paths{s.path.toStdString()};
+  if (isAngle(s.derive)) {
+    paths.clear();
+    for (const char* c : {".x", ".y", ".z", ".w"}) paths.push_back(s.path.toStdString() + c);
+  }
   if (!s.xPath.isEmpty()) paths.insert(paths.begin(), s.xPath.toStdString());
   auto columns = std::make_shared<Result<session::FieldColumns>>(makeError(ErrorCode::Cancelled, ""));
   auto id = topic->id;
@@ -412,7 +548,8 @@ void PlotPanel::load(Series& s) {
           done.x.resize((*columns)->logTimeNs.size());
           for (std::size_t i = 0; i < done.x.size(); ++i)
             done.x[i] = static_cast<double>((*columns)->logTimeNs[i] - origin) / 1e9;
-          done.y = std::move((*columns)->values[0]);
+          done.y = done.derive.isEmpty() ? std::move((*columns)->values[0])
+                                         : derivedValues(done.derive, done.x, (*columns)->values);
         } else {
           done.x = std::move((*columns)->values[0]);
           done.y = std::move((*columns)->values[1]);
@@ -565,7 +702,14 @@ void PlotPanel::showAddDialog() {
     else QMessageBox::information(this, tr("Add XY Series"), tr("Choose exactly two fields: x, then y."));
     return;
   }
-  for (const QString& p : paths) addSeries(dialog.topic(), p);
+  for (const QString& p : paths) {
+    if (!p.endsWith(kRpySuffix)) {
+      addSeries(dialog.topic(), p);
+      continue;
+    }
+    for (const char* angle : {"roll", "pitch", "yaw"})
+      addDerivedSeries(dialog.topic(), p.chopped(kRpySuffix.size()), QString::fromLatin1(angle));
+  }
 }
 
 void PlotPanel::dragEnterEvent(QDragEnterEvent* event) {
@@ -585,7 +729,7 @@ void PlotPanel::exportVisibleCsv(const QString& path) {
   // A copy of the points, written on a background thread (a plot may hold millions).
   std::vector<exporters::Series> series;
   for (const auto& s : series_) {
-    QString name = s->topic + QLatin1Char('/') + s->path;
+    QString name = s->derive.isEmpty() ? s->topic + QLatin1Char('/') + s->path : seriesName(*s);
     if (mode_ == Mode::XY) name += QLatin1String(" vs ") + s->xPath;
     series.push_back({name.toStdString(), s->x, s->y});
   }
@@ -623,6 +767,7 @@ QJsonObject PlotPanel::saveSettings() const {
     series.append(QJsonObject{{QStringLiteral("topic"), s->topic},
                               {QStringLiteral("path"), s->path},
                               {QStringLiteral("xPath"), s->xPath},
+                              {QStringLiteral("derive"), s->derive},
                               {QStringLiteral("visible"), s->visible}});
   return {{QStringLiteral("mode"), mode_ == Mode::Time ? QStringLiteral("time") : QStringLiteral("xy")},
           {QStringLiteral("series"), series}};
@@ -634,7 +779,7 @@ void PlotPanel::restoreSettings(const QJsonObject& settings) {
   for (const auto& v : settings.value(QStringLiteral("series")).toArray()) {
     QJsonObject o = v.toObject();
     addSeries(o.value(QStringLiteral("topic")).toString(), o.value(QStringLiteral("path")).toString(),
-              o.value(QStringLiteral("xPath")).toString());
+              o.value(QStringLiteral("xPath")).toString(), o.value(QStringLiteral("derive")).toString());
     if (!o.value(QStringLiteral("visible")).toBool(true)) {
       series_.back()->visible = false;
       series_.back()->plottable->setVisible(false);

@@ -44,6 +44,10 @@ inline constexpr char kFieldMimeType[] = "application/x-bagscope-field";
 /// arrays of up to 36 elements by index, and the first element of variable arrays).
 QStringList numericFieldPaths(const Document& document, int topic);
 
+/// Paths of a topic's message type that hold an orientation (a message of float x, y, z, w:
+/// geometry_msgs Quaternion in Imu, Odometry, Pose, TF), for roll/pitch/yaw.
+QStringList quaternionPaths(const Document& document, int topic);
+
 class TimeTicker;
 
 class PlotPanel : public Panel {
@@ -66,6 +70,13 @@ public:
   void setMode(Mode mode);
   /// Time mode: `path` of `topic` against time. XY mode: `xPath` against `path`.
   void addSeries(const QString& topic, const QString& path, const QString& xPath = {});
+  /// Time mode: a series derived (core/analysis) from `path` of `topic`: "roll", "pitch",
+  /// "yaw" (path: a quaternion), "derivative", "integral", "abs", "difference",
+  /// "average:N" / "median:N" (the last N samples) or "average:Ss" / "median:Ss" (S seconds).
+  /// Saved in layouts and exported to CSV like the others.
+  void addDerivedSeries(const QString& topic, const QString& path, const QString& derive);
+  /// The menu of series derived from series i (right-click on its legend entry).
+  QMenu* derivedMenu(int i);
   void clearSeries();
   int seriesCount() const { return static_cast<int>(series_.size()); }
   /// The full (undecimated) data of series i, x in seconds from the recording's start
@@ -112,6 +123,8 @@ private:
   void connectPlot();
   struct Series;
   void load(Series& s);
+  void addSeries(const QString& topic, const QString& path, const QString& xPath, const QString& derive);
+  QString seriesName(const Series& s) const;
   void redraw();
   void updateCursor();
   void onLoaded();
@@ -128,7 +141,7 @@ private:
   QLabel* hint_;
   std::vector<std::unique_ptr<Series>> series_;
   struct SeriesSpec {
-    QString topic, path, xPath;
+    QString topic, path, xPath, derive;
   };
   std::array<std::vector<SeriesSpec>, 2> parked_;  // the other mode's series: [0] time, [1] XY
   Mode mode_ = Mode::Time;

@@ -31,7 +31,7 @@ ALLOWED = {
     'core/export': {'core/base', 'core/decode', 'core/schema', 'core/sensors', 'core/session', 'core/storage'},
     'core/analysis': set(),
     'core/write': {'core/base', 'core/compress', 'core/schema', 'core/session', 'core/storage'},
-    'widgets': {'core/base', 'core/decode', 'core/export', 'core/sensors', 'core/session', 'core/write'},
+    'widgets': {'core/analysis', 'core/base', 'core/decode', 'core/export', 'core/sensors', 'core/session', 'core/write'},
     'app/cli': {'core/base', 'core/decode', 'core/export', 'core/sensors', 'core/session', 'core/write'},
     'app/gui': {'core/base', 'widgets'},
 }

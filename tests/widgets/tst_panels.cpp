@@ -8,6 +8,7 @@
 
 #include <QDockWidget>
 #include <QDoubleSpinBox>
+#include <QMenu>
 #include <QSurfaceFormat>
 
 #include <qcustomplot.h>
@@ -256,6 +257,56 @@ private slots:
     QTest::mouseClick(p, Qt::LeftButton, {}, entry);
     QVERIFY(p->graph(0)->visible());
     QCOMPARE(d.playheadNs(), before);
+  }
+
+  // Issue #20's derived series: roll/pitch/yaw of /imu's orientation against the fixture's
+  // quaternions turned into angles here; a derivative from the legend's menu; both restored
+  // from the panel's saved settings (layouts) with the same values.
+  void derivedSeriesFromOrientationsAndTheLegend() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
+    QVERIFY(bagscope::widgets::quaternionPaths(d, static_cast<int>(*d.session()->findTopic("/imu")))
+                .contains("orientation"));
+    PlotPanel plot(&d);
+    plot.resize(640, 360);
+    plot.show();
+    QSignalSpy loaded(&plot, &PlotPanel::loaded);
+    plot.addSeries("/odom", "twist.twist.linear.x");
+    for (const char* angle : {"roll", "pitch", "yaw"}) plot.addDerivedSeries("/imu", "orientation", angle);
+    QVERIFY(loaded.wait(20000));
+    QString error;
+    std::vector<QJsonObject> imu;
+    for (const auto& l : bagscope::test::readJsonLines(dataPath("ros1/demo.expected.jsonl"), &error))
+      if (l["topic"] == "/imu") imu.push_back(l["msg"][u"orientation"].toObject());
+    QCOMPARE(plot.seriesY(3).size(), imu.size());
+    for (std::size_t i = 0; i < imu.size(); ++i) {
+      double x = imu[i]["x"].toDouble(), y = imu[i]["y"].toDouble(), z = imu[i]["z"].toDouble(),
+             w = imu[i]["w"].toDouble();
+      QVERIFY(qAbs(plot.seriesY(1)[i] - std::atan2(2 * (w * x + y * z), 1 - 2 * (x * x + y * y))) < 1e-12);
+      QVERIFY(qAbs(plot.seriesY(2)[i] - std::asin(2 * (w * y - z * x))) < 1e-12);
+      QVERIFY(qAbs(plot.seriesY(3)[i] - std::atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z))) < 1e-12);
+    }
+    QVERIFY(plot.plot()->graph(3)->name().startsWith("yaw"));
+
+    QMenu* menu = plot.derivedMenu(0);
+    QAction* derivative = menu->actions().front();
+    QCOMPARE(derivative->text(), QString("Derivative"));
+    derivative->trigger();
+    delete menu;
+    QVERIFY(loaded.wait(20000));
+    QCOMPARE(plot.seriesCount(), 5);
+    const auto& t = plot.seriesX(0);
+    const auto& v = plot.seriesY(0);
+    for (std::size_t i = 1; i + 1 < t.size(); ++i)
+      QVERIFY(qAbs(plot.seriesY(4)[i] - (v[i + 1] - v[i - 1]) / (t[i + 1] - t[i - 1])) < 1e-9);
+
+    PlotPanel again(&d);
+    QSignalSpy loadedAgain(&again, &PlotPanel::loaded);
+    again.restoreSettings(plot.saveSettings());
+    QVERIFY(loadedAgain.wait(20000));
+    QCOMPARE(again.seriesCount(), 5);
+    for (int i = 0; i < 5; ++i) QCOMPARE(again.seriesY(i), plot.seriesY(i));
+    QCOMPARE(again.plot()->graph(4)->name(), plot.plot()->graph(4)->name());
   }
 
   // Issue #20: a typed path the type does not have is said in the panel, naming it, beside a
