@@ -94,6 +94,16 @@
     </message>
 </context>
 <context>
+    <name>bagscope::widgets::PlotPanel</name>
+    <message numerus="yes">
+        <source>%1: %n sample(s), min %2, max %3, mean %4, std %5, %6 Hz</source>
+        <translation>
+            <numerusform>%1: %n sample, min %2, max %3, mean %4, std %5, %6 Hz</numerusform>
+            <numerusform>%1: %n samples, min %2, max %3, mean %4, std %5, %6 Hz</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>bagscope::widgets::SaveRecordingDialog</name>
     <message numerus="yes">
         <source>Wrote %n message(s) on %1 topic(s) to %2 (%3).</source>

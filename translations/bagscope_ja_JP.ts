@@ -1291,6 +1291,20 @@
         <source>Difference of Consecutive Samples</source>
         <translation>連続するサンプルの差</translation>
     </message>
+    <message>
+        <source>At %1 s:</source>
+        <translation>%1 秒：</translation>
+    </message>
+    <message>
+        <source>At the playhead (%1 s):</source>
+        <translation>再生位置（%1 秒）：</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n sample(s), min %2, max %3, mean %4, std %5, %6 Hz</source>
+        <translation>
+            <numerusform>%1：%n サンプル、最小 %2、最大 %3、平均 %4、標準偏差 %5、%6 Hz</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::ProblemsPanel</name>

@@ -1291,6 +1291,20 @@
         <source>Difference of Consecutive Samples</source>
         <translation>相邻样本之差</translation>
     </message>
+    <message>
+        <source>At %1 s:</source>
+        <translation>%1 秒处：</translation>
+    </message>
+    <message>
+        <source>At the playhead (%1 s):</source>
+        <translation>播放头处（%1 秒）：</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n sample(s), min %2, max %3, mean %4, std %5, %6 Hz</source>
+        <translation>
+            <numerusform>%1：%n 个样本，最小 %2，最大 %3，平均 %4，标准差 %5，%6 Hz</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::ProblemsPanel</name>

@@ -26,6 +26,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "background.hpp"
 #include "core/analysis/derive.hpp"
@@ -54,12 +55,16 @@ protected:
 };
 namespace {
 
+// Twelve colours that are told apart on white, before any repeats.
 QColor seriesColour(int i) {
   static const QColor colours[] = {QColor(31, 119, 180), QColor(214, 39, 40),   QColor(44, 160, 44),
                                    QColor(255, 127, 14), QColor(148, 103, 189), QColor(23, 190, 207),
-                                   QColor(140, 86, 75),  QColor(227, 119, 194)};
+                                   QColor(140, 86, 75),  QColor(227, 119, 194), QColor(127, 127, 127),
+                                   QColor(188, 189, 34), QColor(0, 0, 128),     QColor(128, 0, 0)};
   return colours[i % static_cast<int>(std::size(colours))];
 }
+
+QString number(double v) { return std::isfinite(v) ? QString::number(v, 'g', 6) : QStringLiteral("nan"); }
 
 bool numeric(schema::Primitive p) { return p != schema::Primitive::String && p != schema::Primitive::Message; }
 
@@ -257,7 +262,9 @@ PlotPanel::PlotPanel(Document* document, QWidget* parent)
       ticker_(new TimeTicker),
       modeBox_(new QComboBox(this)),
       progress_(new QProgressBar(this)),
-      hint_(new QLabel(this)) {
+      hint_(new QLabel(this)),
+      readout_(new QLabel(this)),
+      stats_(new QLabel(this)) {
   setAcceptDrops(true);
   modeBox_->addItem(tr("Time"));
   modeBox_->addItem(tr("XY"));
@@ -285,7 +292,15 @@ PlotPanel::PlotPanel(Document* document, QWidget* parent)
   layout->setContentsMargins(2, 2, 2, 2);
   layout->addLayout(bar);
   layout->addWidget(plot_, 1);
+  layout->addWidget(readout_);
+  layout->addWidget(stats_);
   layout->addWidget(hint_);
+  for (QLabel* l : {readout_, stats_}) {
+    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    l->setWordWrap(true);
+    l->hide();
+  }
+  stats_->setEnabled(false);  // grey: figures, not controls
   hint_->setText(tr("Drag a numeric field here from the message inspector, or use Add Series…"));
   hint_->setEnabled(false);
 
@@ -299,6 +314,7 @@ PlotPanel::PlotPanel(Document* document, QWidget* parent)
 // Axes, legend, the playhead's line, and drawing hints for long series.
 void PlotPanel::setUpPlot() {
   plot_->setMinimumSize(200, 150);
+  plot_->setMouseTracking(true);  // the readout follows the pointer without a button down
   plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
   plot_->axisRect()->setRangeZoom(Qt::Horizontal);
   plot_->legend->setVisible(true);
@@ -364,6 +380,8 @@ void PlotPanel::connectPlot() {
       s->plottable->setVisible(s->visible);
       entry->setTextColor(s->visible ? Qt::black : Qt::gray);
     }
+    updateStatistics();
+    updateReadout();
     plot_->replot();
   });
   // A click (not a drag) on the plot moves the playhead there.
@@ -379,7 +397,56 @@ void PlotPanel::connectPlot() {
     document_->setPlayhead(document_->startNs() + static_cast<qint64>(std::llround(seconds * 1e9)));
   });
   connect(document_, &Document::playheadChanged, this, &PlotPanel::updateCursor);
+  // The readout: every visible series' value at the pointer (at the playhead when the pointer
+  // is elsewhere).
+  connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
+    bool over = mode_ == Mode::Time && plot_->axisRect()->rect().contains(e->pos());
+    hoverX_ = over ? std::optional<double>(plot_->xAxis->pixelToCoord(e->pos().x())) : std::nullopt;
+    updateReadout();
+  });
+  plot_->installEventFilter(this);
 }
+
+bool PlotPanel::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == plot_ && event->type() == QEvent::Leave) {
+    hoverX_.reset();
+    updateReadout();
+  }
+  return Panel::eventFilter(watched, event);
+}
+
+void PlotPanel::updateReadout() {
+  QStringList values;
+  double at = hoverX_.value_or(static_cast<double>(document_->playheadNs() - document_->startNs()) / 1e9);
+  for (const auto& s : series_) {
+    if (!s->visible || s->x.empty() || !s->xPath.isEmpty()) continue;
+    std::size_t i = analysis::nearestSample(s->x, at);
+    values << QStringLiteral("%1 = %2 (%3 s)").arg(seriesName(*s), number(s->y[i]), number(s->x[i]));
+  }
+  readout_->setVisible(mode_ == Mode::Time && !values.isEmpty());
+  if (values.isEmpty()) return;
+  QString where = hoverX_ ? tr("At %1 s:").arg(number(at)) : tr("At the playhead (%1 s):").arg(number(at));
+  readout_->setText(where + QLatin1Char(' ') + values.join(QStringLiteral(" · ")));
+}
+
+// Count, min, max, mean, standard deviation and rate of each visible series over the visible
+// time range.
+void PlotPanel::updateStatistics() {
+  QStringList lines;
+  QCPRange range = plot_->xAxis->range();
+  for (const auto& s : series_) {
+    if (!s->visible || s->x.empty() || !s->xPath.isEmpty() || lines.size() >= 6) continue;
+    auto st = analysis::statistics(s->x, s->y, range.lower, range.upper);
+    lines << tr("%1: %n sample(s), min %2, max %3, mean %4, std %5, %6 Hz", nullptr, static_cast<int>(st.count))
+                 .arg(seriesName(*s), number(st.min), number(st.max), number(st.mean), number(st.stddev),
+                      number(st.rateHz));
+  }
+  stats_->setVisible(mode_ == Mode::Time && !lines.isEmpty());
+  stats_->setText(lines.join(QLatin1Char('\n')));
+}
+
+QString PlotPanel::readoutText() const { return readout_->isVisibleTo(this) ? readout_->text() : QString(); }
+QString PlotPanel::statisticsText() const { return stats_->isVisibleTo(this) ? stats_->text() : QString(); }
 
 PlotPanel::~PlotPanel() {
   mailbox_->close();
@@ -660,10 +727,12 @@ void PlotPanel::redraw() {
     double pad = yhi > ylo ? 0.05 * (yhi - ylo) : 0.5;
     plot_->yAxis->setRange(ylo - pad, yhi + pad);
   }
+  updateStatistics();
   updateCursor();
 }
 
 void PlotPanel::updateCursor() {
+  updateReadout();
   double t = static_cast<double>(document_->playheadNs() - document_->startNs()) / 1e9;
   cursor_->setVisible(mode_ == Mode::Time && document_->session() && !series_.empty());
   plot_->legend->setVisible(!series_.empty());

@@ -13,6 +13,7 @@
 
 #include <array>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "panel.hpp"
@@ -88,6 +89,10 @@ public:
   /// Why series show no data (a topic absent from the recording, a field that cannot be
   /// read); empty when every series loaded.
   QString problemText() const;
+  /// The readout: each visible series' value at the pointer (or at the playhead).
+  QString readoutText() const;
+  /// Count, min, max, mean, std and rate of each visible series over the visible range.
+  QString statisticsText() const;
 
   /// Time mode: the visible x range in seconds from the start (plots link through these).
   void setXRange(double lower, double upper);
@@ -110,6 +115,7 @@ signals:
   void loaded();
 
 protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
   void dragEnterEvent(QDragEnterEvent* event) override;
   void dropEvent(QDropEvent* event) override;
 
@@ -127,6 +133,8 @@ private:
   QString seriesName(const Series& s) const;
   void redraw();
   void updateCursor();
+  void updateReadout();
+  void updateStatistics();
   void onLoaded();
   QString timeAxisLabel() const;
 
@@ -139,6 +147,9 @@ private:
   QComboBox* modeBox_;
   QProgressBar* progress_;
   QLabel* hint_;
+  QLabel* readout_;
+  QLabel* stats_;
+  std::optional<double> hoverX_;  // the pointer's time over the plot
   std::vector<std::unique_ptr<Series>> series_;
   struct SeriesSpec {
     QString topic, path, xPath, derive;

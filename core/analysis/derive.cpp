@@ -111,4 +111,40 @@ std::vector<double> difference(std::span<const double> v) {
   return out;
 }
 
+Statistics statistics(std::span<const double> t, std::span<const double> v, double lo, double hi) {
+  Statistics out;
+  auto first = static_cast<std::size_t>(std::lower_bound(t.begin(), t.end(), lo) - t.begin());
+  auto last = static_cast<std::size_t>(std::upper_bound(t.begin(), t.end(), hi) - t.begin());
+  double sum = 0, firstT = kNaN, lastT = kNaN;
+  out.min = std::numeric_limits<double>::infinity();
+  out.max = -out.min;
+  for (std::size_t i = first; i < last && i < v.size(); ++i) {
+    if (!std::isfinite(v[i])) continue;
+    ++out.count;
+    sum += v[i];
+    out.min = std::min(out.min, v[i]);
+    out.max = std::max(out.max, v[i]);
+    if (std::isnan(firstT)) firstT = t[i];
+    lastT = t[i];
+  }
+  if (out.count == 0) {
+    out.min = out.max = out.mean = out.stddev = out.rateHz = kNaN;
+    return out;
+  }
+  out.mean = sum / static_cast<double>(out.count);
+  double squares = 0;
+  for (std::size_t i = first; i < last && i < v.size(); ++i)
+    if (std::isfinite(v[i])) squares += (v[i] - out.mean) * (v[i] - out.mean);
+  out.stddev = std::sqrt(squares / static_cast<double>(out.count));
+  out.rateHz = out.count > 1 && lastT > firstT ? static_cast<double>(out.count - 1) / (lastT - firstT) : 0;
+  return out;
+}
+
+std::size_t nearestSample(std::span<const double> t, double at) {
+  auto it = std::lower_bound(t.begin(), t.end(), at);
+  if (it == t.end()) return t.size() - 1;
+  auto i = static_cast<std::size_t>(it - t.begin());
+  return i > 0 && at - t[i - 1] <= t[i] - at ? i - 1 : i;
+}
+
 }  // namespace bagscope::analysis

@@ -38,4 +38,16 @@ std::vector<double> absolute(std::span<const double> v);
 /// v[i] - v[i-1]; NaN at the first sample.
 std::vector<double> difference(std::span<const double> v);
 
+/// Figures of the samples with lo <= t <= hi (t sorted): how many (finite values), their min,
+/// max, mean and standard deviation (of the population), and the rate (count - 1) / span of
+/// their times, as Bagscope gives rates everywhere. NaN figures when there are none.
+struct Statistics {
+  std::size_t count = 0;
+  double min = 0, max = 0, mean = 0, stddev = 0, rateHz = 0;
+};
+Statistics statistics(std::span<const double> t, std::span<const double> v, double lo, double hi);
+
+/// The index of the sample whose time is nearest to `at` (t sorted, not empty).
+std::size_t nearestSample(std::span<const double> t, double at);
+
 }  // namespace bagscope::analysis

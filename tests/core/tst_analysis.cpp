@@ -112,6 +112,25 @@ private slots:
     QVERIFY(std::isnan(medianNan[2]) && near(medianNan[4], 4.5));
   }
 
+  void statisticsOfTheVisibleRange() {
+    // Samples at 0..5 s of 2, 4, NaN, 4, 5, 7; the range 1..5 s holds 4, NaN, 4, 5, 7.
+    std::vector<double> t{0, 1, 2, 3, 4, 5}, v{2, 4, NAN, 4, 5, 7};
+    auto s = statistics(t, v, 1, 5);
+    QCOMPARE(s.count, std::size_t{4});
+    QCOMPARE(s.min, 4.0);
+    QCOMPARE(s.max, 7.0);
+    QCOMPARE(s.mean, 5.0);
+    QVERIFY(near(s.stddev, std::sqrt((1 + 1 + 0 + 4) / 4.0)));
+    QVERIFY(near(s.rateHz, 3.0 / 4.0));  // 4 finite samples from 1 s to 5 s
+    auto none = statistics(t, v, 10, 20);
+    QCOMPARE(none.count, std::size_t{0});
+    QVERIFY(std::isnan(none.mean));
+    QCOMPARE(nearestSample(t, 2.4), std::size_t{2});
+    QCOMPARE(nearestSample(t, 2.6), std::size_t{3});
+    QCOMPARE(nearestSample(t, -3), std::size_t{0});
+    QCOMPARE(nearestSample(t, 9), std::size_t{5});
+  }
+
   void pointwiseSeries() {
     std::vector<double> v{-2, 0.5, 3};
     QCOMPARE(scaleOffset(v, 2, 1), (std::vector<double>{-3, 2, 7}));

@@ -309,6 +309,54 @@ private slots:
     QCOMPARE(again.plot()->graph(4)->name(), plot.plot()->graph(4)->name());
   }
 
+  // Issue #20: the readout gives each visible series' value at the pointer (its nearest
+  // sample), else at the playhead; the statistics line gives the visible range's count, min,
+  // max and mean — both against the fixture's values picked out here.
+  void readoutAndStatisticsOfTheVisibleRange() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
+    PlotPanel plot(&d);
+    plot.resize(640, 400);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    QSignalSpy loaded(&plot, &PlotPanel::loaded);
+    plot.addSeries("/imu", "linear_acceleration.y");
+    QVERIFY(loaded.wait(20000));
+    QString error;
+    std::vector<std::pair<double, double>> imu;  // seconds from the start, value
+    for (const auto& l : bagscope::test::readJsonLines(dataPath("ros1/demo.expected.jsonl"), &error))
+      if (l["topic"] == "/imu")
+        imu.emplace_back(static_cast<double>(l["log_time_ns"].toInteger() - d.startNs()) / 1e9,
+                         l["msg"][u"linear_acceleration"][u"y"].toDouble());
+    auto valueText = [](double v) { return QString::number(v, 'g', 6); };
+    auto nearestTo = [&](double t) {
+      return *std::min_element(imu.begin(), imu.end(),
+                               [&](auto& a, auto& b) { return std::abs(a.first - t) < std::abs(b.first - t); });
+    };
+
+    QCustomPlot* p = plot.plot();
+    p->replot();
+    QPoint at = p->axisRect()->center();
+    QTest::mouseMove(p, at);
+    double t = p->xAxis->pixelToCoord(at.x());
+    QVERIFY2(plot.readoutText().startsWith(QString("At %1 s:").arg(valueText(t))), qPrintable(plot.readoutText()));
+    QVERIFY2(plot.readoutText().contains("= " + valueText(nearestTo(t).second)), qPrintable(plot.readoutText()));
+    QEvent leave(QEvent::Leave);
+    QApplication::sendEvent(p, &leave);
+    d.setPlayhead(d.startNs() + 1'234'000'000);
+    QVERIFY2(plot.readoutText().contains("= " + valueText(nearestTo(1.234).second)), qPrintable(plot.readoutText()));
+
+    plot.setXRange(0.5, 1.0);
+    std::size_t count = 0;
+    double lo = 1e300, hi = -1e300, sum = 0;
+    for (auto [time, v] : imu)
+      if (time >= 0.5 && time <= 1.0) ++count, lo = std::min(lo, v), hi = std::max(hi, v), sum += v;
+    QString stats = plot.statisticsText();
+    QVERIFY2(stats.contains(QString(": %1 sample").arg(count)), qPrintable(stats));
+    QVERIFY2(stats.contains("min " + valueText(lo)) && stats.contains("max " + valueText(hi)), qPrintable(stats));
+    QVERIFY2(stats.contains("mean " + valueText(sum / static_cast<double>(count))), qPrintable(stats));
+  }
+
   // Issue #20: a typed path the type does not have is said in the panel, naming it, beside a
   // series that loads.
   void aPathThatDoesNotExistIsSaid() {
