@@ -1305,6 +1305,50 @@
             <numerusform>%1：%n サンプル、最小 %2、最大 %3、平均 %4、標準偏差 %5、%6 Hz</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Logarithmic Y Axis</source>
+        <translation>対数 Y 軸</translation>
+    </message>
+    <message>
+        <source>Equal Axis Scales (XY)</source>
+        <translation>軸の縮尺を揃える（XY）</translation>
+    </message>
+    <message>
+        <source>One unit as long on both axes: a trajectory keeps its shape</source>
+        <translation>両軸で 1 単位を同じ長さに：軌跡の形が保たれます</translation>
+    </message>
+    <message>
+        <source>Rename…</source>
+        <translation>名前を変更…</translation>
+    </message>
+    <message>
+        <source>Rename Series</source>
+        <translation>系列の名前を変更</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>名前：</translation>
+    </message>
+    <message>
+        <source>Colour…</source>
+        <translation>色…</translation>
+    </message>
+    <message>
+        <source>Series Colour</source>
+        <translation>系列の色</translation>
+    </message>
+    <message>
+        <source>Right Y Axis</source>
+        <translation>右の Y 軸</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <source>Derived Series</source>
+        <translation>派生系列</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::ProblemsPanel</name>

@@ -1305,6 +1305,50 @@
             <numerusform>%1：%n 个样本，最小 %2，最大 %3，平均 %4，标准差 %5，%6 Hz</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Logarithmic Y Axis</source>
+        <translation>对数 Y 轴</translation>
+    </message>
+    <message>
+        <source>Equal Axis Scales (XY)</source>
+        <translation>等比例坐标轴（XY）</translation>
+    </message>
+    <message>
+        <source>One unit as long on both axes: a trajectory keeps its shape</source>
+        <translation>两轴上同一单位长度相同：轨迹保持原形</translation>
+    </message>
+    <message>
+        <source>Rename…</source>
+        <translation>重命名…</translation>
+    </message>
+    <message>
+        <source>Rename Series</source>
+        <translation>重命名序列</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>名称：</translation>
+    </message>
+    <message>
+        <source>Colour…</source>
+        <translation>颜色…</translation>
+    </message>
+    <message>
+        <source>Series Colour</source>
+        <translation>序列颜色</translation>
+    </message>
+    <message>
+        <source>Right Y Axis</source>
+        <translation>右侧 Y 轴</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Derived Series</source>
+        <translation>派生序列</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::ProblemsPanel</name>

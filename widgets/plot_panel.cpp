@@ -1,5 +1,6 @@
 #include "plot_panel.hpp"
 
+#include <QColorDialog>
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -9,6 +10,7 @@
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QInputDialog>
 #include <QJsonArray>
 #include <QLabel>
 #include <QLineEdit>
@@ -244,6 +246,8 @@ QStringList numericFieldPaths(const Document& document, int topic) {
 struct PlotPanel::Series {
   QString topic, path, xPath;  // xPath: XY mode
   QString derive;              // a derived series (addDerivedSeries), else empty
+  QString label;               // the user's name for it, else empty
+  bool rightAxis = false;      // drawn against the right y axis
   QColor colour;
   bool visible = true;
   std::vector<double> x, y;
@@ -348,6 +352,14 @@ QMenu* PlotPanel::makeMoreMenu() {
     if (!path.isEmpty() && !saveImage(path, &error)) QMessageBox::warning(this, tr("Saving failed"), error);
   });
   menu->addSeparator();
+  logAction_ = menu->addAction(tr("Logarithmic Y Axis"));
+  logAction_->setCheckable(true);
+  connect(logAction_, &QAction::triggered, this, &PlotPanel::setLogScale);
+  equalAction_ = menu->addAction(tr("Equal Axis Scales (XY)"));
+  equalAction_->setCheckable(true);
+  equalAction_->setToolTip(tr("One unit as long on both axes: a trajectory keeps its shape"));
+  connect(equalAction_, &QAction::triggered, this, &PlotPanel::setEqualAspect);
+  menu->addSeparator();
   menu->addAction(tr("Remove All Series"), this, &PlotPanel::clearSeries);
   return menu;
 }
@@ -364,12 +376,10 @@ void PlotPanel::connectPlot() {
   connect(plot_, &QCustomPlot::legendClick, this, [this](QCPLegend*, QCPAbstractLegendItem* item, QMouseEvent* e) {
     auto* entry = qobject_cast<QCPPlottableLegendItem*>(item);
     if (!entry) return;
-    if (e->button() == Qt::RightButton) {  // series derived from this one
+    if (e->button() == Qt::RightButton) {  // the series' own menu
       for (std::size_t i = 0; i < series_.size(); ++i)
         if (series_[i]->plottable == entry->plottable()) {
-          QMenu* menu = derivedMenu(static_cast<int>(i));
-          if (!menu->isEmpty()) menu->popup(e->globalPosition().toPoint());
-          else menu->deleteLater();
+          seriesMenu(static_cast<int>(i))->popup(e->globalPosition().toPoint());
         }
       return;
     }
@@ -509,18 +519,51 @@ void PlotPanel::addSeries(const QString& topic, const QString& path, const QStri
 }
 
 QString PlotPanel::seriesName(const Series& s) const {
+  if (!s.label.isEmpty()) return s.label;
   QString field = QStringLiteral("%1 %2").arg(s.topic, s.path);
   return s.derive.isEmpty() ? field : tr("%1 of %2").arg(derivedLabel(s.derive), field);
 }
 
-QMenu* PlotPanel::derivedMenu(int i) {
+QMenu* PlotPanel::seriesMenu(int i) {
   auto* menu = new QMenu(this);
   menu->setAttribute(Qt::WA_DeleteOnClose);
   const Series& base = *series_.at(static_cast<std::size_t>(i));
+  QCPAbstractPlottable* which = base.plottable;  // the index may change before an action runs
+  auto index = [this, which] {
+    for (std::size_t k = 0; k < series_.size(); ++k)
+      if (series_[k]->plottable == which) return static_cast<int>(k);
+    return -1;
+  };
+  menu->addAction(tr("Rename…"), this, [this, index] {
+    int k = index();
+    if (k < 0) return;
+    bool ok = false;
+    QString name = QInputDialog::getText(this, tr("Rename Series"), tr("Name:"), QLineEdit::Normal,
+                                         seriesName(*series_[static_cast<std::size_t>(k)]), &ok);
+    if (ok) renameSeries(k, name);
+  });
+  menu->addAction(tr("Colour…"), this, [this, index] {
+    int k = index();
+    if (k < 0) return;
+    QColor c = QColorDialog::getColor(series_[static_cast<std::size_t>(k)]->colour, this, tr("Series Colour"));
+    if (c.isValid()) setSeriesColour(k, c);
+  });
+  if (mode_ == Mode::Time) {
+    QAction* right = menu->addAction(tr("Right Y Axis"));
+    right->setCheckable(true);
+    right->setChecked(base.rightAxis);
+    connect(right, &QAction::toggled, this, [this, index](bool on) {
+      if (int k = index(); k >= 0) setSeriesOnRightAxis(k, on);
+    });
+  }
+  menu->addAction(tr("Remove"), this, [this, index] {
+    if (int k = index(); k >= 0) removeSeries(k);
+  });
   if (mode_ != Mode::Time || !base.derive.isEmpty()) return menu;  // derived from fields over time only
+  QMenu* derived = menu->addMenu(tr("Derived Series"));
   QString topic = base.topic, path = base.path;
-  auto add = [this, menu, topic, path](const QString& text, const QString& derive) {
-    menu->addAction(text, this, [this, topic, path, derive] { addDerivedSeries(topic, path, derive); });
+  auto add = [this, derived, topic, path](const QString& text, const QString& derive) {
+    derived->addAction(text, this, [this, topic, path, derive] { addDerivedSeries(topic, path, derive); });
   };
   add(tr("Derivative"), QStringLiteral("derivative"));
   add(tr("Integral"), QStringLiteral("integral"));
@@ -532,9 +575,65 @@ QMenu* PlotPanel::derivedMenu(int i) {
   return menu;
 }
 
+void PlotPanel::renameSeries(int i, const QString& name) {
+  Series& s = *series_.at(static_cast<std::size_t>(i));
+  s.label = name.trimmed();
+  s.plottable->setName(seriesName(s));
+  updateReadout();
+  updateStatistics();
+  plot_->replot();
+}
+
+void PlotPanel::setSeriesColour(int i, const QColor& colour) {
+  Series& s = *series_.at(static_cast<std::size_t>(i));
+  s.colour = colour;
+  QPen pen = s.plottable->pen();
+  pen.setColor(colour);
+  s.plottable->setPen(pen);
+  plot_->replot();
+}
+
+void PlotPanel::setSeriesOnRightAxis(int i, bool right) {
+  Series& s = *series_.at(static_cast<std::size_t>(i));
+  if (mode_ != Mode::Time) return;
+  s.rightAxis = right;
+  s.plottable->setValueAxis(right ? plot_->yAxis2 : plot_->yAxis);
+  bool any = std::any_of(series_.begin(), series_.end(), [](auto& p) { return p->rightAxis; });
+  plot_->yAxis2->setVisible(any);
+  redraw();
+}
+
+void PlotPanel::removeSeries(int i) {
+  auto it = series_.begin() + i;
+  plot_->removePlottable((*it)->plottable);
+  series_.erase(it);  // cancels its loading job
+  plot_->yAxis2->setVisible(std::any_of(series_.begin(), series_.end(), [](auto& p) { return p->rightAxis; }));
+  if (series_.empty()) hint_->show();
+  redraw();
+}
+
+void PlotPanel::setLogScale(bool log) {
+  for (QCPAxis* axis : {plot_->yAxis, plot_->yAxis2}) {
+    axis->setScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    axis->setTicker(log ? QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog)
+                        : QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+  }
+  logAction_->setChecked(log);
+  redraw();
+}
+
+void PlotPanel::setEqualAspect(bool equal) {
+  equalAspect_ = equal;
+  equalAction_->setChecked(equal);
+  redraw();
+}
+
+bool PlotPanel::logScale() const { return plot_->yAxis->scaleType() == QCPAxis::stLogarithmic; }
+
 void PlotPanel::clearSeries() {
   series_.clear();
   plot_->clearPlottables();
+  plot_->yAxis2->setVisible(false);
   marker_ = nullptr;
   nextColour_ = 0;
   progress_->hide();
@@ -694,7 +793,14 @@ std::pair<double, double> PlotPanel::xRange() const {
 void PlotPanel::redraw() {
   QCPRange range = plot_->xAxis->range();
   int columns = std::max(1, plot_->axisRect()->width());
-  double ylo = std::numeric_limits<double>::infinity(), yhi = -ylo;
+  // Each y axis follows its own series' visible data; a logarithmic one only positive values.
+  struct Span {
+    double lo = std::numeric_limits<double>::infinity(), hi = -std::numeric_limits<double>::infinity();
+  } spans[2];
+  const bool log = plot_->yAxis->scaleType() == QCPAxis::stLogarithmic;
+  auto widen = [&](Span& span, double y) {
+    if (std::isfinite(y) && (!log || y > 0)) span.lo = std::min(span.lo, y), span.hi = std::max(span.hi, y);
+  };
   for (auto& s : series_) {
     if (s->xPath.isEmpty()) {
       auto points = decimateMinMax(s->x, s->y, range.lower, range.upper, columns);
@@ -703,7 +809,7 @@ void PlotPanel::redraw() {
         keys[static_cast<qsizetype>(i)] = points[i].x;
         values[static_cast<qsizetype>(i)] = points[i].y;
         if (s->visible && points[i].x >= range.lower && points[i].x <= range.upper)
-          ylo = std::min(ylo, points[i].y), yhi = std::max(yhi, points[i].y);
+          widen(spans[s->rightAxis ? 1 : 0], points[i].y);
       }
       static_cast<QCPGraph*>(s->plottable)->setData(keys, values, true);
       s->drawn = static_cast<int>(points.size());
@@ -716,17 +822,23 @@ void PlotPanel::redraw() {
         t << static_cast<double>(i);
         keys << s->x[i];
         values << s->y[i];
-        if (std::isfinite(s->y[i])) ylo = std::min(ylo, s->y[i]), yhi = std::max(yhi, s->y[i]);
+        widen(spans[0], s->y[i]);
       }
       static_cast<QCPCurve*>(s->plottable)->setData(t, keys, values, true);
       s->drawn = static_cast<int>(keys.size());
     }
   }
-  // The y axis follows the visible data (time mode) or all of it (XY).
-  if (std::isfinite(ylo)) {
-    double pad = yhi > ylo ? 0.05 * (yhi - ylo) : 0.5;
-    plot_->yAxis->setRange(ylo - pad, yhi + pad);
+  // The y axes follow the visible data (time mode) or all of it (XY).
+  QCPAxis* axes[2] = {plot_->yAxis, plot_->yAxis2};
+  for (int k = 0; k < 2; ++k) {
+    const Span& span = spans[k];
+    if (!std::isfinite(span.lo)) continue;
+    if (log) axes[k]->setRange(span.lo / 1.2, span.hi * 1.2);
+    else
+      axes[k]->setRange(span.lo - (span.hi > span.lo ? 0.05 * (span.hi - span.lo) : 0.5),
+                        span.hi + (span.hi > span.lo ? 0.05 * (span.hi - span.lo) : 0.5));
   }
+  if (mode_ == Mode::XY && equalAspect_) plot_->yAxis->setScaleRatio(plot_->xAxis, 1.0);  // trajectories true to shape
   updateStatistics();
   updateCursor();
 }
@@ -837,8 +949,13 @@ QJsonObject PlotPanel::saveSettings() const {
                               {QStringLiteral("path"), s->path},
                               {QStringLiteral("xPath"), s->xPath},
                               {QStringLiteral("derive"), s->derive},
+                              {QStringLiteral("label"), s->label},
+                              {QStringLiteral("colour"), s->colour.name()},
+                              {QStringLiteral("rightAxis"), s->rightAxis},
                               {QStringLiteral("visible"), s->visible}});
   return {{QStringLiteral("mode"), mode_ == Mode::Time ? QStringLiteral("time") : QStringLiteral("xy")},
+          {QStringLiteral("logY"), logScale()},
+          {QStringLiteral("equalAspect"), equalAspect_},
           {QStringLiteral("series"), series}};
 }
 
@@ -849,11 +966,18 @@ void PlotPanel::restoreSettings(const QJsonObject& settings) {
     QJsonObject o = v.toObject();
     addSeries(o.value(QStringLiteral("topic")).toString(), o.value(QStringLiteral("path")).toString(),
               o.value(QStringLiteral("xPath")).toString(), o.value(QStringLiteral("derive")).toString());
+    int k = seriesCount() - 1;
+    if (!o.value(QStringLiteral("label")).toString().isEmpty())
+      renameSeries(k, o.value(QStringLiteral("label")).toString());
+    if (QColor c(o.value(QStringLiteral("colour")).toString()); c.isValid()) setSeriesColour(k, c);
+    if (o.value(QStringLiteral("rightAxis")).toBool()) setSeriesOnRightAxis(k, true);
     if (!o.value(QStringLiteral("visible")).toBool(true)) {
       series_.back()->visible = false;
       series_.back()->plottable->setVisible(false);
     }
   }
+  setLogScale(settings.value(QStringLiteral("logY")).toBool());
+  setEqualAspect(settings.value(QStringLiteral("equalAspect")).toBool());
 }
 
 }  // namespace bagscope::widgets

@@ -24,6 +24,7 @@ class QCPGraph;
 class QCPItemStraightLine;
 class QLabel;
 class QProgressBar;
+class QAction;
 class QComboBox;
 class QMenu;
 class QToolButton;
@@ -76,8 +77,18 @@ public:
   /// "average:N" / "median:N" (the last N samples) or "average:Ss" / "median:Ss" (S seconds).
   /// Saved in layouts and exported to CSV like the others.
   void addDerivedSeries(const QString& topic, const QString& path, const QString& derive);
-  /// The menu of series derived from series i (right-click on its legend entry).
-  QMenu* derivedMenu(int i);
+  /// Series i's menu (right-click on its legend entry): rename, colour, right y axis, remove,
+  /// and the series derived from it.
+  QMenu* seriesMenu(int i);
+  void renameSeries(int i, const QString& name);
+  void setSeriesColour(int i, const QColor& colour);
+  void setSeriesOnRightAxis(int i, bool right);
+  void removeSeries(int i);
+  /// A logarithmic y axis (both, when the right one is used).
+  void setLogScale(bool log);
+  bool logScale() const;
+  /// XY: one unit as long on both axes.
+  void setEqualAspect(bool equal);
   void clearSeries();
   int seriesCount() const { return static_cast<int>(series_.size()); }
   /// The full (undecimated) data of series i, x in seconds from the recording's start
@@ -150,6 +161,9 @@ private:
   QLabel* readout_;
   QLabel* stats_;
   std::optional<double> hoverX_;  // the pointer's time over the plot
+  bool equalAspect_ = false;
+  QAction* logAction_ = nullptr;
+  QAction* equalAction_ = nullptr;
   std::vector<std::unique_ptr<Series>> series_;
   struct SeriesSpec {
     QString topic, path, xPath, derive;

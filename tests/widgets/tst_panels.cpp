@@ -288,8 +288,12 @@ private slots:
     }
     QVERIFY(plot.plot()->graph(3)->name().startsWith("yaw"));
 
-    QMenu* menu = plot.derivedMenu(0);
-    QAction* derivative = menu->actions().front();
+    QMenu* menu = plot.seriesMenu(0);
+    QMenu* derived = nullptr;
+    for (QAction* a : menu->actions())
+      if (a->menu() && a->text() == "Derived Series") derived = a->menu();
+    QVERIFY(derived);
+    QAction* derivative = derived->actions().front();
     QCOMPARE(derivative->text(), QString("Derivative"));
     derivative->trigger();
     delete menu;
@@ -355,6 +359,64 @@ private slots:
     QVERIFY2(stats.contains(QString(": %1 sample").arg(count)), qPrintable(stats));
     QVERIFY2(stats.contains("min " + valueText(lo)) && stats.contains("max " + valueText(hi)), qPrintable(stats));
     QVERIFY2(stats.contains("mean " + valueText(sum / static_cast<double>(count))), qPrintable(stats));
+  }
+
+  // Issue #20: a series renamed, coloured, on the right y axis (the left one then fits only
+  // the others), one removed; a logarithmic y axis; equal scales in XY; all kept in settings.
+  void seriesOwnSettingsAndAxes() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
+    PlotPanel plot(&d);
+    plot.resize(640, 400);
+    plot.show();
+    QSignalSpy loaded(&plot, &PlotPanel::loaded);
+    plot.addSeries("/odom", "twist.twist.linear.x");  // about 1
+    plot.addSeries("/imu", "linear_acceleration.z");  // about 9.8
+    plot.addSeries("/imu", "angular_velocity.z");
+    QVERIFY(loaded.wait(20000));
+    QCustomPlot* p = plot.plot();
+    plot.renameSeries(0, "speed");
+    QCOMPARE(p->graph(0)->name(), QString("speed"));
+    plot.setSeriesColour(0, QColor(10, 20, 30));
+    QCOMPARE(p->graph(0)->pen().color(), QColor(10, 20, 30));
+    plot.setSeriesOnRightAxis(1, true);
+    QVERIFY(p->yAxis2->visible());
+    QCOMPARE(p->graph(1)->valueAxis(), p->yAxis2);
+    auto [zlo, zhi] = std::minmax_element(plot.seriesY(1).begin(), plot.seriesY(1).end());
+    QVERIFY(p->yAxis2->range().contains(*zlo) && p->yAxis2->range().contains(*zhi));
+    QVERIFY(!p->yAxis->range().contains(*zlo));  // the left axis no longer stretches to 9.8
+    plot.removeSeries(2);
+    QCOMPARE(plot.seriesCount(), 2);
+    QCOMPARE(p->graphCount(), 2);
+
+    plot.setLogScale(true);
+    QCOMPARE(p->yAxis->scaleType(), QCPAxis::stLogarithmic);
+    QVERIFY(p->yAxis->range().lower > 0);
+
+    PlotPanel again(&d);
+    QSignalSpy loadedAgain(&again, &PlotPanel::loaded);
+    again.restoreSettings(plot.saveSettings());
+    QVERIFY(loadedAgain.wait(20000));
+    QCOMPARE(again.plot()->graph(0)->name(), QString("speed"));
+    QCOMPARE(again.plot()->graph(0)->pen().color(), QColor(10, 20, 30));
+    QCOMPARE(again.plot()->graph(1)->valueAxis(), again.plot()->yAxis2);
+    QVERIFY(again.logScale());
+
+    // XY with equal scales: a metre is as long across as up.
+    PlotPanel xy(&d);
+    xy.resize(600, 300);
+    xy.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&xy));
+    xy.setMode(PlotPanel::Mode::XY);
+    xy.setEqualAspect(true);
+    QSignalSpy loadedXy(&xy, &PlotPanel::loaded);
+    xy.addSeries("/odom", "pose.pose.position.y", "pose.pose.position.x");
+    QVERIFY(loadedXy.wait(20000));
+    QCPAxisRect* r = xy.plot()->axisRect();
+    double perPixelX = xy.plot()->xAxis->range().size() / r->width();
+    double perPixelY = xy.plot()->yAxis->range().size() / r->height();
+    QVERIFY2(qAbs(perPixelX - perPixelY) < 1e-9 * qMax(perPixelX, perPixelY) + 1e-12,
+             qPrintable(QString("%1 %2").arg(perPixelX).arg(perPixelY)));
   }
 
   // Issue #20: a typed path the type does not have is said in the panel, naming it, beside a
