@@ -217,29 +217,27 @@ private:
   QLineEdit* path_ = new QLineEdit(this);
 };
 
+// The decoded message type of a topic (its first connection's), when there is one.
+std::shared_ptr<const decode::Decoder> topicDecoder(const Document& document, int topic) {
+  const session::Session* s = document.session();
+  if (!s || topic < 0 || static_cast<std::size_t>(topic) >= s->topics().size()) return nullptr;
+  const auto& members = s->topics()[static_cast<std::size_t>(topic)].members;
+  if (members.empty()) return nullptr;
+  auto decoder = s->decoder(*members.front().connection);
+  return decoder ? *decoder : nullptr;
+}
+
 }  // namespace
 
 QStringList quaternionPaths(const Document& document, int topic) {
   QStringList out;
-  const session::Session* s = document.session();
-  if (!s || topic < 0 || static_cast<std::size_t>(topic) >= s->topics().size()) return out;
-  const auto& members = s->topics()[static_cast<std::size_t>(topic)].members;
-  if (members.empty()) return out;
-  auto decoder = s->decoder(*members.front().connection);
-  if (!decoder) return out;
-  collectQuaternions(*(*decoder)->schema().root, {}, 0, out);
+  if (auto d = topicDecoder(document, topic)) collectQuaternions(*d->schema().root, {}, 0, out);
   return out;
 }
 
 QStringList numericFieldPaths(const Document& document, int topic) {
   QStringList out;
-  const session::Session* s = document.session();
-  if (!s || topic < 0 || static_cast<std::size_t>(topic) >= s->topics().size()) return out;
-  const auto& members = s->topics()[static_cast<std::size_t>(topic)].members;
-  if (members.empty()) return out;
-  auto decoder = s->decoder(*members.front().connection);
-  if (!decoder) return out;
-  collectPaths(*(*decoder)->schema().root, {}, 0, out);
+  if (auto d = topicDecoder(document, topic)) collectPaths(*d->schema().root, {}, 0, out);
   return out;
 }
 
