@@ -1349,6 +1349,26 @@
         <source>Derived Series</source>
         <translation>派生系列</translation>
     </message>
+    <message>
+        <source> [header stamp]</source>
+        <translation> [header stamp 時刻]</translation>
+    </message>
+    <message>
+        <source>Header Stamp as Time</source>
+        <translation>header stamp を時刻に使う</translation>
+    </message>
+    <message>
+        <source>Place its samples at their header stamp instead of their log time</source>
+        <translation>サンプルを記録時刻ではなく header stamp の位置に置きます</translation>
+    </message>
+    <message>
+        <source>%1, by header stamp</source>
+        <translation>%1、header stamp による</translation>
+    </message>
+    <message>
+        <source>%1, by log time (by header stamp where marked)</source>
+        <translation>%1、記録時刻による（印のある系列は header stamp）</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::ProblemsPanel</name>

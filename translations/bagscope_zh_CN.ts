@@ -1349,6 +1349,26 @@
         <source>Derived Series</source>
         <translation>派生序列</translation>
     </message>
+    <message>
+        <source> [header stamp]</source>
+        <translation> [header stamp 时间]</translation>
+    </message>
+    <message>
+        <source>Header Stamp as Time</source>
+        <translation>以 header stamp 为时间</translation>
+    </message>
+    <message>
+        <source>Place its samples at their header stamp instead of their log time</source>
+        <translation>按消息的 header stamp 而不是记录时间放置其样本</translation>
+    </message>
+    <message>
+        <source>%1, by header stamp</source>
+        <translation>%1，按 header stamp</translation>
+    </message>
+    <message>
+        <source>%1, by log time (by header stamp where marked)</source>
+        <translation>%1，按记录时间（标注处按 header stamp）</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::ProblemsPanel</name>

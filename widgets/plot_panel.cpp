@@ -246,6 +246,7 @@ struct PlotPanel::Series {
   QString derive;              // a derived series (addDerivedSeries), else empty
   QString label;               // the user's name for it, else empty
   bool rightAxis = false;      // drawn against the right y axis
+  bool stamp = false;          // x from the message's header.stamp, not its log time
   QColor colour;
   bool visible = true;
   std::vector<double> x, y;
@@ -513,13 +514,27 @@ void PlotPanel::addSeries(const QString& topic, const QString& path, const QStri
   }
   hint_->hide();
   series_.push_back(std::move(s));
+  if (mode_ == Mode::Time) plot_->xAxis->setLabel(timeAxisLabel());
   load(*series_.back());
 }
 
 QString PlotPanel::seriesName(const Series& s) const {
   if (!s.label.isEmpty()) return s.label;
   QString field = QStringLiteral("%1 %2").arg(s.topic, s.path);
-  return s.derive.isEmpty() ? field : tr("%1 of %2").arg(derivedLabel(s.derive), field);
+  QString name = s.derive.isEmpty() ? field : tr("%1 of %2").arg(derivedLabel(s.derive), field);
+  return s.stamp ? name + tr(" [header stamp]") : name;
+}
+
+void PlotPanel::setSeriesStampTime(int i, bool stamp) {
+  Series& s = *series_.at(static_cast<std::size_t>(i));
+  if (mode_ != Mode::Time || s.stamp == stamp) return;
+  s.stamp = stamp;
+  s.plottable->setName(seriesName(s));
+  plot_->xAxis->setLabel(timeAxisLabel());
+  s.x.clear();
+  s.y.clear();
+  s.loaded = false;
+  load(s);
 }
 
 QMenu* PlotPanel::seriesMenu(int i) {
@@ -552,6 +567,15 @@ QMenu* PlotPanel::seriesMenu(int i) {
     right->setChecked(base.rightAxis);
     connect(right, &QAction::toggled, this, [this, index](bool on) {
       if (int k = index(); k >= 0) setSeriesOnRightAxis(k, on);
+    });
+  }
+  if (mode_ == Mode::Time && typeHasStamp(base.topic)) {
+    QAction* stamp = menu->addAction(tr("Header Stamp as Time"));
+    stamp->setCheckable(true);
+    stamp->setChecked(base.stamp);
+    stamp->setToolTip(tr("Place its samples at their header stamp instead of their log time"));
+    connect(stamp, &QAction::toggled, this, [this, index](bool on) {
+      if (int k = index(); k >= 0) setSeriesStampTime(k, on);
     });
   }
   menu->addAction(tr("Remove"), this, [this, index] {
@@ -607,6 +631,7 @@ void PlotPanel::removeSeries(int i) {
   series_.erase(it);  // cancels its loading job
   plot_->yAxis2->setVisible(std::any_of(series_.begin(), series_.end(), [](auto& p) { return p->rightAxis; }));
   if (series_.empty()) hint_->show();
+  if (mode_ == Mode::Time) plot_->xAxis->setLabel(timeAxisLabel());
   redraw();
 }
 
@@ -645,13 +670,23 @@ void PlotPanel::setTimeDisplay(TimeDisplay display) {
   plot_->replot();
 }
 
+// The time axis says which time it shows: log times, header stamps, or both (marked).
 QString PlotPanel::timeAxisLabel() const {
+  QString label;
   switch (ticker_->display) {
-    case TimeDisplay::Clock: return tr("time of day");
-    case TimeDisplay::Unix: return tr("Unix time (s)");
-    case TimeDisplay::Relative: break;
+    case TimeDisplay::Clock: label = tr("time of day"); break;
+    case TimeDisplay::Unix: label = tr("Unix time (s)"); break;
+    case TimeDisplay::Relative: label = tr("seconds from the start"); break;
   }
-  return tr("seconds from the start");
+  std::size_t stamped = std::count_if(series_.begin(), series_.end(), [](auto& s) { return s->stamp; });
+  if (stamped == 0) return label;
+  return stamped == series_.size() ? tr("%1, by header stamp").arg(label)
+                                   : tr("%1, by log time (by header stamp where marked)").arg(label);
+}
+
+bool PlotPanel::typeHasStamp(const QString& topic) const {
+  const TopicInfo* t = document_->topicByName(topic);
+  return t && numericFieldPaths(*document_, static_cast<int>(t->id)).contains(QStringLiteral("header.stamp"));
 }
 
 void PlotPanel::sessionChanged() {
@@ -684,6 +719,7 @@ void PlotPanel::load(Series& s) {
     for (const char* c : {".x", ".y", ".z", ".w"}) paths.push_back(s.path.toStdString() + c);
   }
   if (!s.xPath.isEmpty()) paths.insert(paths.begin(), s.xPath.toStdString());
+  if (s.stamp) paths.push_back("header.stamp");  // last: derived series read the columns before it
   auto columns = std::make_shared<Result<session::FieldColumns>>(makeError(ErrorCode::Cancelled, ""));
   auto id = topic->id;
   Series* target = &s;
@@ -712,6 +748,12 @@ void PlotPanel::load(Series& s) {
           done.x.resize((*columns)->logTimeNs.size());
           for (std::size_t i = 0; i < done.x.size(); ++i)
             done.x[i] = static_cast<double>((*columns)->logTimeNs[i] - origin) / 1e9;
+          if (done.stamp) {  // header stamps in seconds (a double holds them to about 0.2 µs)
+            const auto& stamps = (*columns)->values.back();
+            double whole = std::floor(static_cast<double>(origin) / 1e9);
+            double part = static_cast<double>(origin - static_cast<qint64>(whole) * 1'000'000'000) / 1e9;
+            for (std::size_t i = 0; i < done.x.size(); ++i) done.x[i] = (stamps[i] - whole) - part;
+          }
           done.y = done.derive.isEmpty() ? std::move((*columns)->values[0])
                                          : derivedValues(done.derive, done.x, (*columns)->values);
         } else {
@@ -950,6 +992,7 @@ QJsonObject PlotPanel::saveSettings() const {
                               {QStringLiteral("label"), s->label},
                               {QStringLiteral("colour"), s->colour.name()},
                               {QStringLiteral("rightAxis"), s->rightAxis},
+                              {QStringLiteral("stamp"), s->stamp},
                               {QStringLiteral("visible"), s->visible}});
   return {{QStringLiteral("mode"), mode_ == Mode::Time ? QStringLiteral("time") : QStringLiteral("xy")},
           {QStringLiteral("logY"), logScale()},
@@ -969,6 +1012,7 @@ void PlotPanel::restoreSettings(const QJsonObject& settings) {
       renameSeries(k, o.value(QStringLiteral("label")).toString());
     if (QColor c(o.value(QStringLiteral("colour")).toString()); c.isValid()) setSeriesColour(k, c);
     if (o.value(QStringLiteral("rightAxis")).toBool()) setSeriesOnRightAxis(k, true);
+    if (o.value(QStringLiteral("stamp")).toBool()) setSeriesStampTime(k, true);
     if (!o.value(QStringLiteral("visible")).toBool(true)) {
       series_.back()->visible = false;
       series_.back()->plottable->setVisible(false);

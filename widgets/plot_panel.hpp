@@ -84,6 +84,9 @@ public:
   void setSeriesColour(int i, const QColor& colour);
   void setSeriesOnRightAxis(int i, bool right);
   void removeSeries(int i);
+  /// Series i placed at its messages' header stamps instead of their log times (the time
+  /// axis says so).
+  void setSeriesStampTime(int i, bool stamp);
   /// A logarithmic y axis (both, when the right one is used).
   void setLogScale(bool log);
   bool logScale() const;
@@ -142,6 +145,7 @@ private:
   void load(Series& s);
   void addSeries(const QString& topic, const QString& path, const QString& xPath, const QString& derive);
   QString seriesName(const Series& s) const;
+  bool typeHasStamp(const QString& topic) const;
   void redraw();
   void updateCursor();
   void updateReadout();

@@ -419,6 +419,41 @@ private slots:
              qPrintable(QString("%1 %2").arg(perPixelX).arg(perPixelY)));
   }
 
+  // Issue #20: a series placed at its header stamps instead of its log times, against the
+  // fixture's stamps; the legend and the time axis say so; kept in saved settings.
+  void aSeriesCanUseItsHeaderStamps() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
+    PlotPanel plot(&d);
+    plot.resize(640, 400);
+    plot.show();
+    QSignalSpy loaded(&plot, &PlotPanel::loaded);
+    plot.addSeries("/imu", "linear_acceleration.y");
+    plot.addSeries("/odom", "twist.twist.linear.x");
+    QVERIFY(loaded.wait(20000));
+    QVERIFY(!plot.plot()->xAxis->label().contains("stamp"));
+    plot.setSeriesStampTime(0, true);
+    QVERIFY(loaded.wait(20000));
+    QString error;
+    std::vector<double> stamps;  // seconds from the recording's start
+    for (const auto& l : bagscope::test::readJsonLines(dataPath("ros1/demo.expected.jsonl"), &error))
+      if (l["topic"] == "/imu") {
+        auto stamp = l["msg"][u"header"][u"stamp"];
+        qint64 ns = stamp[u"sec"].toInteger() * 1'000'000'000 + stamp[u"nsec"].toInteger();
+        stamps.push_back(static_cast<double>(ns - d.startNs()) / 1e9);
+      }
+    QCOMPARE(plot.seriesX(0).size(), stamps.size());
+    for (std::size_t i = 0; i < stamps.size(); ++i) QVERIFY(qAbs(plot.seriesX(0)[i] - stamps[i]) < 1e-6);
+    QVERIFY(plot.plot()->graph(0)->name().endsWith("[header stamp]"));
+    QVERIFY2(plot.plot()->xAxis->label().contains("by header stamp where marked"),
+             qPrintable(plot.plot()->xAxis->label()));
+    PlotPanel again(&d);
+    QSignalSpy loadedAgain(&again, &PlotPanel::loaded);
+    again.restoreSettings(plot.saveSettings());
+    QTRY_COMPARE_WITH_TIMEOUT(again.seriesX(0).size(), stamps.size(), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(qAbs(again.seriesX(0).front() - stamps.front()) < 1e-6, 20000);
+  }
+
   // Issue #20: a typed path the type does not have is said in the panel, naming it, beside a
   // series that loads.
   void aPathThatDoesNotExistIsSaid() {
