@@ -1369,6 +1369,26 @@
         <source>%1, by log time (by header stamp where marked)</source>
         <translation>%1、記録時刻による（印のある系列は header stamp）</translation>
     </message>
+    <message>
+        <source>Legend Beside the Plot</source>
+        <translation>凡例をプロットの横に</translation>
+    </message>
+    <message>
+        <source>Draw As</source>
+        <translation>描画方法</translation>
+    </message>
+    <message>
+        <source>Line</source>
+        <translation>線</translation>
+    </message>
+    <message>
+        <source>Points</source>
+        <translation>点</translation>
+    </message>
+    <message>
+        <source>Line and Points</source>
+        <translation>線と点</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::ProblemsPanel</name>

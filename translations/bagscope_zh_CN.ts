@@ -1369,6 +1369,26 @@
         <source>%1, by log time (by header stamp where marked)</source>
         <translation>%1，按记录时间（标注处按 header stamp）</translation>
     </message>
+    <message>
+        <source>Legend Beside the Plot</source>
+        <translation>图例放在图旁</translation>
+    </message>
+    <message>
+        <source>Draw As</source>
+        <translation>绘制为</translation>
+    </message>
+    <message>
+        <source>Line</source>
+        <translation>线</translation>
+    </message>
+    <message>
+        <source>Points</source>
+        <translation>点</translation>
+    </message>
+    <message>
+        <source>Line and Points</source>
+        <translation>线和点</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::ProblemsPanel</name>

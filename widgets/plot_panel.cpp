@@ -242,11 +242,12 @@ QStringList numericFieldPaths(const Document& document, int topic) {
 }
 
 struct PlotPanel::Series {
-  QString topic, path, xPath;  // xPath: XY mode
-  QString derive;              // a derived series (addDerivedSeries), else empty
-  QString label;               // the user's name for it, else empty
-  bool rightAxis = false;      // drawn against the right y axis
-  bool stamp = false;          // x from the message's header.stamp, not its log time
+  QString topic, path, xPath;              // xPath: XY mode
+  QString derive;                          // a derived series (addDerivedSeries), else empty
+  QString label;                           // the user's name for it, else empty
+  bool rightAxis = false;                  // drawn against the right y axis
+  bool stamp = false;                      // x from the message's header.stamp, not its log time
+  QString style = QStringLiteral("line");  // "line", "points" or "both"
   QColor colour;
   bool visible = true;
   std::vector<double> x, y;
@@ -354,6 +355,9 @@ QMenu* PlotPanel::makeMoreMenu() {
   logAction_ = menu->addAction(tr("Logarithmic Y Axis"));
   logAction_->setCheckable(true);
   connect(logAction_, &QAction::triggered, this, &PlotPanel::setLogScale);
+  legendAction_ = menu->addAction(tr("Legend Beside the Plot"));
+  legendAction_->setCheckable(true);
+  connect(legendAction_, &QAction::triggered, this, &PlotPanel::setLegendOutside);
   equalAction_ = menu->addAction(tr("Equal Axis Scales (XY)"));
   equalAction_->setCheckable(true);
   equalAction_->setToolTip(tr("One unit as long on both axes: a trajectory keeps its shape"));
@@ -578,6 +582,16 @@ QMenu* PlotPanel::seriesMenu(int i) {
       if (int k = index(); k >= 0) setSeriesStampTime(k, on);
     });
   }
+  QMenu* style = menu->addMenu(tr("Draw As"));
+  for (auto [key, text] : {std::pair{"line", tr("Line")}, {"points", tr("Points")}, {"both", tr("Line and Points")}}) {
+    QAction* a = style->addAction(text);
+    a->setCheckable(true);
+    a->setChecked(base.style == QLatin1String(key));
+    QString k = QString::fromLatin1(key);
+    connect(a, &QAction::triggered, this, [this, index, k] {
+      if (int at = index(); at >= 0) setSeriesStyle(at, k);
+    });
+  }
   menu->addAction(tr("Remove"), this, [this, index] {
     if (int k = index(); k >= 0) removeSeries(k);
   });
@@ -623,6 +637,39 @@ void PlotPanel::setSeriesOnRightAxis(int i, bool right) {
   bool any = std::any_of(series_.begin(), series_.end(), [](auto& p) { return p->rightAxis; });
   plot_->yAxis2->setVisible(any);
   redraw();
+}
+
+void PlotPanel::setSeriesStyle(int i, const QString& style) {
+  Series& s = *series_.at(static_cast<std::size_t>(i));
+  s.style = style == QLatin1String("points") || style == QLatin1String("both") ? style : QStringLiteral("line");
+  bool points = s.style != QLatin1String("line"), line = s.style != QLatin1String("points");
+  QCPScatterStyle scatter(points ? QCPScatterStyle::ssDisc : QCPScatterStyle::ssNone, s.colour, 4);
+  if (auto* g = qobject_cast<QCPGraph*>(s.plottable)) {
+    g->setScatterStyle(scatter);
+    g->setLineStyle(line ? QCPGraph::lsLine : QCPGraph::lsNone);
+  } else if (auto* c = qobject_cast<QCPCurve*>(s.plottable)) {
+    c->setScatterStyle(scatter);
+    c->setLineStyle(line ? QCPCurve::lsLine : QCPCurve::lsNone);
+  }
+  plot_->replot();
+}
+
+void PlotPanel::setLegendOutside(bool outside) {
+  if (outside == legendOutside_) return;
+  legendOutside_ = outside;
+  legendAction_->setChecked(outside);
+  // Inside: an inset at the top right of the plot; outside: a column of its own on the right.
+  if (outside) {
+    plot_->axisRect()->insetLayout()->take(plot_->legend);
+    plot_->plotLayout()->addElement(0, 1, plot_->legend);
+    plot_->plotLayout()->setColumnStretchFactor(1, 0.001);
+  } else {
+    plot_->plotLayout()->take(plot_->legend);
+    plot_->plotLayout()->simplify();
+    plot_->axisRect()->insetLayout()->addElement(plot_->legend, Qt::AlignTop | Qt::AlignRight);
+  }
+  redraw();
+  plot_->replot();
 }
 
 void PlotPanel::removeSeries(int i) {
@@ -993,10 +1040,12 @@ QJsonObject PlotPanel::saveSettings() const {
                               {QStringLiteral("colour"), s->colour.name()},
                               {QStringLiteral("rightAxis"), s->rightAxis},
                               {QStringLiteral("stamp"), s->stamp},
+                              {QStringLiteral("style"), s->style},
                               {QStringLiteral("visible"), s->visible}});
   return {{QStringLiteral("mode"), mode_ == Mode::Time ? QStringLiteral("time") : QStringLiteral("xy")},
           {QStringLiteral("logY"), logScale()},
           {QStringLiteral("equalAspect"), equalAspect_},
+          {QStringLiteral("legendOutside"), legendOutside_},
           {QStringLiteral("series"), series}};
 }
 
@@ -1013,6 +1062,7 @@ void PlotPanel::restoreSettings(const QJsonObject& settings) {
     if (QColor c(o.value(QStringLiteral("colour")).toString()); c.isValid()) setSeriesColour(k, c);
     if (o.value(QStringLiteral("rightAxis")).toBool()) setSeriesOnRightAxis(k, true);
     if (o.value(QStringLiteral("stamp")).toBool()) setSeriesStampTime(k, true);
+    if (o.contains(QStringLiteral("style"))) setSeriesStyle(k, o.value(QStringLiteral("style")).toString());
     if (!o.value(QStringLiteral("visible")).toBool(true)) {
       series_.back()->visible = false;
       series_.back()->plottable->setVisible(false);
@@ -1020,6 +1070,7 @@ void PlotPanel::restoreSettings(const QJsonObject& settings) {
   }
   setLogScale(settings.value(QStringLiteral("logY")).toBool());
   setEqualAspect(settings.value(QStringLiteral("equalAspect")).toBool());
+  setLegendOutside(settings.value(QStringLiteral("legendOutside")).toBool());
 }
 
 }  // namespace bagscope::widgets

@@ -92,6 +92,10 @@ public:
   bool logScale() const;
   /// XY: one unit as long on both axes.
   void setEqualAspect(bool equal);
+  /// "line", "points" or "both".
+  void setSeriesStyle(int i, const QString& style);
+  /// The legend in a column beside the plot instead of over it.
+  void setLegendOutside(bool outside);
   void clearSeries();
   int seriesCount() const { return static_cast<int>(series_.size()); }
   /// The full (undecimated) data of series i, x in seconds from the recording's start
@@ -166,6 +170,8 @@ private:
   QLabel* stats_;
   std::optional<double> hoverX_;  // the pointer's time over the plot
   bool equalAspect_ = false;
+  bool legendOutside_ = false;
+  QAction* legendAction_ = nullptr;
   QAction* logAction_ = nullptr;
   QAction* equalAction_ = nullptr;
   std::vector<std::unique_ptr<Series>> series_;

@@ -389,6 +389,11 @@ private slots:
     QCOMPARE(plot.seriesCount(), 2);
     QCOMPARE(p->graphCount(), 2);
 
+    plot.setSeriesStyle(1, "points");
+    QCOMPARE(p->graph(1)->lineStyle(), QCPGraph::lsNone);
+    QCOMPARE(p->graph(1)->scatterStyle().shape(), QCPScatterStyle::ssDisc);
+    plot.setLegendOutside(true);
+    QVERIFY(!p->axisRect()->rect().intersects(p->legend->outerRect()));  // beside, not over
     plot.setLogScale(true);
     QCOMPARE(p->yAxis->scaleType(), QCPAxis::stLogarithmic);
     QVERIFY(p->yAxis->range().lower > 0);
@@ -401,6 +406,8 @@ private slots:
     QCOMPARE(again.plot()->graph(0)->pen().color(), QColor(10, 20, 30));
     QCOMPARE(again.plot()->graph(1)->valueAxis(), again.plot()->yAxis2);
     QVERIFY(again.logScale());
+    QCOMPARE(again.plot()->graph(1)->lineStyle(), QCPGraph::lsNone);
+    QVERIFY(again.plot()->plotLayout()->hasElement(0, 1));  // the legend's column
 
     // XY with equal scales: a metre is as long across as up.
     PlotPanel xy(&d);
