@@ -1212,10 +1212,6 @@
         <translation>この記録にはトピック %1 がありません</translation>
     </message>
     <message>
-        <source>Choose exactly two fields: x, then y.</source>
-        <translation>フィールドをちょうど 2 つ選んでください（x、次に y）。</translation>
-    </message>
-    <message>
         <source>time of day</source>
         <translation>時刻</translation>
     </message>
@@ -1388,6 +1384,26 @@
     <message>
         <source>Line and Points</source>
         <translation>線と点</translation>
+    </message>
+    <message>
+        <source>(the same topic)</source>
+        <translation>（同じトピック）</translation>
+    </message>
+    <message>
+        <source>X from topic:</source>
+        <translation>X のトピック：</translation>
+    </message>
+    <message>
+        <source>X field:</source>
+        <translation>X のフィールド：</translation>
+    </message>
+    <message>
+        <source>Choose two fields, x then y, or an x field of another topic and one y field.</source>
+        <translation>2 つのフィールド（x、次に y）、または別トピックの x フィールドと y フィールド 1 つを選んでください。</translation>
+    </message>
+    <message>
+        <source>Choose the y field.</source>
+        <translation>y のフィールドを選んでください。</translation>
     </message>
 </context>
 <context>

@@ -1212,10 +1212,6 @@
         <translation>此录制中没有话题 %1</translation>
     </message>
     <message>
-        <source>Choose exactly two fields: x, then y.</source>
-        <translation>请恰好选择两个字段：先 x，后 y。</translation>
-    </message>
-    <message>
         <source>time of day</source>
         <translation>一天中的时刻</translation>
     </message>
@@ -1388,6 +1384,26 @@
     <message>
         <source>Line and Points</source>
         <translation>线和点</translation>
+    </message>
+    <message>
+        <source>(the same topic)</source>
+        <translation>（同一话题）</translation>
+    </message>
+    <message>
+        <source>X from topic:</source>
+        <translation>X 来自话题：</translation>
+    </message>
+    <message>
+        <source>X field:</source>
+        <translation>X 字段：</translation>
+    </message>
+    <message>
+        <source>Choose two fields, x then y, or an x field of another topic and one y field.</source>
+        <translation>请选择两个字段（先 x 后 y），或另一话题的 x 字段加一个 y 字段。</translation>
+    </message>
+    <message>
+        <source>Choose the y field.</source>
+        <translation>请选择 y 字段。</translation>
     </message>
 </context>
 <context>

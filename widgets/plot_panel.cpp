@@ -175,8 +175,9 @@ public:
     form->addRow(PlotPanel::tr("Topic:"), topic_);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
-    layout->addWidget(
-        new QLabel(xy ? PlotPanel::tr("Choose two fields: x first, then y.") : PlotPanel::tr("Fields:"), this));
+    auto* fieldsLabel =
+        new QLabel(xy ? PlotPanel::tr("Choose two fields: x first, then y.") : PlotPanel::tr("Fields:"), this);
+    layout->addWidget(fieldsLabel);
     layout->addWidget(filter_);
     layout->addWidget(list_, 1);
     layout->addWidget(path_);
@@ -185,6 +186,21 @@ public:
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(topic_, &QComboBox::currentIndexChanged, this, &FieldDialog::fill);
+    if (xy) {  // x from another topic, aligned by time
+      xTopic_->addItem(PlotPanel::tr("(the same topic)"));
+      for (const auto& t : document.topics())
+        if (t.decodeProblem.isEmpty()) xTopic_->addItem(t.name, static_cast<uint>(t.id));
+      form->addRow(PlotPanel::tr("X from topic:"), xTopic_);
+      form->addRow(PlotPanel::tr("X field:"), xField_);
+      xField_->setEnabled(false);
+      connect(xTopic_, &QComboBox::currentIndexChanged, this, [this, fieldsLabel](int i) {
+        fieldsLabel->setText(i > 0 ? PlotPanel::tr("Choose the y field.")
+                                   : PlotPanel::tr("Choose two fields: x first, then y."));
+        xField_->clear();
+        xField_->setEnabled(i > 0);
+        if (i > 0) xField_->addItems(numericFieldPaths(document_, static_cast<int>(xTopic_->currentData().toUInt())));
+      });
+    }
     connect(filter_, &QLineEdit::textChanged, this, [this](const QString& text) {
       for (int i = 0; i < list_->count(); ++i)
         list_->item(i)->setHidden(!list_->item(i)->text().contains(text, Qt::CaseInsensitive));
@@ -193,6 +209,9 @@ public:
   }
   void selectTopic(const QString& name) { topic_->setCurrentIndex(std::max(0, topic_->findText(name))); }
   QString topic() const { return topic_->currentText(); }
+  /// XY: the x field's topic and field when they come from another topic, else empty.
+  QString xTopic() const { return xTopic_->currentIndex() > 0 ? xTopic_->currentText() : QString(); }
+  QString xField() const { return xField_->currentText(); }
   QStringList paths() const {
     QStringList out;
     for (auto* item : list_->selectedItems()) out << item->text();
@@ -215,6 +234,8 @@ private:
   QLineEdit* filter_ = new QLineEdit(this);
   QListWidget* list_ = new QListWidget(this);
   QLineEdit* path_ = new QLineEdit(this);
+  QComboBox* xTopic_ = new QComboBox(this);
+  QComboBox* xField_ = new QComboBox(this);
 };
 
 // The decoded message type of a topic (its first connection's), when there is one.
@@ -243,6 +264,7 @@ QStringList numericFieldPaths(const Document& document, int topic) {
 
 struct PlotPanel::Series {
   QString topic, path, xPath;              // xPath: XY mode
+  QString xTopic;                          // XY: the x field's topic, when it is not `topic`
   QString derive;                          // a derived series (addDerivedSeries), else empty
   QString label;                           // the user's name for it, else empty
   bool rightAxis = false;                  // drawn against the right y axis
@@ -472,7 +494,7 @@ void PlotPanel::setMode(Mode mode) {
   if (mode == mode_) return;
   auto& leaving = parked_[mode_ == Mode::Time ? 0 : 1];
   leaving.clear();
-  for (const auto& s : series_) leaving.push_back({s->topic, s->path, s->xPath, s->derive});
+  for (const auto& s : series_) leaving.push_back({s->topic, s->path, s->xPath, s->derive, s->xTopic});
   mode_ = mode;
   {
     QSignalBlocker block(modeBox_);
@@ -485,12 +507,25 @@ void PlotPanel::setMode(Mode mode) {
   plot_->axisRect()->setRangeZoom(mode == Mode::Time ? Qt::Horizontal : Qt::Horizontal | Qt::Vertical);
   auto returning = std::move(parked_[mode == Mode::Time ? 0 : 1]);
   parked_[mode == Mode::Time ? 0 : 1].clear();
-  for (const auto& spec : returning) addSeries(spec.topic, spec.path, spec.xPath, spec.derive);
+  for (const auto& spec : returning) {
+    if (spec.xTopic.isEmpty()) addSeries(spec.topic, spec.path, spec.xPath, spec.derive);
+    else addXYSeries(spec.xTopic, spec.xPath, spec.topic, spec.path);
+  }
   updateCursor();  // no time playhead line in XY
 }
 
 void PlotPanel::addSeries(const QString& topic, const QString& path, const QString& xPath) {
   addSeries(topic, path, xPath, QString());
+}
+
+void PlotPanel::addXYSeries(const QString& xTopic, const QString& xPath, const QString& yTopic, const QString& yPath) {
+  if (mode_ != Mode::XY) setMode(Mode::XY);
+  addSeries(yTopic, yPath, xPath);
+  if (xTopic == yTopic) return;
+  Series& s = *series_.back();  // y against x of another topic: reloaded with both
+  s.xTopic = xTopic;
+  s.plottable->setName(seriesName(s));
+  load(s);
 }
 
 void PlotPanel::addDerivedSeries(const QString& topic, const QString& path, const QString& derive) {
@@ -513,7 +548,7 @@ void PlotPanel::addSeries(const QString& topic, const QString& path, const QStri
   } else {
     auto* curve = new QCPCurve(plot_->xAxis, plot_->yAxis);
     curve->setPen(QPen(s->colour, 1.2));
-    curve->setName(QStringLiteral("%1 %2 / %3").arg(topic, path, xPath));
+    curve->setName(QStringLiteral("%1 %2 / %3 %4").arg(topic, path, topic, xPath));
     s->plottable = curve;
   }
   hint_->hide();
@@ -524,6 +559,8 @@ void PlotPanel::addSeries(const QString& topic, const QString& path, const QStri
 
 QString PlotPanel::seriesName(const Series& s) const {
   if (!s.label.isEmpty()) return s.label;
+  if (!s.xPath.isEmpty())
+    return QStringLiteral("%1 %2 / %3 %4").arg(s.topic, s.path, s.xTopic.isEmpty() ? s.topic : s.xTopic, s.xPath);
   QString field = QStringLiteral("%1 %2").arg(s.topic, s.path);
   QString name = s.derive.isEmpty() ? field : tr("%1 of %2").arg(derivedLabel(s.derive), field);
   return s.stamp ? name + tr(" [header stamp]") : name;
@@ -767,6 +804,7 @@ void PlotPanel::load(Series& s) {
   }
   if (!s.xPath.isEmpty()) paths.insert(paths.begin(), s.xPath.toStdString());
   if (s.stamp) paths.push_back("header.stamp");  // last: derived series read the columns before it
+  if (!s.xTopic.isEmpty()) return loadAcrossTopics(s);
   auto columns = std::make_shared<Result<session::FieldColumns>>(makeError(ErrorCode::Cancelled, ""));
   auto id = topic->id;
   Series* target = &s;
@@ -806,6 +844,60 @@ void PlotPanel::load(Series& s) {
         } else {
           done.x = std::move((*columns)->values[0]);
           done.y = std::move((*columns)->values[1]);
+        }
+        onLoaded();
+      });
+}
+
+// XY of fields of two topics: y, interpolated at the times of x's messages (by log time);
+// no point where y has no message before and after.
+void PlotPanel::loadAcrossTopics(Series& s) {
+  const session::Session* session = document_->session();
+  const TopicInfo* yTopic = document_->topicByName(s.topic);
+  const TopicInfo* xTopic = document_->topicByName(s.xTopic);
+  if (!yTopic || !xTopic) {
+    s.problem = tr("no topic %1 in this recording").arg(yTopic ? s.xTopic : s.topic);
+    s.loaded = true;
+    return;
+  }
+  struct Both {
+    Result<session::FieldColumns> x = makeError(ErrorCode::Cancelled, ""), y = makeError(ErrorCode::Cancelled, "");
+  };
+  auto both = std::make_shared<Both>();
+  auto xId = xTopic->id, yId = yTopic->id;
+  std::string xPath = s.xPath.toStdString(), yPath = s.path.toStdString();
+  Series* target = &s;
+  progress_->setValue(0);
+  progress_->show();
+  s.job = startSessionJob(
+      *session, mailbox_,
+      [session, xId, yId, xPath, yPath, both](std::stop_token stop,
+                                              const session::ProgressFn& progress) -> Result<void> {
+        constexpr auto lo = std::numeric_limits<std::int64_t>::min(), hi = std::numeric_limits<std::int64_t>::max();
+        both->x = session->extractFields(xId, {xPath}, lo, hi, stop, {});
+        if (both->x) both->y = session->extractFields(yId, {yPath}, lo, hi, stop, progress);
+        return {};
+      },
+      [this](double f) { progress_->setValue(static_cast<int>(f * 1000)); },
+      [this, target, both, session](const Result<void>&) {
+        auto it = std::find_if(series_.begin(), series_.end(), [target](auto& p) { return p.get() == target; });
+        if (it == series_.end() || session != document_->session()) return;
+        Series& done = **it;
+        done.loaded = true;
+        const auto& failed = !both->x ? both->x : both->y;
+        if (!failed) {
+          if (failed.error().code != ErrorCode::Cancelled) done.problem = toQt(failed.error().describe());
+        } else {
+          // Seconds from the recording's start, subtracted in integers (doubles of whole epoch
+          // nanoseconds are 256 ns apart).
+          qint64 origin = document_->startNs();
+          auto seconds = [origin](const std::vector<std::int64_t>& ns) {
+            std::vector<double> out(ns.size());
+            for (std::size_t i = 0; i < ns.size(); ++i) out[i] = static_cast<double>(ns[i] - origin) * 1e-9;
+            return out;
+          };
+          done.x = std::move(both->x->values[0]);
+          done.y = analysis::valuesAt(seconds(both->y->logTimeNs), both->y->values[0], seconds(both->x->logTimeNs));
         }
         onLoaded();
       });
@@ -948,7 +1040,7 @@ void PlotPanel::updateCursor() {
     QVector<double> kx, vy;
     const session::Session* session = document_->session();
     for (auto& s : series_) {
-      const TopicInfo* topic = document_->topicByName(s->topic);
+      const TopicInfo* topic = document_->topicByName(s->xTopic.isEmpty() ? s->topic : s->xTopic);
       if (!session || !topic || s->x.empty()) continue;
       auto row = session->atOrBefore(topic->id, document_->playheadNs());
       if (row && *row < s->x.size()) kx << s->x[*row], vy << s->y[*row];
@@ -966,8 +1058,12 @@ void PlotPanel::showAddDialog() {
   if (dialog.exec() != QDialog::Accepted) return;
   QStringList paths = dialog.paths();
   if (mode_ == Mode::XY) {
-    if (paths.size() == 2) addSeries(dialog.topic(), paths[1], paths[0]);
-    else QMessageBox::information(this, tr("Add XY Series"), tr("Choose exactly two fields: x, then y."));
+    if (!dialog.xTopic().isEmpty() && paths.size() == 1)
+      addXYSeries(dialog.xTopic(), dialog.xField(), dialog.topic(), paths[0]);
+    else if (dialog.xTopic().isEmpty() && paths.size() == 2) addSeries(dialog.topic(), paths[1], paths[0]);
+    else
+      QMessageBox::information(this, tr("Add XY Series"),
+                               tr("Choose two fields, x then y, or an x field of another topic and one y field."));
     return;
   }
   for (const QString& p : paths) {
@@ -1035,6 +1131,7 @@ QJsonObject PlotPanel::saveSettings() const {
     series.append(QJsonObject{{QStringLiteral("topic"), s->topic},
                               {QStringLiteral("path"), s->path},
                               {QStringLiteral("xPath"), s->xPath},
+                              {QStringLiteral("xTopic"), s->xTopic},
                               {QStringLiteral("derive"), s->derive},
                               {QStringLiteral("label"), s->label},
                               {QStringLiteral("colour"), s->colour.name()},
@@ -1057,6 +1154,11 @@ void PlotPanel::restoreSettings(const QJsonObject& settings) {
     addSeries(o.value(QStringLiteral("topic")).toString(), o.value(QStringLiteral("path")).toString(),
               o.value(QStringLiteral("xPath")).toString(), o.value(QStringLiteral("derive")).toString());
     int k = seriesCount() - 1;
+    if (QString xTopic = o.value(QStringLiteral("xTopic")).toString(); !xTopic.isEmpty()) {
+      series_.back()->xTopic = xTopic;
+      series_.back()->plottable->setName(seriesName(*series_.back()));
+      load(*series_.back());
+    }
     if (!o.value(QStringLiteral("label")).toString().isEmpty())
       renameSeries(k, o.value(QStringLiteral("label")).toString());
     if (QColor c(o.value(QStringLiteral("colour")).toString()); c.isValid()) setSeriesColour(k, c);

@@ -77,6 +77,9 @@ public:
   /// "average:N" / "median:N" (the last N samples) or "average:Ss" / "median:Ss" (S seconds).
   /// Saved in layouts and exported to CSV like the others.
   void addDerivedSeries(const QString& topic, const QString& path, const QString& derive);
+  /// XY mode: a field of one topic against a field of another, y interpolated at the log times
+  /// of x's messages.
+  void addXYSeries(const QString& xTopic, const QString& xPath, const QString& yTopic, const QString& yPath);
   /// Series i's menu (right-click on its legend entry): rename, colour, right y axis, remove,
   /// and the series derived from it.
   QMenu* seriesMenu(int i);
@@ -147,6 +150,7 @@ private:
   void connectPlot();
   struct Series;
   void load(Series& s);
+  void loadAcrossTopics(Series& s);
   void addSeries(const QString& topic, const QString& path, const QString& xPath, const QString& derive);
   QString seriesName(const Series& s) const;
   bool typeHasStamp(const QString& topic) const;
@@ -176,7 +180,7 @@ private:
   QAction* equalAction_ = nullptr;
   std::vector<std::unique_ptr<Series>> series_;
   struct SeriesSpec {
-    QString topic, path, xPath, derive;
+    QString topic, path, xPath, derive, xTopic;
   };
   std::array<std::vector<SeriesSpec>, 2> parked_;  // the other mode's series: [0] time, [1] XY
   Mode mode_ = Mode::Time;

@@ -147,4 +147,16 @@ std::size_t nearestSample(std::span<const double> t, double at) {
   return i > 0 && at - t[i - 1] <= t[i] - at ? i - 1 : i;
 }
 
+std::vector<double> valuesAt(std::span<const double> t, std::span<const double> v, std::span<const double> at) {
+  std::vector<double> out(at.size(), kNaN);
+  std::size_t j = 0;
+  for (std::size_t i = 0; i < at.size(); ++i) {
+    while (j < t.size() && t[j] < at[i]) ++j;  // first sample at or after at[i]
+    if (j == t.size()) break;
+    if (t[j] == at[i]) out[i] = v[j];
+    else if (j > 0) out[i] = v[j - 1] + (v[j] - v[j - 1]) * (at[i] - t[j - 1]) / (t[j] - t[j - 1]);
+  }
+  return out;
+}
+
 }  // namespace bagscope::analysis

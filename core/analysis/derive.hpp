@@ -50,4 +50,9 @@ Statistics statistics(std::span<const double> t, std::span<const double> v, doub
 /// The index of the sample whose time is nearest to `at` (t sorted, not empty).
 std::size_t nearestSample(std::span<const double> t, double at);
 
+/// The series (t, v) at the times `at` (all sorted): linearly interpolated between the samples
+/// around each time, NaN outside the series' first and last sample (never extrapolated). How a
+/// field of one topic is set against a field of another (XY across topics).
+std::vector<double> valuesAt(std::span<const double> t, std::span<const double> v, std::span<const double> at);
+
 }  // namespace bagscope::analysis

@@ -131,6 +131,17 @@ private slots:
     QCOMPARE(nearestSample(t, 9), std::size_t{5});
   }
 
+  void valuesAtOtherTimes() {
+    // v = 10 t at 0, 1, 2, 4 s; asked at -1, 0, 0.5, 3, 4, 5 s: outside NaN, inside on the line.
+    std::vector<double> t{0, 1, 2, 4}, v{0, 10, 20, 40};
+    auto r = valuesAt(t, v, std::vector<double>{-1, 0, 0.5, 3, 4, 5});
+    QVERIFY(std::isnan(r[0]) && std::isnan(r[5]));
+    QCOMPARE(r[1], 0.0);
+    QCOMPARE(r[2], 5.0);
+    QCOMPARE(r[3], 30.0);
+    QCOMPARE(r[4], 40.0);
+  }
+
   void pointwiseSeries() {
     std::vector<double> v{-2, 0.5, 3};
     QCOMPARE(scaleOffset(v, 2, 1), (std::vector<double>{-3, 2, 7}));

@@ -517,6 +517,51 @@ private slots:
     QCOMPARE(plot.seriesX(0), xs);
   }
 
+  // Issue #20: XY across topics — /imu's linear_acceleration.y against /odom's position.x, the
+  // IMU value interpolated here at each odometry message's log time; kept in saved settings.
+  void xyAcrossTopicsAlignsByTime() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
+    PlotPanel plot(&d);
+    plot.resize(500, 400);
+    plot.show();
+    QSignalSpy loaded(&plot, &PlotPanel::loaded);
+    plot.addXYSeries("/odom", "pose.pose.position.x", "/imu", "linear_acceleration.y");
+    QCOMPARE(plot.mode(), PlotPanel::Mode::XY);
+    QTRY_VERIFY_WITH_TIMEOUT(!plot.seriesX(0).empty(), 20000);
+    QString error;
+    std::vector<std::pair<qint64, double>> imu, odom;
+    for (const auto& l : bagscope::test::readJsonLines(dataPath("ros1/demo.expected.jsonl"), &error)) {
+      if (l["topic"] == "/imu")
+        imu.emplace_back(l["log_time_ns"].toInteger(), l["msg"][u"linear_acceleration"][u"y"].toDouble());
+      if (l["topic"] == "/odom")
+        odom.emplace_back(l["log_time_ns"].toInteger(), l["msg"][u"pose"][u"pose"][u"position"][u"x"].toDouble());
+    }
+    QCOMPARE(plot.seriesX(0).size(), odom.size());
+    for (std::size_t i = 0; i < odom.size(); ++i) {
+      QCOMPARE(plot.seriesX(0)[i], odom[i].second);
+      qint64 t = odom[i].first;
+      auto after = std::lower_bound(imu.begin(), imu.end(), t, [](auto& a, qint64 v) { return a.first < v; });
+      double want = std::numeric_limits<double>::quiet_NaN();
+      if (after != imu.end() && after->first == t) want = after->second;
+      else if (after != imu.end() && after != imu.begin()) {
+        auto before = after - 1;
+        double f = static_cast<double>(t - before->first) / static_cast<double>(after->first - before->first);
+        want = before->second + (after->second - before->second) * f;
+      }
+      double got = plot.seriesY(0)[i];
+      QVERIFY2(std::isnan(want) ? std::isnan(got) : qAbs(got - want) < 1e-9,
+               qPrintable(QString("%1: %2, want %3").arg(i).arg(got).arg(want)));
+    }
+    QStringList names;
+    for (int k = 0; k < plot.plot()->plottableCount(); ++k) names << plot.plot()->plottable(k)->name();
+    QVERIFY2(names.contains("/imu linear_acceleration.y / /odom pose.pose.position.x"), qPrintable(names.join('|')));
+    PlotPanel again(&d);
+    again.restoreSettings(plot.saveSettings());
+    QTRY_COMPARE_WITH_TIMEOUT(again.seriesY(0).size(), odom.size(), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(again.seriesX(0) == plot.seriesX(0), 20000);
+  }
+
   void imagesShowTheirPixels() {
     Document d;
     QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
