@@ -117,6 +117,55 @@ std::vector<double> derivedValues(const QString& derive, const std::vector<doubl
   return analysis::difference(v);
 }
 
+// What a series reads: a field of a topic over time (or derived from fields), or against an x
+// field of the same topic or, aligned by log time, of another.
+struct SeriesQuery {
+  session::TopicId topic;
+  std::optional<session::TopicId> xTopic;  // XY across topics
+  std::string path, xPath;
+  QString derive;
+  bool stamp;  // time from header.stamp
+  qint64 originNs;
+};
+using Points = std::pair<std::vector<double>, std::vector<double>>;  // x, y
+
+// A series' points, on a worker: extraction and any derivation or alignment off the GUI thread.
+Result<Points> readPoints(const session::Session& session, const SeriesQuery& q, std::stop_token stop,
+                          const session::ProgressFn& progress) {
+  constexpr auto lo = std::numeric_limits<std::int64_t>::min(), hi = std::numeric_limits<std::int64_t>::max();
+  // Seconds from the start, subtracted in integers: doubles near 1.7e18 ns are 256 ns apart.
+  auto seconds = [&q](const std::vector<std::int64_t>& ns) {
+    std::vector<double> out(ns.size());
+    for (std::size_t i = 0; i < ns.size(); ++i) out[i] = static_cast<double>(ns[i] - q.originNs) / 1e9;
+    return out;
+  };
+  if (q.xTopic) {  // y interpolated at the log times of x's messages; nothing extrapolated
+    auto x = session.extractFields(*q.xTopic, {q.xPath}, lo, hi, stop, {});
+    if (!x) return std::move(x).error();
+    auto y = session.extractFields(q.topic, {q.path}, lo, hi, stop, progress);
+    if (!y) return std::move(y).error();
+    return Points{std::move(x->values[0]),
+                  analysis::valuesAt(seconds(y->logTimeNs), y->values[0], seconds(x->logTimeNs))};
+  }
+  std::vector<std::string> paths{q.path};
+  if (isAngle(q.derive)) paths = {q.path + ".x", q.path + ".y", q.path + ".z", q.path + ".w"};
+  if (!q.xPath.empty()) paths.insert(paths.begin(), q.xPath);
+  if (q.stamp) paths.push_back("header.stamp");  // last: derived series read the columns before it
+  auto columns = session.extractFields(q.topic, paths, lo, hi, stop, progress);
+  if (!columns) return std::move(columns).error();
+  auto& values = columns->values;
+  if (!q.xPath.empty()) return Points{std::move(values[0]), std::move(values[1])};
+  std::vector<double> t = seconds(columns->logTimeNs);
+  if (q.stamp) {  // header stamps in seconds (a double holds them to about 0.2 µs)
+    const auto& stamps = values.back();
+    double whole = std::floor(static_cast<double>(q.originNs) / 1e9);
+    double part = static_cast<double>(q.originNs - static_cast<qint64>(whole) * 1'000'000'000) / 1e9;
+    for (std::size_t i = 0; i < t.size(); ++i) t[i] = (stamps[i] - whole) - part;
+  }
+  auto y = q.derive.isEmpty() ? std::move(values[0]) : derivedValues(q.derive, t, values);
+  return Points{std::move(t), std::move(y)};
+}
+
 // A message type of float x, y, z and w: an orientation.
 bool isQuaternion(const schema::MessageType& type) {
   if (type.fields.size() != 4) return false;
@@ -792,112 +841,41 @@ void PlotPanel::load(Series& s) {
   s.problem.clear();
   const session::Session* session = document_->session();
   const TopicInfo* topic = document_->topicByName(s.topic);
-  if (!session || !topic) {
-    s.problem = session ? tr("no topic %1 in this recording").arg(s.topic) : QString();
+  const TopicInfo* xTopic = s.xTopic.isEmpty() ? topic : document_->topicByName(s.xTopic);
+  if (!session || !topic || !xTopic) {
+    s.problem = session ? tr("no topic %1 in this recording").arg(topic ? s.xTopic : s.topic) : QString();
     s.loaded = true;
     return;
   }
-  std::vector<std::string> paths{s.path.toStdString()};
-  if (isAngle(s.derive)) {
-    paths.clear();
-    for (const char* c : {".x", ".y", ".z", ".w"}) paths.push_back(s.path.toStdString() + c);
-  }
-  if (!s.xPath.isEmpty()) paths.insert(paths.begin(), s.xPath.toStdString());
-  if (s.stamp) paths.push_back("header.stamp");  // last: derived series read the columns before it
-  if (!s.xTopic.isEmpty()) return loadAcrossTopics(s);
-  auto columns = std::make_shared<Result<session::FieldColumns>>(makeError(ErrorCode::Cancelled, ""));
-  auto id = topic->id;
+  SeriesQuery query{topic->id,
+                    s.xTopic.isEmpty() ? std::nullopt : std::optional(xTopic->id),
+                    s.path.toStdString(),
+                    s.xPath.toStdString(),
+                    s.derive,
+                    s.stamp,
+                    document_->startNs()};
+  auto points = std::make_shared<Result<Points>>(makeError(ErrorCode::Cancelled, ""));
   Series* target = &s;
   progress_->setValue(0);
   progress_->show();
   s.job = startSessionJob(
       *session, mailbox_,
-      [session, id, paths, columns](std::stop_token stop, const session::ProgressFn& progress) -> Result<void> {
-        *columns = session->extractFields(id, paths, std::numeric_limits<std::int64_t>::min(),
-                                          std::numeric_limits<std::int64_t>::max(), stop, progress);
+      [session, query, points](std::stop_token stop, const session::ProgressFn& progress) -> Result<void> {
+        *points = readPoints(*session, query, stop, progress);
         return {};
       },
       [this](double f) { progress_->setValue(static_cast<int>(f * 1000)); },
-      [this, target, columns, session](const Result<void>&) {
+      [this, target, points, session](const Result<void>&) {
         // The series may be gone (cleared) or the session replaced by now.
         auto it = std::find_if(series_.begin(), series_.end(), [target](auto& p) { return p.get() == target; });
         if (it == series_.end() || session != document_->session()) return;
         Series& done = **it;
         done.loaded = true;
-        if (!*columns) {
-          if (columns->error().code != ErrorCode::Cancelled)
-            done.problem = QString::fromStdString(columns->error().describe());
-        } else if (done.xPath.isEmpty()) {
-          // Subtract in integers: doubles near 1.7e18 ns are 256 ns apart.
-          qint64 origin = document_->startNs();
-          done.x.resize((*columns)->logTimeNs.size());
-          for (std::size_t i = 0; i < done.x.size(); ++i)
-            done.x[i] = static_cast<double>((*columns)->logTimeNs[i] - origin) / 1e9;
-          if (done.stamp) {  // header stamps in seconds (a double holds them to about 0.2 µs)
-            const auto& stamps = (*columns)->values.back();
-            double whole = std::floor(static_cast<double>(origin) / 1e9);
-            double part = static_cast<double>(origin - static_cast<qint64>(whole) * 1'000'000'000) / 1e9;
-            for (std::size_t i = 0; i < done.x.size(); ++i) done.x[i] = (stamps[i] - whole) - part;
-          }
-          done.y = done.derive.isEmpty() ? std::move((*columns)->values[0])
-                                         : derivedValues(done.derive, done.x, (*columns)->values);
+        if (!*points) {
+          if (points->error().code != ErrorCode::Cancelled) done.problem = toQt(points->error().describe());
         } else {
-          done.x = std::move((*columns)->values[0]);
-          done.y = std::move((*columns)->values[1]);
-        }
-        onLoaded();
-      });
-}
-
-// XY of fields of two topics: y, interpolated at the times of x's messages (by log time);
-// no point where y has no message before and after.
-void PlotPanel::loadAcrossTopics(Series& s) {
-  const session::Session* session = document_->session();
-  const TopicInfo* yTopic = document_->topicByName(s.topic);
-  const TopicInfo* xTopic = document_->topicByName(s.xTopic);
-  if (!yTopic || !xTopic) {
-    s.problem = tr("no topic %1 in this recording").arg(yTopic ? s.xTopic : s.topic);
-    s.loaded = true;
-    return;
-  }
-  struct Both {
-    Result<session::FieldColumns> x = makeError(ErrorCode::Cancelled, ""), y = makeError(ErrorCode::Cancelled, "");
-  };
-  auto both = std::make_shared<Both>();
-  auto xId = xTopic->id, yId = yTopic->id;
-  std::string xPath = s.xPath.toStdString(), yPath = s.path.toStdString();
-  Series* target = &s;
-  progress_->setValue(0);
-  progress_->show();
-  s.job = startSessionJob(
-      *session, mailbox_,
-      [session, xId, yId, xPath, yPath, both](std::stop_token stop,
-                                              const session::ProgressFn& progress) -> Result<void> {
-        constexpr auto lo = std::numeric_limits<std::int64_t>::min(), hi = std::numeric_limits<std::int64_t>::max();
-        both->x = session->extractFields(xId, {xPath}, lo, hi, stop, {});
-        if (both->x) both->y = session->extractFields(yId, {yPath}, lo, hi, stop, progress);
-        return {};
-      },
-      [this](double f) { progress_->setValue(static_cast<int>(f * 1000)); },
-      [this, target, both, session](const Result<void>&) {
-        auto it = std::find_if(series_.begin(), series_.end(), [target](auto& p) { return p.get() == target; });
-        if (it == series_.end() || session != document_->session()) return;
-        Series& done = **it;
-        done.loaded = true;
-        const auto& failed = !both->x ? both->x : both->y;
-        if (!failed) {
-          if (failed.error().code != ErrorCode::Cancelled) done.problem = toQt(failed.error().describe());
-        } else {
-          // Seconds from the recording's start, subtracted in integers (doubles of whole epoch
-          // nanoseconds are 256 ns apart).
-          qint64 origin = document_->startNs();
-          auto seconds = [origin](const std::vector<std::int64_t>& ns) {
-            std::vector<double> out(ns.size());
-            for (std::size_t i = 0; i < ns.size(); ++i) out[i] = static_cast<double>(ns[i] - origin) * 1e-9;
-            return out;
-          };
-          done.x = std::move(both->x->values[0]);
-          done.y = analysis::valuesAt(seconds(both->y->logTimeNs), both->y->values[0], seconds(both->x->logTimeNs));
+          done.x = std::move((*points)->first);
+          done.y = std::move((*points)->second);
         }
         onLoaded();
       });

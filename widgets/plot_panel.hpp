@@ -150,7 +150,6 @@ private:
   void connectPlot();
   struct Series;
   void load(Series& s);
-  void loadAcrossTopics(Series& s);
   void addSeries(const QString& topic, const QString& path, const QString& xPath, const QString& derive);
   QString seriesName(const Series& s) const;
   bool typeHasStamp(const QString& topic) const;
