@@ -65,8 +65,8 @@ SaveRecordingDialog::SaveRecordingDialog(Document* document, Purpose purpose, QW
   layOut();
   fillTopics();
   for (const auto& c : write::containers()) format_->addItem(toQt(c.label), static_cast<int>(c.container));
-  auto own = inputContainer();
-  if (own) format_->setCurrentIndex(format_->findData(static_cast<int>(*own)));
+  if (const auto* s = document_->session())
+    format_->setCurrentIndex(format_->findData(static_cast<int>(write::containerOf(*s))));
   containerChanged();
   connect(format_, &QComboBox::currentIndexChanged, this, &SaveRecordingDialog::containerChanged);
 
@@ -157,16 +157,6 @@ void SaveRecordingDialog::fillTopics() {
     item->setFlags(Qt::ItemIsUserCheckable | Qt::ItemIsEnabled);
     item->setCheckState(Qt::Checked);
   }
-}
-
-std::optional<write::Container> SaveRecordingDialog::inputContainer() const {
-  const auto* s = document_->session();
-  if (!s || s->sourceCount() == 0) return std::nullopt;
-  const std::string& f = s->sourceInfo(0).format;
-  if (f.starts_with("ROS 1")) return write::Container::Ros1Bag;
-  if (f.starts_with("rosbag2 (mcap)")) return write::Container::Rosbag2Mcap;
-  if (f.starts_with("rosbag2")) return write::Container::Rosbag2Db3;
-  return write::Container::Mcap;
 }
 
 write::Container SaveRecordingDialog::container() const {

@@ -57,7 +57,6 @@ private:
   void start();
   void ended(const Result<void>& result);
   write::Container container() const;
-  std::optional<write::Container> inputContainer() const;
 
   Document* document_;
   Purpose purpose_;

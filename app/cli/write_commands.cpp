@@ -117,16 +117,6 @@ std::optional<int> parseWriteArgs(const std::string& command, const CommandRules
   return std::nullopt;
 }
 
-// The container of an input recording, for an output that does not say.
-std::optional<write::Container> containerOf(const session::Session& s) {
-  const std::string& format = s.sourceInfo(0).format;
-  if (format.starts_with("ROS 1")) return write::Container::Ros1Bag;
-  if (format == "rosbag2 (mcap)") return write::Container::Rosbag2Mcap;
-  if (format.starts_with("rosbag2")) return write::Container::Rosbag2Db3;
-  if (format.starts_with("MCAP")) return write::Container::Mcap;
-  return std::nullopt;
-}
-
 void printReport(const std::string& command, const WriteArgs& args, const write::CopyReport& report) {
   std::fprintf(stderr, "bagscope-cli: %s: wrote %llu messages on %zu topics to '%s' (%s)\n", command.c_str(),
                static_cast<unsigned long long>(report.messagesWritten), report.perTopic.size(),
@@ -163,7 +153,7 @@ int runWrite(const std::string& command, const CommandRules& rules, const std::v
   request.output = parsed.output;
   request.every = parsed.every;
   request.msgPaths = parsed.msgPaths;
-  request.writer.container = parsed.container ? *parsed.container : containerOf(s).value_or(write::Container::Mcap);
+  request.writer.container = parsed.container ? *parsed.container : write::containerOf(s);
   request.writer.compression = parsed.compression;
   request.writer.chunkBytes = parsed.chunkBytes;
   request.writer.splitBytes = parsed.splitBytes;

@@ -91,6 +91,15 @@ std::optional<Container> containerForName(const fs::path& path) {
   return std::nullopt;
 }
 
+Container containerOf(const session::Session& session) {
+  if (session.sourceCount() == 0) return Container::Mcap;
+  const std::string& format = session.sourceInfo(0).format;
+  if (format.starts_with("ROS 1")) return Container::Ros1Bag;
+  if (format.starts_with("rosbag2 (mcap)")) return Container::Rosbag2Mcap;
+  if (format.starts_with("rosbag2")) return Container::Rosbag2Db3;
+  return Container::Mcap;
+}
+
 namespace detail {
 
 std::string connectionKey(const storage::Connection& c) {

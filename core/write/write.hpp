@@ -74,6 +74,10 @@ public:
 /// Fails when `path` exists and `overwrite` is not set, or its folder does not exist.
 Result<std::unique_ptr<RecordingWriter>> openWriter(const std::filesystem::path& path, const WriterOptions& options);
 
+/// The container of a session's first recording (what an output is by default): MCAP for
+/// anything that is not a ROS 1 bag or a rosbag2 recording.
+Container containerOf(const session::Session& session);
+
 /// The container a path's name asks for: ".bag" a ROS 1 bag, ".mcap" MCAP, anything else
 /// nothing (the caller decides: a folder name means rosbag2).
 std::optional<Container> containerForName(const std::filesystem::path& path);
