@@ -139,6 +139,48 @@ private:
   std::size_t columns_ = 0;
 };
 
+/// A message path as Foxglove writes them, below the topic name: fields (`pose.position.x`),
+/// indexes (`ranges[3]`, `ranges[-1]` counting from the end), inclusive slices (`ranges[0:10]`,
+/// `markers[:]`, `points[-3:-1]`) and filters on a message or the elements a slice selects
+/// (`markers[:]{id==3}.pose.position.x`, `status[0].values[:]{key=="temp"}.value`,
+/// `{header.frame_id=="map"}.pose.x`), comparing a field with ==, !=, <, <=, >, >= to a
+/// number, a quoted string or true/false. It selects every leaf it reaches: none, one or
+/// several per message.
+class MessagePath {
+public:
+  /// Errors (InvalidArgument) give the column (from 1) where the text goes wrong and why, or
+  /// name the part `root` does not have.
+  static Result<MessagePath> compile(std::string_view text, const schema::MessageType& root);
+  /// Whether `text` is a path FieldReader reads (fields and non-negative indexes only).
+  static bool isPlain(std::string_view text);
+  /// The path with its first bounded, non-negative slice written out (`ranges[0:2]` ->
+  /// `ranges[0]`, `ranges[1]`, `ranges[2]`), and so on for the next ones; at most `limit`
+  /// paths. The text itself when it has no such slice.
+  static std::vector<std::string> expandSlices(std::string_view text, std::size_t limit);
+
+  MessagePath(MessagePath&&) noexcept;
+  MessagePath& operator=(MessagePath&&) noexcept;
+  ~MessagePath();
+
+  const std::string& text() const;
+  /// Whether the leaves are text (string fields); else numbers.
+  bool textLeaf() const;
+
+  /// One selected leaf: a number (bool 0/1, integer, float, time in seconds), or text.
+  struct Leaf {
+    double number = 0;
+    std::string_view text;  ///< into the Value; for string leaves
+  };
+  /// Appends the leaves it selects in `message` (a Value of the type it was compiled for).
+  void select(const Value& message, std::vector<Leaf>& out) const;
+
+  struct Program;
+
+private:
+  MessagePath() = default;
+  std::unique_ptr<Program> program_;
+};
+
 /// How uint8[]/char[] arrays are written as JSON.
 enum class BytesMode : std::uint8_t {
   Digest,  ///< up to 64 bytes as a list of ints, longer as {"len":N,"sha256":"<hex>"}

@@ -852,6 +852,79 @@ Result<FieldColumns> Session::extractFields(TopicId topic, const std::vector<std
   return out;
 }
 
+Result<PathSamples> Session::extractPath(TopicId topic, const std::string& path, std::int64_t startNs,
+                                         std::int64_t endNs, std::stop_token stop, const ProgressFn& progress) const {
+  const State& st = *state_;
+  if (topic >= st.topics.size()) return fileError(ErrorCode::InvalidArgument, "no topic " + std::to_string(topic));
+  const Topic& t = st.topics[topic];
+  struct Compiled {
+    std::shared_ptr<const decode::Decoder> decoder;
+    decode::MessagePath path;
+  };
+  std::vector<Compiled> compiled;
+  std::map<const storage::Connection*, std::size_t> compiledOf;
+  std::string undecodable = "no decoder";
+  PathSamples out;
+  out.path = path;
+  for (const auto& m : t.members) {
+    auto d = decoder(*m.connection);
+    if (!d) {
+      undecodable = d.error().describe();
+      continue;
+    }
+    auto p = decode::MessagePath::compile(path, *(*d)->schema().root);
+    if (!p) {
+      Error e = std::move(p).error();
+      e.topic = t.name;
+      return e;
+    }
+    out.textLeaf = p->textLeaf();
+    compiledOf[m.connection] = compiled.size();
+    compiled.push_back({*d, std::move(p).value()});
+  }
+  const auto range = st.range(topic, startNs, endNs);
+  const std::size_t n = range.second - range.first;
+  // Per message its leaves, flattened in message order when all are in.
+  std::vector<std::vector<decode::MessagePath::Leaf>> leaves(n);
+  std::vector<std::vector<std::string>> texts(out.textLeaf ? n : 0);
+  std::atomic<std::uint64_t> unreadable{0};
+  std::mutex problemMutex;
+  auto note = [&](const Error& e) {
+    unreadable.fetch_add(1);
+    std::lock_guard lock(problemMutex);
+    if (out.firstProblem.empty()) out.firstProblem = e.describe();
+  };
+  auto r = forEachParallel(
+      {{topic}, startNs, endNs},
+      [&](TopicId, std::size_t row, const Result<Message>& m) {
+        if (!m) return note(m.error());
+        auto c = compiledOf.find(m->connection);
+        if (c == compiledOf.end()) return note(fileError(ErrorCode::Schema, undecodable));
+        const Compiled& one = compiled[c->second];
+        auto value = one.decoder->decode(m->bytes);
+        if (!value) return note(value.error());
+        one.path.select(*value, leaves[row]);
+        if (out.textLeaf)
+          for (auto& leaf : leaves[row]) texts[row].emplace_back(leaf.text);  // the Value's text dies here
+      },
+      stop, progress);
+  if (!r) return std::move(r).error();
+  out.messages = n;
+  out.unreadable = unreadable.load();
+  const auto& refs = st.index[topic];
+  for (std::size_t row = 0; row < n; ++row) {
+    if (leaves[row].empty()) ++out.unmatched;
+    for (std::size_t k = 0; k < leaves[row].size(); ++k) {
+      out.logTimeNs.push_back(refs[range.first + row].logTimeNs);
+      out.rows.push_back(static_cast<std::uint32_t>(row));
+      out.values.push_back(leaves[row][k].number);
+      if (out.textLeaf) out.texts.push_back(std::move(texts[row][k]));
+    }
+  }
+  out.unmatched -= std::min(out.unmatched, out.unreadable);  // an unreadable message selected nothing either
+  return out;
+}
+
 Result<void> Session::forEachParallel(const Selection& selection, const ParallelMessageFn& onMessage,
                                       std::stop_token stop, const ProgressFn& progress) const {
   const State& st = *state_;

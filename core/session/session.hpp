@@ -108,6 +108,21 @@ struct FieldColumns {
   std::string firstProblem;                 ///< what went wrong with the first of them
 };
 
+/// What a message path (decode::MessagePath) selects in one topic: a sample per selected
+/// leaf, so a message gives none (a filter matched nothing), one, or several (a slice).
+struct PathSamples {
+  std::string path;
+  bool textLeaf = false;                ///< string leaves: in `texts`, `values` are NaN
+  std::vector<std::int64_t> logTimeNs;  ///< per sample, the log time of its message
+  std::vector<std::uint32_t> rows;      ///< per sample, its message's row in the range
+  std::vector<double> values;
+  std::vector<std::string> texts;  ///< per sample when textLeaf
+  std::uint64_t messages = 0;      ///< messages in the range
+  std::uint64_t unmatched = 0;     ///< messages where the path selected nothing
+  std::uint64_t unreadable = 0;    ///< messages that could not be read or decoded
+  std::string firstProblem;
+};
+
 /// A long job running on its own thread. Destroying the handle cancels the job and waits
 /// for it; a job must not outlive its session.
 class Job {
@@ -192,6 +207,15 @@ public:
                                      std::int64_t startNs = std::numeric_limits<std::int64_t>::min(),
                                      std::int64_t endNs = std::numeric_limits<std::int64_t>::max(),
                                      std::stop_token stop = {}, const ProgressFn& progress = {}) const;
+
+  /// The samples a message path (Foxglove's syntax, with slices and filters: see
+  /// decode::MessagePath) selects in the topic's messages in [startNs, endNs], each message
+  /// decoded whole on the workers. A path the type does not have is an error naming the
+  /// column; a message that cannot be decoded is counted in `unreadable`. Thread-safe.
+  Result<PathSamples> extractPath(TopicId topic, const std::string& path,
+                                  std::int64_t startNs = std::numeric_limits<std::int64_t>::min(),
+                                  std::int64_t endNs = std::numeric_limits<std::int64_t>::max(),
+                                  std::stop_token stop = {}, const ProgressFn& progress = {}) const;
 
   /// Calls onMessage(topic, row, message) for every message of `selection` (row 0 is the
   /// topic's first message in the time range), on several threads at once, each chunk's

@@ -157,6 +157,21 @@ private slots:
     }
   }
 
+  void messagePathSlicesExpandAndPlainPathsAreRecognised() {
+    using V = std::vector<std::string>;
+    QCOMPARE(MessagePath::expandSlices("ranges[0:2]", 64), (V{"ranges[0]", "ranges[1]", "ranges[2]"}));
+    QCOMPARE(MessagePath::expandSlices("a[0:1].b[2:3].x", 64),
+             (V{"a[0].b[2].x", "a[0].b[3].x", "a[1].b[2].x", "a[1].b[3].x"}));
+    QCOMPARE(MessagePath::expandSlices("ranges[0:100]", 3), (V{"ranges[0]", "ranges[1]", "ranges[2]"}));
+    // Open, negative or reversed slices depend on the message: left as they are.
+    for (const char* kept : {"ranges[:]", "ranges[-3:-1]", "ranges[2:]", "ranges[5:1]", "m[:]{id==3}.x"})
+      QCOMPARE(MessagePath::expandSlices(kept, 64), V{kept});
+    QVERIFY(MessagePath::isPlain("pose.pose.position.x"));
+    QVERIFY(MessagePath::isPlain("ranges[10]"));
+    for (const char* general : {"ranges[-1]", "ranges[0:2]", "m[:]{id==3}.x", "ranges[ 1]", ""})
+      QVERIFY2(!MessagePath::isPlain(general), general);
+  }
+
   void fieldReaderReadsImuLikeTheReferenceReader() {
     // /imu messages of the fixture, against python3-rosbag's decoded values.
     QString err;

@@ -310,6 +310,117 @@ private slots:
     QCOMPARE(jc->values[2][0], -2.0);
   }
 
+  void messagePathsWithFiltersAndSlicesSelectWhatTheFixtureHolds() {
+    // Expectations computed here from the fixtures' JSON (python3-rosbag's and Foxglove's
+    // decodings), for a ROS 1 bag and a ROS 2 MCAP.
+    for (const char* name : {"ros1/demo_uncompressed", "ros2/demo"}) {
+      const QString bag = QString(name) + (QString(name).startsWith("ros1") ? ".bag" : ".mcap");
+      auto s = openOrFail({data(bag.toStdString().c_str())});
+      auto expected =
+          expectedLines(QString(name).startsWith("ros1") ? "ros1/demo.expected.jsonl" : "ros2/demo.expected.jsonl");
+      // What a path should give, message by message, from the JSON.
+      struct Want {
+        std::vector<std::int64_t> times;
+        std::vector<double> values;
+        std::vector<QString> texts;
+        std::uint64_t unmatched = 0;
+      };
+      auto want = [&](const QString& topic, const std::function<void(const QJsonObject&, Want&)>& pick) {
+        Want w;
+        for (const auto& e : expected) {
+          if (e["topic"].toString() != topic) continue;
+          std::size_t n0 = w.values.size(), t0 = w.texts.size();
+          pick(e["msg"].toObject(), w);
+          std::size_t added = (w.values.size() - n0) + (w.texts.size() - t0);
+          if (added == 0) ++w.unmatched;
+          w.times.insert(w.times.end(), added, static_cast<std::int64_t>(e["log_time_ns"].toDouble()));
+        }
+        return w;
+      };
+      auto check = [&](const QString& topic, const std::string& path, const Want& w) {
+        auto t = s->findTopic(topic.toStdString());
+        QVERIFY(t);
+        auto got = s->extractPath(*t, path);
+        QVERIFY2(got, got ? "" : got.error().describe().c_str());
+        QCOMPARE(got->unreadable, std::uint64_t{0});
+        QCOMPARE(got->unmatched, w.unmatched);
+        QCOMPARE(got->logTimeNs.size(), w.times.size());
+        for (std::size_t i = 0; i < w.times.size(); ++i)
+          QVERIFY2(std::abs(got->logTimeNs[i] - w.times[i]) < 1000, path.c_str());  // JSON doubles: µs apart
+        if (got->textLeaf) {
+          QCOMPARE(got->texts.size(), w.texts.size());
+          for (std::size_t i = 0; i < w.texts.size(); ++i) QCOMPARE(QString::fromStdString(got->texts[i]), w.texts[i]);
+        } else {
+          QCOMPARE(got->values, w.values);
+        }
+      };
+      check("/markers", "markers[:]{id==1}.pose.position.y", want("/markers", [](const QJsonObject& m, Want& w) {
+              for (auto mk : m["markers"].toArray())
+                if (mk.toObject()["id"].toInt() == 1)
+                  w.values.push_back(mk.toObject()["pose"].toObject()["position"].toObject()["y"].toDouble());
+            }));
+      check("/markers", "markers[-1].scale.x", want("/markers", [](const QJsonObject& m, Want& w) {
+              auto a = m["markers"].toArray();
+              if (!a.isEmpty()) w.values.push_back(a.last().toObject()["scale"].toObject()["x"].toDouble());
+            }));
+      check("/markers", "markers[0:1].id", want("/markers", [](const QJsonObject& m, Want& w) {
+              auto a = m["markers"].toArray();
+              for (int i = 0; i <= 1 && i < a.size(); ++i) w.values.push_back(a[i].toObject()["id"].toDouble());
+            }));
+      check("/diagnostics", "status[:]{name==\"lidar: velodyne\"}.values[:]{key==\"temperature\"}.value",
+            want("/diagnostics", [](const QJsonObject& m, Want& w) {
+              for (auto st : m["status"].toArray())
+                if (st.toObject()["name"].toString() == "lidar: velodyne")
+                  for (auto kv : st.toObject()["values"].toArray())
+                    if (kv.toObject()["key"].toString() == "temperature")
+                      w.texts.push_back(kv.toObject()["value"].toString());
+            }));
+      check("/diagnostics", "status[:]{level>=1}.level", want("/diagnostics", [](const QJsonObject& m, Want& w) {
+              for (auto st : m["status"].toArray())
+                if (st.toObject()["level"].toInt() >= 1) w.values.push_back(st.toObject()["level"].toDouble());
+            }));
+      check("/tf", "transforms[:]{child_frame_id==\"base_link\"}.transform.translation.x",
+            want("/tf", [](const QJsonObject& m, Want& w) {
+              for (auto tr : m["transforms"].toArray())
+                if (tr.toObject()["child_frame_id"].toString() == "base_link")
+                  w.values.push_back(tr.toObject()["transform"].toObject()["translation"].toObject()["x"].toDouble());
+            }));
+      // A filter on the message itself.
+      check("/diagnostics", "{header.stamp>=1700000001}.status[0].level",
+            want("/diagnostics", [](const QJsonObject& m, Want& w) {
+              QJsonObject st = m["header"].toObject()["stamp"].toObject();
+              double sec = st["sec"].toDouble() + (st.contains("nsec") ? st["nsec"] : st["nanosec"]).toDouble() / 1e9;
+              if (sec >= 1700000001) w.values.push_back(m["status"].toArray()[0].toObject()["level"].toDouble());
+            }));
+    }
+  }
+
+  void messagePathErrorsGiveTheColumn() {
+    auto s = openOrFail({data("ros1/demo_uncompressed.bag")});
+    auto t = s->findTopic("/markers");
+    QVERIFY(t);
+    const std::pair<const char*, const char*> cases[] = {
+        {"markers[:]{id==3}.pose.position.q", "column 33: 'geometry_msgs/Point' has no field 'q'"},
+        {"markers[:]{id=3}.id", "column 14: expected ==, !=, <, <=, > or >="},
+        {"markers[:]{ns==3}.id", "column 16: 'ns' is a string, compared with a number"},
+        {"markers[:]{id==3.id", "column 18: expected '}'"},
+        {"markers.id", "column 8: 'markers' is an array: pick elements first"},
+        {"markers[0:", "column 11: expected ']'"},
+        {"markers[:]", "column 11: 'markers' is a message (visualization_msgs/Marker), not a value"},
+        {"markers[0].points", "'points' is an array: pick elements, e.g. points[0] or points[:]"},
+        {"markers[0].pose", "'pose' is a message (geometry_msgs/Pose), not a value"},
+        {"markers[x]", "column 9: expected an index or a slice"},
+        {"markers[:]{ns==\"demo}.id", "column 16: the string is not closed"},
+    };
+    for (auto [path, why] : cases) {
+      auto r = s->extractPath(*t, path);
+      QVERIFY2(!r, path);
+      QCOMPARE(r.error().code, ErrorCode::InvalidArgument);
+      QVERIFY2(QString::fromStdString(r.error().message).contains(why), r.error().message.c_str());
+      QCOMPARE(QString::fromStdString(r.error().topic), QString("/markers"));
+    }
+  }
+
   void randomAccessReturnsWhatIterationDoes() {
     for (auto inputs : {std::vector<fs::path>{data("ros1/demo_bz2.bag"), data("ros2/demo_lz4.mcap")},
                         std::vector<fs::path>{data("ros2/demo_db3")}}) {
