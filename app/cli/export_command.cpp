@@ -70,6 +70,10 @@ bool parseFormatOption(const std::string& a, Arguments& args, exporters::ExportO
     else return fail("--time takes log, stamp or both, not '" + v + "'");
   } else if (a == "--seconds") {
     o.timeInSeconds = true;
+  } else if (a == "--field") {
+    if (!args.value(v))
+      return fail("--field needs a message path such as pose.position.x or markers[:]{id==3}.scale.x");
+    o.paths.push_back(v);
   } else if (a == "--array-limit") {
     if (!args.number(o.arrayLimit)) return fail("--array-limit needs a number");
   } else {

@@ -40,7 +40,9 @@ constexpr const char* kExportUsage =
     "              --frame F (transform into frame F with /tf, /tf_static)\n"
     "              --axes z,-y,x (new x = old z, new y = -old y, new z = old x; after --frame)\n"
     "      images: --quality Q (JPEG)   video: --fps F (default: the topic's rate)\n"
-    "      csv: --time log|stamp|both  --seconds  --array-limit N (default 16)\n";
+    "      csv: --time log|stamp|both  --seconds  --array-limit N (default 16)\n"
+    "           --field PATH (repeatable; only these columns: pose.position.x, ranges[0:10],\n"
+    "                         markers[:]{id==3}.scale.x, values[:]{key==\"temp\"}.value)\n";
 constexpr const char* kFilterUsage =
     "usage: bagscope-cli filter INPUT... -o OUT [--topic T]... [--exclude T]... [--start S] [--end S]\n"
     "                           [--every N] [--format F] [--compression C] [--overwrite]\n"

@@ -170,6 +170,7 @@ public:
   struct Leaf {
     double number = 0;
     std::string_view text;  ///< into the Value; for string leaves
+    bool integer = false;   ///< from a bool or integer field (a number to print without ".0")
   };
   /// Appends the leaves it selects in `message` (a Value of the type it was compiled for).
   void select(const Value& message, std::vector<Leaf>& out) const;

@@ -312,7 +312,9 @@ bool MessagePath::Program::passes(const Value& v, const Filter& f) const {
 void MessagePath::Program::walk(const Value& v, std::size_t at, std::vector<Leaf>& out) const {
   if (at == steps.size()) {
     if (v.kind == Value::Kind::String) out.push_back({std::numeric_limits<double>::quiet_NaN(), v.text});
-    else out.push_back({numberOf(v), {}});
+    else
+      out.push_back(
+          {numberOf(v), {}, v.kind == Value::Kind::Bool || v.kind == Value::Kind::Int || v.kind == Value::Kind::UInt});
     return;
   }
   const Step& s = steps[at];

@@ -545,6 +545,20 @@ Result<void> Exporter::run(const ProgressFn& progress) {
     return {};
   }
   if (o_.every == 0) return fileError(ErrorCode::InvalidArgument, "--every must be at least 1");
+  if (!o_.paths.empty()) {  // checked against every topic's types before anything is written
+    if (o_.format != Format::Csv) return fileError(ErrorCode::InvalidArgument, "message paths (--field) are for CSV");
+    for (const auto& t : *targets)
+      for (const auto& member : s_.topics()[t.topic].members) {
+        auto d = s_.decoder(*member.connection);
+        if (!d) continue;  // counted when its messages come
+        for (const auto& path : o_.paths)
+          if (auto p = decode::MessagePath::compile(path, *(*d)->schema().root); !p) {
+            Error e = std::move(p).error();
+            e.topic = s_.topics()[t.topic].name;
+            return e;
+          }
+      }
+  }
   if (!o_.axes.empty()) {
     auto axes = parseAxes(o_.axes);
     if (!axes) return std::move(axes).error();

@@ -101,6 +101,11 @@ struct ExportOptions {
   TimeColumns timeColumns = TimeColumns::Both;
   bool timeInSeconds = false;
   std::uint32_t arrayLimit = 16;  ///< variable-length arrays: at most this many columns
+  /// CSV: the columns, as message paths (decode::MessagePath: `pose.position.x`,
+  /// `markers[:]{id==3}.scale.x`, `ranges[0:10]` as 11 columns); empty: every field. A cell
+  /// where a path selects nothing is empty, one where it selects several holds them joined
+  /// by ';'.
+  std::vector<std::string> paths;
 };
 
 /// One file written (or, in a dry run, that would be).

@@ -20,10 +20,28 @@ public:
   explicit TableWriter(const TopicWriterSetup& setup) : setup_(setup) {}
 
   std::optional<RowFailure> add(const TopicRow& row) override {
+    const auto& paths = setup_.options.paths;
     if (columns_.empty()) {
-      columns_ = planColumns(*row.decoder.schema().root, setup_.options.arrayLimit);
+      if (paths.empty()) {
+        columns_ = planColumns(*row.decoder.schema().root, setup_.options.arrayLimit);
+      } else {
+        for (const auto& path : paths)
+          for (auto& one : decode::MessagePath::expandSlices(path, kMaxPathColumns))
+            columns_.push_back({std::move(one), Column::Kind::Float, {}});
+      }
       withStamp_ = row.header.has_value();
       if (auto failed = start()) return failed;
+    }
+    if (!paths.empty()) {
+      auto& selectors = selectors_[row.message.connection];
+      if (selectors.empty())
+        for (const auto& c : columns_) {
+          auto p = decode::MessagePath::compile(c.name, *row.decoder.schema().root);
+          if (!p) return RowFailure{"message path does not fit the type", p.error().message, true};
+          selectors.push_back(std::move(p).value());
+        }
+      ++rows_;
+      return writeSelected(row, selectors, row.header ? row.header->stampNs : 0);
     }
     auto& plan = plans_[row.message.connection];
     if (plan.empty()) {
@@ -41,6 +59,12 @@ protected:
   virtual std::optional<RowFailure> start() = 0;
   virtual std::optional<RowFailure> write(const TopicRow& row, const std::vector<Column>& plan,
                                           std::int64_t stampNs) = 0;
+  /// A row of the columns the message paths select (CSV only: the exporter checks).
+  virtual std::optional<RowFailure> writeSelected(const TopicRow&, const std::vector<decode::MessagePath>&,
+                                                  std::int64_t) {
+    return RowFailure{"message paths are written to CSV only", "", true};
+  }
+  static constexpr std::size_t kMaxPathColumns = 4096;
 
   const TopicWriterSetup& setup_;
   std::vector<Column> columns_;  // named by the first message's definition
@@ -49,6 +73,7 @@ protected:
 
 private:
   std::map<const storage::Connection*, std::vector<Column>> plans_;  // per connection
+  std::map<const storage::Connection*, std::vector<decode::MessagePath>> selectors_;
 };
 
 class CsvWriter final : public TableWriter {
@@ -78,7 +103,8 @@ private:
     return std::nullopt;
   }
 
-  std::optional<RowFailure> write(const TopicRow& row, const std::vector<Column>& plan, std::int64_t stampNs) override {
+  // Starts a line with the row's time columns.
+  void startLine(const TopicRow& row, std::int64_t stampNs) {
     const auto& o = setup_.options;
     line_.clear();
     auto time = [&](std::int64_t ns) {
@@ -91,6 +117,33 @@ private:
     };
     if (o.timeColumns != TimeColumns::Stamp) time(row.message.logTimeNs);
     if (o.timeColumns != TimeColumns::LogTime && withStamp_) time(stampNs);
+  }
+
+  std::optional<RowFailure> writeSelected(const TopicRow& row, const std::vector<decode::MessagePath>& selectors,
+                                          std::int64_t stampNs) override {
+    startLine(row, stampNs);
+    std::string cell;
+    for (const auto& path : selectors) {
+      leaves_.clear();
+      path.select(row.value, leaves_);
+      cell.clear();
+      for (const auto& leaf : leaves_) {
+        if (!cell.empty()) cell += ';';
+        if (path.textLeaf()) cell += leaf.text;
+        else if (leaf.integer) cell += std::to_string(static_cast<std::int64_t>(leaf.number));
+        else appendCsvNumber(leaf.number, cell);
+      }
+      appendCsvText(cell, line_);
+      line_ += ',';
+    }
+    line_.back() = '\n';
+    out << line_;
+    return std::nullopt;
+  }
+
+  std::optional<RowFailure> write(const TopicRow& row, const std::vector<Column>& plan, std::int64_t stampNs) override {
+    const auto& o = setup_.options;
+    startLine(row, stampNs);
     for (const auto& c : plan) {
       std::uint8_t byte = 0;
       bool isByte = false;
@@ -103,6 +156,7 @@ private:
   }
 
   std::string line_;
+  std::vector<decode::MessagePath::Leaf> leaves_;
 };
 
 class NpyTableWriter final : public TableWriter {

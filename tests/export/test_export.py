@@ -440,6 +440,32 @@ class ExportTest(unittest.TestCase):
         self.assertTrue(np.isnan(gps['latitude'][0]))  # the first fix is NaN
         self.assertEqual(list(gps['status.status']), [m.status.status for m, _ in messages('/gps')])
 
+    def test_csv_fields_by_message_path_with_filters_and_slices(self):
+        out = os.path.join(self.out, 'csv_paths')
+        temp = 'status[0].values[:]{key=="temperature"}.value'
+        cli('export', data(BAG), '--format', 'csv', '--topic', '/diagnostics', '--field', 'status[:]{level>=1}.name',
+            '--field', temp, '--field', 'status[0:1].level', '--field', 'status[-1].level', '--out', out)
+        csv = pd.read_csv(os.path.join(out, 'demo_uncompressed_diagnostics.csv'), keep_default_na=False, dtype=str)
+        refs = messages('/diagnostics')
+        self.assertEqual(list(csv.columns), ['log_time_ns', 'stamp_ns', 'status[:]{level>=1}.name', temp,
+                                             'status[0].level', 'status[1].level', 'status[-1].level'])
+        self.assertEqual(list(csv['log_time_ns']), [str(t) for _, t in refs])
+        self.assertEqual(list(csv['status[:]{level>=1}.name']),
+                         [';'.join(s.name for s in m.status if s.level >= 1) for m, _ in refs])
+        self.assertEqual(list(csv[temp]),
+                         [';'.join(kv.value for kv in m.status[0].values if kv.key == 'temperature') for m, _ in refs])
+        def level(x):  # DiagnosticStatus.level is a ROS 1 byte (int8)
+            return str(ord(x) if isinstance(x, bytes) else x)
+        for i in (0, 1):
+            self.assertEqual(list(csv[f'status[{i}].level']), [level(m.status[i].level) for m, _ in refs])
+        self.assertEqual(list(csv['status[-1].level']), [level(m.status[-1].level) for m, _ in refs])
+        # A path the type does not have stops the export before anything is written.
+        p = cli('export', data(BAG), '--format', 'csv', '--topic', '/diagnostics', '--field', 'status[:]{levl==1}.name',
+                '--out', os.path.join(self.out, 'csv_bad'), check=False)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("at column 11: 'diagnostic_msgs/DiagnosticStatus' has no field 'levl'", p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.out, 'csv_bad')))
+
     def test_npy_table_of_a_numeric_topic(self):
         out = os.path.join(self.out, 'npy')
         cli('export', data(BAG), '--format', 'npy', '--topic', '/odom', '--out', out)
