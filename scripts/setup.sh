@@ -16,6 +16,8 @@ packages=(
   # MCAP messages in json (nlohmann-json) and protobuf (libprotobuf; protoc makes the tests'
   # descriptor sets)
   nlohmann-json3-dev libprotobuf-dev protobuf-compiler
+  # the plot's custom expressions (muparser)
+  libmuparser-dev
   # app and tests: Qt 6 (Widgets, OpenGLWidgets, Svg, Test, LinguistTools), QCustomPlot built
   # for Qt 6, VTK 9 (drawn through our own QOpenGLWidget adapter, not VTK's Qt 5 module)
   qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libqt6opengl6-dev

@@ -8,7 +8,11 @@
 #include <array>
 #include <cstddef>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
+
+#include "core/base/result.hpp"
 
 namespace bagscope::analysis {
 
@@ -54,5 +58,45 @@ std::size_t nearestSample(std::span<const double> t, double at);
 /// around each time, NaN outside the series' first and last sample (never extrapolated). How a
 /// field of one topic is set against a field of another (XY across topics).
 std::vector<double> valuesAt(std::span<const double> t, std::span<const double> v, std::span<const double> at);
+
+/// A series of samples: times (sorted, seconds) and values.
+struct SeriesView {
+  std::span<const double> t, v;
+};
+
+/// `expression` (muparser's syntax: + - * / ^, sqrt, abs, sin … atan2, min, max, a?b:c) at
+/// every sample of inputs[0], the other inputs interpolated at its times (valuesAt: NaN
+/// outside them, never extrapolated); input k is the variable names[k], and `t` is the time.
+/// Errors (InvalidArgument) quote muparser's message and the column of the fault (from 1).
+Result<std::vector<double>> evaluateExpression(std::string_view expression, std::span<const std::string> names,
+                                               std::span<const SeriesView> inputs);
+
+/// The amplitude spectrum of the samples with lo <= t <= hi: resampled evenly at their median
+/// interval (linear interpolation, NaN samples skipped), mean removed, a Hann window, a
+/// radix-2 FFT of the next power of two (zero-padded). Amplitudes are scaled so that a sine
+/// of amplitude A filling the range shows as a peak of about A. Empty with fewer than 4
+/// samples.
+struct Spectrum {
+  std::vector<double> hz, amplitude;
+  double sampleRateHz = 0;
+};
+Spectrum spectrum(std::span<const double> t, std::span<const double> v, double lo, double hi);
+
+/// A histogram of the finite values with lo <= t <= hi in `bins` equal bins from their min to
+/// their max (the max in the last bin). `edges` has bins + 1 entries; empty when no value.
+struct Histogram {
+  std::vector<double> edges;
+  std::vector<std::size_t> counts;
+};
+Histogram histogram(std::span<const double> t, std::span<const double> v, double lo, double hi, std::size_t bins);
+
+/// Runs of equal values (state lanes): each span from its first sample's time to the next
+/// span's first sample (the last span to the last sample). `keys` holds one value per sample
+/// (a string or a number as text); equal neighbours merge.
+struct StateSpan {
+  double begin = 0, end = 0;
+  std::size_t first = 0;  ///< index of its first sample, whose key it shows
+};
+std::vector<StateSpan> stateSpans(std::span<const double> t, std::span<const std::string> keys);
 
 }  // namespace bagscope::analysis

@@ -12,7 +12,7 @@ echo "deb-src http://deb.debian.org/debian bookworm main" > /etc/apt/sources.lis
 apt-get update -qq
 apt-get install -y -q --no-install-recommends \
   build-essential cmake ninja-build pkg-config git ca-certificates dpkg-dev file \
-  libbz2-dev liblz4-dev libzstd-dev libsqlitecpp-dev libsqlite3-dev libyaml-cpp-dev nlohmann-json3-dev libprotobuf-dev \
+  libbz2-dev liblz4-dev libzstd-dev libsqlitecpp-dev libsqlite3-dev libyaml-cpp-dev nlohmann-json3-dev libprotobuf-dev libmuparser-dev \
   libjpeg-dev libpng-dev zlib1g-dev libdeflate-dev
 
 work=$(mktemp -d)

@@ -149,6 +149,82 @@ private slots:
     auto d = difference(v);
     QVERIFY(std::isnan(d[0]) && d[1] == 2.5 && d[2] == 2.5);
   }
+
+  void expressionsOverSeriesAlignedByTime() {
+    // a at 0..3 s, b at 0.5 s steps (b = 2 t): b interpolated at a's times, NaN past its end.
+    std::vector<double> ta{0, 1, 2, 3}, va{3, 4, 0, -1}, tb{0, 0.5, 1, 1.5, 2, 2.5}, vb{0, 1, 2, 3, 4, 5};
+    std::vector<std::string> names{"a", "b"};
+    std::vector<SeriesView> in{{ta, va}, {tb, vb}};
+    auto r = evaluateExpression("sqrt(a^2 + b^2) + 0*t", names, in);
+    QVERIFY2(r, r ? "" : r.error().message.c_str());
+    QCOMPARE((*r)[0], 3.0);                  // sqrt(9 + 0)
+    QCOMPARE((*r)[1], std::sqrt(16.0 + 4));  // b(1) = 2
+    QCOMPARE((*r)[2], 4.0);                  // sqrt(0 + 16)
+    QVERIFY(std::isnan((*r)[3]));            // b ends at 2.5 s: not extrapolated
+    auto diff = evaluateExpression("a - b", names, in);
+    QVERIFY(diff);
+    QCOMPARE((*diff)[1], 2.0);
+    auto time = evaluateExpression("t * 10", std::span(names).first(1), std::span(in).first(1));
+    QVERIFY(time);
+    QCOMPARE(*time, (std::vector<double>{0, 10, 20, 30}));
+    auto bad = evaluateExpression("a + * b", names, in);
+    QVERIFY(!bad);
+    QVERIFY2(QString::fromStdString(bad.error().message).contains("at column 5"), bad.error().message.c_str());
+    auto unknown = evaluateExpression("a + c", names, in);
+    QVERIFY(!unknown);
+    QVERIFY2(QString::fromStdString(unknown.error().message).contains("c"), unknown.error().message.c_str());
+  }
+
+  void spectrumFindsASinesFrequencyAndAmplitude() {
+    // 3 Hz, amplitude 2, plus 0.5 at 11 Hz, sampled at 100 Hz for 10 s: peaks there, at those sizes.
+    std::vector<double> t, v;
+    for (int i = 0; i < 1000; ++i) {
+      t.push_back(i / 100.0);
+      v.push_back(5 + 2 * std::sin(2 * kPi * 3 * t.back()) + 0.5 * std::sin(2 * kPi * 11 * t.back()));
+    }
+    auto s = spectrum(t, v, 0, 10);
+    QCOMPARE(s.sampleRateHz, 100.0);
+    auto peakNear = [&](double hz) {
+      std::size_t best = 0;
+      for (std::size_t k = 0; k < s.hz.size(); ++k)
+        if (std::abs(s.hz[k] - hz) < 0.5 && s.amplitude[k] > s.amplitude[best]) best = k;
+      return best;
+    };
+    std::size_t p3 = peakNear(3), p11 = peakNear(11);
+    QVERIFY2(std::abs(s.hz[p3] - 3) < 0.1, qPrintable(QString::number(s.hz[p3])));
+    QVERIFY2(std::abs(s.amplitude[p3] - 2) < 0.3, qPrintable(QString::number(s.amplitude[p3])));
+    QVERIFY2(std::abs(s.hz[p11] - 11) < 0.1, qPrintable(QString::number(s.hz[p11])));
+    QVERIFY2(std::abs(s.amplitude[p11] - 0.5) < 0.1, qPrintable(QString::number(s.amplitude[p11])));
+    QVERIFY2(s.amplitude[0] < 0.05, qPrintable(QString::number(s.amplitude[0])));  // the mean (5) is removed
+    // Between the peaks, nothing large.
+    for (std::size_t k = 0; k < s.hz.size(); ++k)
+      if (s.hz[k] > 5 && s.hz[k] < 9) QVERIFY(s.amplitude[k] < 0.05);
+    QVERIFY(spectrum(t, v, 0, 0.02).hz.empty());  // 3 samples: none
+  }
+
+  void histogramCountsByHand() {
+    std::vector<double> t{0, 1, 2, 3, 4, 5, 6}, v{0, 1, 1, 2, NAN, 4, 100};
+    auto h = histogram(t, v, 0, 5, 4);  // values 0 1 1 2 4 (100 is at 6 s, outside)
+    QCOMPARE(h.edges, (std::vector<double>{0, 1, 2, 3, 4}));
+    QCOMPARE(h.counts, (std::vector<std::size_t>{1, 2, 1, 1}));  // 4, the max, in the last bin
+    auto one = histogram(t, v, 1, 2, 3);                         // only 1s: one value
+    QCOMPARE(one.counts[0] + one.counts[1] + one.counts[2], std::size_t{2});
+    QVERIFY(histogram(t, v, 10, 20, 3).counts.empty());
+  }
+
+  void stateSpansMergeEqualNeighbours() {
+    std::vector<double> t{0, 1, 2, 3, 4};
+    std::vector<std::string> k{"idle", "idle", "run", "run", "idle"};
+    auto s = stateSpans(t, k);
+    QCOMPARE(s.size(), std::size_t{3});
+    QCOMPARE(s[0].begin, 0.0);
+    QCOMPARE(s[0].end, 2.0);
+    QCOMPARE(s[1].first, std::size_t{2});
+    QCOMPARE(s[1].end, 4.0);
+    QCOMPARE(s[2].begin, 4.0);
+    QCOMPARE(s[2].end, 4.0);
+    QVERIFY(stateSpans({}, {}).empty());
+  }
 };
 
 QTEST_MAIN(TestAnalysis)
