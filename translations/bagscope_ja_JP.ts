@@ -1124,10 +1124,6 @@
         <translation>フィールドを絞り込む</translation>
     </message>
     <message>
-        <source>or type a path, e.g. ranges[100]</source>
-        <translation>またはパスを入力（例: ranges[100]）</translation>
-    </message>
-    <message>
         <source>Topic:</source>
         <translation>トピック:</translation>
     </message>
@@ -1146,10 +1142,6 @@
     <message>
         <source>XY</source>
         <translation>XY</translation>
-    </message>
-    <message>
-        <source>Fields over time, or one field against another</source>
-        <translation>フィールドの時間変化、または 2 つのフィールドの関係</translation>
     </message>
     <message>
         <source>Add Series…</source>
@@ -1404,6 +1396,72 @@
     <message>
         <source>Choose the y field.</source>
         <translation>y のフィールドを選んでください。</translation>
+    </message>
+    <message>
+        <source>Add State Lane</source>
+        <translation>状態レーンを追加</translation>
+    </message>
+    <message>
+        <source>or type a path: ranges[0:10], markers[:]{id==3}.pose.position.x</source>
+        <translation>またはパスを入力: ranges[0:10]、markers[:]{id==3}.pose.position.x</translation>
+    </message>
+    <message>
+        <source>Message paths as in Foxglove: fields a.b.c; index [3], from the end [-1]; slices [0:10] (one series per element) and [:]; filters {id==3}, {key==&quot;temp&quot;}, {level&gt;=2}</source>
+        <translation>Foxglove と同じメッセージパス: フィールド a.b.c、インデックス [3]、末尾から [-1]、スライス [0:10]（要素ごとに 1 系列）と [:]、フィルタ {id==3}、{key==&quot;temp&quot;}、{level&gt;=2}</translation>
+    </message>
+    <message>
+        <source>Spectrum (FFT)</source>
+        <translation>スペクトル（FFT）</translation>
+    </message>
+    <message>
+        <source>Histogram</source>
+        <translation>ヒストグラム</translation>
+    </message>
+    <message>
+        <source>States</source>
+        <translation>状態</translation>
+    </message>
+    <message>
+        <source>Fields over time; one field against another; the spectrum or histogram of the time series over the range shown; fields as state lanes</source>
+        <translation>フィールドの時間変化、フィールド同士の関係、表示範囲の時系列のスペクトルまたはヒストグラム、状態レーンとしてのフィールド</translation>
+    </message>
+    <message>
+        <source>frequency (Hz)</source>
+        <translation>周波数（Hz）</translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation>値</translation>
+    </message>
+    <message>
+        <source>amplitude</source>
+        <translation>振幅</translation>
+    </message>
+    <message>
+        <source>samples</source>
+        <translation>サンプル数</translation>
+    </message>
+    <message>
+        <source>Custom Expression…</source>
+        <translation>カスタム式…</translation>
+    </message>
+    <message>
+        <source>Custom Expression</source>
+        <translation>カスタム式</translation>
+    </message>
+    <message>
+        <source>%1
+t = time (s)
+
+Expression (e.g. sqrt(a^2 + b^2), a - b, abs(a) * 2, atan2(b, a)):</source>
+        <translation>%1
+t = 時刻（秒）
+
+式（例: sqrt(a^2 + b^2)、a - b、abs(a) * 2、atan2(b, a)）:</translation>
+    </message>
+    <message>
+        <source>Over %1 s to %2 s of the time plot</source>
+        <translation>時間プロットの %1 秒から %2 秒まで</translation>
     </message>
 </context>
 <context>

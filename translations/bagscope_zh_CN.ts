@@ -1124,10 +1124,6 @@
         <translation>筛选字段</translation>
     </message>
     <message>
-        <source>or type a path, e.g. ranges[100]</source>
-        <translation>或输入路径，例如 ranges[100]</translation>
-    </message>
-    <message>
         <source>Topic:</source>
         <translation>话题：</translation>
     </message>
@@ -1146,10 +1142,6 @@
     <message>
         <source>XY</source>
         <translation>XY</translation>
-    </message>
-    <message>
-        <source>Fields over time, or one field against another</source>
-        <translation>字段随时间变化，或一个字段对另一个字段</translation>
     </message>
     <message>
         <source>Add Series…</source>
@@ -1404,6 +1396,72 @@
     <message>
         <source>Choose the y field.</source>
         <translation>请选择 y 字段。</translation>
+    </message>
+    <message>
+        <source>Add State Lane</source>
+        <translation>添加状态通道</translation>
+    </message>
+    <message>
+        <source>or type a path: ranges[0:10], markers[:]{id==3}.pose.position.x</source>
+        <translation>或输入路径：ranges[0:10]、markers[:]{id==3}.pose.position.x</translation>
+    </message>
+    <message>
+        <source>Message paths as in Foxglove: fields a.b.c; index [3], from the end [-1]; slices [0:10] (one series per element) and [:]; filters {id==3}, {key==&quot;temp&quot;}, {level&gt;=2}</source>
+        <translation>与 Foxglove 相同的消息路径：字段 a.b.c；索引 [3]，从末尾 [-1]；切片 [0:10]（每个元素一条曲线）和 [:]；过滤 {id==3}、{key==&quot;temp&quot;}、{level&gt;=2}</translation>
+    </message>
+    <message>
+        <source>Spectrum (FFT)</source>
+        <translation>频谱（FFT）</translation>
+    </message>
+    <message>
+        <source>Histogram</source>
+        <translation>直方图</translation>
+    </message>
+    <message>
+        <source>States</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Fields over time; one field against another; the spectrum or histogram of the time series over the range shown; fields as state lanes</source>
+        <translation>字段随时间变化；一个字段对另一个字段；所示时间范围内时间序列的频谱或直方图；字段作为状态通道</translation>
+    </message>
+    <message>
+        <source>frequency (Hz)</source>
+        <translation>频率（Hz）</translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>amplitude</source>
+        <translation>幅值</translation>
+    </message>
+    <message>
+        <source>samples</source>
+        <translation>样本数</translation>
+    </message>
+    <message>
+        <source>Custom Expression…</source>
+        <translation>自定义表达式…</translation>
+    </message>
+    <message>
+        <source>Custom Expression</source>
+        <translation>自定义表达式</translation>
+    </message>
+    <message>
+        <source>%1
+t = time (s)
+
+Expression (e.g. sqrt(a^2 + b^2), a - b, abs(a) * 2, atan2(b, a)):</source>
+        <translation>%1
+t = 时间（秒）
+
+表达式（例如 sqrt(a^2 + b^2)、a - b、abs(a) * 2、atan2(b, a)）：</translation>
+    </message>
+    <message>
+        <source>Over %1 s to %2 s of the time plot</source>
+        <translation>时间图中 %1 秒至 %2 秒的范围</translation>
     </message>
 </context>
 <context>

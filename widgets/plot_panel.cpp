@@ -19,6 +19,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <QSvgGenerator>
 #include <QToolButton>
@@ -26,8 +27,10 @@
 
 #include <qcustomplot.h>
 
+#include <array>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <optional>
 
 #include "background.hpp"
@@ -37,6 +40,7 @@
 #include "decimate.hpp"
 #include "document.hpp"
 #include "mailbox.hpp"
+#include "plot_series.hpp"
 #include "qt_text.hpp"
 #include "save_in_background.hpp"
 
@@ -70,102 +74,6 @@ QString number(double v) { return std::isfinite(v) ? QString::number(v, 'g', 6) 
 
 bool numeric(schema::Primitive p) { return p != schema::Primitive::String && p != schema::Primitive::Message; }
 
-bool isAngle(const QString& derive) {
-  return derive == QLatin1String("roll") || derive == QLatin1String("pitch") || derive == QLatin1String("yaw");
-}
-
-// "average:10" (samples) or "average:0.5s" (seconds) as a window.
-analysis::Window windowOf(const QString& derive) {
-  QString arg = derive.section(QLatin1Char(':'), 1);
-  if (arg.endsWith(QLatin1Char('s'))) return {0, arg.chopped(1).toDouble()};
-  return {static_cast<std::size_t>(std::max(1, arg.toInt())), 0};
-}
-
-// How a derived series is named in the legend and the CSV.
-QString derivedLabel(const QString& derive) {
-  QString kind = derive.section(QLatin1Char(':'), 0, 0);
-  QString arg = derive.section(QLatin1Char(':'), 1);
-  if (kind == QLatin1String("average")) return PlotPanel::tr("moving average (%1)").arg(arg);
-  if (kind == QLatin1String("median")) return PlotPanel::tr("moving median (%1)").arg(arg);
-  if (kind == QLatin1String("abs")) return PlotPanel::tr("absolute value");
-  if (kind == QLatin1String("roll")) return PlotPanel::tr("roll (rad)");
-  if (kind == QLatin1String("pitch")) return PlotPanel::tr("pitch (rad)");
-  if (kind == QLatin1String("yaw")) return PlotPanel::tr("yaw (rad)");
-  if (kind == QLatin1String("derivative")) return PlotPanel::tr("derivative (per s)");
-  if (kind == QLatin1String("integral")) return PlotPanel::tr("integral (× s)");
-  return PlotPanel::tr("difference");
-}
-
-// The values of a derived series from its columns (a quaternion's x, y, z, w, or one field)
-// at times `t` (seconds).
-std::vector<double> derivedValues(const QString& derive, const std::vector<double>& t,
-                                  std::vector<std::vector<double>>& columns) {
-  if (isAngle(derive)) {
-    int k = derive == QLatin1String("roll") ? 0 : derive == QLatin1String("pitch") ? 1 : 2;
-    std::vector<double> out(t.size());
-    for (std::size_t i = 0; i < out.size(); ++i)
-      out[i] = analysis::rollPitchYaw(columns[0][i], columns[1][i], columns[2][i], columns[3][i])[k];
-    return out;
-  }
-  const auto& v = columns[0];
-  QString kind = derive.section(QLatin1Char(':'), 0, 0);
-  if (kind == QLatin1String("derivative")) return analysis::derivative(t, v);
-  if (kind == QLatin1String("integral")) return analysis::integral(t, v);
-  if (kind == QLatin1String("average")) return analysis::movingAverage(t, v, windowOf(derive));
-  if (kind == QLatin1String("median")) return analysis::movingMedian(t, v, windowOf(derive));
-  if (kind == QLatin1String("abs")) return analysis::absolute(v);
-  return analysis::difference(v);
-}
-
-// What a series reads: a field of a topic over time (or derived from fields), or against an x
-// field of the same topic or, aligned by log time, of another.
-struct SeriesQuery {
-  session::TopicId topic;
-  std::optional<session::TopicId> xTopic;  // XY across topics
-  std::string path, xPath;
-  QString derive;
-  bool stamp;  // time from header.stamp
-  qint64 originNs;
-};
-using Points = std::pair<std::vector<double>, std::vector<double>>;  // x, y
-
-// A series' points, on a worker: extraction and any derivation or alignment off the GUI thread.
-Result<Points> readPoints(const session::Session& session, const SeriesQuery& q, std::stop_token stop,
-                          const session::ProgressFn& progress) {
-  constexpr auto lo = std::numeric_limits<std::int64_t>::min(), hi = std::numeric_limits<std::int64_t>::max();
-  // Seconds from the start, subtracted in integers: doubles near 1.7e18 ns are 256 ns apart.
-  auto seconds = [&q](const std::vector<std::int64_t>& ns) {
-    std::vector<double> out(ns.size());
-    for (std::size_t i = 0; i < ns.size(); ++i) out[i] = static_cast<double>(ns[i] - q.originNs) / 1e9;
-    return out;
-  };
-  if (q.xTopic) {  // y interpolated at the log times of x's messages; nothing extrapolated
-    auto x = session.extractFields(*q.xTopic, {q.xPath}, lo, hi, stop, {});
-    if (!x) return std::move(x).error();
-    auto y = session.extractFields(q.topic, {q.path}, lo, hi, stop, progress);
-    if (!y) return std::move(y).error();
-    return Points{std::move(x->values[0]),
-                  analysis::valuesAt(seconds(y->logTimeNs), y->values[0], seconds(x->logTimeNs))};
-  }
-  std::vector<std::string> paths{q.path};
-  if (isAngle(q.derive)) paths = {q.path + ".x", q.path + ".y", q.path + ".z", q.path + ".w"};
-  if (!q.xPath.empty()) paths.insert(paths.begin(), q.xPath);
-  if (q.stamp) paths.push_back("header.stamp");  // last: derived series read the columns before it
-  auto columns = session.extractFields(q.topic, paths, lo, hi, stop, progress);
-  if (!columns) return std::move(columns).error();
-  auto& values = columns->values;
-  if (!q.xPath.empty()) return Points{std::move(values[0]), std::move(values[1])};
-  std::vector<double> t = seconds(columns->logTimeNs);
-  if (q.stamp) {  // header stamps in seconds (a double holds them to about 0.2 µs)
-    const auto& stamps = values.back();
-    double whole = std::floor(static_cast<double>(q.originNs) / 1e9);
-    double part = static_cast<double>(q.originNs - static_cast<qint64>(whole) * 1'000'000'000) / 1e9;
-    for (std::size_t i = 0; i < t.size(); ++i) t[i] = (stamps[i] - whole) - part;
-  }
-  auto y = q.derive.isEmpty() ? std::move(values[0]) : derivedValues(q.derive, t, values);
-  return Points{std::move(t), std::move(y)};
-}
-
 // A message type of float x, y, z and w: an orientation.
 bool isQuaternion(const schema::MessageType& type) {
   if (type.fields.size() != 4) return false;
@@ -189,21 +97,39 @@ void collectQuaternions(const schema::MessageType& type, const QString& prefix, 
 
 const QString kRpySuffix = QStringLiteral("  → roll, pitch, yaw");
 
-void collectPaths(const schema::MessageType& type, const QString& prefix, int depth, QStringList& out) {
+using Mode = PlotPanel::Mode;
+// Modes that show the same series: time, its spectrum and its histogram; XY; state lanes.
+int seriesGroup(Mode m) { return m == Mode::XY ? 1 : m == Mode::States ? 2 : 0; }
+bool overTime(Mode m) { return seriesGroup(m) == 0; }
+constexpr std::array<const char*, 5> kModeNames{"time", "xy", "spectrum", "histogram", "states"};
+
+// A path that selects several values in a message (an open or negative slice): points, not a line.
+bool manyPerMessage(const QString& path) {
+  static const QRegularExpression slice(QStringLiteral("\\[-?\\d*:-?\\d*\\]"));
+  return slice.match(path).hasMatch();
+}
+
+// Leaf paths of a type: numbers, and with `text` strings too (state lanes).
+void collectPaths(const schema::MessageType& type, const QString& prefix, int depth, bool text, QStringList& out) {
   if (depth > 8) return;
+  auto leaf = [text](schema::Primitive p) { return numeric(p) || (text && p == schema::Primitive::String); };
   for (const auto& f : type.fields) {
     QString path = prefix + QString::fromStdString(f.name);
     if (f.array == schema::ArrayKind::None) {
-      if (f.message) collectPaths(*f.message, path + QLatin1Char('.'), depth + 1, out);
-      else if (numeric(f.type)) out << path;
+      if (f.message) collectPaths(*f.message, path + QLatin1Char('.'), depth + 1, text, out);
+      else if (leaf(f.type)) out << path;
       continue;
     }
-    // Fixed arrays by index (covariances …); variable ones by their first element.
-    int n = f.array == schema::ArrayKind::Fixed ? static_cast<int>(std::min<std::uint32_t>(f.arrayLength, 36)) : 1;
-    for (int i = 0; i < n; ++i) {
-      QString item = QStringLiteral("%1[%2]").arg(path).arg(i);
-      if (f.message) collectPaths(*f.message, item + QLatin1Char('.'), depth + 1, out);
-      else if (numeric(f.type) && !(f.isByteArray() && f.array != schema::ArrayKind::Fixed)) out << item;
+    // Fixed arrays by index (covariances …); variable ones by their first element, and all of
+    // them ([:], to filter further: markers[:]{id==3}.pose.position.x).
+    QStringList items;
+    if (f.array == schema::ArrayKind::Fixed)
+      for (std::uint32_t i = 0; i < std::min<std::uint32_t>(f.arrayLength, 36); ++i) items << QString::number(i);
+    else items << QStringLiteral("0") << QStringLiteral(":");
+    for (const QString& i : items) {
+      QString item = QStringLiteral("%1[%2]").arg(path, i);
+      if (f.message) collectPaths(*f.message, item + QLatin1Char('.'), depth + 1, text, out);
+      else if (leaf(f.type) && !(f.isByteArray() && f.array != schema::ArrayKind::Fixed)) out << item;
     }
   }
 }
@@ -211,15 +137,23 @@ void collectPaths(const schema::MessageType& type, const QString& prefix, int de
 // Chooses a topic and one or two fields (XY: x then y).
 class FieldDialog : public QDialog {
 public:
-  FieldDialog(const Document& document, bool xy, QWidget* parent) : QDialog(parent), document_(document), xy_(xy) {
-    setWindowTitle(xy ? PlotPanel::tr("Add XY Series") : PlotPanel::tr("Add Series"));
+  FieldDialog(const Document& document, Mode mode, QWidget* parent)
+      : QDialog(parent), document_(document), xy_(mode == Mode::XY), states_(mode == Mode::States) {
+    const bool xy = xy_;
+    setWindowTitle(xy        ? PlotPanel::tr("Add XY Series")
+                   : states_ ? PlotPanel::tr("Add State Lane")
+                             : PlotPanel::tr("Add Series"));
     resize(460, 480);
     for (const auto& t : document.topics())
       if (t.decodeProblem.isEmpty()) topic_->addItem(t.name, static_cast<uint>(t.id));
     filter_->setPlaceholderText(PlotPanel::tr("Filter fields"));
     filter_->setClearButtonEnabled(true);
     list_->setSelectionMode(xy ? QAbstractItemView::MultiSelection : QAbstractItemView::ExtendedSelection);
-    path_->setPlaceholderText(PlotPanel::tr("or type a path, e.g. ranges[100]"));
+    path_->setPlaceholderText(PlotPanel::tr("or type a path: ranges[0:10], markers[:]{id==3}.pose.position.x"));
+    path_->setToolTip(
+        PlotPanel::tr("Message paths as in Foxglove: fields a.b.c; index [3], from the end [-1]; "
+                      "slices [0:10] (one series per element) and [:]; filters {id==3}, "
+                      "{key==\"temp\"}, {level>=2}"));
     auto* form = new QFormLayout;
     form->addRow(PlotPanel::tr("Topic:"), topic_);
     auto* layout = new QVBoxLayout(this);
@@ -235,6 +169,8 @@ public:
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(topic_, &QComboBox::currentIndexChanged, this, &FieldDialog::fill);
+    xTopic_->setVisible(xy);  // the XY dialog's only
+    xField_->setVisible(xy);
     if (xy) {  // x from another topic, aligned by time
       xTopic_->addItem(PlotPanel::tr("(the same topic)"));
       for (const auto& t : document.topics())
@@ -273,12 +209,13 @@ private:
     list_->clear();
     if (topic_->currentIndex() < 0) return;
     int topic = static_cast<int>(topic_->currentData().toUInt());
+    if (states_) return list_->addItems(stateFieldPaths(document_, topic));
     if (!xy_)  // orientations as roll, pitch and yaw, then the fields
       for (const QString& q : quaternionPaths(document_, topic)) list_->addItem(q + kRpySuffix);
     list_->addItems(numericFieldPaths(document_, topic));
   }
   const Document& document_;
-  bool xy_;
+  bool xy_, states_;
   QComboBox* topic_ = new QComboBox(this);
   QLineEdit* filter_ = new QLineEdit(this);
   QListWidget* list_ = new QListWidget(this);
@@ -305,23 +242,31 @@ QStringList quaternionPaths(const Document& document, int topic) {
   return out;
 }
 
+QStringList stateFieldPaths(const Document& document, int topic) {
+  QStringList out;
+  if (auto d = topicDecoder(document, topic)) collectPaths(*d->schema().root, {}, 0, true, out);
+  return out;
+}
+
 QStringList numericFieldPaths(const Document& document, int topic) {
   QStringList out;
-  if (auto d = topicDecoder(document, topic)) collectPaths(*d->schema().root, {}, 0, out);
+  if (auto d = topicDecoder(document, topic)) collectPaths(*d->schema().root, {}, 0, false, out);
   return out;
 }
 
 struct PlotPanel::Series {
-  QString topic, path, xPath;              // xPath: XY mode
-  QString xTopic;                          // XY: the x field's topic, when it is not `topic`
-  QString derive;                          // a derived series (addDerivedSeries), else empty
-  QString label;                           // the user's name for it, else empty
-  bool rightAxis = false;                  // drawn against the right y axis
-  bool stamp = false;                      // x from the message's header.stamp, not its log time
-  QString style = QStringLiteral("line");  // "line", "points" or "both"
+  QString topic, path, xPath;                       // xPath: XY mode
+  QString xTopic;                                   // XY: the x field's topic, when it is not `topic`
+  QString derive;                                   // a derived series (addDerivedSeries), else empty
+  std::vector<std::pair<QString, QString>> inputs;  // an expression's b, c, …: topic, path
+  QString label;                                    // the user's name for it, else empty
+  bool rightAxis = false;                           // drawn against the right y axis
+  bool stamp = false;                               // x from the message's header.stamp, not its log time
+  QString style = QStringLiteral("line");           // "line", "points" or "both"
   QColor colour;
   bool visible = true;
   std::vector<double> x, y;
+  std::vector<std::string> keys;  // States: each sample's value as text
   bool loaded = false;
   QString problem;
   std::shared_ptr<session::Job> job;
@@ -343,7 +288,12 @@ PlotPanel::PlotPanel(Document* document, QWidget* parent)
   setAcceptDrops(true);
   modeBox_->addItem(tr("Time"));
   modeBox_->addItem(tr("XY"));
-  modeBox_->setToolTip(tr("Fields over time, or one field against another"));
+  modeBox_->addItem(tr("Spectrum (FFT)"));
+  modeBox_->addItem(tr("Histogram"));
+  modeBox_->addItem(tr("States"));
+  modeBox_->setToolTip(
+      tr("Fields over time; one field against another; the spectrum or histogram of the "
+         "time series over the range shown; fields as state lanes"));
   auto* add = new QToolButton(this);
   add->setText(tr("Add Series…"));
   auto* fit = new QToolButton(this);
@@ -441,11 +391,11 @@ QMenu* PlotPanel::makeMoreMenu() {
 // The mode box, the x range (shared with other time plots), legend clicks (hide a series)
 // and a click on the plot (moves the playhead).
 void PlotPanel::connectPlot() {
-  connect(modeBox_, &QComboBox::currentIndexChanged, this, [this](int i) { setMode(i == 0 ? Mode::Time : Mode::XY); });
+  connect(modeBox_, &QComboBox::currentIndexChanged, this, [this](int i) { setMode(static_cast<Mode>(i)); });
   connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this](const QCPRange& r) {
     if (settingRange_) return;
     redraw();
-    if (mode_ == Mode::Time) emit xRangeChanged(r.lower, r.upper);
+    if (timeAxis()) emit xRangeChanged(r.lower, r.upper);
   });
   connect(plot_, &QCustomPlot::legendClick, this, [this](QCPLegend*, QCPAbstractLegendItem* item, QMouseEvent* e) {
     auto* entry = qobject_cast<QCPPlottableLegendItem*>(item);
@@ -473,7 +423,7 @@ void PlotPanel::connectPlot() {
   connect(this, &QObject::destroyed, [pressAt] { delete pressAt; });
   connect(plot_, &QCustomPlot::mousePress, this, [pressAt](QMouseEvent* e) { *pressAt = e->pos(); });
   connect(plot_, &QCustomPlot::mouseRelease, this, [this, pressAt](QMouseEvent* e) {
-    if (mode_ != Mode::Time || e->button() != Qt::LeftButton || (e->pos() - *pressAt).manhattanLength() > 3) return;
+    if (!timeAxis() || e->button() != Qt::LeftButton || (e->pos() - *pressAt).manhattanLength() > 3) return;
     if (!plot_->axisRect()->rect().contains(e->pos())) return;
     // The legend lies over the plot: a click on it is for the legend (toggling a series).
     if (plot_->legend->visible() && plot_->legend->selectTest(e->pos(), false) >= 0) return;
@@ -484,7 +434,7 @@ void PlotPanel::connectPlot() {
   // The readout: every visible series' value at the pointer (at the playhead when the pointer
   // is elsewhere).
   connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
-    bool over = mode_ == Mode::Time && plot_->axisRect()->rect().contains(e->pos());
+    bool over = timeAxis() && plot_->axisRect()->rect().contains(e->pos());
     hoverX_ = over ? std::optional<double>(plot_->xAxis->pixelToCoord(e->pos().x())) : std::nullopt;
     updateReadout();
   });
@@ -504,10 +454,17 @@ void PlotPanel::updateReadout() {
   double at = hoverX_.value_or(static_cast<double>(document_->playheadNs() - document_->startNs()) / 1e9);
   for (const auto& s : series_) {
     if (!s->visible || s->x.empty() || !s->xPath.isEmpty()) continue;
+    if (mode_ == Mode::States) {  // the state at that time: its last sample at or before it
+      auto after = std::upper_bound(s->x.begin(), s->x.end(), at);
+      if (after == s->x.begin() || s->keys.empty()) continue;
+      values << QStringLiteral("%1 = %2").arg(seriesName(*s),
+                                              toQt(s->keys[static_cast<std::size_t>(after - s->x.begin() - 1)]));
+      continue;
+    }
     std::size_t i = analysis::nearestSample(s->x, at);
     values << QStringLiteral("%1 = %2 (%3 s)").arg(seriesName(*s), number(s->y[i]), number(s->x[i]));
   }
-  readout_->setVisible(mode_ == Mode::Time && !values.isEmpty());
+  readout_->setVisible(timeAxis() && !values.isEmpty());
   if (values.isEmpty()) return;
   QString where = hoverX_ ? tr("At %1 s:").arg(number(at)) : tr("At the playhead (%1 s):").arg(number(at));
   readout_->setText(where + QLatin1Char(' ') + values.join(QStringLiteral(" · ")));
@@ -541,30 +498,65 @@ PlotPanel::~PlotPanel() {
 // again) when it is chosen again.
 void PlotPanel::setMode(Mode mode) {
   if (mode == mode_) return;
-  auto& leaving = parked_[mode_ == Mode::Time ? 0 : 1];
-  leaving.clear();
-  for (const auto& s : series_) leaving.push_back({s->topic, s->path, s->xPath, s->derive, s->xTopic});
+  if (mode_ == Mode::Time)
+    timeRange_ = {plot_->xAxis->range().lower, plot_->xAxis->range().upper};  // what the spectrum and histogram cover
+  const bool sameSeries = seriesGroup(mode) == seriesGroup(mode_);
+  if (!sameSeries) {
+    auto& leaving = parked_[static_cast<std::size_t>(seriesGroup(mode_))];
+    leaving.clear();
+    for (const auto& s : series_) leaving.push_back({s->topic, s->path, s->xPath, s->derive, s->xTopic, s->inputs});
+  }
   mode_ = mode;
   {
     QSignalBlocker block(modeBox_);
-    modeBox_->setCurrentIndex(mode == Mode::Time ? 0 : 1);
+    modeBox_->setCurrentIndex(static_cast<int>(mode));
   }
-  clearSeries();
-  plot_->xAxis->setLabel(mode == Mode::Time ? timeAxisLabel() : QString());
-  if (mode == Mode::Time) plot_->xAxis->setTicker(ticker_);
-  else plot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));  // a field's values
-  plot_->axisRect()->setRangeZoom(mode == Mode::Time ? Qt::Horizontal : Qt::Horizontal | Qt::Vertical);
-  auto returning = std::move(parked_[mode == Mode::Time ? 0 : 1]);
-  parked_[mode == Mode::Time ? 0 : 1].clear();
-  for (const auto& spec : returning) {
-    if (spec.xTopic.isEmpty()) addSeries(spec.topic, spec.path, spec.xPath, spec.derive);
-    else addXYSeries(spec.xTopic, spec.xPath, spec.topic, spec.path);
+  if (!sameSeries) clearSeries();
+  for (auto* item : laneItems_) plot_->removeItem(item);
+  laneItems_.clear();
+  const QString axisLabels[] = {timeAxisLabel(), QString(), tr("frequency (Hz)"), tr("value"), timeAxisLabel()};
+  plot_->xAxis->setLabel(axisLabels[static_cast<int>(mode)]);
+  plot_->yAxis->setLabel(mode == Mode::Spectrum    ? tr("amplitude")
+                         : mode == Mode::Histogram ? tr("samples")
+                                                   : QString());
+  if (timeAxis()) plot_->xAxis->setTicker(ticker_);
+  else plot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));  // a field's values, Hz
+  if (mode == Mode::States) plot_->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
+  else if (!logScale()) plot_->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+  plot_->axisRect()->setRangeZoom(timeAxis() ? Qt::Horizontal : Qt::Horizontal | Qt::Vertical);
+  for (auto& s : series_) {  // the same series, drawn as this mode draws them
+    if (auto* g = qobject_cast<QCPGraph*>(s->plottable))
+      g->setLineStyle(mode == Mode::Histogram               ? QCPGraph::lsStepLeft
+                      : s->style == QLatin1String("points") ? QCPGraph::lsNone
+                                                            : QCPGraph::lsLine);
   }
-  updateCursor();  // no time playhead line in XY
+  if (sameSeries) {
+    if (mode == Mode::Time) {
+      settingRange_ = true;
+      plot_->xAxis->setRange(timeRange_.first, timeRange_.second);
+      settingRange_ = false;
+      redraw();
+    } else {
+      fitAll();
+    }
+  } else {
+    auto returning = std::move(parked_[static_cast<std::size_t>(seriesGroup(mode))]);
+    parked_[static_cast<std::size_t>(seriesGroup(mode))].clear();
+    for (const auto& spec : returning) {
+      if (mode == Mode::States) addStateLane(spec.topic, spec.path);
+      else if (!spec.inputs.empty()) addExpressionSeries(spec.topic, spec.path, expressionOf(spec.derive), spec.inputs);
+      else if (spec.xTopic.isEmpty()) addSeries(spec.topic, spec.path, spec.xPath, spec.derive);
+      else addXYSeries(spec.xTopic, spec.xPath, spec.topic, spec.path);
+    }
+  }
+  updateCursor();  // no time playhead line in XY, the spectrum or the histogram
 }
 
 void PlotPanel::addSeries(const QString& topic, const QString& path, const QString& xPath) {
-  addSeries(topic, path, xPath, QString());
+  if (mode_ == Mode::XY || mode_ == Mode::States) return addSeries(topic, path, xPath, QString());
+  // ranges[0:10]: a series per element.
+  for (const auto& one : decode::MessagePath::expandSlices(path.toStdString(), 64))
+    addSeries(topic, toQt(one), xPath, QString());
 }
 
 void PlotPanel::addXYSeries(const QString& xTopic, const QString& xPath, const QString& yTopic, const QString& yPath) {
@@ -578,8 +570,33 @@ void PlotPanel::addXYSeries(const QString& xTopic, const QString& xPath, const Q
 }
 
 void PlotPanel::addDerivedSeries(const QString& topic, const QString& path, const QString& derive) {
-  if (mode_ == Mode::XY) setMode(Mode::Time);  // derived series are series over time
+  if (!overTime(mode_)) setMode(Mode::Time);  // derived series are series over time
   addSeries(topic, path, QString(), derive);
+}
+
+void PlotPanel::addExpressionSeries(const QString& topic, const QString& path, const QString& expression,
+                                    const std::vector<std::pair<QString, QString>>& inputs) {
+  if (!overTime(mode_)) setMode(Mode::Time);
+  addSeries(topic, path, QString(), QStringLiteral("expr:") + expression.trimmed());
+  Series& s = *series_.back();  // reloaded with its inputs
+  s.inputs = inputs;
+  s.plottable->setName(seriesName(s));
+  load(s);
+}
+
+void PlotPanel::addStateLane(const QString& topic, const QString& path) {
+  if (mode_ != Mode::States) setMode(Mode::States);
+  addSeries(topic, path);
+}
+
+double PlotPanel::recordingEnd() const { return static_cast<double>(document_->endNs() - document_->startNs()) / 1e9; }
+
+QStringList PlotPanel::laneSpans(int i) const {
+  QStringList out;
+  const Series& s = *series_.at(static_cast<std::size_t>(i));
+  for (const auto& span : analysis::stateSpans(s.x, s.keys, recordingEnd()))
+    out << QStringLiteral("%1-%2 %3").arg(number(span.begin), number(span.end), toQt(s.keys[span.first]));
+  return out;
 }
 
 void PlotPanel::addSeries(const QString& topic, const QString& path, const QString& xPath, const QString& derive) {
@@ -587,12 +604,14 @@ void PlotPanel::addSeries(const QString& topic, const QString& path, const QStri
   s->topic = topic;
   s->path = path;
   s->xPath = mode_ == Mode::XY ? xPath : QString();
-  s->derive = mode_ == Mode::Time ? derive : QString();
+  s->derive = overTime(mode_) ? derive : QString();
   s->colour = seriesColour(nextColour_++);
-  if (mode_ == Mode::Time) {
+  if (mode_ != Mode::XY) {
     auto* graph = plot_->addGraph();
     graph->setPen(QPen(s->colour, 1));  // 1 px lines take QPainter's fast path
     graph->setName(seriesName(*s));
+    if (mode_ == Mode::Histogram) graph->setLineStyle(QCPGraph::lsStepLeft);
+    if (mode_ == Mode::States) graph->removeFromLegend();  // a lane: named on the y axis, drawn as spans
     s->plottable = graph;
   } else {
     auto* curve = new QCPCurve(plot_->xAxis, plot_->yAxis);
@@ -602,7 +621,8 @@ void PlotPanel::addSeries(const QString& topic, const QString& path, const QStri
   }
   hint_->hide();
   series_.push_back(std::move(s));
-  if (mode_ == Mode::Time) plot_->xAxis->setLabel(timeAxisLabel());
+  if (timeAxis()) plot_->xAxis->setLabel(timeAxisLabel());
+  if (overTime(mode_) && manyPerMessage(path)) setSeriesStyle(seriesCount() - 1, QStringLiteral("points"));
   load(*series_.back());
 }
 
@@ -611,13 +631,20 @@ QString PlotPanel::seriesName(const Series& s) const {
   if (!s.xPath.isEmpty())
     return QStringLiteral("%1 %2 / %3 %4").arg(s.topic, s.path, s.xTopic.isEmpty() ? s.topic : s.xTopic, s.xPath);
   QString field = QStringLiteral("%1 %2").arg(s.topic, s.path);
+  if (isExpression(s.derive)) {  // "a - b  (a = /imu x, b = /odom y)"
+    QStringList vars{QStringLiteral("a = ") + field};
+    for (std::size_t k = 0; k < s.inputs.size(); ++k)
+      vars
+          << QStringLiteral("%1 = %2 %3").arg(QChar('b' + static_cast<char>(k)), s.inputs[k].first, s.inputs[k].second);
+    return QStringLiteral("%1  (%2)").arg(expressionOf(s.derive), vars.join(QStringLiteral(", ")));
+  }
   QString name = s.derive.isEmpty() ? field : tr("%1 of %2").arg(derivedLabel(s.derive), field);
   return s.stamp ? name + tr(" [header stamp]") : name;
 }
 
 void PlotPanel::setSeriesStampTime(int i, bool stamp) {
   Series& s = *series_.at(static_cast<std::size_t>(i));
-  if (mode_ != Mode::Time || s.stamp == stamp) return;
+  if (!overTime(mode_) || s.stamp == stamp) return;
   s.stamp = stamp;
   s.plottable->setName(seriesName(s));
   plot_->xAxis->setLabel(timeAxisLabel());
@@ -694,7 +721,38 @@ QMenu* PlotPanel::seriesMenu(int i) {
   add(tr("Moving Median (10 samples)"), QStringLiteral("median:10"));
   add(tr("Absolute Value"), QStringLiteral("abs"));
   add(tr("Difference of Consecutive Samples"), QStringLiteral("difference"));
+  derived->addSeparator();
+  derived->addAction(tr("Custom Expression…"), this, [this, index] {
+    if (int k = index(); k >= 0) askExpression(k);
+  });
   return menu;
+}
+
+void PlotPanel::askExpression(int i) {
+  const Series& base = *series_.at(static_cast<std::size_t>(i));
+  // a: this series; b, c, …: the plot's other field series, in legend order.
+  std::vector<std::pair<QString, QString>> others;
+  QStringList lines{QStringLiteral("a = %1 %2").arg(base.topic, base.path)};
+  for (const auto& s : series_)
+    if (s.get() != &base && s->derive.isEmpty() && s->xPath.isEmpty() && others.size() < 25) {
+      others.emplace_back(s->topic, s->path);
+      lines << QStringLiteral("%1 = %2 %3").arg(QChar('a' + static_cast<char>(others.size())), s->topic, s->path);
+    }
+  bool ok = false;
+  QString expression =
+      QInputDialog::getText(this, tr("Custom Expression"),
+                            tr("%1\nt = time (s)\n\nExpression (e.g. sqrt(a^2 + b^2), a - b, abs(a) * 2, atan2(b, a)):")
+                                .arg(lines.join(QLatin1Char('\n'))),
+                            QLineEdit::Normal, QStringLiteral("a"), &ok);
+  if (!ok || expression.trimmed().isEmpty()) return;
+  // Only the variables it names are read (b … z, as whole words).
+  std::vector<std::pair<QString, QString>> used;
+  std::size_t last = 0;
+  for (std::size_t k = 0; k < others.size(); ++k)
+    if (expression.contains(QRegularExpression(QStringLiteral("\\b%1\\b").arg(QChar('b' + static_cast<char>(k))))))
+      last = k + 1;
+  used.assign(others.begin(), others.begin() + static_cast<std::ptrdiff_t>(last));
+  addExpressionSeries(base.topic, base.path, expression, used);
 }
 
 void PlotPanel::renameSeries(int i, const QString& name) {
@@ -764,7 +822,7 @@ void PlotPanel::removeSeries(int i) {
   series_.erase(it);  // cancels its loading job
   plot_->yAxis2->setVisible(std::any_of(series_.begin(), series_.end(), [](auto& p) { return p->rightAxis; }));
   if (series_.empty()) hint_->show();
-  if (mode_ == Mode::Time) plot_->xAxis->setLabel(timeAxisLabel());
+  if (timeAxis()) plot_->xAxis->setLabel(timeAxisLabel());
   redraw();
 }
 
@@ -788,6 +846,8 @@ bool PlotPanel::logScale() const { return plot_->yAxis->scaleType() == QCPAxis::
 
 void PlotPanel::clearSeries() {
   series_.clear();
+  for (auto* item : laneItems_) plot_->removeItem(item);
+  laneItems_.clear();
   plot_->clearPlottables();
   plot_->yAxis2->setVisible(false);
   marker_ = nullptr;
@@ -799,7 +859,7 @@ void PlotPanel::clearSeries() {
 
 void PlotPanel::setTimeDisplay(TimeDisplay display) {
   ticker_->display = display;
-  if (mode_ == Mode::Time) plot_->xAxis->setLabel(timeAxisLabel());
+  if (timeAxis()) plot_->xAxis->setLabel(timeAxisLabel());
   plot_->replot();
 }
 
@@ -828,6 +888,7 @@ void PlotPanel::sessionChanged() {
   for (auto& s : series_) {
     s->x.clear();
     s->y.clear();
+    s->keys.clear();
     s->loaded = false;
   }
   redraw();
@@ -842,30 +903,49 @@ void PlotPanel::load(Series& s) {
   const session::Session* session = document_->session();
   const TopicInfo* topic = document_->topicByName(s.topic);
   const TopicInfo* xTopic = s.xTopic.isEmpty() ? topic : document_->topicByName(s.xTopic);
-  if (!session || !topic || !xTopic) {
-    s.problem = session ? tr("no topic %1 in this recording").arg(topic ? s.xTopic : s.topic) : QString();
-    s.loaded = true;
-    return;
-  }
-  SeriesQuery query{topic->id,
-                    s.xTopic.isEmpty() ? std::nullopt : std::optional(xTopic->id),
+  SeriesQuery query{topic ? topic->id : 0,
+                    s.xTopic.isEmpty() || !xTopic ? std::nullopt : std::optional(xTopic->id),
                     s.path.toStdString(),
                     s.xPath.toStdString(),
                     s.derive,
                     s.stamp,
-                    document_->startNs()};
+                    document_->startNs(),
+                    {}};
+  QString missing = !topic ? s.topic : !xTopic ? s.xTopic : QString();
+  for (const auto& [name, path] : s.inputs) {
+    const TopicInfo* input = document_->topicByName(name);
+    if (!input && missing.isEmpty()) missing = name;
+    if (input) query.inputs.emplace_back(input->id, path.toStdString());
+  }
+  if (!session || !missing.isEmpty()) {
+    s.problem = session ? tr("no topic %1 in this recording").arg(missing) : QString();
+    s.loaded = true;
+    return;
+  }
   auto points = std::make_shared<Result<Points>>(makeError(ErrorCode::Cancelled, ""));
+  auto keys = std::make_shared<std::vector<std::string>>();  // States: each sample's value
+  const bool lane = mode_ == Mode::States;
   Series* target = &s;
   progress_->setValue(0);
   progress_->show();
   s.job = startSessionJob(
       *session, mailbox_,
-      [session, query, points](std::stop_token stop, const session::ProgressFn& progress) -> Result<void> {
-        *points = readPoints(*session, query, stop, progress);
+      [session, query, points, keys, lane](std::stop_token stop, const session::ProgressFn& progress) -> Result<void> {
+        if (!lane) {
+          *points = readPoints(*session, query, stop, progress);
+          return {};
+        }
+        auto states = readStates(*session, query.topic, query.path, query.originNs, stop, progress);
+        if (!states) {
+          *points = std::move(states).error();
+          return {};
+        }
+        *points = Points{states->t, std::vector<double>(states->t.size(), 0.0)};
+        *keys = std::move(states->keys);
         return {};
       },
       [this](double f) { progress_->setValue(static_cast<int>(f * 1000)); },
-      [this, target, points, session](const Result<void>&) {
+      [this, target, points, keys, session](const Result<void>&) {
         // The series may be gone (cleared) or the session replaced by now.
         auto it = std::find_if(series_.begin(), series_.end(), [target](auto& p) { return p.get() == target; });
         if (it == series_.end() || session != document_->session()) return;
@@ -876,6 +956,7 @@ void PlotPanel::load(Series& s) {
         } else {
           done.x = std::move((*points)->first);
           done.y = std::move((*points)->second);
+          done.keys = std::move(*keys);
         }
         onLoaded();
       });
@@ -918,6 +999,14 @@ void PlotPanel::setSeriesData(int i, std::vector<double> x, std::vector<double> 
 }
 
 void PlotPanel::fitAll() {
+  if (mode_ == Mode::Spectrum || mode_ == Mode::Histogram) {
+    redrawViews();
+    plot_->rescaleAxes(true);
+    plot_->xAxis->scaleRange(1.04);  // the first and last bins off the frame
+    plot_->yAxis->setRangeUpper(plot_->yAxis->range().upper * 1.05);
+    plot_->replot();
+    return;
+  }
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   for (auto& s : series_)
     if (!s->x.empty()) {
@@ -927,16 +1016,17 @@ void PlotPanel::fitAll() {
       lo = std::min(lo, a), hi = std::max(hi, b);
     }
   if (!std::isfinite(lo)) return;
+  if (mode_ == Mode::States) hi = std::max(hi, recordingEnd());  // the last states hold to the end
   if (hi <= lo) hi = lo + 1;
   settingRange_ = true;
   plot_->xAxis->setRange(lo, hi);
   settingRange_ = false;
   redraw();
-  if (mode_ == Mode::Time) emit xRangeChanged(lo, hi);
+  if (timeAxis()) emit xRangeChanged(lo, hi);
 }
 
 void PlotPanel::setXRange(double lower, double upper) {
-  if (mode_ != Mode::Time) return;
+  if (!timeAxis()) return;
   settingRange_ = true;
   plot_->xAxis->setRange(lower, upper);
   settingRange_ = false;
@@ -948,6 +1038,16 @@ std::pair<double, double> PlotPanel::xRange() const {
 }
 
 void PlotPanel::redraw() {
+  if (mode_ == Mode::Spectrum || mode_ == Mode::Histogram) {
+    redrawViews();
+    updateCursor();
+    return;
+  }
+  if (mode_ == Mode::States) {
+    redrawLanes();
+    updateCursor();
+    return;
+  }
   QCPRange range = plot_->xAxis->range();
   int columns = std::max(1, plot_->axisRect()->width());
   // Each y axis follows its own series' visible data; a logarithmic one only positive values.
@@ -1000,11 +1100,85 @@ void PlotPanel::redraw() {
   updateCursor();
 }
 
+// The spectrum or histogram of each series over the time range shown when the mode was chosen.
+void PlotPanel::redrawViews() {
+  for (auto& s : series_) {
+    QVector<double> keys, values;
+    if (mode_ == Mode::Spectrum) {
+      auto sp = analysis::spectrum(s->x, s->y, timeRange_.first, timeRange_.second);
+      keys = QVector<double>(sp.hz.begin(), sp.hz.end());
+      values = QVector<double>(sp.amplitude.begin(), sp.amplitude.end());
+    } else {
+      auto h = analysis::histogram(s->x, s->y, timeRange_.first, timeRange_.second, 50);
+      for (std::size_t b = 0; b < h.counts.size(); ++b) keys << h.edges[b], values << static_cast<double>(h.counts[b]);
+      if (!h.counts.empty())
+        keys << h.edges.back(), values << static_cast<double>(h.counts.back());  // the last step's end
+    }
+    static_cast<QCPGraph*>(s->plottable)->setData(keys, values, true);
+    s->drawn = static_cast<int>(keys.size());
+  }
+  stats_->setText(tr("Over %1 s to %2 s of the time plot").arg(number(timeRange_.first), number(timeRange_.second)));
+  stats_->setVisible(!series_.empty());
+}
+
+// Each series a lane (y = its index from the top): a coloured span per run of equal values,
+// labelled where it is wide enough; runs narrower than a pixel merge into a grey span.
+void PlotPanel::redrawLanes() {
+  for (auto* item : laneItems_) plot_->removeItem(item);
+  laneItems_.clear();
+  QCPRange range = plot_->xAxis->range();
+  const double pixel = range.size() / std::max(1, plot_->axisRect()->width());
+  auto ticker = qSharedPointerDynamicCast<QCPAxisTickerText>(plot_->yAxis->ticker());
+  if (ticker) ticker->clear();
+  const int n = seriesCount();
+  plot_->yAxis->setRange(-0.5, std::max(1, n) - 0.5);
+  plot_->yAxis->setRangeReversed(true);
+  for (int lane = 0; lane < n; ++lane) {
+    Series& s = *series_[static_cast<std::size_t>(lane)];
+    if (ticker) ticker->addTick(lane, QFontMetrics(font()).elidedText(seriesName(s), Qt::ElideMiddle, 240));
+    if (!s.visible) continue;
+    std::map<std::string, int> colourOf;  // by first appearance in the lane
+    for (const auto& k : s.keys) colourOf.emplace(k, static_cast<int>(colourOf.size()));
+    auto spans = analysis::stateSpans(s.x, s.keys, recordingEnd());
+    auto add = [&](double a, double b, const QColor& colour, const QString& label) {
+      auto* rect = new QCPItemRect(plot_);
+      rect->topLeft->setCoords(a, lane - 0.35);
+      rect->bottomRight->setCoords(std::max(b, a + pixel), lane + 0.35);
+      rect->setPen(QPen(colour.darker(130)));
+      rect->setBrush(colour);
+      rect->setSelectable(false);
+      laneItems_.push_back(rect);
+      if (label.isEmpty() || (b - a) / pixel < QFontMetrics(font()).horizontalAdvance(label) + 6) return;
+      auto* text = new QCPItemText(plot_);
+      text->position->setCoords((std::max(a, range.lower) + std::min(b, range.upper)) / 2, lane);
+      text->setText(label);
+      text->setColor(Qt::black);
+      text->setSelectable(false);
+      laneItems_.push_back(text);
+    };
+    double crowdFrom = 0, crowdTo = -1;  // a run of spans under a pixel wide
+    for (const auto& span : spans) {
+      if (span.end < range.lower || span.begin > range.upper) continue;
+      if (laneItems_.size() > 4000) break;  // a lane that changes on every sample: the grey runs carry it
+      if (span.end - span.begin < pixel) {
+        if (crowdTo < crowdFrom) crowdFrom = span.begin;
+        crowdTo = span.end;
+        continue;
+      }
+      if (crowdTo >= crowdFrom) add(crowdFrom, crowdTo, QColor(170, 170, 170), QString()), crowdTo = crowdFrom - 1;
+      QColor colour = seriesColour(colourOf[s.keys[span.first]]).lighter(150);
+      add(span.begin, span.end, colour, toQt(s.keys[span.first]));
+    }
+    if (crowdTo >= crowdFrom) add(crowdFrom, crowdTo, QColor(170, 170, 170), QString());
+  }
+  stats_->hide();
+}
+
 void PlotPanel::updateCursor() {
   updateReadout();
   double t = static_cast<double>(document_->playheadNs() - document_->startNs()) / 1e9;
-  cursor_->setVisible(mode_ == Mode::Time && document_->session() && !series_.empty());
-  plot_->legend->setVisible(!series_.empty());
+  cursor_->setVisible(timeAxis() && document_->session() && !series_.empty());
+  plot_->legend->setVisible(!series_.empty() && mode_ != Mode::States);
   cursor_->point1->setCoords(t, 0);
   cursor_->point2->setCoords(t, 1);
   if (mode_ == Mode::XY) {
@@ -1030,7 +1204,7 @@ void PlotPanel::updateCursor() {
 
 void PlotPanel::showAddDialog() {
   if (!document_->session()) return;
-  FieldDialog dialog(*document_, mode_ == Mode::XY, this);
+  FieldDialog dialog(*document_, mode_, this);
   if (int t = document_->currentTopic(); t >= 0)
     dialog.selectTopic(document_->topics()[static_cast<std::size_t>(t)].name);
   if (dialog.exec() != QDialog::Accepted) return;
@@ -1045,6 +1219,10 @@ void PlotPanel::showAddDialog() {
     return;
   }
   for (const QString& p : paths) {
+    if (mode_ == Mode::States) {
+      addStateLane(dialog.topic(), p);
+      continue;
+    }
     if (!p.endsWith(kRpySuffix)) {
       addSeries(dialog.topic(), p);
       continue;
@@ -1064,23 +1242,35 @@ void PlotPanel::dropEvent(QDropEvent* event) {
   if (parts.size() != 2) return;
   event->acceptProposedAction();
   if (mode_ == Mode::XY) setMode(Mode::Time);  // a single field is a time series
-  addSeries(parts[0], parts[1]);
+  if (mode_ == Mode::States) addStateLane(parts[0], parts[1]);
+  else addSeries(parts[0], parts[1]);
 }
 
 void PlotPanel::exportVisibleCsv(const QString& path) {
   // A copy of the points, written on a background thread (a plot may hold millions).
+  // Time, XY and lanes: the samples; the spectrum and the histogram: what is drawn.
   std::vector<exporters::Series> series;
+  const bool views = mode_ == Mode::Spectrum || mode_ == Mode::Histogram;
   for (const auto& s : series_) {
     QString name = s->derive.isEmpty() ? s->topic + QLatin1Char('/') + s->path : seriesName(*s);
     if (mode_ == Mode::XY) name += QLatin1String(" vs ") + s->xPath;
-    series.push_back({name.toStdString(), s->x, s->y});
+    exporters::Series one{name.toStdString(), s->x, s->y, mode_ == Mode::States ? s->keys : std::vector<std::string>{}};
+    if (views) {
+      one.x.clear(), one.y.clear();
+      for (const auto& p : *static_cast<QCPGraph*>(s->plottable)->data())
+        one.x.push_back(p.key), one.y.push_back(p.value);
+    }
+    series.push_back(std::move(one));
   }
-  const bool time = mode_ == Mode::Time;
+  const bool time = timeAxis();
   QCPRange range = plot_->xAxis->range();
   double lo = time ? range.lower : -std::numeric_limits<double>::infinity();
   double hi = time ? range.upper : std::numeric_limits<double>::infinity();
-  saveInBackground(this, path, [series = std::move(series), time, lo, hi, path] {
-    return exporters::writeSeriesCsv(toPath(path), series, time ? "time_s" : "x", time ? "value" : "y", lo, hi, true);
+  const char* names[][2] = {
+      {"time_s", "value"}, {"x", "y"}, {"hz", "amplitude"}, {"bin_start", "samples"}, {"time_s", "state"}};
+  const auto [xName, yName] = std::pair{names[static_cast<int>(mode_)][0], names[static_cast<int>(mode_)][1]};
+  saveInBackground(this, path, [series = std::move(series), xName, yName, lo, hi, path] {
+    return exporters::writeSeriesCsv(toPath(path), series, xName, yName, lo, hi, true);
   });
 }
 
@@ -1116,8 +1306,14 @@ QJsonObject PlotPanel::saveSettings() const {
                               {QStringLiteral("rightAxis"), s->rightAxis},
                               {QStringLiteral("stamp"), s->stamp},
                               {QStringLiteral("style"), s->style},
-                              {QStringLiteral("visible"), s->visible}});
-  return {{QStringLiteral("mode"), mode_ == Mode::Time ? QStringLiteral("time") : QStringLiteral("xy")},
+                              {QStringLiteral("visible"), s->visible},
+                              {QStringLiteral("inputs"), [&s] {
+                                 QJsonArray inputs;
+                                 for (const auto& [topic, path] : s->inputs) inputs.append(QJsonArray{topic, path});
+                                 return inputs;
+                               }()}});
+  return {{QStringLiteral("mode"), QLatin1String(kModeNames[static_cast<std::size_t>(mode_)])},
+          {QStringLiteral("timeRange"), QJsonArray{timeRange_.first, timeRange_.second}},
           {QStringLiteral("logY"), logScale()},
           {QStringLiteral("equalAspect"), equalAspect_},
           {QStringLiteral("legendOutside"), legendOutside_},
@@ -1125,17 +1321,26 @@ QJsonObject PlotPanel::saveSettings() const {
 }
 
 void PlotPanel::restoreSettings(const QJsonObject& settings) {
-  setMode(settings.value(QStringLiteral("mode")).toString() == QLatin1String("xy") ? Mode::XY : Mode::Time);
+  QString mode = settings.value(QStringLiteral("mode")).toString();
+  auto named =
+      std::find_if(kModeNames.begin(), kModeNames.end(), [&](const char* m) { return mode == QLatin1String(m); });
+  QJsonArray range = settings.value(QStringLiteral("timeRange")).toArray();
+  if (range.size() == 2 && range[0].toDouble() < range[1].toDouble())
+    timeRange_ = {range[0].toDouble(), range[1].toDouble()};
+  setMode(named == kModeNames.end() ? Mode::Time : static_cast<Mode>(named - kModeNames.begin()));
   clearSeries();
   for (const auto& v : settings.value(QStringLiteral("series")).toArray()) {
     QJsonObject o = v.toObject();
     addSeries(o.value(QStringLiteral("topic")).toString(), o.value(QStringLiteral("path")).toString(),
               o.value(QStringLiteral("xPath")).toString(), o.value(QStringLiteral("derive")).toString());
     int k = seriesCount() - 1;
-    if (QString xTopic = o.value(QStringLiteral("xTopic")).toString(); !xTopic.isEmpty()) {
-      series_.back()->xTopic = xTopic;
-      series_.back()->plottable->setName(seriesName(*series_.back()));
-      load(*series_.back());
+    Series& s = *series_.back();
+    s.xTopic = o.value(QStringLiteral("xTopic")).toString();
+    for (const auto& input : o.value(QStringLiteral("inputs")).toArray())
+      s.inputs.emplace_back(input.toArray().at(0).toString(), input.toArray().at(1).toString());
+    if (!s.xTopic.isEmpty() || !s.inputs.empty()) {  // read again with them
+      s.plottable->setName(seriesName(s));
+      load(s);
     }
     if (!o.value(QStringLiteral("label")).toString().isEmpty())
       renameSeries(k, o.value(QStringLiteral("label")).toString());

@@ -20,6 +20,7 @@
 
 class QCustomPlot;
 class QCPAbstractPlottable;
+class QCPAbstractItem;
 class QCPGraph;
 class QCPItemStraightLine;
 class QLabel;
@@ -43,8 +44,11 @@ class Mailbox;
 inline constexpr char kFieldMimeType[] = "application/x-bagscope-field";
 
 /// Numeric field paths of a topic's message type that can be plotted (nested fields, fixed
-/// arrays of up to 36 elements by index, and the first element of variable arrays).
+/// arrays of up to 36 elements by index, the first element of variable arrays and all of
+/// them, [:]).
 QStringList numericFieldPaths(const Document& document, int topic);
+/// The same with string fields too: what a state lane can show.
+QStringList stateFieldPaths(const Document& document, int topic);
 
 /// Paths of a topic's message type that hold an orientation (a message of float x, y, z, w:
 /// geometry_msgs Quaternion in Imu, Odometry, Pose, TF), for roll/pitch/yaw.
@@ -56,7 +60,9 @@ class PlotPanel : public Panel {
   Q_OBJECT
 
 public:
-  enum class Mode { Time, XY };
+  /// Fields over time; one field against another; the spectrum or the histogram of the time
+  /// series over the time range shown when it was chosen; fields as state lanes over time.
+  enum class Mode { Time, XY, Spectrum, Histogram, States };
 
   explicit PlotPanel(Document* document, QWidget* parent = nullptr);
   ~PlotPanel() override;
@@ -70,13 +76,24 @@ public:
 
   Mode mode() const { return mode_; }
   void setMode(Mode mode);
-  /// Time mode: `path` of `topic` against time. XY mode: `xPath` against `path`.
+  /// Time mode: `path` of `topic` against time; a message path (decode::MessagePath) with a
+  /// bounded slice (ranges[0:10]) adds a series per element, one with an open slice
+  /// (markers[:].scale.x) is drawn as points. XY mode: `xPath` against `path`.
   void addSeries(const QString& topic, const QString& path, const QString& xPath = {});
   /// Time mode: a series derived (core/analysis) from `path` of `topic`: "roll", "pitch",
   /// "yaw" (path: a quaternion), "derivative", "integral", "abs", "difference",
   /// "average:N" / "median:N" (the last N samples) or "average:Ss" / "median:Ss" (S seconds).
   /// Saved in layouts and exported to CSV like the others.
   void addDerivedSeries(const QString& topic, const QString& path, const QString& derive);
+  /// Time mode: `expression` (muparser: sqrt(a^2+b^2), a - b, …) over a = `path` of `topic`
+  /// and b, c, … = `inputs` (topic, path), aligned to a's times (interpolated, never
+  /// extrapolated); t is the time in seconds.
+  void addExpressionSeries(const QString& topic, const QString& path, const QString& expression,
+                           const std::vector<std::pair<QString, QString>>& inputs);
+  /// States mode: `path` of `topic` (a string, enum-like integer or bool) as a lane of spans.
+  void addStateLane(const QString& topic, const QString& path);
+  /// States mode: the spans of lane i drawn now, as "begin-end label" (seconds), for tests.
+  QStringList laneSpans(int i) const;
   /// XY mode: a field of one topic against a field of another, y interpolated at the log times
   /// of x's messages.
   void addXYSeries(const QString& xTopic, const QString& xPath, const QString& yTopic, const QString& yPath);
@@ -145,6 +162,7 @@ public slots:
   void showAddDialog();
 
 private:
+  void askExpression(int i);  // the Custom Expression… dialog over series i (a) and the others
   void setUpPlot();
   QMenu* makeMoreMenu();
   void connectPlot();
@@ -154,6 +172,10 @@ private:
   QString seriesName(const Series& s) const;
   bool typeHasStamp(const QString& topic) const;
   void redraw();
+  void redrawViews();           // Spectrum, Histogram
+  void redrawLanes();           // States
+  double recordingEnd() const;  // seconds from the start: where the last state of a lane ends
+  bool timeAxis() const { return mode_ == Mode::Time || mode_ == Mode::States; }
   void updateCursor();
   void updateReadout();
   void updateStatistics();
@@ -165,7 +187,9 @@ private:
   QCustomPlot* plot_;
   QSharedPointer<TimeTicker> ticker_;  // time mode's x labels
   QCPItemStraightLine* cursor_ = nullptr;
-  QCPGraph* marker_ = nullptr;  // XY: the point at the playhead
+  QCPGraph* marker_ = nullptr;                 // XY: the point at the playhead
+  std::vector<QCPAbstractItem*> laneItems_;    // States: the spans drawn now
+  std::pair<double, double> timeRange_{0, 1};  // Spectrum, Histogram: the time range they cover
   QComboBox* modeBox_;
   QProgressBar* progress_;
   QLabel* hint_;
@@ -180,8 +204,11 @@ private:
   std::vector<std::unique_ptr<Series>> series_;
   struct SeriesSpec {
     QString topic, path, xPath, derive, xTopic;
+    std::vector<std::pair<QString, QString>> inputs;
   };
-  std::array<std::vector<SeriesSpec>, 2> parked_;  // the other mode's series: [0] time, [1] XY
+  // The series of the modes not shown: [0] time (and its spectrum and histogram), [1] XY,
+  // [2] state lanes.
+  std::array<std::vector<SeriesSpec>, 3> parked_;
   Mode mode_ = Mode::Time;
   bool settingRange_ = false;
   int nextColour_ = 0;

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstddef>
+#include <limits>
 #include <span>
 #include <string>
 #include <string_view>
@@ -91,12 +92,14 @@ struct Histogram {
 Histogram histogram(std::span<const double> t, std::span<const double> v, double lo, double hi, std::size_t bins);
 
 /// Runs of equal values (state lanes): each span from its first sample's time to the next
-/// span's first sample (the last span to the last sample). `keys` holds one value per sample
+/// span's first sample; the last span to `until` (a state holds until it changes: the end of
+/// the recording), or its last sample when that is later. `keys` holds one value per sample
 /// (a string or a number as text); equal neighbours merge.
 struct StateSpan {
   double begin = 0, end = 0;
   std::size_t first = 0;  ///< index of its first sample, whose key it shows
 };
-std::vector<StateSpan> stateSpans(std::span<const double> t, std::span<const std::string> keys);
+std::vector<StateSpan> stateSpans(std::span<const double> t, std::span<const std::string> keys,
+                                  double until = -std::numeric_limits<double>::infinity());
 
 }  // namespace bagscope::analysis

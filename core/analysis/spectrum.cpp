@@ -100,14 +100,14 @@ Histogram histogram(std::span<const double> t, std::span<const double> v, double
   return out;
 }
 
-std::vector<StateSpan> stateSpans(std::span<const double> t, std::span<const std::string> keys) {
+std::vector<StateSpan> stateSpans(std::span<const double> t, std::span<const std::string> keys, double until) {
   std::vector<StateSpan> out;
   for (std::size_t i = 0; i < t.size() && i < keys.size(); ++i) {
     if (!out.empty() && keys[out.back().first] == keys[i]) continue;
     if (!out.empty()) out.back().end = t[i];
     out.push_back({t[i], t[i], i});
   }
-  if (!out.empty()) out.back().end = t[std::min(t.size(), keys.size()) - 1];
+  if (!out.empty()) out.back().end = std::max(until, t[std::min(t.size(), keys.size()) - 1]);
   return out;
 }
 

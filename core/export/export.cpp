@@ -772,7 +772,8 @@ Result<void> writeSeriesCsv(const fs::path& path, const std::vector<Series>& ser
       out += ',';
       detail::appendCsvNumber(s.x[i], out);
       out += ',';
-      detail::appendCsvNumber(s.y[i], out);
+      if (i < s.labels.size()) detail::appendCsvText(s.labels[i], out);
+      else detail::appendCsvNumber(s.y[i], out);
       out += '\n';
     }
   }

@@ -170,6 +170,7 @@ Result<void> exportSession(const session::Session& session, const std::string& b
 struct Series {
   std::string name;
   std::vector<double> x, y;
+  std::vector<std::string> labels;  ///< when set, written for y (a state lane's values)
 };
 /// Writes `series` as one CSV in long form (pandas: df.pivot(columns="series")): a header
 /// `series,<xName>,<yName>`, then a row per sample with `lo <= x <= hi`, numbers as the CSV

@@ -223,6 +223,8 @@ private slots:
     QCOMPARE(s[1].end, 4.0);
     QCOMPARE(s[2].begin, 4.0);
     QCOMPARE(s[2].end, 4.0);
+    QCOMPARE(stateSpans(t, k, 9).back().end, 9.0);  // the last state holds to the end
+    QCOMPARE(stateSpans(t, k, 3).back().end, 4.0);  // never before its own sample
     QVERIFY(stateSpans({}, {}).empty());
   }
 };

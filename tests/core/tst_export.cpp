@@ -92,7 +92,7 @@ private slots:
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{"out.csv"});  // no temporary left
     // The plot's CSV: long form, only the range, numbers as the CSV export writes them.
     fs::path series = fs::path(dir.path().toStdString()) / "plot.csv";
-    QVERIFY(exporters::writeSeriesCsv(series, {{"a,b", {0, 1, 2}, {0.1, 1e300, -2}}}, "t", "value", 0.5, 2, false)
+    QVERIFY(exporters::writeSeriesCsv(series, {{"a,b", {0, 1, 2}, {0.1, 1e300, -2}, {}}}, "t", "value", 0.5, 2, false)
                 .has_value());
     QCOMPARE(readAll(series), std::string("series,t,value\n\"a,b\",1.0,1e+300\n\"a,b\",2.0,-2.0\n"));
   }

@@ -29,7 +29,7 @@ ALLOWED = {
     'core/sensors': {'core/base', 'core/decode', 'core/schema'},
     'core/session': {'core/base', 'core/compress', 'core/decode', 'core/schema', 'core/storage'},
     'core/export': {'core/base', 'core/decode', 'core/schema', 'core/sensors', 'core/session', 'core/storage'},
-    'core/analysis': set(),
+    'core/analysis': {'core/base'},
     'core/write': {'core/base', 'core/compress', 'core/schema', 'core/session', 'core/storage'},
     'widgets': {'core/analysis', 'core/base', 'core/decode', 'core/export', 'core/sensors', 'core/session', 'core/write'},
     'app/cli': {'core/base', 'core/decode', 'core/export', 'core/sensors', 'core/session', 'core/write'},

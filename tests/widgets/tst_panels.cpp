@@ -171,6 +171,163 @@ private slots:
     QCOMPARE(restored->saveSettings(), a->saveSettings());
   }
 
+  void plotMessagePathsExpressionsAndTheirLayout() {
+    QTemporaryDir layouts;
+    MainWindow w(nullptr, layouts.path());
+    w.show();
+    QSignalSpy opened(&w, &MainWindow::openFinished);
+    w.open({dataPath("ros1/demo_lz4.bag")});
+    QVERIFY(opened.wait(30000));
+    auto* plot = static_cast<PlotPanel*>(w.addPanel("plot"));
+    QSignalSpy loaded(plot, &PlotPanel::loaded);
+    plot->addSeries("/markers", "markers[:]{id==1}.pose.position.y");
+    plot->addSeries("/imu", "orientation_covariance[0:2]");  // three series
+    plot->addSeries("/imu", "angular_velocity.y");
+    plot->addExpressionSeries("/imu", "angular_velocity.x", "a - 2*b + 0*t", {{"/imu", "angular_velocity.y"}});
+    QCOMPARE(plot->seriesCount(), 6);
+    QVERIFY(loaded.wait(20000));
+    QTRY_VERIFY(plot->problemText().isEmpty() && !plot->seriesX(5).empty());
+    QString error;
+    std::vector<QJsonObject> markers, imu;
+    for (const auto& l : bagscope::test::readJsonLines(dataPath("ros1/demo.expected.jsonl"), &error)) {
+      if (l["topic"] == "/markers") markers.push_back(l);
+      if (l["topic"] == "/imu") imu.push_back(l);
+    }
+    std::vector<double> want;  // the y of marker 1 in each message that has it
+    for (const auto& m : markers)
+      for (const auto& mk : m["msg"][u"markers"].toArray())
+        if (mk[u"id"].toInt() == 1) want.push_back(mk[u"pose"][u"position"][u"y"].toDouble());
+    QCOMPARE(plot->seriesY(0), want);
+    for (int k = 0; k < 3; ++k) QCOMPARE(plot->seriesY(1 + k).size(), imu.size());
+    QCOMPARE(plot->seriesY(3)[0], imu[0]["msg"][u"orientation_covariance"][2].toDouble());
+    QCOMPARE(plot->seriesY(5).size(), imu.size());
+    for (std::size_t i = 0; i < imu.size(); ++i) {
+      double x = imu[i]["msg"][u"angular_velocity"][u"x"].toDouble(),
+             y = imu[i]["msg"][u"angular_velocity"][u"y"].toDouble();
+      QCOMPARE(plot->seriesY(5)[i], x - 2 * y);
+    }
+    // A layout keeps the expression and its inputs.
+    Layout saved = w.currentLayout("paths");
+    MainWindow again(nullptr, layouts.path());
+    QSignalSpy reopened(&again, &MainWindow::openFinished);
+    again.open({dataPath("ros1/demo_lz4.bag")});
+    QVERIFY(reopened.wait(30000));
+    again.applyLayout(saved);
+    auto* restored = static_cast<PlotPanel*>(again.panels()[0]);
+    QCOMPARE(restored->seriesCount(), 6);
+    QTRY_COMPARE(restored->seriesY(5), plot->seriesY(5));
+    QCOMPARE(restored->saveSettings(), plot->saveSettings());
+    // A faulty expression says what and where.
+    plot->addExpressionSeries("/imu", "angular_velocity.x", "a + * 2", {});
+    QTRY_VERIFY(plot->problemText().contains("at column 5"));
+  }
+
+  void plotSpectrumAndHistogramOfTheShownTimeRange() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
+    PlotPanel plot(&d);
+    plot.resize(640, 360);
+    plot.show();
+    QSignalSpy loaded(&plot, &PlotPanel::loaded);
+    plot.addSeries("/imu", "angular_velocity.x");
+    QVERIFY(loaded.wait(20000));
+    // 4 Hz, amplitude 3, at 100 Hz for 20 s; the plot shows 0–10 s.
+    std::vector<double> t, v;
+    for (int i = 0; i < 2000; ++i) {
+      t.push_back(i / 100.0);
+      v.push_back(1 + 3 * std::sin(2 * 3.14159265358979 * 4 * t.back()) + (t.back() > 10 ? 100 : 0));
+    }
+    plot.setSeriesData(0, t, v);
+    plot.setXRange(0, 10);
+    QTemporaryDir out;
+    auto exported = [&](const QString& name) {
+      QSignalSpy written(&plot, &Panel::saved);
+      plot.exportVisibleCsv(out.filePath(name));
+      if (!written.wait(10000)) return QStringList();
+      QFile f(out.filePath(name));
+      if (!f.open(QIODevice::ReadOnly)) return QStringList();
+      return QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+    };
+    plot.setMode(PlotPanel::Mode::Spectrum);
+    QStringList spectrum = exported("fft.csv");
+    QCOMPARE(spectrum.value(0), QString("series,hz,amplitude"));
+    double peakHz = 0, peak = 0;
+    for (const QString& line : spectrum.mid(1)) {
+      QStringList c = line.split(',');
+      if (c[2].toDouble() > peak) peak = c[2].toDouble(), peakHz = c[1].toDouble();
+    }
+    QVERIFY2(std::abs(peakHz - 4) < 0.1 && std::abs(peak - 3) < 0.4,
+             qPrintable(QString("%1 Hz, %2").arg(peakHz).arg(peak)));
+    // The histogram of the same 0–10 s (the +100 after 10 s is outside): values in [-2, 4].
+    plot.setMode(PlotPanel::Mode::Histogram);
+    QStringList histogram = exported("hist.csv");
+    QCOMPARE(histogram.value(0), QString("series,bin_start,samples"));
+    double total = 0, lo = 1e9, hi = -1e9;
+    for (const QString& line : histogram.mid(1, histogram.size() - 2)) {  // the last row closes the last step
+      QStringList c = line.split(',');
+      total += c[2].toDouble();
+      lo = std::min(lo, c[1].toDouble()), hi = std::max(hi, c[1].toDouble());
+    }
+    QCOMPARE(total, 1001.0);  // 0 … 10 s inclusive at 100 Hz
+    QVERIFY(lo >= -2.0001 && hi <= 4);
+    // Back to time: the same series, the same range.
+    plot.setMode(PlotPanel::Mode::Time);
+    QCOMPARE(plot.seriesCount(), 1);
+    QCOMPARE(plot.xRange().first, 0.0);
+    QCOMPARE(plot.xRange().second, 10.0);
+  }
+
+  void plotStateLanesAndRollPitchYawLookRight() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
+    PlotPanel plot(&d);
+    plot.resize(640, 300);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    QSignalSpy loaded(&plot, &PlotPanel::loaded);
+    plot.addStateLane("/diagnostics", "status[1].message");
+    plot.addStateLane("/diagnostics", "status[1].level");
+    QVERIFY(loaded.wait(20000));
+    QTRY_VERIFY(plot.laneSpans(1).size() > 0);
+    // The spans by hand from the expectation: runs of equal messages, each to the next run's start.
+    QString error;
+    QStringList want;
+    double begin = 0, last = 0;
+    QString current;
+    for (const auto& l : bagscope::test::readJsonLines(dataPath("ros1/demo.expected.jsonl"), &error)) {
+      if (l["topic"] != "/diagnostics") continue;
+      double t = static_cast<double>(l["log_time_ns"].toInteger() - d.startNs()) / 1e9;
+      QString message = l["msg"][u"status"][1][u"message"].toString();
+      if (want.isEmpty() && current.isNull()) begin = t, current = message;
+      if (message != current) {
+        want << QString("%1-%2 %3").arg(QString::number(begin, 'g', 6), QString::number(t, 'g', 6), current);
+        begin = t, current = message;
+      }
+      last = t;
+    }
+    // The last state holds to the end of the recording.
+    double end = std::max(last, static_cast<double>(d.endNs() - d.startNs()) / 1e9);
+    want << QString("%1-%2 %3").arg(QString::number(begin, 'g', 6), QString::number(end, 'g', 6), current);
+    QCOMPARE(plot.laneSpans(0), want);
+    d.setPlayhead(d.startNs() + 2'000'000'000);
+    QTest::qWait(100);
+    QVERIFY2(plot.readoutText().contains("status[1].message = "), qPrintable(plot.readoutText()));
+    QString diff = compareToBaseline(plot.grab().toImage(), "plot_states");
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+
+    PlotPanel rpy(&d);
+    rpy.resize(640, 300);
+    rpy.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&rpy));
+    QSignalSpy rpyLoaded(&rpy, &PlotPanel::loaded);
+    for (const char* angle : {"roll", "pitch", "yaw"}) rpy.addDerivedSeries("/imu", "orientation", angle);
+    QVERIFY(rpyLoaded.wait(20000));
+    QTRY_COMPARE(rpy.seriesY(2).size(), rpy.seriesX(0).size());
+    QTest::qWait(100);
+    diff = compareToBaseline(rpy.grab().toImage(), "plot_rpy");
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+  }
+
   // Settings ▸ time display takes effect at once in plots and the range boxes.
   void timeDisplayChangesPlotsAndRangeBoxesAtOnce() {
     QTemporaryDir layouts;

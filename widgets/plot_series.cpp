@@ -1,0 +1,177 @@
+#include "plot_series.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "core/analysis/derive.hpp"
+#include "core/decode/decoder.hpp"
+#include "plot_panel.hpp"
+
+namespace bagscope::widgets {
+namespace {
+
+constexpr auto kFirst = std::numeric_limits<std::int64_t>::min(), kLast = std::numeric_limits<std::int64_t>::max();
+
+// "average:10" (samples) or "average:0.5s" (seconds) as a window.
+analysis::Window windowOf(const QString& derive) {
+  QString arg = derive.section(QLatin1Char(':'), 1);
+  if (arg.endsWith(QLatin1Char('s'))) return {0, arg.chopped(1).toDouble()};
+  return {static_cast<std::size_t>(std::max(1, arg.toInt())), 0};
+}
+
+// The values of a derived series from its columns (a quaternion's x, y, z, w, or one field)
+// at times `t` (seconds).
+std::vector<double> derivedValues(const QString& derive, const std::vector<double>& t,
+                                  std::vector<std::vector<double>>& columns) {
+  if (isAngle(derive)) {
+    int k = derive == QLatin1String("roll") ? 0 : derive == QLatin1String("pitch") ? 1 : 2;
+    std::vector<double> out(t.size());
+    for (std::size_t i = 0; i < out.size(); ++i)
+      out[i] = analysis::rollPitchYaw(columns[0][i], columns[1][i], columns[2][i], columns[3][i])[k];
+    return out;
+  }
+  const auto& v = columns[0];
+  QString kind = derive.section(QLatin1Char(':'), 0, 0);
+  if (kind == QLatin1String("derivative")) return analysis::derivative(t, v);
+  if (kind == QLatin1String("integral")) return analysis::integral(t, v);
+  if (kind == QLatin1String("average")) return analysis::movingAverage(t, v, windowOf(derive));
+  if (kind == QLatin1String("median")) return analysis::movingMedian(t, v, windowOf(derive));
+  if (kind == QLatin1String("abs")) return analysis::absolute(v);
+  return analysis::difference(v);
+}
+
+// Columns of `paths` in one topic, a sample per row: plain paths give one per message (read
+// without decoding whole messages); paths with slices or filters as many as they select, the
+// same for every path.
+struct Columns {
+  std::vector<std::int64_t> logTimeNs;
+  std::vector<std::uint32_t> rows;  // the message of each sample (row in the topic)
+  std::vector<std::vector<double>> values;
+};
+Result<Columns> readColumns(const session::Session& session, session::TopicId topic,
+                            const std::vector<std::string>& paths, std::stop_token stop,
+                            const session::ProgressFn& progress) {
+  Columns out;
+  bool plain = std::all_of(paths.begin(), paths.end(), [](auto& p) { return decode::MessagePath::isPlain(p); });
+  if (plain) {
+    auto c = session.extractFields(topic, paths, kFirst, kLast, stop, progress);
+    if (!c) return std::move(c).error();
+    out.logTimeNs = std::move(c->logTimeNs);
+    out.rows.resize(out.logTimeNs.size());
+    for (std::uint32_t i = 0; i < out.rows.size(); ++i) out.rows[i] = i;
+    out.values = std::move(c->values);
+    return out;
+  }
+  for (const auto& path : paths) {
+    auto s = session.extractPath(topic, path, kFirst, kLast, stop, progress);
+    if (!s) return std::move(s).error();
+    if (s->textLeaf) return makeError(ErrorCode::InvalidArgument, "'" + path + "' is text: plot it as a state lane");
+    if (!out.values.empty() && s->rows != out.rows)
+      return makeError(ErrorCode::InvalidArgument,
+                       "'" + path + "' selects other elements than '" + paths.front() + "' in some messages");
+    out.logTimeNs = std::move(s->logTimeNs);
+    out.rows = std::move(s->rows);
+    out.values.push_back(std::move(s->values));
+  }
+  return out;
+}
+
+// Seconds from the start, subtracted in integers: doubles near 1.7e18 ns are 256 ns apart.
+std::vector<double> secondsFrom(const std::vector<std::int64_t>& ns, qint64 originNs) {
+  std::vector<double> out(ns.size());
+  for (std::size_t i = 0; i < ns.size(); ++i) out[i] = static_cast<double>(ns[i] - originNs) / 1e9;
+  return out;
+}
+
+}  // namespace
+
+bool isAngle(const QString& derive) {
+  return derive == QLatin1String("roll") || derive == QLatin1String("pitch") || derive == QLatin1String("yaw");
+}
+bool isExpression(const QString& derive) { return derive.startsWith(QLatin1String("expr:")); }
+QString expressionOf(const QString& derive) { return isExpression(derive) ? derive.mid(5) : QString(); }
+
+QString derivedLabel(const QString& derive) {
+  QString kind = derive.section(QLatin1Char(':'), 0, 0);
+  QString arg = derive.section(QLatin1Char(':'), 1);
+  if (kind == QLatin1String("expr")) return expressionOf(derive);
+  if (kind == QLatin1String("average")) return PlotPanel::tr("moving average (%1)").arg(arg);
+  if (kind == QLatin1String("median")) return PlotPanel::tr("moving median (%1)").arg(arg);
+  if (kind == QLatin1String("abs")) return PlotPanel::tr("absolute value");
+  if (kind == QLatin1String("roll")) return PlotPanel::tr("roll (rad)");
+  if (kind == QLatin1String("pitch")) return PlotPanel::tr("pitch (rad)");
+  if (kind == QLatin1String("yaw")) return PlotPanel::tr("yaw (rad)");
+  if (kind == QLatin1String("derivative")) return PlotPanel::tr("derivative (per s)");
+  if (kind == QLatin1String("integral")) return PlotPanel::tr("integral (× s)");
+  return PlotPanel::tr("difference");
+}
+
+Result<Points> readPoints(const session::Session& session, const SeriesQuery& q, std::stop_token stop,
+                          const session::ProgressFn& progress) {
+  auto seconds = [&q](const std::vector<std::int64_t>& ns) { return secondsFrom(ns, q.originNs); };
+  if (q.xTopic) {  // y interpolated at the log times of x's messages; nothing extrapolated
+    auto x = readColumns(session, *q.xTopic, {q.xPath}, stop, {});
+    if (!x) return std::move(x).error();
+    auto y = readColumns(session, q.topic, {q.path}, stop, progress);
+    if (!y) return std::move(y).error();
+    return Points{std::move(x->values[0]),
+                  analysis::valuesAt(seconds(y->logTimeNs), y->values[0], seconds(x->logTimeNs))};
+  }
+  if (isExpression(q.derive)) {  // a = this field, b, c, … the inputs, aligned to a's times
+    SeriesQuery own = q;
+    own.derive.clear();
+    own.inputs.clear();
+    std::vector<Points> series;
+    auto a = readPoints(session, own, stop, progress);
+    if (!a) return std::move(a).error();
+    series.push_back(std::move(*a));
+    for (const auto& [topic, path] : q.inputs) {
+      SeriesQuery input{topic, std::nullopt, path, {}, {}, false, q.originNs, {}};
+      auto p = readPoints(session, input, stop, {});
+      if (!p) return std::move(p).error();
+      series.push_back(std::move(*p));
+    }
+    std::vector<std::string> names;
+    std::vector<analysis::SeriesView> views;
+    for (std::size_t k = 0; k < series.size(); ++k) {
+      names.emplace_back(1, static_cast<char>('a' + k));
+      views.push_back({series[k].first, series[k].second});
+    }
+    auto v = analysis::evaluateExpression(expressionOf(q.derive).toStdString(), names, views);
+    if (!v) return std::move(v).error();
+    return Points{std::move(series[0].first), std::move(*v)};
+  }
+  std::vector<std::string> paths{q.path};
+  if (isAngle(q.derive)) paths = {q.path + ".x", q.path + ".y", q.path + ".z", q.path + ".w"};
+  if (!q.xPath.empty()) paths.insert(paths.begin(), q.xPath);
+  auto columns = readColumns(session, q.topic, paths, stop, progress);
+  if (!columns) return std::move(columns).error();
+  auto& values = columns->values;
+  if (!q.xPath.empty()) return Points{std::move(values[0]), std::move(values[1])};
+  std::vector<double> t = seconds(columns->logTimeNs);
+  if (q.stamp) {  // header stamps in seconds (a double holds them to about 0.2 µs), per message
+    auto stamps = session.extractFields(q.topic, {"header.stamp"}, kFirst, kLast, stop, {});
+    if (!stamps) return std::move(stamps).error();
+    double whole = std::floor(static_cast<double>(q.originNs) / 1e9);
+    double part = static_cast<double>(q.originNs - static_cast<qint64>(whole) * 1'000'000'000) / 1e9;
+    for (std::size_t i = 0; i < t.size(); ++i) t[i] = (stamps->values[0][columns->rows[i]] - whole) - part;
+  }
+  auto y = q.derive.isEmpty() ? std::move(values[0]) : derivedValues(q.derive, t, values);
+  return Points{std::move(t), std::move(y)};
+}
+
+Result<StatePoints> readStates(const session::Session& session, session::TopicId topic, const std::string& path,
+                               qint64 originNs, std::stop_token stop, const session::ProgressFn& progress) {
+  auto s = session.extractPath(topic, path, kFirst, kLast, stop, progress);
+  if (!s) return std::move(s).error();
+  StatePoints out;
+  out.t = secondsFrom(s->logTimeNs, originNs);
+  if (s->textLeaf) {
+    out.keys = std::move(s->texts);
+  } else {
+    for (double v : s->values) out.keys.push_back(QString::number(v, 'g', 17).toStdString());
+  }
+  return out;
+}
+
+}  // namespace bagscope::widgets

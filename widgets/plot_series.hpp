@@ -1,0 +1,54 @@
+#pragma once
+// What a plot series reads, and the reading, on a worker: fields (message paths, with slices
+// and filters) of a topic over time, derived from fields (roll/pitch/yaw, derivative, …, a
+// custom expression over several series), against a field of the same or another topic (XY),
+// or a field's states (lanes).
+
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/base/result.hpp"
+#include "core/session/session.hpp"
+
+namespace bagscope::widgets {
+
+/// A derivation as the plot keeps it: "roll", "pitch", "yaw", "derivative", "integral",
+/// "average:10" (samples) or "average:0.5s" (seconds), "median:…", "abs", "difference", or
+/// "expr:<expression>" over `a` (the series' own field) and b, c, … (SeriesQuery::inputs).
+bool isAngle(const QString& derive);
+bool isExpression(const QString& derive);
+QString expressionOf(const QString& derive);
+/// How a derived series is named in the legend and the CSV.
+QString derivedLabel(const QString& derive);
+
+struct SeriesQuery {
+  session::TopicId topic;
+  std::optional<session::TopicId> xTopic;  ///< XY across topics
+  std::string path, xPath;
+  QString derive;
+  bool stamp = false;  ///< time from header.stamp
+  qint64 originNs = 0;
+  std::vector<std::pair<session::TopicId, std::string>> inputs;  ///< an expression's b, c, …
+};
+using Points = std::pair<std::vector<double>, std::vector<double>>;  // x, y
+
+/// A series' points: extraction and any derivation or alignment, off the GUI thread.
+Result<Points> readPoints(const session::Session& session, const SeriesQuery& query, std::stop_token stop,
+                          const session::ProgressFn& progress);
+
+/// A field's values as states (a state lane): times (seconds from originNs) and each sample's
+/// value as text (strings as they are, numbers in their shortest form).
+struct StatePoints {
+  std::vector<double> t;
+  std::vector<std::string> keys;
+};
+Result<StatePoints> readStates(const session::Session& session, session::TopicId topic, const std::string& path,
+                               qint64 originNs, std::stop_token stop, const session::ProgressFn& progress);
+
+}  // namespace bagscope::widgets
