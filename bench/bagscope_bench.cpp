@@ -13,6 +13,9 @@
 //                   topic from its last message to its first: all through the chunk cache
 //   session-imu     linear_acceleration x, y, z of every sensor_msgs/Imu as columns
 //   session-stats   timing diagnostics of every topic
+//   derive-rpy      the plot's roll of every Imu orientation (its extraction not timed)
+//   derive-expression  the plot's custom expression sqrt(a^2 + b^2) over two Imu fields
+//                   (angular_velocity x and y, two series aligned by time; extraction not timed)
 //   export-pcd      every PointCloud2 to binary PCD (x, y, z, intensity, as the peer writes)
 //                   under BAGSCOPE_BENCH_OUT (default /tmp/bagscope-bench-out)
 //   export-jpeg     every Image to JPEG there; prints the cores used (CPU time / wall time)
@@ -25,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/derive.hpp"
 #include "core/decode/decoder.hpp"
 #include "core/export/export.hpp"
 #include "core/session/session.hpp"
@@ -51,7 +55,7 @@ std::shared_ptr<const decode::Decoder> decoderFor(const storage::Connection& c) 
 // The session tasks; false if `task` is not one.
 bool runSessionTask(const std::string& task, const char* path, std::uint64_t& count, std::uint64_t& bytes,
                     unsigned& checksum, std::chrono::steady_clock::time_point& t0) {
-  if (!task.starts_with("session-") && !task.starts_with("export-")) return false;
+  if (!task.starts_with("session-") && !task.starts_with("export-") && !task.starts_with("derive-")) return false;
   session::SessionOptions options;
   if (const char* mib = std::getenv("BAGSCOPE_CACHE_MIB")) options.cacheBytes = std::stoull(mib) << 20;
   auto opened = session::Session::open({path}, options);
@@ -87,6 +91,32 @@ bool runSessionTask(const std::string& task, const char* path, std::uint64_t& co
       if (!cols) die(cols.error());
       count += cols->logTimeNs.size();
       if (!cols->values[2].empty()) checksum += static_cast<unsigned>(cols->values[2].back() * 1000);
+    }
+  } else if (task == "derive-rpy" || task == "derive-expression") {
+    for (session::TopicId t = 0; t < s.topics().size(); ++t) {
+      const auto& type = s.topics()[t].type;
+      if (type != "sensor_msgs/Imu" && type != "sensor_msgs/msg/Imu") continue;
+      bool rpy = task == "derive-rpy";
+      auto cols = rpy ? s.extractFields(t, {"orientation.x", "orientation.y", "orientation.z", "orientation.w"})
+                      : s.extractFields(t, {"angular_velocity.x", "angular_velocity.y"});
+      if (!cols) die(cols.error());
+      std::vector<double> time(cols->logTimeNs.size()), out(time.size());
+      for (std::size_t i = 0; i < time.size(); ++i)
+        time[i] = static_cast<double>(cols->logTimeNs[i] - cols->logTimeNs[0]) / 1e9;
+      const auto& v = cols->values;
+      t0 = std::chrono::steady_clock::now();  // the derivation alone
+      if (rpy) {
+        for (std::size_t i = 0; i < out.size(); ++i)
+          out[i] = analysis::rollPitchYaw(v[0][i], v[1][i], v[2][i], v[3][i])[0];
+      } else {
+        std::vector<std::string> names{"a", "b"};
+        std::vector<analysis::SeriesView> in{{time, v[0]}, {time, v[1]}};
+        auto r = analysis::evaluateExpression("sqrt(a^2 + b^2)", names, in);
+        if (!r) die(r.error());
+        out = std::move(*r);
+      }
+      count += out.size();
+      if (!out.empty()) checksum += static_cast<unsigned>(out.back() * 1000);
     }
   } else if (task == "session-stats") {
     auto stats = session::timingStats(s);

@@ -41,7 +41,8 @@ def main():
                                               peer_task[task], bag] if task in peer_task else None),
     }
     signals = os.path.join(args.work, 'signals.bag')
-    cases = [('signals.bag', task, signals) for task in ('session-open', 'session-imu', 'session-stats')]
+    cases = [('signals.bag', task, signals)
+             for task in ('session-open', 'session-imu', 'session-stats', 'derive-rpy', 'derive-expression')]
     results = measure(cases, tools, args.runs, peers)
 
     huge = os.path.join(args.work, 'huge.bag')
@@ -59,6 +60,9 @@ def main():
     checks = [
         ('extract 3 Imu fields over signals.bag <= 150 ms', ms('session-imu') <= 150, f'{ms("session-imu"):.0f} ms'),
         ('timing stats over signals.bag <= 200 ms', ms('session-stats') <= 200, f'{ms("session-stats"):.0f} ms'),
+        ('plot: roll of 360,000 Imu orientations <= 50 ms', ms('derive-rpy') <= 50, f'{ms("derive-rpy"):.1f} ms'),
+        ('plot: sqrt(a^2 + b^2) over two 360,000-sample series <= 50 ms', ms('derive-expression') <= 50,
+         f'{ms("derive-expression"):.1f} ms'),
         ('scan huge.bag, 256 MiB cache: peak RSS <= 400 MB', rss['session-scan'] <= 400, f'{rss["session-scan"]:.0f} MB'),
         ('random access to all of huge.bag, 256 MiB cache: peak RSS <= 400 MB', rss['session-read'] <= 400,
          f'{rss["session-read"]:.0f} MB'),
