@@ -431,6 +431,15 @@ void PlotPanel::connectPlot() {
     document_->setPlayhead(document_->startNs() + static_cast<qint64>(std::llround(seconds * 1e9)));
   });
   connect(document_, &Document::playheadChanged, this, &PlotPanel::updateCursor);
+  // Time mode's y axis titles, cut to the plot's height as it is when drawn.
+  connect(plot_, &QCustomPlot::beforeReplot, this, [this] {
+    if (mode_ != Mode::Time) return;
+    QCPAxis* axes[2] = {plot_->yAxis, plot_->yAxis2};
+    for (std::size_t k = 0; k < 2; ++k)
+      axes[k]->setLabel(
+          QFontMetrics(axes[k]->labelFont())
+              .elidedText(axisTitles_[k], Qt::ElideRight, std::max(40, plot_->axisRect()->height() * 5 / 6)));
+  });
   // The readout: every visible series' value at the pointer (at the playhead when the pointer
   // is elsewhere).
   connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
@@ -1096,6 +1105,16 @@ void PlotPanel::redraw() {
                         span.hi + (span.hi > span.lo ? 0.05 * (span.hi - span.lo) : 0.5));
   }
   if (mode_ == Mode::XY && equalAspect_) plot_->yAxis->setScaleRatio(plot_->xAxis, 1.0);  // trajectories true to shape
+  if (mode_ == Mode::Time) {  // each y axis titled by what it shows: fields, or derivations with their units
+    QStringList titles[2];
+    for (const auto& s : series_) {
+      QString what = s->derive.isEmpty()       ? s->path
+                     : isExpression(s->derive) ? expressionOf(s->derive)
+                                               : derivedLabel(s->derive);
+      if (!titles[s->rightAxis ? 1 : 0].contains(what)) titles[s->rightAxis ? 1 : 0] << what;
+    }
+    for (int k = 0; k < 2; ++k) axisTitles_[static_cast<std::size_t>(k)] = titles[k].join(QStringLiteral(", "));
+  }
   updateStatistics();
   updateCursor();
 }

@@ -189,6 +189,7 @@ private:
   QCPItemStraightLine* cursor_ = nullptr;
   QCPGraph* marker_ = nullptr;                 // XY: the point at the playhead
   std::vector<QCPAbstractItem*> laneItems_;    // States: the spans drawn now
+  std::array<QString, 2> axisTitles_;          // Time: what the y axes show, before cutting to fit
   std::pair<double, double> timeRange_{0, 1};  // Spectrum, Histogram: the time range they cover
   QComboBox* modeBox_;
   QProgressBar* progress_;
