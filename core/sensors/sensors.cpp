@@ -81,6 +81,10 @@ SensorKind kindOf(std::string_view type) {
       {"tf2_msgs/TFMessage", SensorKind::Transforms},
       {"foxglove.FrameTransform", SensorKind::Transforms},
       {"foxglove.FrameTransforms", SensorKind::Transforms},
+      {"rosgraph_msgs/Log", SensorKind::Log},
+      {"rcl_interfaces/Log", SensorKind::Log},
+      {"foxglove.Log", SensorKind::Log},
+      {"diagnostic_msgs/DiagnosticArray", SensorKind::Diagnostics},
   };
   auto it = kKinds.find(normalTypeName(type));
   return it == kKinds.end() ? SensorKind::Other : it->second;

@@ -25,7 +25,17 @@ namespace bagscope::sensors {
 
 // ---- What a type is ----------------------------------------------------------------------
 
-enum class SensorKind : std::uint8_t { Other, Image, CompressedImage, PointCloud, LaserScan, CameraInfo, Transforms };
+enum class SensorKind : std::uint8_t {
+  Other,
+  Image,
+  CompressedImage,
+  PointCloud,
+  LaserScan,
+  CameraInfo,
+  Transforms,
+  Log,          ///< rosgraph_msgs/Log, rcl_interfaces/msg/Log, foxglove.Log
+  Diagnostics,  ///< diagnostic_msgs/DiagnosticArray
+};
 
 /// What the panels and exporters make of a message type: the ROS 1 and ROS 2 spellings of the
 /// sensor_msgs / tf2_msgs types, and Foxglove's schemas (foxglove.RawImage, CompressedImage,
@@ -216,6 +226,14 @@ public:
   bool empty() const { return edges_.empty(); }
   /// Every frame named (as child or parent), sorted.
   std::vector<std::string> frames() const;
+  /// Each frame that has a parent: the parent, static or not, and its samples' count and span.
+  struct EdgeInfo {
+    std::string child, parent;
+    bool isStatic = false;
+    std::size_t samples = 0;
+    std::int64_t firstNs = 0, lastNs = 0;
+  };
+  std::vector<EdgeInfo> edges() const;
 
 private:
   struct Sample {
@@ -230,5 +248,29 @@ private:
   Result<Transform> toParent(const std::string& child, std::int64_t timeNs, std::string& parent) const;
   std::map<std::string, Edge> edges_;  ///< by child frame
 };
+
+// ---- Logs (rosout) and diagnostics --------------------------------------------------------
+
+enum class LogLevel : std::uint8_t { Debug, Info, Warn, Error, Fatal, Unknown };
+const char* levelName(LogLevel level);  ///< "DEBUG" … "FATAL", "?"
+
+struct LogEntry {
+  std::int64_t stampNs = 0;
+  LogLevel level = LogLevel::Unknown;
+  std::string node, message, file, function;
+  std::uint32_t line = 0;
+};
+/// A log line: rosgraph_msgs/Log (levels 1, 2, 4, 8, 16; `name`, `msg`), rcl_interfaces/msg/Log
+/// (10, 20, 30, 40, 50; `stamp`) or foxglove.Log (1–5; `timestamp`, `name`). Errors when it
+/// is none of them.
+Result<LogEntry> readLog(const decode::Value& message);
+
+struct DiagnosticStatus {
+  int level = 0;  ///< 0 OK, 1 WARN, 2 ERROR, 3 STALE
+  std::string name, message, hardwareId;
+  std::vector<std::pair<std::string, std::string>> values;
+};
+/// The statuses of a diagnostic_msgs/DiagnosticArray.
+Result<std::vector<DiagnosticStatus>> readDiagnostics(const decode::Value& message);
 
 }  // namespace bagscope::sensors

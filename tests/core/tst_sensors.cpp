@@ -10,9 +10,11 @@
 
 #include <opencv2/imgcodecs.hpp>
 
+#include "common/test_support.hpp"
 #include "common/wire_writer.hpp"
 #include "core/export/export.hpp"
 #include "core/sensors/sensors.hpp"
+#include "core/session/session.hpp"
 
 using namespace bagscope;
 using bagscope::test::WireWriter;
@@ -349,6 +351,91 @@ private slots:
     QVERIFY(!tf.lookup("odom", "camera", 10'500'000'000).has_value());
     QVERIFY(!tf.lookup("odom", "lidar", 30'000'000'000).has_value());  // far beyond the samples
     QCOMPARE(tf.frames(), std::vector<std::string>({"base_link", "lidar", "odom"}));
+  }
+
+  void logsDiagnosticsAndTheTfTreeOfARecording() {
+    // robot_state.bag (tests/data/gen_robot_state.py), against python3-rosbag's reading of it.
+    auto s = bagscope::session::Session::open({bagscope::test::dataPath("ros1/robot_state.bag").toStdString()});
+    QVERIFY(s.has_value());
+    QString err;
+    auto expected = bagscope::test::readJsonLines(bagscope::test::dataPath("ros1/robot_state.expected.jsonl"), &err);
+    QVERIFY2(err.isEmpty(), qPrintable(err));
+    auto decodeAll = [&](const std::string& topic, const std::function<void(const decode::Value&)>& each) {
+      auto t = (*s)->findTopic(topic);
+      QVERIFY(t);
+      for (std::size_t n = 0; n < (*s)->index(*t).size(); ++n) {
+        auto m = (*s)->read(*t, n);
+        auto d = (*s)->decoder(*m->connection);
+        auto v = (*d)->decode(m->bytes);
+        QVERIFY(v.has_value());
+        each(*v);
+      }
+    };
+    QCOMPARE(sensors::kindOf("rosgraph_msgs/Log"), sensors::SensorKind::Log);
+    QCOMPARE(sensors::kindOf("rcl_interfaces/msg/Log"), sensors::SensorKind::Log);
+    QCOMPARE(sensors::kindOf("diagnostic_msgs/msg/DiagnosticArray"), sensors::SensorKind::Diagnostics);
+    std::vector<sensors::LogEntry> logs;
+    decodeAll("/rosout", [&](const decode::Value& v) {
+      auto e = sensors::readLog(v);
+      QVERIFY(e.has_value());
+      logs.push_back(*e);
+    });
+    std::vector<QJsonObject> rosout, diagnostics;
+    for (const auto& e : expected) {
+      if (e["topic"] == "/rosout") rosout.push_back(e["msg"].toObject());
+      if (e["topic"] == "/diagnostics") diagnostics.push_back(e["msg"].toObject());
+    }
+    QCOMPARE(logs.size(), rosout.size());
+    const std::map<int, sensors::LogLevel> rosLevels{{1, sensors::LogLevel::Debug},
+                                                     {2, sensors::LogLevel::Info},
+                                                     {4, sensors::LogLevel::Warn},
+                                                     {8, sensors::LogLevel::Error},
+                                                     {16, sensors::LogLevel::Fatal}};
+    for (std::size_t i = 0; i < logs.size(); ++i) {
+      QJsonObject m = rosout[i], st = m["header"].toObject()["stamp"].toObject();
+      QCOMPARE(logs[i].stampNs,
+               static_cast<std::int64_t>(st["secs"].toInteger()) * 1'000'000'000 + st["nsecs"].toInteger());
+      QCOMPARE(logs[i].level, rosLevels.at(m["level"].toInt()));
+      QCOMPARE(QString::fromStdString(logs[i].node), m["name"].toString());
+      QCOMPARE(QString::fromStdString(logs[i].message), m["msg"].toString());
+      QCOMPARE(QString::fromStdString(logs[i].file), m["file"].toString());
+      QCOMPARE(static_cast<int>(logs[i].line), m["line"].toInt());
+    }
+    std::size_t k = 0;
+    decodeAll("/diagnostics", [&](const decode::Value& v) {
+      auto d = sensors::readDiagnostics(v);
+      QVERIFY(d.has_value());
+      QJsonArray want = diagnostics[k++]["status"].toArray();
+      QCOMPARE(static_cast<qsizetype>(d->size()), want.size());
+      for (qsizetype j = 0; j < want.size(); ++j) {
+        QJsonObject w = want[j].toObject();
+        QCOMPARE((*d)[static_cast<std::size_t>(j)].level, w["level"].toInt());
+        QCOMPARE(QString::fromStdString((*d)[static_cast<std::size_t>(j)].message), w["message"].toString());
+        QCOMPARE(QString::fromStdString((*d)[static_cast<std::size_t>(j)].hardwareId), w["hardware_id"].toString());
+        QCOMPARE(static_cast<qsizetype>((*d)[static_cast<std::size_t>(j)].values.size()), w["values"].toArray().size());
+      }
+    });
+    QCOMPARE(k, diagnostics.size());
+    // The TF tree: edges, and the lidar in the map frame at 1 s worked out by hand:
+    // base_link -> lidar (0.5, 0, 1.2); odom -> base_link at 1 s: (1, 0, 0), yaw 0.1;
+    // map -> odom (1, 2, 0), yaw 90 degrees.
+    sensors::TfBuffer tf;
+    decodeAll("/tf_static", [&](const decode::Value& v) { tf.add(v, true); });
+    decodeAll("/tf", [&](const decode::Value& v) { tf.add(v, false); });
+    auto edges = tf.edges();
+    QCOMPARE(edges.size(), std::size_t{4});
+    std::map<std::string, sensors::TfBuffer::EdgeInfo> byChild;
+    for (auto& e : edges) byChild[e.child] = e;
+    QCOMPARE(byChild["base_link"].parent, std::string("odom"));
+    QVERIFY(!byChild["base_link"].isStatic && byChild["odom"].isStatic && byChild["lidar"].isStatic);
+    QCOMPARE(byChild["base_link"].samples, std::size_t{21});
+    QCOMPARE(byChild["base_link"].lastNs - byChild["base_link"].firstNs, std::int64_t{2'000'000'000});
+    auto lidar = tf.lookup("map", "lidar", 1'700'000'001'000'000'000);
+    QVERIFY2(lidar.has_value(), lidar ? "" : lidar.error().message.c_str());
+    auto p = lidar->apply({0, 0, 0});
+    QVERIFY(std::abs(p[0] - (1 - 0.5 * std::sin(0.1))) < 1e-9);
+    QVERIFY(std::abs(p[1] - (2 + 1 + 0.5 * std::cos(0.1))) < 1e-9);
+    QVERIFY(std::abs(p[2] - 1.2) < 1e-9);
   }
 };
 
