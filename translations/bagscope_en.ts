@@ -22,6 +22,23 @@
     </message>
 </context>
 <context>
+    <name>bagscope::widgets::DiagnosticsPanel</name>
+    <message numerus="yes">
+        <source>%n message(s) could not be read: %1</source>
+        <translation>
+            <numerusform>%n message could not be read: %1</numerusform>
+            <numerusform>%n messages could not be read: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n entries</source>
+        <translation>
+            <numerusform>%n entry</numerusform>
+            <numerusform>%n entries</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>bagscope::widgets::ExportWizard</name>
     <message numerus="yes">
         <source>%n file(s), %1, in %2 s.</source>
@@ -35,6 +52,23 @@
         <translation>
             <numerusform> and %n more</numerusform>
             <numerusform> and %n more</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::LogPanel</name>
+    <message numerus="yes">
+        <source>%n message(s) could not be read: %1</source>
+        <translation>
+            <numerusform>%n message could not be read: %1</numerusform>
+            <numerusform>%n messages could not be read: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n line(s)</source>
+        <translation>
+            <numerusform>%1 of %n line</numerusform>
+            <numerusform>%1 of %n lines</numerusform>
         </translation>
     </message>
 </context>

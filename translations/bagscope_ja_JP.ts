@@ -58,6 +58,50 @@
         <source>Show in 3D View</source>
         <translation>3D ビューで表示</translation>
     </message>
+    <message>
+        <source>Log</source>
+        <translation>ログ</translation>
+    </message>
+    <message>
+        <source>New &amp;Log</source>
+        <translation>新しいログ(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+L</source>
+        <translation>Ctrl+Shift+L</translation>
+    </message>
+    <message>
+        <source>Show in Log</source>
+        <translation>ログに表示</translation>
+    </message>
+    <message>
+        <source>Diagnostics</source>
+        <translation>診断</translation>
+    </message>
+    <message>
+        <source>New Dia&amp;gnostics</source>
+        <translation>新しい診断(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+G</source>
+        <translation>Ctrl+Shift+G</translation>
+    </message>
+    <message>
+        <source>Show in Diagnostics</source>
+        <translation>診断に表示</translation>
+    </message>
+    <message>
+        <source>TF Tree</source>
+        <translation>TF ツリー</translation>
+    </message>
+    <message>
+        <source>New &amp;TF Tree</source>
+        <translation>新しい TF ツリー(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+T</source>
+        <translation>Ctrl+Shift+T</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>
@@ -265,6 +309,53 @@
     <message>
         <source>Value shown as the last colour of the map</source>
         <translation>カラーマップの最後の色に対応する値</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::DiagnosticsPanel</name>
+    <message>
+        <source>Hardware / Name</source>
+        <translation>ハードウェア / 名前</translation>
+    </message>
+    <message>
+        <source>Level</source>
+        <translation>レベル</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>メッセージ</translation>
+    </message>
+    <message>
+        <source>Since (s)</source>
+        <translation>開始（秒）</translation>
+    </message>
+    <message>
+        <source>The latest status of each entry at the playhead; expand an entry for its values and its level changes</source>
+        <translation>再生位置での各項目の最新状態。展開すると値とレベルの変化を表示します</translation>
+    </message>
+    <message>
+        <source>This recording has no diagnostics topics.</source>
+        <translation>この記録には診断トピックがありません。</translation>
+    </message>
+    <message>
+        <source>Reading…</source>
+        <translation>読み込み中…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n message(s) could not be read: %1</source>
+        <translation>
+            <numerusform>%n 件のメッセージを読み取れませんでした: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n entries</source>
+        <translation>
+            <numerusform>%n 項目</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Level changes</source>
+        <translation>レベルの変化</translation>
     </message>
 </context>
 <context>
@@ -713,6 +804,77 @@
     <message>
         <source>header.stamp %1</source>
         <translation>header.stamp %1</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::LogPanel</name>
+    <message>
+        <source>Time (s)</source>
+        <translation>時刻（秒）</translation>
+    </message>
+    <message>
+        <source>Level</source>
+        <translation>レベル</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>ノード</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>メッセージ</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>ソース</translation>
+    </message>
+    <message>
+        <source>Follow playhead</source>
+        <translation>再生位置に追従</translation>
+    </message>
+    <message>
+        <source>%1 and above</source>
+        <translation>%1 以上</translation>
+    </message>
+    <message>
+        <source>The least severe level shown</source>
+        <translation>表示する最も低い重大度</translation>
+    </message>
+    <message>
+        <source>All nodes</source>
+        <translation>すべてのノード</translation>
+    </message>
+    <message>
+        <source>Search messages, nodes, files</source>
+        <translation>メッセージ・ノード・ファイルを検索</translation>
+    </message>
+    <message>
+        <source>Scroll to the last line at or before the playhead as it moves</source>
+        <translation>再生位置の移動に合わせ、その時点以前の最後の行へスクロール</translation>
+    </message>
+    <message>
+        <source>Double-click a line to move the playhead there</source>
+        <translation>行をダブルクリックすると再生位置をそこへ移動します</translation>
+    </message>
+    <message>
+        <source>This recording has no log topics.</source>
+        <translation>この記録にはログトピックがありません。</translation>
+    </message>
+    <message>
+        <source>Reading…</source>
+        <translation>読み込み中…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n message(s) could not be read: %1</source>
+        <translation>
+            <numerusform>%n 件のメッセージを読み取れませんでした: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n line(s)</source>
+        <translation>
+            <numerusform>%1 / %n 行</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1767,6 +1929,69 @@ t = 時刻（秒）
     <message>
         <source>Rate of the median interval:</source>
         <translation>中央値の間隔によるレート:</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::TfTreePanel</name>
+    <message>
+        <source>Frame</source>
+        <translation>フレーム</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>種類</translation>
+    </message>
+    <message>
+        <source>Rate (Hz)</source>
+        <translation>レート（Hz）</translation>
+    </message>
+    <message>
+        <source>Last update (s)</source>
+        <translation>最終更新（秒）</translation>
+    </message>
+    <message>
+        <source>In its parent at the playhead</source>
+        <translation>再生位置での親フレーム内の姿勢</translation>
+    </message>
+    <message>
+        <source>Frame:</source>
+        <translation>フレーム:</translation>
+    </message>
+    <message>
+        <source>Relative to:</source>
+        <translation>基準:</translation>
+    </message>
+    <message>
+        <source>At the playhead:</source>
+        <translation>再生位置:</translation>
+    </message>
+    <message>
+        <source>This recording has no transforms.</source>
+        <translation>この記録には座標変換がありません。</translation>
+    </message>
+    <message>
+        <source>Reading…</source>
+        <translation>読み込み中…</translation>
+    </message>
+    <message>
+        <source>static</source>
+        <translation>静的</translation>
+    </message>
+    <message>
+        <source>dynamic</source>
+        <translation>動的</translation>
+    </message>
+    <message>
+        <source>root</source>
+        <translation>ルート</translation>
+    </message>
+    <message>
+        <source>Choose two frames.</source>
+        <translation>フレームを 2 つ選んでください。</translation>
+    </message>
+    <message>
+        <source>No frame %1 in the transforms.</source>
+        <translation>座標変換にフレーム %1 がありません。</translation>
     </message>
 </context>
 <context>

@@ -58,6 +58,50 @@
         <source>Show in 3D View</source>
         <translation>在 3D 视图中显示</translation>
     </message>
+    <message>
+        <source>Log</source>
+        <translation>日志</translation>
+    </message>
+    <message>
+        <source>New &amp;Log</source>
+        <translation>新建日志(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+L</source>
+        <translation>Ctrl+Shift+L</translation>
+    </message>
+    <message>
+        <source>Show in Log</source>
+        <translation>在日志中显示</translation>
+    </message>
+    <message>
+        <source>Diagnostics</source>
+        <translation>诊断</translation>
+    </message>
+    <message>
+        <source>New Dia&amp;gnostics</source>
+        <translation>新建诊断(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+G</source>
+        <translation>Ctrl+Shift+G</translation>
+    </message>
+    <message>
+        <source>Show in Diagnostics</source>
+        <translation>在诊断中显示</translation>
+    </message>
+    <message>
+        <source>TF Tree</source>
+        <translation>TF 树</translation>
+    </message>
+    <message>
+        <source>New &amp;TF Tree</source>
+        <translation>新建 TF 树(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+T</source>
+        <translation>Ctrl+Shift+T</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>
@@ -265,6 +309,53 @@
     <message>
         <source>Value shown as the last colour of the map</source>
         <translation>对应色图末尾颜色的值</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::DiagnosticsPanel</name>
+    <message>
+        <source>Hardware / Name</source>
+        <translation>硬件 / 名称</translation>
+    </message>
+    <message>
+        <source>Level</source>
+        <translation>级别</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <source>Since (s)</source>
+        <translation>起始（秒）</translation>
+    </message>
+    <message>
+        <source>The latest status of each entry at the playhead; expand an entry for its values and its level changes</source>
+        <translation>播放头处每个条目的最新状态；展开条目可查看其键值和级别变化</translation>
+    </message>
+    <message>
+        <source>This recording has no diagnostics topics.</source>
+        <translation>此录制中没有诊断话题。</translation>
+    </message>
+    <message>
+        <source>Reading…</source>
+        <translation>正在读取…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n message(s) could not be read: %1</source>
+        <translation>
+            <numerusform>%n 条消息无法读取：%1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n entries</source>
+        <translation>
+            <numerusform>%n 个条目</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Level changes</source>
+        <translation>级别变化</translation>
     </message>
 </context>
 <context>
@@ -713,6 +804,77 @@
     <message>
         <source>header.stamp %1</source>
         <translation>header.stamp %1</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::LogPanel</name>
+    <message>
+        <source>Time (s)</source>
+        <translation>时间（秒）</translation>
+    </message>
+    <message>
+        <source>Level</source>
+        <translation>级别</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>源码位置</translation>
+    </message>
+    <message>
+        <source>Follow playhead</source>
+        <translation>跟随播放头</translation>
+    </message>
+    <message>
+        <source>%1 and above</source>
+        <translation>%1 及以上</translation>
+    </message>
+    <message>
+        <source>The least severe level shown</source>
+        <translation>显示的最低严重级别</translation>
+    </message>
+    <message>
+        <source>All nodes</source>
+        <translation>所有节点</translation>
+    </message>
+    <message>
+        <source>Search messages, nodes, files</source>
+        <translation>搜索消息、节点、文件</translation>
+    </message>
+    <message>
+        <source>Scroll to the last line at or before the playhead as it moves</source>
+        <translation>播放头移动时滚动到其所在或之前的最后一行</translation>
+    </message>
+    <message>
+        <source>Double-click a line to move the playhead there</source>
+        <translation>双击某行可将播放头移到该处</translation>
+    </message>
+    <message>
+        <source>This recording has no log topics.</source>
+        <translation>此录制中没有日志话题。</translation>
+    </message>
+    <message>
+        <source>Reading…</source>
+        <translation>正在读取…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n message(s) could not be read: %1</source>
+        <translation>
+            <numerusform>%n 条消息无法读取：%1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n line(s)</source>
+        <translation>
+            <numerusform>%1 / 共 %n 行</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1767,6 +1929,69 @@ t = 时间（秒）
     <message>
         <source>Rate of the median interval:</source>
         <translation>中位间隔对应的频率：</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::TfTreePanel</name>
+    <message>
+        <source>Frame</source>
+        <translation>坐标系</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Rate (Hz)</source>
+        <translation>频率（Hz）</translation>
+    </message>
+    <message>
+        <source>Last update (s)</source>
+        <translation>最近更新（秒）</translation>
+    </message>
+    <message>
+        <source>In its parent at the playhead</source>
+        <translation>播放头处相对父坐标系</translation>
+    </message>
+    <message>
+        <source>Frame:</source>
+        <translation>坐标系：</translation>
+    </message>
+    <message>
+        <source>Relative to:</source>
+        <translation>相对于：</translation>
+    </message>
+    <message>
+        <source>At the playhead:</source>
+        <translation>播放头处：</translation>
+    </message>
+    <message>
+        <source>This recording has no transforms.</source>
+        <translation>此录制中没有坐标变换。</translation>
+    </message>
+    <message>
+        <source>Reading…</source>
+        <translation>正在读取…</translation>
+    </message>
+    <message>
+        <source>static</source>
+        <translation>静态</translation>
+    </message>
+    <message>
+        <source>dynamic</source>
+        <translation>动态</translation>
+    </message>
+    <message>
+        <source>root</source>
+        <translation>根</translation>
+    </message>
+    <message>
+        <source>Choose two frames.</source>
+        <translation>请选择两个坐标系。</translation>
+    </message>
+    <message>
+        <source>No frame %1 in the transforms.</source>
+        <translation>坐标变换中没有坐标系 %1。</translation>
     </message>
 </context>
 <context>

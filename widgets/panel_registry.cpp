@@ -5,8 +5,11 @@
 #include <algorithm>
 
 #include "cloud_panel.hpp"
+#include "diagnostics_panel.hpp"
 #include "image_panel.hpp"
+#include "log_panel.hpp"
 #include "plot_panel.hpp"
+#include "tf_tree_panel.hpp"
 
 namespace bagscope::widgets {
 namespace {
@@ -25,6 +28,14 @@ const PanelType kPanelTypes[] = {
     {CloudPanel::kKind, QT_TRANSLATE_NOOP("PanelType", "3D View"), QT_TRANSLATE_NOOP("PanelType", "New &3D View"),
      QT_TRANSLATE_NOOP("PanelType", "Ctrl+Shift+D"), QT_TRANSLATE_NOOP("PanelType", "Show in 3D View"),
      make<CloudPanel>, CloudPanel::shows},
+    {LogPanel::kKind, QT_TRANSLATE_NOOP("PanelType", "Log"), QT_TRANSLATE_NOOP("PanelType", "New &Log"),
+     QT_TRANSLATE_NOOP("PanelType", "Ctrl+Shift+L"), QT_TRANSLATE_NOOP("PanelType", "Show in Log"), make<LogPanel>,
+     LogPanel::shows},
+    {DiagnosticsPanel::kKind, QT_TRANSLATE_NOOP("PanelType", "Diagnostics"),
+     QT_TRANSLATE_NOOP("PanelType", "New Dia&gnostics"), QT_TRANSLATE_NOOP("PanelType", "Ctrl+Shift+G"),
+     QT_TRANSLATE_NOOP("PanelType", "Show in Diagnostics"), make<DiagnosticsPanel>, DiagnosticsPanel::shows},
+    {TfTreePanel::kKind, QT_TRANSLATE_NOOP("PanelType", "TF Tree"), QT_TRANSLATE_NOOP("PanelType", "New &TF Tree"),
+     QT_TRANSLATE_NOOP("PanelType", "Ctrl+Shift+T"), nullptr, make<TfTreePanel>, nullptr},
 };
 
 }  // namespace

@@ -16,10 +16,13 @@
 #include "common/test_support.hpp"
 #include "widget_test_support.hpp"
 #include "widgets/cloud_panel.hpp"
+#include "widgets/diagnostics_panel.hpp"
 #include "widgets/document.hpp"
 #include "widgets/image_panel.hpp"
+#include "widgets/log_panel.hpp"
 #include "widgets/main_window.hpp"
 #include "widgets/plot_panel.hpp"
+#include "widgets/tf_tree_panel.hpp"
 #include "widgets/vtk_view.hpp"
 
 using namespace bagscope::widgets;
@@ -325,6 +328,129 @@ private slots:
     QTRY_COMPARE(rpy.seriesY(2).size(), rpy.seriesX(0).size());
     QTest::qWait(100);
     diff = compareToBaseline(rpy.grab().toImage(), "plot_rpy");
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+  }
+
+  void logPanelFiltersByLevelNodeAndText() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/robot_state.bag")}));
+    LogPanel log(&d);
+    QSignalSpy loaded(&log, &LogPanel::loaded);
+    log.resize(800, 360);
+    log.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&log));
+    QVERIFY2(loaded.count() || loaded.wait(20000), qPrintable(log.status()));
+    // The counts by hand from python3-rosbag's reading of the lines.
+    QString error;
+    std::vector<QJsonObject> lines;
+    for (const auto& l : bagscope::test::readJsonLines(dataPath("ros1/robot_state.expected.jsonl"), &error))
+      if (l["topic"] == "/rosout") lines.push_back(l);
+    auto count = [&](int minLevel, const QString& node, const QString& text) {
+      int n = 0;
+      for (const auto& l : lines) {
+        QJsonObject m = l["msg"].toObject();
+        if (m["level"].toInt() < minLevel) continue;
+        if (!node.isEmpty() && m["name"].toString() != node) continue;
+        if (!text.isEmpty() && !m["msg"].toString().contains(text, Qt::CaseInsensitive) &&
+            !m["name"].toString().contains(text, Qt::CaseInsensitive) &&
+            !m["file"].toString().contains(text, Qt::CaseInsensitive))
+          continue;
+        ++n;
+      }
+      return n;
+    };
+    QCOMPARE(log.model()->rowCount(), static_cast<int>(lines.size()));
+    log.setMinimumLevel(bagscope::sensors::LogLevel::Warn);  // ROS 1 WARN = 4
+    QCOMPARE(log.model()->rowCount(), count(4, {}, {}));
+    log.setNodeFilter("/driver");
+    QCOMPARE(log.model()->rowCount(), count(4, "/driver", {}));
+    log.setSearchText("OBSTACLE");
+    QCOMPARE(log.model()->rowCount(), count(4, "/driver", "obstacle"));
+    log.setNodeFilter({});
+    log.setMinimumLevel(bagscope::sensors::LogLevel::Debug);
+    QCOMPARE(log.model()->rowCount(), count(1, {}, "obstacle"));
+    QVERIFY(log.status().startsWith(QString("%1 of %2").arg(count(1, {}, "obstacle")).arg(lines.size())));
+    // A double-click moves the playhead to the line; following the playhead selects the last
+    // line at or before it.
+    log.setSearchText({});
+    QModelIndex fifth = log.model()->index(4, 0);
+    QPoint at = log.table()->visualRect(fifth).center();
+    QTest::mouseClick(log.table()->viewport(), Qt::LeftButton, {}, at);  // an item view's double-click follows a press
+    QTest::mouseDClick(log.table()->viewport(), Qt::LeftButton, {}, at);
+    QCOMPARE(d.playheadNs(), static_cast<qint64>(lines[4]["log_time_ns"].toInteger()));
+    log.setFollowPlayhead(true);
+    d.setPlayhead(static_cast<qint64>(lines[10]["log_time_ns"].toInteger()) + 1);
+    QCOMPARE(log.table()->currentIndex().row(), 10);
+    QCOMPARE(log.model()->data(log.model()->index(10, LogModel::Message), Qt::DisplayRole).toString(),
+             lines[10]["msg"][u"msg"].toString());
+    // Kept in layouts.
+    LogPanel again(&d);
+    again.restoreSettings(log.saveSettings());
+    QCOMPARE(again.saveSettings(), log.saveSettings());
+    d.setPlayhead(d.startNs() + 700'000'000);
+    QTest::qWait(50);
+    QString diff = compareToBaseline(log.grab().toImage(), "log_panel");
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+  }
+
+  void diagnosticsShowTheLatestStatusAtThePlayhead() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/robot_state.bag")}));
+    DiagnosticsPanel panel(&d);
+    QSignalSpy loaded(&panel, &DiagnosticsPanel::loaded);
+    panel.resize(700, 300);
+    panel.show();
+    QVERIFY(loaded.count() || loaded.wait(20000));
+    QString error;
+    std::vector<QJsonObject> arrays;
+    for (const auto& l : bagscope::test::readJsonLines(dataPath("ros1/robot_state.expected.jsonl"), &error))
+      if (l["topic"] == "/diagnostics") arrays.push_back(l);
+    // At each array's time (and just before the next): its statuses, sorted by hardware id.
+    for (const auto& a : arrays) {
+      d.setPlayhead(static_cast<qint64>(a["log_time_ns"].toInteger()) + 1000);
+      QStringList want;
+      for (const auto& st : a["msg"][u"status"].toArray()) {
+        QJsonObject o = st.toObject();
+        want << QString("%1 / %2: %3 %4")
+                    .arg(o["hardware_id"].toString(), o["name"].toString(), diagnosticLevelName(o["level"].toInt()),
+                         o["message"].toString());
+      }
+      want.sort();
+      QCOMPARE(panel.shownStatus(), want);
+    }
+    d.setPlayhead(d.startNs());  // before the first array: nothing reported yet
+    QVERIFY(panel.shownStatus().isEmpty());
+    d.setPlayhead(d.startNs() + 1'300'000'000);
+    panel.tree()->expandAll();
+    QTest::qWait(50);
+    QString diff = compareToBaseline(panel.grab().toImage(), "diagnostics_panel");
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+  }
+
+  void tfTreeShowsFramesAndTheirRelativeTransform() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/robot_state.bag")}));
+    TfTreePanel panel(&d);
+    QSignalSpy loaded(&panel, &TfTreePanel::loaded);
+    panel.resize(760, 360);
+    panel.show();
+    QVERIFY(loaded.count() || loaded.wait(20000));
+    QCOMPARE(panel.frameRows(), (QStringList{"map root", "  odom static", "    base_link dynamic",
+                                             "      camera static", "      lidar static"}));
+    // The lidar in the map at 1 s, by hand: map -> odom (1, 2, 0) yaw 90°, odom -> base_link
+    // (1, 0, 0) yaw 0.1 rad, base_link -> lidar (0.5, 0, 1.2).
+    d.setPlayhead(1'700'000'001'000'000'000);
+    panel.setFrames("lidar", "map");
+    double x = 1 - 0.5 * std::sin(0.1), y = 3 + 0.5 * std::cos(0.1), yaw = 90 + 0.1 * 180 / 3.14159265358979323846;
+    QCOMPARE(panel.relativeText(),
+             QString("%1 %2 1.200 m · 0.000 0.000 %3 °")
+                 .arg(QString::number(x, 'f', 3), QString::number(y, 'f', 3), QString::number(yaw, 'f', 3)));
+    panel.setFrames("lidar", "nowhere");
+    QVERIFY(!panel.relativeText().contains(" m · "));
+    panel.setFrames("camera", "base_link");  // static: 0.2 0.1 1.0, yaw -90°
+    QCOMPARE(panel.relativeText(), QString("0.200 0.100 1.000 m · 0.000 0.000 -90.000 °"));
+    QTest::qWait(50);
+    QString diff = compareToBaseline(panel.grab().toImage(), "tf_tree_panel");
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
   }
 
