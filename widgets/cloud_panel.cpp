@@ -192,7 +192,7 @@ CloudPanel::CloudPanel(Document* document, QWidget* parent)
       document_(document),
       mailbox_(Mailbox::create(this)),
       scene_(std::make_unique<Scene>()),
-      reader_(std::make_unique<NewestRead<CloudFrame>>(this)),
+      reader_(std::make_unique<NewestRead<std::vector<CloudFrame>>>(this)),
       view_(new VtkView(this)),
       topic_(new QComboBox(this)),
       field_(new QComboBox(this)),
@@ -293,8 +293,8 @@ void CloudPanel::connectControls() {
   connect(field_, &QComboBox::currentIndexChanged, this, reread);
   connect(fixedFrame_, &QComboBox::currentIndexChanged, this, reread);
   connect(accumulate_, &QSpinBox::valueChanged, this, [this] {
-    while (frames_.size() > static_cast<std::size_t>(accumulate_->value())) frames_.pop_front();
-    rebuild();
+    reader_->reset();  // the frames now wanted: read those not shown yet
+    refresh();
   });
   connect(range_, &ColourRange::changed, this, &CloudPanel::rebuild);
   connect(pointSize_, &QSpinBox::valueChanged, this, [this](int size) {
@@ -403,51 +403,78 @@ void CloudPanel::refresh() {
   if (field.isEmpty()) field = QStringLiteral("intensity");
   QString fixed = fixedFrame_->currentData().toString();
   auto tf = tf_;
+  // The last N messages at or before the playhead, wherever it came from: those shown already
+  // are kept, the others read.
+  const std::size_t last = *row, first = last + 1 >= static_cast<std::size_t>(accumulate_->value())
+                                             ? last + 1 - static_cast<std::size_t>(accumulate_->value())
+                                             : 0;
+  std::vector<std::size_t> missing;
+  for (std::size_t r = first; r <= last; ++r)
+    if (std::none_of(frames_.begin(), frames_.end(), [r](const CloudFrame& f) { return f.row == r; }))
+      missing.push_back(r);
   int version = version_;
   reader_->want(
-      {s, static_cast<int>(id), *row, version_},
-      [session, id, n = *row, field, tf, fixed] { return readCloud(*session, id, n, field, tf.get(), fixed); },
-      [this, version](const ReadKey& previous, CloudFrame frame) {
-        const ReadKey& key = reader_->shown();
-        if (key.session != document_->session() || version != version_) return;
-        // Accumulating only makes sense going forwards.
-        if (previous.session == key.session && previous.topic == key.topic && key.row < previous.row) frames_.clear();
-        showFrame(std::move(frame));
+      {s, static_cast<int>(id), last, version_},
+      [session, id, missing, field, tf, fixed] {
+        std::vector<CloudFrame> read;
+        for (std::size_t r : missing) {
+          read.push_back(readCloud(*session, id, r, field, tf.get(), fixed));
+          read.back().row = r;
+        }
+        return read;
+      },
+      [this, version, first, last](const ReadKey&, std::vector<CloudFrame> fresh) {
+        if (reader_->shown().session != document_->session() || version != version_) return;
+        bool failed = std::any_of(fresh.begin(), fresh.end(), [](const CloudFrame& f) { return !f.error.isEmpty(); });
+        showFrames(std::move(fresh), first, last);
+        // Asked for with other frames at hand (N changed meanwhile): read what is still missing.
+        if (!failed && frames_.size() < last - first + 1) {
+          reader_->reset();
+          refresh();
+        }
       });
 }
 
-void CloudPanel::showFrame(CloudFrame frame) {
-  if (!frame.error.isEmpty()) {
-    status_->setText(frame.error);
-    emit frameShown();
-    return;
-  }
+void CloudPanel::showFrames(std::vector<CloudFrame> fresh, std::size_t first, std::size_t last) {
+  for (const auto& frame : fresh)
+    if (!frame.error.isEmpty()) {
+      status_->setText(frame.error);
+      emit frameShown();
+      return;
+    }
+  std::deque<CloudFrame> frames;
+  for (auto& f : frames_)
+    if (f.row >= first && f.row <= last) frames.push_back(std::move(f));
+  for (auto& f : fresh)
+    if (std::none_of(frames.begin(), frames.end(), [&](const CloudFrame& g) { return g.row == f.row; }))
+      frames.push_back(std::move(f));
+  std::sort(frames.begin(), frames.end(), [](const CloudFrame& a, const CloudFrame& b) { return a.row < b.row; });
+  frames_ = std::move(frames);
+  if (frames_.empty()) return;
+  const CloudFrame& newest = frames_.back();
   // The colour choices this cloud offers, keeping the current one.
   QString current = pendingField_.isEmpty() ? field_->currentText() : pendingField_;
-  if (field_->count() != frame.fields.size() || [&] {
+  if (field_->count() != newest.fields.size() || [&] {
         for (int i = 0; i < field_->count(); ++i)
-          if (field_->itemText(i) != frame.fields[i]) return true;
+          if (field_->itemText(i) != newest.fields[i]) return true;
         return false;
       }()) {
     QSignalBlocker block(field_);
     field_->clear();
-    field_->addItems(frame.fields);
+    field_->addItems(newest.fields);
     int i = field_->findText(current);
     if (i < 0) i = field_->findText(QStringLiteral("intensity"));
     if (i < 0) i = field_->findText(QStringLiteral("z"));
     field_->setCurrentIndex(std::max(0, i));
     if (field_->currentText() == current) pendingField_.clear();
   }
-  frames_.push_back(std::move(frame));
-  while (frames_.size() > static_cast<std::size_t>(accumulate_->value())) frames_.pop_front();
   rebuild();
-  const CloudFrame& last = frames_.back();
   qint64 origin = document_->startNs();
   status_->setText(tr("%1 points in %n frame(s) · %2 · stamp %3", nullptr, static_cast<int>(frames_.size()))
                        .arg(pointsDrawn())
-                       .arg(last.frameId.isEmpty() ? QStringLiteral("–") : last.frameId)
-                       .arg(formatStamp(last.stampNs, TimeDisplay::Relative, origin, document_->endNs())) +
-                   (last.warning.isEmpty() ? QString() : QStringLiteral(" · ") + last.warning));
+                       .arg(newest.frameId.isEmpty() ? QStringLiteral("–") : newest.frameId)
+                       .arg(formatStamp(newest.stampNs, TimeDisplay::Relative, origin, document_->endNs())) +
+                   (newest.warning.isEmpty() ? QString() : QStringLiteral(" · ") + newest.warning));
   if (!cameraSet_ && pointsDrawn() > 0) {
     resetView();
     cameraSet_ = true;

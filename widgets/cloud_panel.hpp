@@ -48,8 +48,9 @@ struct CloudFrame {
   QString frameId;
   qint64 stampNs = 0;
   qint64 logTimeNs = 0;
-  QString error;    ///< could not be read
-  QString warning;  ///< shown but not transformed (no TF to the fixed frame)
+  std::size_t row = 0;  ///< the message's position in its topic
+  QString error;        ///< could not be read
+  QString warning;      ///< shown but not transformed (no TF to the fixed frame)
   std::size_t size() const { return xyz.size() / 3; }
 };
 
@@ -108,14 +109,15 @@ private:
   void lookFrom(std::array<double, 3> position, std::array<double, 3> up);
   struct Scene;
   void refresh();
-  void showFrame(CloudFrame frame);
+  /// Shows the frames of rows [first, last]: those of frames_ in it and `fresh` ones.
+  void showFrames(std::vector<CloudFrame> fresh, std::size_t first, std::size_t last);
   void rebuild();
   void loadTf();
 
   Document* document_;
   std::shared_ptr<Mailbox> mailbox_;
   std::unique_ptr<Scene> scene_;
-  std::unique_ptr<NewestRead<CloudFrame>> reader_;
+  std::unique_ptr<NewestRead<std::vector<CloudFrame>>> reader_;
   VtkView* view_;
   QComboBox* topic_;
   QComboBox* field_;

@@ -947,6 +947,33 @@ private slots:
     QTRY_COMPARE(cloud->pointsDrawn(), std::size_t{2000});
   }
 
+  void cloudLastNFramesCountBackFromThePlayheadAfterASeek() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
+    CloudPanel panel(&d);
+    panel.resize(600, 400);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.restoreSettings({{"topic", "/points"}, {"accumulate", 5}});
+    auto topic = d.session()->findTopic("/points");
+    QVERIFY(topic);
+    auto index = d.session()->index(*topic);
+    // Seeks, with no frame before them visited: the five messages at or before the playhead
+    // (fewer near the start), oldest first.
+    for (qint64 at : {1'500'000'000LL, 600'000'000LL, 150'000'000LL, 1'900'000'000LL}) {
+      d.setPlayhead(d.startNs() + at);
+      std::size_t row = *d.session()->atOrBefore(*topic, d.playheadNs());
+      std::size_t first = row >= 4 ? row - 4 : 0;
+      QTRY_COMPARE(panel.frames().size(), row - first + 1);
+      QTRY_COMPARE(panel.frames().back().logTimeNs, index[row].logTimeNs);
+      for (std::size_t k = 0; k < panel.frames().size(); ++k)
+        QCOMPARE(panel.frames()[k].logTimeNs, index[first + k].logTimeNs);
+    }
+    // More frames asked for: read at once, without moving the playhead.
+    panel.restoreSettings({{"topic", "/points"}, {"accumulate", 8}});
+    QTRY_COMPARE(panel.frames().size(), std::size_t{8});
+  }
+
   void cloudsAreColouredAndDrawn() {
     Document d;
     QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
