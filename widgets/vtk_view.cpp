@@ -104,7 +104,8 @@ VtkView::VtkView(QWidget* parent) : QOpenGLWidget(parent), impl_(std::make_uniqu
 }
 
 VtkView::~VtkView() {
-  makeCurrent();  // VTK releases its GL resources in our context
+  if (context()) disconnect(context(), nullptr, this, nullptr);  // it dies after us: no release then
+  makeCurrent();                                                 // VTK releases its GL resources in our context
   impl_->window->Finalize();
   doneCurrent();
 }
@@ -113,11 +114,23 @@ vtkRenderer* VtkView::renderer() const { return impl_->renderer; }
 
 void VtkView::initializeGL() {
   auto& w = *impl_->window;
+  // Floating or docking the panel moves the widget to another window: Qt destroys this
+  // context and makes a new one (initializeGL again). VTK's buffers, shaders and textures
+  // belong to the old one: release them there, and VTK makes them anew in the new one.
+  connect(
+      context(), &QOpenGLContext::aboutToBeDestroyed, this,
+      [this] {
+        makeCurrent();
+        impl_->window->ReleaseGraphicsResources(impl_->window);
+        impl_->ready = false;
+        doneCurrent();
+      },
+      Qt::DirectConnection);
   w.SetOwnContext(false);
   w.SetForceMaximumHardwareLineWidth(1);
   w.SetReadyForRendering(true);
   w.OpenGLInitContext();
-  impl_->interactor->Initialize();
+  if (!impl_->interactor->GetInitialized()) impl_->interactor->Initialize();
   impl_->ready = true;
   resizeGL(width(), height());
 }

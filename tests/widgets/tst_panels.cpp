@@ -974,6 +974,40 @@ private slots:
     QTRY_COMPARE(panel.frames().size(), std::size_t{8});
   }
 
+  void cloudViewKeepsDrawingWhenFloatedAndDockedAgain() {
+    QTemporaryDir layouts;
+    MainWindow w(nullptr, layouts.path());
+    w.resize(1200, 800);
+    w.show();
+    QSignalSpy opened(&w, &MainWindow::openFinished);
+    w.open({dataPath("ros1/demo_lz4.bag")});
+    QVERIFY(opened.wait(30000));
+    auto* panel = static_cast<CloudPanel*>(w.addPanel("cloud"));
+    QSignalSpy shown(panel, &CloudPanel::frameShown);
+    panel->setTopic("/points");
+    QVERIFY(shown.count() || shown.wait(10000));
+    QTRY_COMPARE(panel->pointsDrawn(), std::size_t{2000});
+    panel->topView();
+    auto colouredPixels = [&] {
+      QImage view = panel->view()->grabFramebuffer();
+      int coloured = 0;
+      for (int yy = 0; yy < view.height(); yy += 2)
+        for (int xx = 0; xx < view.width(); xx += 2) coloured += view.pixelColor(xx, yy).saturation() > 100;
+      return coloured;
+    };
+    QTRY_VERIFY(colouredPixels() > 50);
+    QDockWidget* dock = nullptr;
+    for (auto* d : w.docks())
+      if (d->widget() == panel) dock = d;
+    QVERIFY(dock);
+    dock->setFloating(true);  // a window of its own: another OpenGL context
+    QVERIFY(QTest::qWaitForWindowExposed(dock));
+    QTRY_VERIFY2(colouredPixels() > 50, "blank when floating");
+    dock->setFloating(false);
+    QTest::qWait(200);
+    QTRY_VERIFY2(colouredPixels() > 50, "blank when docked again");
+  }
+
   void cloudsAreColouredAndDrawn() {
     Document d;
     QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
