@@ -259,7 +259,10 @@ private slots:
     for (QAction* a : w.findChildren<QAction*>()) newActions << a->text();
     for (const auto& type : bagscope::widgets::panelTypes())
       QVERIFY2(newActions.contains(bagscope::widgets::translated(type.newAction)), type.kind);
-    QCOMPARE(bagscope::widgets::panelTypes().size(), std::size_t{3});
+    QCOMPARE(bagscope::widgets::panelTypes().size(), std::size_t{6});  // plot, image, 3D, log, diagnostics, TF tree
+    QVERIFY(bagscope::widgets::panelType("log")->shows("rcl_interfaces/msg/Log"));
+    QVERIFY(bagscope::widgets::panelType("diagnostics")->shows("diagnostic_msgs/DiagnosticArray"));
+    QVERIFY(!bagscope::widgets::panelType("tf")->shows);
     const auto* image = bagscope::widgets::panelType("image");
     const auto* cloud = bagscope::widgets::panelType("cloud");
     QVERIFY(image && cloud && !bagscope::widgets::panelType("nonsense"));
