@@ -102,6 +102,22 @@
         <source>Ctrl+Shift+T</source>
         <translation>Ctrl+Shift+T</translation>
     </message>
+    <message>
+        <source>Messages</source>
+        <translation>メッセージ一覧</translation>
+    </message>
+    <message>
+        <source>New &amp;Messages List</source>
+        <translation>新しいメッセージ一覧(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+M</source>
+        <translation>Ctrl+Shift+M</translation>
+    </message>
+    <message>
+        <source>Show in Messages List</source>
+        <translation>メッセージ一覧に表示</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>
@@ -1187,6 +1203,49 @@
     <message>
         <source>Value</source>
         <translation>値</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::MessagesPanel</name>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Log time (s)</source>
+        <translation>記録時刻（秒）</translation>
+    </message>
+    <message>
+        <source>Stamp (s)</source>
+        <translation>スタンプ（秒）</translation>
+    </message>
+    <message>
+        <source>Bytes</source>
+        <translation>バイト</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>メッセージ</translation>
+    </message>
+    <message>
+        <source>cannot be read: %1</source>
+        <translation>読み取れません: %1</translation>
+    </message>
+    <message>
+        <source>cannot be decoded: %1</source>
+        <translation>デコードできません: %1</translation>
+    </message>
+    <message>
+        <source>Follow playhead</source>
+        <translation>再生位置に追従</translation>
+    </message>
+    <message>
+        <source>Click a message to move the playhead to it</source>
+        <translation>メッセージをクリックすると再生位置をそこへ移動します</translation>
+    </message>
+    <message>
+        <source>Select the message at or before the playhead as it moves</source>
+        <translation>再生位置の移動に合わせ、その時点以前のメッセージを選択</translation>
     </message>
 </context>
 <context>

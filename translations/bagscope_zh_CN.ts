@@ -102,6 +102,22 @@
         <source>Ctrl+Shift+T</source>
         <translation>Ctrl+Shift+T</translation>
     </message>
+    <message>
+        <source>Messages</source>
+        <translation>消息列表</translation>
+    </message>
+    <message>
+        <source>New &amp;Messages List</source>
+        <translation>新建消息列表(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+M</source>
+        <translation>Ctrl+Shift+M</translation>
+    </message>
+    <message>
+        <source>Show in Messages List</source>
+        <translation>在消息列表中显示</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>
@@ -1187,6 +1203,49 @@
     <message>
         <source>Value</source>
         <translation>值</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::MessagesPanel</name>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Log time (s)</source>
+        <translation>记录时间（秒）</translation>
+    </message>
+    <message>
+        <source>Stamp (s)</source>
+        <translation>时间戳（秒）</translation>
+    </message>
+    <message>
+        <source>Bytes</source>
+        <translation>字节</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <source>cannot be read: %1</source>
+        <translation>无法读取：%1</translation>
+    </message>
+    <message>
+        <source>cannot be decoded: %1</source>
+        <translation>无法解码：%1</translation>
+    </message>
+    <message>
+        <source>Follow playhead</source>
+        <translation>跟随播放头</translation>
+    </message>
+    <message>
+        <source>Click a message to move the playhead to it</source>
+        <translation>单击消息可将播放头移到该处</translation>
+    </message>
+    <message>
+        <source>Select the message at or before the playhead as it moves</source>
+        <translation>播放头移动时选中其所在或之前的消息</translation>
     </message>
 </context>
 <context>

@@ -8,6 +8,7 @@
 #include "diagnostics_panel.hpp"
 #include "image_panel.hpp"
 #include "log_panel.hpp"
+#include "messages_panel.hpp"
 #include "plot_panel.hpp"
 #include "tf_tree_panel.hpp"
 
@@ -36,6 +37,9 @@ const PanelType kPanelTypes[] = {
      QT_TRANSLATE_NOOP("PanelType", "Show in Diagnostics"), make<DiagnosticsPanel>, DiagnosticsPanel::shows},
     {TfTreePanel::kKind, QT_TRANSLATE_NOOP("PanelType", "TF Tree"), QT_TRANSLATE_NOOP("PanelType", "New &TF Tree"),
      QT_TRANSLATE_NOOP("PanelType", "Ctrl+Shift+T"), nullptr, make<TfTreePanel>, nullptr},
+    {MessagesPanel::kKind, QT_TRANSLATE_NOOP("PanelType", "Messages"),
+     QT_TRANSLATE_NOOP("PanelType", "New &Messages List"), QT_TRANSLATE_NOOP("PanelType", "Ctrl+Shift+M"),
+     QT_TRANSLATE_NOOP("PanelType", "Show in Messages List"), make<MessagesPanel>, MessagesPanel::shows},
 };
 
 }  // namespace

@@ -259,7 +259,8 @@ private slots:
     for (QAction* a : w.findChildren<QAction*>()) newActions << a->text();
     for (const auto& type : bagscope::widgets::panelTypes())
       QVERIFY2(newActions.contains(bagscope::widgets::translated(type.newAction)), type.kind);
-    QCOMPARE(bagscope::widgets::panelTypes().size(), std::size_t{6});  // plot, image, 3D, log, diagnostics, TF tree
+    QCOMPARE(bagscope::widgets::panelTypes().size(),
+             std::size_t{7});  // plot, image, 3D, log, diagnostics, TF tree, messages
     QVERIFY(bagscope::widgets::panelType("log")->shows("rcl_interfaces/msg/Log"));
     QVERIFY(bagscope::widgets::panelType("diagnostics")->shows("diagnostic_msgs/DiagnosticArray"));
     QVERIFY(!bagscope::widgets::panelType("tf")->shows);

@@ -21,6 +21,7 @@
 #include "widgets/image_panel.hpp"
 #include "widgets/log_panel.hpp"
 #include "widgets/main_window.hpp"
+#include "widgets/messages_panel.hpp"
 #include "widgets/plot_panel.hpp"
 #include "widgets/tf_tree_panel.hpp"
 #include "widgets/vtk_view.hpp"
@@ -452,6 +453,47 @@ private slots:
     QTest::qWait(50);
     QString diff = compareToBaseline(panel.grab().toImage(), "tf_tree_panel");
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
+  }
+
+  void messagesListReadsTheRowsInViewAndMovesThePlayhead() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
+    MessagesPanel panel(&d);
+    panel.resize(800, 300);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.setTopic("/imu");
+    QString error;
+    std::vector<QJsonObject> imu;
+    for (const auto& l : bagscope::test::readJsonLines(dataPath("ros1/demo.expected.jsonl"), &error))
+      if (l["topic"] == "/imu") imu.push_back(l);
+    auto* m = panel.model();
+    QCOMPARE(m->rowCount(), static_cast<int>(imu.size()));
+    auto cell = [&](int row, int column) { return m->data(m->index(row, column), Qt::DisplayRole).toString(); };
+    (void)cell(0, MessagesModel::Summary);  // asks for the first rows
+    QTRY_VERIFY(cell(0, MessagesModel::Summary) != "…");
+    for (int row : {0, 1, 5}) {
+      QJsonObject e = imu[static_cast<std::size_t>(row)];
+      QCOMPARE(cell(row, MessagesModel::LogTime),
+               QString::number(static_cast<double>(e["log_time_ns"].toInteger() - d.startNs()) / 1e9, 'f', 6));
+      QJsonObject stamp = e["msg"][u"header"][u"stamp"].toObject();
+      qint64 stampNs = static_cast<qint64>(stamp["sec"].toInteger()) * 1'000'000'000 + stamp["nsec"].toInteger();
+      QCOMPARE(cell(row, MessagesModel::Stamp),
+               QString::number(static_cast<double>(stampNs - d.startNs()) / 1e9, 'f', 6));
+      QVERIFY2(
+          cell(row, MessagesModel::Summary).contains(QString("\"seq\":%1").arg(e["msg"][u"header"][u"seq"].toInt())),
+          qPrintable(cell(row, MessagesModel::Summary)));
+    }
+    // A row far down is read when asked for, not before.
+    QCOMPARE(cell(350, MessagesModel::Summary), QString("…"));
+    QTRY_VERIFY(cell(350, MessagesModel::Summary) != "…");
+    // A click moves the playhead to the message; following selects the row at the playhead.
+    QTest::mouseClick(panel.table()->viewport(), Qt::LeftButton, {},
+                      panel.table()->visualRect(m->index(3, 1)).center());
+    QCOMPARE(d.playheadNs(), static_cast<qint64>(imu[3]["log_time_ns"].toInteger()));
+    panel.setFollowPlayhead(true);
+    d.setPlayhead(static_cast<qint64>(imu[200]["log_time_ns"].toInteger()) + 10);
+    QCOMPARE(panel.table()->currentIndex().row(), 200);
   }
 
   // Settings ▸ time display takes effect at once in plots and the range boxes.
