@@ -207,6 +207,17 @@ struct CameraInfo {
 };
 Result<CameraInfo> readCameraInfo(const decode::Value& message);
 
+/// The pixel (u, v) where a point in the camera's optical frame (x right, y down, z ahead)
+/// appears: in the raw image through K and the distortion D ("plumb_bob",
+/// "rational_polynomial", "equidistant"; none or an unknown model: K alone), or with
+/// `rectified` through P. Nothing for a point behind the camera (z <= 0) or one the fisheye
+/// model cannot take.
+std::optional<std::array<double, 2>> projectPoint(const CameraInfo& camera, const std::array<double, 3>& p,
+                                                  bool rectified);
+/// For each pixel of the rectified image (width × height, row by row), the raw image's pixel
+/// (u, v) it comes from (through P's intrinsics, R, D and K): what undistorting remaps.
+std::vector<float> undistortionMap(const CameraInfo& camera);
+
 struct Transform {
   std::array<double, 3> translation{0, 0, 0};
   std::array<double, 4> rotation{0, 0, 0, 1};  ///< quaternion x, y, z, w

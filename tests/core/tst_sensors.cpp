@@ -353,6 +353,46 @@ private slots:
     QCOMPARE(tf.frames(), std::vector<std::string>({"base_link", "lidar", "odom"}));
   }
 
+  void pinholeProjectionWithAndWithoutDistortion() {
+    // The fixture's camera (fx = fy = 50, cx = 31.5, cy = 23.5) and a point 2 m ahead, worked
+    // out by hand: x = 0.1, y = -0.05 on the normalised plane.
+    sensors::CameraInfo c;
+    c.width = 64, c.height = 48;
+    c.k = {50, 0, 31.5, 0, 50, 23.5, 0, 0, 1};
+    c.r = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    c.p = {50, 0, 31.5, -5, 0, 50, 23.5, 0, 0, 0, 1, 0};  // a right camera's baseline term
+    const std::array<double, 3> p{0.2, -0.1, 2.0};
+    auto near = [](std::optional<std::array<double, 2>> got, double u, double v) {
+      return got && std::abs((*got)[0] - u) < 1e-9 && std::abs((*got)[1] - v) < 1e-9;
+    };
+    QVERIFY(near(sensors::projectPoint(c, p, false), 36.5, 21.0));  // no model: K alone
+    c.distortionModel = "plumb_bob";
+    c.d = {-0.28, 0.07, 0.0002, -0.0001, 0.0};
+    // r2 = 0.0125, radial = 1 - 0.28 * 0.0125 + 0.07 * 0.0125^2 = 0.9965109375
+    // xd = 0.1 * radial + 2 * 0.0002 * 0.1 * -0.05 - 0.0001 * (0.0125 + 0.02) = 0.09964584375
+    // yd = -0.05 * radial + 0.0002 * (0.0125 + 0.005) + 2 * -0.0001 * 0.1 * -0.05 = -0.049821046875
+    QVERIFY(near(sensors::projectPoint(c, p, false), 50 * 0.09964584375 + 31.5, 50 * -0.049821046875 + 23.5));
+    c.distortionModel = "equidistant";
+    c.d = {0.1, 0.01, 0, 0};
+    double r = std::sqrt(0.0125), th = std::atan(r), thd = th * (1 + 0.1 * th * th + 0.01 * std::pow(th, 4));
+    QVERIFY(near(sensors::projectPoint(c, p, false), 50 * 0.1 * thd / r + 31.5, 50 * -0.05 * thd / r + 23.5));
+    // Rectified: P, baseline included: u = (50 * 0.2 + 31.5 * 2 - 5) / 2, v = (50 * -0.1 + 23.5 * 2) / 2.
+    QVERIFY(near(sensors::projectPoint(c, p, true), 34.0, 21.0));
+    QVERIFY(!sensors::projectPoint(c, {0.2, -0.1, -2.0}, false));  // behind the camera
+    QVERIFY(!sensors::projectPoint(c, {0.2, -0.1, 0.0}, true));
+    // Undistorting: the rectified image's centre pixel comes from the raw image's centre,
+    // and every pixel from where projecting its ray lands.
+    c.distortionModel = "plumb_bob";
+    c.d = {-0.28, 0.07, 0.0002, -0.0001, 0.0};
+    c.p = {50, 0, 31.5, 0, 0, 50, 23.5, 0, 0, 0, 1, 0};
+    auto map = sensors::undistortionMap(c);
+    QCOMPARE(map.size(), std::size_t{64 * 48 * 2});
+    auto at = [&](int u, int v) { return std::array<double, 2>{map[(v * 64 + u) * 2], map[(v * 64 + u) * 2 + 1]}; };
+    auto corner = sensors::projectPoint(c, {(0 - 31.5) / 50, (0 - 23.5) / 50, 1}, false);
+    QVERIFY(std::abs(at(0, 0)[0] - (*corner)[0]) < 1e-4 && std::abs(at(0, 0)[1] - (*corner)[1]) < 1e-4);
+    QVERIFY(at(0, 0)[0] > 0 && at(0, 0)[1] > 0);  // barrel distortion pulls the corner inwards
+  }
+
   void logsDiagnosticsAndTheTfTreeOfARecording() {
     // robot_state.bag (tests/data/gen_robot_state.py), against python3-rosbag's reading of it.
     auto s = bagscope::session::Session::open({bagscope::test::dataPath("ros1/robot_state.bag").toStdString()});
