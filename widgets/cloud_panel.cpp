@@ -33,6 +33,7 @@
 #include "inspector.hpp"
 #include "mailbox.hpp"
 #include "qt_text.hpp"
+#include "transforms.hpp"
 #include "save_in_background.hpp"
 #include "timeline.hpp"
 #include "vtk_view.hpp"
@@ -334,24 +335,12 @@ void CloudPanel::loadTf() {
     fixedFrame_->clear();
     fixedFrame_->addItem(tr("(sensor frame)"), QString());
   }
-  const session::Session* s = document_->session();
-  if (!s) return;
-  session::Selection tfTopics;
-  for (const char* name : {"/tf", "/tf_static"})
-    if (auto id = s->findTopic(name)) tfTopics.topics.push_back(*id);
-  if (tfTopics.topics.empty()) return;
   auto session = document_->sharedSession();
+  if (!session) return;
   auto mailbox = mailbox_;
   // All of /tf and /tf_static into a buffer, on a pool thread (they are small messages).
-  startInPool([session, tfTopics, mailbox, keep, this] {
-    auto buffer = std::make_shared<sensors::TfBuffer>();
-    auto staticId = session->findTopic("/tf_static");
-    (void)session->forEach(tfTopics, [&](const session::Message& m) {
-      auto decoder = session->decoder(*m.connection);
-      if (!decoder) return true;
-      if (auto value = (*decoder)->decode(m.bytes)) buffer->add(*value, staticId && m.topic == *staticId);
-      return true;
-    });
+  startInPool([session, mailbox, keep, this] {
+    auto buffer = readTransforms(*session);
     mailbox->post([this, buffer, session, keep] {
       if (session.get() != document_->session()) return;
       tf_ = buffer;

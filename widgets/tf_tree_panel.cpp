@@ -16,6 +16,7 @@
 #include "document.hpp"
 #include "mailbox.hpp"
 #include "qt_text.hpp"
+#include "transforms.hpp"
 
 namespace bagscope::widgets {
 
@@ -69,25 +70,14 @@ void TfTreePanel::sessionChanged() {
   rebuild();
   auto session = document_->sharedSession();
   if (!session) return;
-  session::Selection tfTopics;
-  std::vector<session::TopicId> statics;
-  for (session::TopicId t = 0; t < session->topics().size(); ++t)
-    if (sensors::kindOf(session->topics()[t].type) == sensors::SensorKind::Transforms) {
-      tfTopics.topics.push_back(t);
-      if (session->topics()[t].name.find("static") != std::string::npos) statics.push_back(t);
-    }
-  relative_->setText(tfTopics.topics.empty() ? tr("This recording has no transforms.") : tr("Reading…"));
-  if (tfTopics.topics.empty()) return;
+  bool any = std::any_of(session->topics().begin(), session->topics().end(), [](const session::Topic& t) {
+    return sensors::kindOf(t.type) == sensors::SensorKind::Transforms;
+  });
+  relative_->setText(any ? tr("Reading…") : tr("This recording has no transforms."));
+  if (!any) return;
   auto mailbox = mailbox_;
-  startInPool([session, tfTopics, statics, mailbox, this] {
-    auto buffer = std::make_shared<sensors::TfBuffer>();
-    (void)session->forEach(tfTopics, [&](const session::Message& m) {
-      auto decoder = session->decoder(*m.connection);
-      if (!decoder) return true;
-      bool isStatic = std::find(statics.begin(), statics.end(), m.topic) != statics.end();
-      if (auto value = (*decoder)->decode(m.bytes)) buffer->add(*value, isStatic);
-      return true;
-    });
+  startInPool([session, mailbox, this] {
+    auto buffer = readTransforms(*session);
     mailbox->post([this, buffer, session] {
       if (session.get() != document_->session()) return;
       tf_ = buffer;
