@@ -762,6 +762,38 @@
         <source>%1: no frame is shown</source>
         <translation>%1: フレームが表示されていません</translation>
     </message>
+    <message>
+        <source>no CameraInfo for this image</source>
+        <translation>この画像の CameraInfo がありません</translation>
+    </message>
+    <message>
+        <source>%1 of %2 points in view, coloured by range (0–%3 m)</source>
+        <translation>%2 点中 %1 点が視野内、距離で色分け（0–%3 m）</translation>
+    </message>
+    <message>
+        <source>Undistort</source>
+        <translation>歪み補正</translation>
+    </message>
+    <message>
+        <source>Project a point cloud into the image with the camera&apos;s calibration (CameraInfo) and the transform between their frames at the image&apos;s stamp</source>
+        <translation>カメラのキャリブレーション（CameraInfo）と画像のスタンプ時点の座標変換で点群を画像に投影します</translation>
+    </message>
+    <message>
+        <source>Remap the raw image through the camera&apos;s distortion model (CameraInfo)</source>
+        <translation>カメラの歪みモデル（CameraInfo）で生画像を再マッピングします</translation>
+    </message>
+    <message>
+        <source>No overlay</source>
+        <translation>オーバーレイなし</translation>
+    </message>
+    <message>
+        <source>Overlay %1</source>
+        <translation>%1 を重ねる</translation>
+    </message>
+    <message>
+        <source>  undistorted</source>
+        <translation>  歪み補正済み</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::InspectorPanel</name>

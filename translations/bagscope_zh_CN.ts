@@ -762,6 +762,38 @@
         <source>%1: no frame is shown</source>
         <translation>%1：没有显示帧</translation>
     </message>
+    <message>
+        <source>no CameraInfo for this image</source>
+        <translation>此图像没有对应的 CameraInfo</translation>
+    </message>
+    <message>
+        <source>%1 of %2 points in view, coloured by range (0–%3 m)</source>
+        <translation>视野内 %1 / %2 个点，按距离着色（0–%3 米）</translation>
+    </message>
+    <message>
+        <source>Undistort</source>
+        <translation>去畸变</translation>
+    </message>
+    <message>
+        <source>Project a point cloud into the image with the camera&apos;s calibration (CameraInfo) and the transform between their frames at the image&apos;s stamp</source>
+        <translation>用相机标定（CameraInfo）和图像时间戳处两坐标系间的变换，将点云投影到图像中</translation>
+    </message>
+    <message>
+        <source>Remap the raw image through the camera&apos;s distortion model (CameraInfo)</source>
+        <translation>按相机畸变模型（CameraInfo）重映射原始图像</translation>
+    </message>
+    <message>
+        <source>No overlay</source>
+        <translation>无叠加</translation>
+    </message>
+    <message>
+        <source>Overlay %1</source>
+        <translation>叠加 %1</translation>
+    </message>
+    <message>
+        <source>  undistorted</source>
+        <translation>  已去畸变</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::InspectorPanel</name>

@@ -33,9 +33,9 @@
 #include "inspector.hpp"
 #include "mailbox.hpp"
 #include "qt_text.hpp"
-#include "transforms.hpp"
 #include "save_in_background.hpp"
 #include "timeline.hpp"
+#include "transforms.hpp"
 #include "vtk_view.hpp"
 
 namespace bagscope::widgets {

@@ -1,5 +1,6 @@
 #include "image_panel.hpp"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -12,12 +13,17 @@
 
 #include <cmath>
 
+#include "background.hpp"
+#include "cloud_panel.hpp"
+#include "colour_map.hpp"
 #include "core/sensors/sensors.hpp"
 #include "document.hpp"
 #include "inspector.hpp"
+#include "mailbox.hpp"
 #include "qt_text.hpp"
 #include "save_in_background.hpp"
 #include "timeline.hpp"
+#include "transforms.hpp"
 
 namespace bagscope::widgets {
 namespace {
@@ -83,10 +89,107 @@ QImage picture(const sensors::Image& m, const QString& encoding, const ImageStyl
   return m.channels == 1 ? colourized(m, isDepth(encoding), style, low, high) : QImage();
 }
 
+// The raw picture remapped through the camera's undistortion map (nearest pixel).
+QImage undistorted(const QImage& raw, const sensors::CameraInfo& camera) {
+  auto map = sensors::undistortionMap(camera);
+  QImage in = raw.convertToFormat(QImage::Format_RGB32), out(in.size(), QImage::Format_RGB32);
+  out.fill(Qt::black);
+  for (int v = 0; v < out.height(); ++v) {
+    auto* line = reinterpret_cast<QRgb*>(out.scanLine(v));
+    for (int u = 0; u < out.width(); ++u) {
+      const float* at =
+          &map[(static_cast<std::size_t>(v) * static_cast<std::size_t>(out.width()) + static_cast<std::size_t>(u)) * 2];
+      int x = static_cast<int>(std::lround(at[0])), y = static_cast<int>(std::lround(at[1]));
+      if (x >= 0 && y >= 0 && x < in.width() && y < in.height()) line[u] = in.pixel(x, y);
+    }
+  }
+  return out;
+}
+
+// The camera's calibration at the image's time, the image undistorted if asked, and the cloud
+// nearest before it drawn over it: moved into the camera's frame at the image's stamp,
+// projected, coloured by range.
+void applyOverlay(const session::Session& session, const ImageOverlay& overlay, RenderedImage& out) {
+  auto at = [&](int topic) {
+    auto row = session.atOrBefore(static_cast<session::TopicId>(topic), out.logTimeNs);
+    return row.value_or(0);
+  };
+  if (overlay.cameraInfoTopic < 0) {
+    if (overlay.cloudTopic >= 0 || overlay.undistort) out.overlayNote = ImagePanel::tr("no CameraInfo for this image");
+    return;
+  }
+  auto message =
+      readDecoded(session, static_cast<session::TopicId>(overlay.cameraInfoTopic), at(overlay.cameraInfoTopic));
+  auto camera = message->error.isEmpty()
+                    ? sensors::readCameraInfo(message->value)
+                    : Result<sensors::CameraInfo>(makeError(ErrorCode::Format, message->error.toStdString()));
+  if (!camera) return void(out.overlayNote = toQt(camera.error().describe()));
+  const bool sameSize = static_cast<int>(camera->width) == out.picture.width() &&
+                        static_cast<int>(camera->height) == out.picture.height();
+  if (overlay.undistort && sameSize && camera->distortionModel != "") {
+    out.picture = undistorted(out.picture, *camera);
+    out.undistorted = true;
+  }
+  if (overlay.cloudTopic < 0) return;
+  CloudFrame cloud = readCloud(session, static_cast<std::uint32_t>(overlay.cloudTopic), at(overlay.cloudTopic),
+                               QStringLiteral("z"), nullptr, QString());
+  if (!cloud.error.isEmpty()) return void(out.overlayNote = cloud.error);
+  const std::string cameraFrame = camera->header.frameId.empty() ? out.frameId.toStdString() : camera->header.frameId;
+  auto toCamera =
+      overlay.tf
+          ? overlay.tf->lookup(cameraFrame, cloud.frameId.toStdString(), out.stampNs ? out.stampNs : out.logTimeNs)
+          : Result<sensors::Transform>(makeError(ErrorCode::Format, "no transforms in this recording"));
+  if (!toCamera) return void(out.overlayNote = toQt(toCamera.error().describe()));
+  out.cloudPoints = cloud.size();
+  std::vector<double> ranges;
+  for (std::size_t i = 0; i + 2 < cloud.xyz.size(); i += 3) {
+    auto p = toCamera->apply({cloud.xyz[i], cloud.xyz[i + 1], cloud.xyz[i + 2]});
+    auto px = sensors::projectPoint(*camera, p, out.undistorted);
+    if (!px || (*px)[0] < 0 || (*px)[1] < 0 || (*px)[0] >= out.picture.width() || (*px)[1] >= out.picture.height())
+      continue;
+    out.projected.emplace_back((*px)[0], (*px)[1]);
+    ranges.push_back(std::sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]));
+  }
+  double far = ranges.empty() ? 1 : *std::max_element(ranges.begin(), ranges.end());
+  out.picture = out.picture.convertToFormat(QImage::Format_RGB32);
+  QPainter painter(&out.picture);
+  painter.setPen(Qt::NoPen);
+  const double dot = std::max(1.5, out.picture.width() / 320.0);
+  for (std::size_t i = 0; i < out.projected.size(); ++i) {
+    painter.setBrush(colourAt(ColourMap::Turbo, ranges[i] / far));
+    painter.drawEllipse(out.projected[i], dot, dot);
+  }
+  out.overlayNote = ImagePanel::tr("%1 of %2 points in view, coloured by range (0–%3 m)")
+                        .arg(out.projected.size())
+                        .arg(out.cloudPoints)
+                        .arg(far, 0, 'f', 1);
+}
+
 }  // namespace
 
+int cameraInfoTopicFor(const session::Session& session, std::uint32_t imageTopic) {
+  const std::string& image = session.topics()[imageTopic].name;
+  const std::string ns = image.substr(0, image.rfind('/') + 1);
+  int only = -1, count = 0;
+  for (session::TopicId t = 0; t < session.topics().size(); ++t) {
+    if (sensors::kindOf(session.topics()[t].type) != sensors::SensorKind::CameraInfo) continue;
+    const std::string& name = session.topics()[t].name;
+    if (name.substr(0, name.rfind('/') + 1) == ns) return static_cast<int>(t);
+    only = static_cast<int>(t), ++count;
+  }
+  // /cam/image_raw/compressed: the namespace above.
+  if (ns.size() > 1) {
+    std::string up = ns.substr(0, ns.rfind('/', ns.size() - 2) + 1);
+    for (session::TopicId t = 0; t < session.topics().size(); ++t)
+      if (sensors::kindOf(session.topics()[t].type) == sensors::SensorKind::CameraInfo &&
+          session.topics()[t].name.substr(0, session.topics()[t].name.rfind('/') + 1) == up)
+        return static_cast<int>(t);
+  }
+  return count == 1 ? only : -1;
+}
+
 RenderedImage renderImage(const session::Session& session, std::uint32_t topic, std::size_t row,
-                          const ImageStyle& style) {
+                          const ImageStyle& style, const ImageOverlay& overlay) {
   RenderedImage out;
   auto message = readDecoded(session, topic, row);
   out.logTimeNs = message->message.logTimeNs;
@@ -103,6 +206,7 @@ RenderedImage renderImage(const session::Session& session, std::uint32_t topic, 
   out.stampNs = frame->header.stampNs;
   out.picture = picture(mat, out.encoding, style, out.low, out.high);
   out.raw = std::make_shared<const sensors::Image>(std::move(mat));
+  if (overlay.cloudTopic >= 0 || overlay.undistort) applyOverlay(session, overlay, out);
   return out;
 }
 
@@ -218,6 +322,9 @@ ImagePanel::ImagePanel(Document* document, QWidget* parent)
       document_(document),
       reader_(std::make_unique<NewestRead<RenderedImage>>(this)),
       topic_(new QComboBox(this)),
+      overlay_(new QComboBox(this)),
+      undistort_(new QCheckBox(tr("Undistort"), this)),
+      mailbox_(Mailbox::create(this)),
       range_(new ColourRange(tr("Colour map for depth and 16-bit images"), this)),
       view_(new ImageView(this)),
       status_(new QLabel(this)) {
@@ -242,9 +349,15 @@ ImagePanel::ImagePanel(Document* document, QWidget* parent)
   bar->addWidget(save);
   bar->addWidget(fit);
   bar->addWidget(actual);
+  overlay_->setToolTip(
+      tr("Project a point cloud into the image with the camera's calibration (CameraInfo) and "
+         "the transform between their frames at the image's stamp"));
+  undistort_->setToolTip(tr("Remap the raw image through the camera's distortion model (CameraInfo)"));
   auto* colours = new QHBoxLayout;
   colours->addWidget(range_);
   colours->addStretch(1);
+  colours->addWidget(overlay_);
+  colours->addWidget(undistort_);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
   layout->addLayout(bar);
@@ -264,6 +377,15 @@ ImagePanel::ImagePanel(Document* document, QWidget* parent)
     ++styleVersion_;
     refresh();
   });
+  connect(overlay_, &QComboBox::currentIndexChanged, this, [this] {
+    pendingOverlay_.clear();
+    ++styleVersion_;
+    refresh();
+  });
+  connect(undistort_, &QCheckBox::toggled, this, [this] {
+    ++styleVersion_;
+    refresh();
+  });
   connect(view_, &ImageView::hovered, this, [this](const QPoint& p) {
     QString value = readout(p.x(), p.y());
     status_->setText(value.isEmpty() ? QString() : tr("x %1, y %2: %3").arg(p.x()).arg(p.y()).arg(value));
@@ -272,7 +394,7 @@ ImagePanel::ImagePanel(Document* document, QWidget* parent)
   sessionChanged();
 }
 
-ImagePanel::~ImagePanel() = default;
+ImagePanel::~ImagePanel() { mailbox_->close(); }
 
 void ImagePanel::sessionChanged() {
   QString wanted = pendingTopic_.isEmpty() ? topic_->currentText() : pendingTopic_;
@@ -280,7 +402,42 @@ void ImagePanel::sessionChanged() {
       refillTopicBox(topic_, document_->topics(), wanted, [](const TopicInfo& t) { return ImagePanel::shows(t.type); });
   pendingTopic_ = found ? QString() : wanted;
   reader_->reset();
+  fillOverlayBox();
+  tf_.reset();
+  if (auto session = document_->sharedSession()) {  // the transforms the overlay needs, on the pool
+    auto mailbox = mailbox_;
+    startInPool([session, mailbox, this] {
+      auto tf = readTransforms(*session);
+      mailbox->post([this, tf, session] {
+        if (session.get() != document_->session()) return;
+        tf_ = tf;
+        ++styleVersion_;
+        refresh();
+      });
+    });
+  }
   emit titleChanged(topic());
+  refresh();
+}
+
+void ImagePanel::fillOverlayBox() {
+  QString wanted = pendingOverlay_.isEmpty() ? overlay_->currentData().toString() : pendingOverlay_;
+  QSignalBlocker block(overlay_);
+  overlay_->clear();
+  overlay_->addItem(tr("No overlay"), QString());
+  for (const auto& t : document_->topics())
+    if (CloudPanel::shows(t.type)) overlay_->addItem(tr("Overlay %1").arg(t.name), t.name);
+  int at = overlay_->findData(wanted);
+  overlay_->setCurrentIndex(std::max(0, at));
+  if (at >= 0) pendingOverlay_.clear();
+}
+
+void ImagePanel::setOverlay(const QString& cloudTopic, bool undistort) {
+  pendingOverlay_ = cloudTopic;
+  fillOverlayBox();
+  QSignalBlocker block(undistort_);
+  undistort_->setChecked(undistort);
+  ++styleVersion_;
   refresh();
 }
 
@@ -321,9 +478,15 @@ void ImagePanel::refresh() {
   s->prefetch({&id, 1}, document_->playheadNs(), 1'000'000'000);
   auto session = document_->sharedSession();
   ImageStyle look = style();
+  ImageOverlay overlay;
+  if (const TopicInfo* cloud = document_->topicByName(overlay_->currentData().toString()))
+    overlay.cloudTopic = static_cast<int>(cloud->id);
+  overlay.cameraInfoTopic = cameraInfoTopicFor(*s, id);
+  overlay.undistort = undistort_->isChecked();
+  overlay.tf = tf_;
   reader_->want(
       {s, static_cast<int>(id), *row, styleVersion_},
-      [session, id, n = *row, look] { return renderImage(*session, id, n, look); },
+      [session, id, n = *row, look, overlay] { return renderImage(*session, id, n, look, overlay); },
       [this](const ReadKey&, RenderedImage frame) {
         if (reader_->shown().session == document_->session()) showFrame(std::move(frame));
       });
@@ -341,7 +504,9 @@ void ImagePanel::showFrame(RenderedImage frame) {
                           .arg(shown_.picture.width())
                           .arg(shown_.picture.height())
                           .arg(formatStamp(shown_.stampNs, TimeDisplay::Relative, origin, document_->endNs()))
-                          .arg(shown_.frameId.isEmpty() ? QStringLiteral("–") : shown_.frameId);
+                          .arg(shown_.frameId.isEmpty() ? QStringLiteral("–") : shown_.frameId) +
+                      (shown_.undistorted ? tr("  undistorted") : QString());
+    status_->setText(shown_.overlayNote);
     view_->setImage(shown_.picture, overlay);
     if (range_->autoRange() && shown_.raw && shown_.raw->channels == 1 && shown_.raw->depth != sensors::PixelDepth::U8)
       range_->showAutoRange(shown_.low, shown_.high);
@@ -350,7 +515,11 @@ void ImagePanel::showFrame(RenderedImage frame) {
 }
 
 QJsonObject ImagePanel::saveSettings() const {
-  QJsonObject s{{QStringLiteral("topic"), topic()}, {QStringLiteral("fit"), view_->fitting()}};
+  QJsonObject s{
+      {QStringLiteral("topic"), topic()},
+      {QStringLiteral("fit"), view_->fitting()},
+      {QStringLiteral("overlay"), pendingOverlay_.isEmpty() ? overlay_->currentData().toString() : pendingOverlay_},
+      {QStringLiteral("undistort"), undistort_->isChecked()}};
   range_->save(s);
   return s;
 }
@@ -358,6 +527,11 @@ QJsonObject ImagePanel::saveSettings() const {
 void ImagePanel::restoreSettings(const QJsonObject& s) {
   range_->restore(s);
   if (!s.value(QStringLiteral("fit")).toBool(true)) view_->actualSize();
+  pendingOverlay_ = s.value(QStringLiteral("overlay")).toString();
+  {
+    QSignalBlocker block(undistort_);
+    undistort_->setChecked(s.value(QStringLiteral("undistort")).toBool());
+  }
   setTopic(s.value(QStringLiteral("topic")).toString());
 }
 

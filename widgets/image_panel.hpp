@@ -17,6 +17,7 @@
 #include "newest_read.hpp"
 #include "panel.hpp"
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 
@@ -31,6 +32,7 @@ class Session;
 namespace bagscope::widgets {
 
 class Document;
+class Mailbox;
 
 /// How single-channel images without colour (16-bit, float depth) are shown.
 struct ImageStyle {
@@ -49,11 +51,28 @@ struct RenderedImage {
   qint64 logTimeNs = 0;
   double low = 0, high = 0;  ///< the colour-map range used (single-channel 16-bit / float)
   QString error;
+  // The overlay (ImageOverlay): where each projected cloud point landed, and what was done.
+  std::vector<QPointF> projected;  ///< pixels of the cloud's points in view, in the cloud's order
+  std::size_t cloudPoints = 0;     ///< points in the cloud
+  bool undistorted = false;
+  QString overlayNote;  ///< what the overlay shows, or why it shows nothing
+};
+
+/// What is drawn over an image: a cloud projected with the camera's calibration (how a
+/// lidar–camera calibration is checked), and whether the raw image is undistorted first.
+struct ImageOverlay {
+  int cloudTopic = -1;       ///< PointCloud2 / LaserScan; -1: none
+  int cameraInfoTopic = -1;  ///< its CameraInfo; -1: none (no projection, no undistortion)
+  bool undistort = false;
+  std::shared_ptr<const sensors::TfBuffer> tf;
 };
 
 /// Reads message `row` of `topic` (Image or CompressedImage) and renders it.
 RenderedImage renderImage(const session::Session& session, std::uint32_t topic, std::size_t row,
-                          const ImageStyle& style);
+                          const ImageStyle& style, const ImageOverlay& overlay = {});
+/// The CameraInfo topic of an image topic: the one in the same namespace (/cam/image_raw ->
+/// /cam/camera_info), else the only one; -1 when none fits.
+int cameraInfoTopicFor(const session::Session& session, std::uint32_t imageTopic);
 
 /// The raw value of pixel (x, y) as text: "R 10 G 20 B 30", "1234 mm" (16UC1 depth),
 /// "1.250 m" (32FC1 depth), "812" (mono16) … Empty outside the image.
@@ -121,6 +140,9 @@ public:
   /// refused. Ends with saved().
   void saveFrame(const QString& path);
 
+  /// Projects `cloudTopic` ("" none) over the image; `undistort` remaps the raw image.
+  void setOverlay(const QString& cloudTopic, bool undistort);
+
 signals:
   /// A frame is on screen (tests and the benchmark wait for it).
   void frameShown();
@@ -129,10 +151,16 @@ private:
   void refresh();
   void showFrame(RenderedImage frame);
   ImageStyle style() const;
+  void fillOverlayBox();
 
   Document* document_;
   std::unique_ptr<NewestRead<RenderedImage>> reader_;
   QComboBox* topic_;
+  QComboBox* overlay_;
+  QCheckBox* undistort_;
+  QString pendingOverlay_;
+  std::shared_ptr<const sensors::TfBuffer> tf_;
+  std::shared_ptr<Mailbox> mailbox_;
   ColourRange* range_;
   ImageView* view_;
   QLabel* status_;

@@ -887,6 +887,82 @@ private slots:
     QTRY_VERIFY_WITH_TIMEOUT(again.seriesX(0) == plot.seriesX(0), 20000);
   }
 
+  void cameraOverlayProjectsTheCloudWhereThePinholeModelSays() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
+    ImagePanel panel(&d);
+    panel.resize(640, 520);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.setTopic("/camera/image_raw");
+    d.setPlayhead(d.startNs() + 1'000'000'000);
+    panel.setOverlay("/points", false);
+    QTRY_VERIFY2(!panel.shown().projected.empty(), qPrintable(panel.shown().overlayNote));
+    // By hand, from the fixture's values: base_link -> lidar (0.5, 0, 1.2), base_link ->
+    // camera_optical (0.6, 0, 1.0) rotated by q = (-0.5, 0.5, -0.5, 0.5); the camera's K and
+    // plumb_bob D. The cloud's points as Bagscope reads them (checked against the references
+    // by the export tests).
+    QString error;
+    QJsonObject info, tfStatic;
+    for (const auto& l : bagscope::test::readJsonLines(dataPath("ros1/demo.expected.jsonl"), &error)) {
+      if (l["topic"] == "/camera/camera_info" && l["log_time_ns"].toInteger() <= d.playheadNs())
+        info = l["msg"].toObject();
+      if (l["topic"] == "/tf_static") tfStatic = l["msg"].toObject();
+    }
+    double qx = 0, qy = 0, qz = 0, qw = 1, tx = 0, ty = 0, tz = 0, lx = 0, ly = 0, lz = 0;
+    for (const auto& t : tfStatic["transforms"].toArray()) {
+      QJsonObject tr = t.toObject()["transform"].toObject();
+      QJsonObject tt = tr["translation"].toObject(), rr = tr["rotation"].toObject();
+      if (t.toObject()["child_frame_id"] == "camera_optical") {
+        tx = tt["x"].toDouble(), ty = tt["y"].toDouble(), tz = tt["z"].toDouble();
+        qx = rr["x"].toDouble(), qy = rr["y"].toDouble(), qz = rr["z"].toDouble(), qw = rr["w"].toDouble();
+      }
+      if (t.toObject()["child_frame_id"] == "lidar")
+        lx = tt["x"].toDouble(), ly = tt["y"].toDouble(), lz = tt["z"].toDouble();
+    }
+    // The rotation matrix of q, applied transposed: base -> camera.
+    double R[3][3] = {{1 - 2 * (qy * qy + qz * qz), 2 * (qx * qy - qz * qw), 2 * (qx * qz + qy * qw)},
+                      {2 * (qx * qy + qz * qw), 1 - 2 * (qx * qx + qz * qz), 2 * (qy * qz - qx * qw)},
+                      {2 * (qx * qz - qy * qw), 2 * (qy * qz + qx * qw), 1 - 2 * (qx * qx + qy * qy)}};
+    QJsonArray K = info["K"].toArray(), D = info["D"].toArray();
+    auto points = d.session()->findTopic("/points");
+    std::size_t row = *d.session()->atOrBefore(*points, panel.shown().logTimeNs);
+    CloudFrame cloud = readCloud(*d.session(), *points, row, "z", nullptr, {});
+    std::vector<QPointF> want;
+    for (std::size_t i = 0; i + 2 < cloud.xyz.size(); i += 3) {
+      double b[3] = {cloud.xyz[i] + lx, cloud.xyz[i + 1] + ly, cloud.xyz[i + 2] + lz};
+      double rel[3] = {b[0] - tx, b[1] - ty, b[2] - tz}, c[3];
+      for (int r = 0; r < 3; ++r) c[r] = R[0][r] * rel[0] + R[1][r] * rel[1] + R[2][r] * rel[2];
+      if (c[2] <= 0) continue;
+      double x = c[0] / c[2], y = c[1] / c[2], r2 = x * x + y * y;
+      double k1 = D[0].toDouble(), k2 = D[1].toDouble(), p1 = D[2].toDouble(), p2 = D[3].toDouble(),
+             k3 = D[4].toDouble();
+      double radial = 1 + k1 * r2 + k2 * r2 * r2 + k3 * r2 * r2 * r2;
+      double xd = x * radial + 2 * p1 * x * y + p2 * (r2 + 2 * x * x),
+             yd = y * radial + p1 * (r2 + 2 * y * y) + 2 * p2 * x * y;
+      double u = K[0].toDouble() * xd + K[2].toDouble(), v = K[4].toDouble() * yd + K[5].toDouble();
+      if (u >= 0 && v >= 0 && u < info["width"].toDouble() && v < info["height"].toDouble()) want.emplace_back(u, v);
+    }
+    QVERIFY(want.size() > 10);
+    QCOMPARE(panel.shown().projected.size(), want.size());
+    for (std::size_t i = 0; i < want.size(); ++i)
+      QVERIFY2(std::abs(panel.shown().projected[i].x() - want[i].x()) < 1e-4 &&
+                   std::abs(panel.shown().projected[i].y() - want[i].y()) < 1e-4,
+               qPrintable(QString("point %1").arg(i)));
+    QVERIFY(panel.shown().overlayNote.contains(QString("%1 of %2 points").arg(want.size()).arg(cloud.size())));
+    // Undistorted, the points go through P instead; the picture is remapped.
+    panel.setOverlay("/points", true);
+    QTRY_VERIFY(panel.shown().undistorted);
+    QVERIFY(!panel.shown().projected.empty());
+    QCOMPARE(panel.saveSettings()["overlay"].toString(), QString("/points"));
+    QVERIFY(panel.saveSettings()["undistort"].toBool());
+    panel.setOverlay("/points", false);
+    QTRY_VERIFY(!panel.shown().undistorted && !panel.shown().projected.empty());
+    QTest::qWait(50);
+    QString diff = compareToBaseline(panel.grab().toImage(), "image_overlay");
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+  }
+
   void imagesShowTheirPixels() {
     Document d;
     QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
