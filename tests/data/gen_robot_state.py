@@ -1,8 +1,10 @@
 #!/usr/bin/python3
 """Writes ros1/robot_state.bag with Debian's python3-rosbag, and robot_state.expected.jsonl
 from reading it back with python3-rosbag: rosout log lines of five levels from three nodes, a
-TF tree (map -> odom static, odom -> base_link moving, base_link -> lidar and camera static)
-and diagnostics whose levels change. Usage: gen_robot_state.py OUT_DIR"""
+TF tree (map -> odom static, odom -> base_link moving, base_link -> lidar and camera static),
+diagnostics whose levels change, and what the 3D scene draws: a plan (Path), a goal
+(PoseStamped), a map (OccupancyGrid), a footprint (PolygonStamped), a camera's CameraInfo and
+markers that are added, deleted, expire and are all deleted. Usage: gen_robot_state.py OUT_DIR"""
 import json
 import math
 import os
@@ -11,7 +13,11 @@ import sys
 import rosbag
 import rospy
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
-from geometry_msgs.msg import TransformStamped
+from geometry_msgs.msg import Point, Point32, PolygonStamped, PoseStamped, TransformStamped
+from nav_msgs.msg import OccupancyGrid, Path
+from sensor_msgs.msg import CameraInfo
+from std_msgs.msg import ColorRGBA
+from visualization_msgs.msg import Marker, MarkerArray
 from rosgraph_msgs.msg import Log
 from tf2_msgs.msg import TFMessage
 
@@ -66,10 +72,80 @@ def main():
                                    hardware_id='gps0', values=[])
             a.status = [motor, gps]
             bag.write('/diagnostics', a, stamp(s))
+        write_scene(bag)
     # The expectation: what python3-rosbag reads back.
     with rosbag.Bag(path) as bag, open(os.path.join(out, 'ros1', 'robot_state.expected.jsonl'), 'w') as f:
         for topic, m, t in bag.read_messages():
             f.write(json.dumps({'topic': topic, 'log_time_ns': t.to_nsec(), 'msg': to_json(m)}) + '\n')
+
+
+def pose_stamped(frame, s, xyz, yaw):
+    p = PoseStamped()
+    p.header.stamp, p.header.frame_id = stamp(s), frame
+    p.pose.position.x, p.pose.position.y, p.pose.position.z = xyz
+    p.pose.orientation.z, p.pose.orientation.w = math.sin(yaw / 2), math.cos(yaw / 2)
+    return p
+
+
+def marker(s, ns, mid, mtype, action=Marker.ADD, frame='odom', xyz=(0, 0, 0), scale=(1, 1, 1), rgba=(1, 0, 0, 1),
+           lifetime=0.0, **extra):
+    m = Marker()
+    m.header.stamp, m.header.frame_id = stamp(s), frame
+    m.ns, m.id, m.type, m.action = ns, mid, mtype, action
+    m.pose.position.x, m.pose.position.y, m.pose.position.z = xyz
+    m.pose.orientation.w = 1.0
+    m.scale.x, m.scale.y, m.scale.z = scale
+    m.color = ColorRGBA(*rgba)
+    m.lifetime = rospy.Duration(lifetime)
+    for k, v in extra.items():
+        setattr(m, k, v)
+    return m
+
+
+def write_scene(bag):
+    plan = Path()
+    plan.header.stamp, plan.header.frame_id = stamp(0.05), 'odom'
+    plan.poses = [pose_stamped('odom', 0.05, (0.5 * i, 0.1 * i * i, 0.0), 0.0) for i in range(6)]
+    bag.write('/plan', plan, stamp(0.05))
+    bag.write('/goal', pose_stamped('odom', 0.3, (3.0, 1.0, 0.0), math.pi / 4), stamp(0.3))
+    grid = OccupancyGrid()
+    grid.header.stamp, grid.header.frame_id = stamp(0.05), 'map'
+    grid.info.resolution, grid.info.width, grid.info.height = 0.5, 20, 10
+    grid.info.origin.position.x, grid.info.origin.position.y = -5.0, -2.5
+    grid.info.origin.orientation.w = 1.0
+    grid.data = [-1 if x < 2 else (100 if y == 5 else (x * 5) % 101) for y in range(10) for x in range(20)]
+    bag.write('/map', grid, stamp(0.05))
+    fp = PolygonStamped()
+    fp.header.stamp, fp.header.frame_id = stamp(0.05), 'base_link'
+    fp.polygon.points = [Point32(0.4, 0.3, 0), Point32(-0.4, 0.3, 0), Point32(-0.4, -0.3, 0), Point32(0.4, -0.3, 0)]
+    bag.write('/footprint', fp, stamp(0.05))
+    info = CameraInfo()
+    info.header.stamp, info.header.frame_id = stamp(0.05), 'camera'
+    info.width, info.height, info.distortion_model = 640, 480, 'plumb_bob'
+    info.D = [0.0] * 5
+    info.K = [500.0, 0.0, 320.0, 0.0, 500.0, 240.0, 0.0, 0.0, 1.0]
+    info.R = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]
+    info.P = [500.0, 0.0, 320.0, 0.0, 0.0, 500.0, 240.0, 0.0, 0.0, 0.0, 1.0, 0.0]
+    bag.write('/camera_info', info, stamp(0.05))
+    # Markers: added, one expiring after 0.5 s, one deleted, a mesh and a strip added, all
+    # deleted, then an arrow between two points.
+    bag.write('/markers', MarkerArray([
+        marker(0.1, 'a', 1, Marker.CUBE, xyz=(2, 0, 0.5), scale=(1, 0.5, 0.25), rgba=(1, 0, 0, 0.8)),
+        marker(0.1, 'a', 2, Marker.SPHERE, xyz=(0, 2, 0.5), scale=(0.3, 0.3, 0.3), rgba=(0, 1, 0, 1), lifetime=0.5),
+        marker(0.1, 'b', 1, Marker.TEXT_VIEW_FACING, xyz=(0, 0, 2), scale=(0, 0, 0.3), rgba=(1, 1, 1, 1), text='hello'),
+    ]), stamp(0.1))
+    bag.write('/markers', MarkerArray([marker(0.5, 'a', 1, Marker.CUBE, action=Marker.DELETE)]), stamp(0.5))
+    bag.write('/markers', MarkerArray([
+        marker(1.0, 'a', 3, Marker.MESH_RESOURCE, xyz=(1, 1, 0), scale=(0.5, 0.5, 0.5), rgba=(0, 0, 1, 1),
+               mesh_resource='package://robot/meshes/base.dae'),
+        marker(1.0, 'b', 2, Marker.LINE_STRIP, scale=(0.05, 0, 0), rgba=(1, 1, 0, 1), frame_locked=True,
+               points=[Point(0, 0, 0), Point(1, 0, 0), Point(1, 1, 0)]),
+    ]), stamp(1.0))
+    bag.write('/markers', MarkerArray([marker(1.5, '', 0, Marker.CUBE, action=3)]), stamp(1.5))
+    bag.write('/markers', MarkerArray([
+        marker(1.6, 'c', 7, Marker.ARROW, scale=(0.1, 0.2, 0.3), rgba=(1, 0.5, 0, 1),
+               points=[Point(0, 0, 0), Point(0, 0, 2)]),
+    ]), stamp(1.6))
 
 
 def to_json(m):

@@ -1,0 +1,264 @@
+// The 3D scene's things against the fixtures' values: the demo's markers as python3-rosbag
+// decoded them, a marker life (add, expire, delete, deleteall) worked out by hand from
+// robot_state.bag's generator, geometry measured on the triangles and lines made, and poses,
+// paths, grids and frustums placed in the fixed frame by the fixture's transforms, computed
+// here from them.
+
+#include <QtTest>
+
+#include <cmath>
+#include <functional>
+
+#include "common/test_support.hpp"
+#include "core/scene/scene.hpp"
+#include "core/session/session.hpp"
+
+using namespace bagscope;
+using scene::Item;
+
+namespace {
+
+std::unique_ptr<session::Session> openOrFail(const char* relative) {
+  auto s = session::Session::open({test::dataPath(relative).toStdString()});
+  if (!s) qFatal("open: %s", s.error().describe().c_str());
+  return std::move(s).value();
+}
+
+// Every message of `topic`, decoded, with its log time.
+void eachMessage(const session::Session& s, const std::string& topic,
+                 const std::function<void(std::int64_t, const decode::Value&)>& each) {
+  auto t = s.findTopic(topic);
+  if (!t) qFatal("no %s", topic.c_str());
+  for (std::size_t n = 0; n < s.index(*t).size(); ++n) {
+    auto m = s.read(*t, n);
+    auto d = s.decoder(*m->connection);
+    auto v = (*d)->decode(m->bytes);
+    if (!v) qFatal("decode %s", topic.c_str());
+    each(m->logTimeNs, *v);
+  }
+}
+
+sensors::TfBuffer transformsOf(const session::Session& s) {
+  sensors::TfBuffer tf;
+  eachMessage(s, "/tf_static", [&](std::int64_t, const decode::Value& v) { tf.add(v, true); });
+  eachMessage(s, "/tf", [&](std::int64_t, const decode::Value& v) { tf.add(v, false); });
+  return tf;
+}
+
+// The bounds of a vertex list (3 floats a vertex).
+std::array<double, 6> bounds(const std::vector<float>& xyz) {
+  std::array<double, 6> b{1e9, -1e9, 1e9, -1e9, 1e9, -1e9};
+  for (std::size_t i = 0; i + 2 < xyz.size(); i += 3)
+    for (int k = 0; k < 3; ++k) {
+      b[2 * k] = std::min<double>(b[2 * k], xyz[i + k]);
+      b[2 * k + 1] = std::max<double>(b[2 * k + 1], xyz[i + k]);
+    }
+  return b;
+}
+bool near(double a, double b, double eps = 1e-5) { return std::abs(a - b) <= eps; }
+
+constexpr std::int64_t kT0 = 1'700'000'000'000'000'000;
+std::int64_t at(double seconds) { return kT0 + static_cast<std::int64_t>(std::llround(seconds * 1e9)); }
+
+}  // namespace
+
+class TestScene : public QObject {
+  Q_OBJECT
+
+private slots:
+  void markersReadAsTheReferenceDecodedThem() {
+    auto s = openOrFail("ros1/demo_lz4.bag");
+    QString err;
+    std::vector<QJsonObject> expected;
+    for (const auto& l : test::readJsonLines(test::dataPath("ros1/demo.expected.jsonl"), &err))
+      if (l["topic"] == "/markers") expected.push_back(l["msg"].toObject());
+    std::size_t k = 0;
+    const Item::Kind kinds[] = {Item::Kind::Arrow,    Item::Kind::Cube,       Item::Kind::Sphere,
+                                Item::Kind::Cylinder, Item::Kind::LineStrip,  Item::Kind::LineList,
+                                Item::Kind::CubeList, Item::Kind::SphereList, Item::Kind::Points,
+                                Item::Kind::Text,     Item::Kind::Mesh,       Item::Kind::Triangles};
+    eachMessage(*s, "/markers", [&](std::int64_t logTime, const decode::Value& v) {
+      auto commands = scene::readMarkers(v, logTime);
+      QVERIFY(commands.has_value());
+      QJsonArray markers = expected[k++]["markers"].toArray();
+      QCOMPARE(static_cast<qsizetype>(commands->size()), markers.size());
+      for (qsizetype i = 0; i < markers.size(); ++i) {
+        QJsonObject m = markers[i].toObject();
+        const Item& it = (*commands)[static_cast<std::size_t>(i)].item;
+        QCOMPARE(it.kind, kinds[m["type"].toInt()]);
+        QCOMPARE(QString::fromStdString(it.ns), m["ns"].toString());
+        QCOMPARE(it.id, m["id"].toInt());
+        QCOMPARE(QString::fromStdString(it.frameId), m["header"].toObject()["frame_id"].toString());
+        QJsonObject p = m["pose"].toObject()["position"].toObject(), sc = m["scale"].toObject(),
+                    c = m["color"].toObject();
+        QCOMPARE(it.pose.translation[0], p["x"].toDouble());
+        QCOMPARE(it.pose.translation[2], p["z"].toDouble());
+        QCOMPARE(it.scale[1], sc["y"].toDouble());
+        QCOMPARE(it.colour.a, static_cast<float>(c["a"].toDouble()));
+        QCOMPARE(it.colour.g, static_cast<float>(c["g"].toDouble()));
+        QCOMPARE(it.points.size(), static_cast<std::size_t>(m["points"].toArray().size()));
+        QJsonObject life = m["lifetime"].toObject();
+        std::int64_t lifetime =
+            static_cast<std::int64_t>(life["sec"].toInteger()) * 1'000'000'000 + life["nsec"].toInteger();
+        QCOMPARE(it.expiresNs, lifetime > 0 ? logTime + lifetime : std::numeric_limits<std::int64_t>::max());
+      }
+    });
+    QCOMPARE(k, expected.size());
+  }
+
+  void markersAreAddedExpireAreDeletedAndAllDeleted() {
+    // robot_state.bag's /markers (gen_robot_state.py): at 0.1 s a/1 cube, a/2 sphere (0.5 s
+    // lifetime), b/1 text; 0.5 s delete a/1; 1.0 s a/3 mesh, b/2 strip; 1.5 s deleteall;
+    // 1.6 s c/7 arrow.
+    auto s = openOrFail("ros1/robot_state.bag");
+    std::vector<std::pair<std::int64_t, std::vector<scene::MarkerCommand>>> log;
+    eachMessage(*s, "/markers",
+                [&](std::int64_t t, const decode::Value& v) { log.emplace_back(t, *scene::readMarkers(v, t)); });
+    auto aliveAt = [&](double seconds) {
+      scene::MarkerState state;
+      for (const auto& [t, commands] : log)
+        if (t <= at(seconds)) state.apply(commands);
+      QStringList out;
+      for (const Item* it : state.alive(at(seconds)))
+        out << QString("%1/%2").arg(QString::fromStdString(it->ns)).arg(it->id);
+      return out;
+    };
+    QCOMPARE(aliveAt(0.05), QStringList{});
+    QCOMPARE(aliveAt(0.2), (QStringList{"a/1", "a/2", "b/1"}));
+    QCOMPARE(aliveAt(0.55), (QStringList{"a/2", "b/1"}));  // a/1 deleted at 0.5 s; a/2 lives to 0.1 + 0.5 s
+    QCOMPARE(aliveAt(0.65), (QStringList{"b/1"}));
+    QCOMPARE(aliveAt(1.2), (QStringList{"a/3", "b/1", "b/2"}));
+    QCOMPARE(aliveAt(1.55), QStringList{});
+    QCOMPARE(aliveAt(1.7), QStringList{"c/7"});
+  }
+
+  void shapesHaveTheirSizeColourAndPlace() {
+    // A 1 × 0.5 × 0.25 cube at (2, 0, 0.5): twelve triangles within its box, its colour each.
+    Item cube;
+    cube.kind = Item::Kind::Cube;
+    cube.pose.translation = {2, 0, 0.5};
+    cube.scale = {1, 0.5, 0.25};
+    cube.colour = {1, 0, 0, 0.8f};
+    scene::Geometry g;
+    scene::tessellate(cube, {}, g);
+    QCOMPARE(g.triangleCount(), std::size_t{12});
+    auto b = bounds(g.triangles);
+    QVERIFY(near(b[0], 1.5) && near(b[1], 2.5) && near(b[2], -0.25) && near(b[3], 0.25) && near(b[4], 0.375) &&
+            near(b[5], 0.625));
+    for (std::size_t i = 0; i < g.triangleColours.size(); i += 4)
+      QVERIFY(g.triangleColours[i] == 1 && g.triangleColours[i + 1] == 0 && near(g.triangleColours[i + 3], 0.8));
+    // A sphere of 0.3 at (0, 2, 0.5), turned 90° about z: still within 0.15 of its centre.
+    Item ball = cube;
+    ball.kind = Item::Kind::Sphere;
+    ball.pose.translation = {0, 2, 0.5};
+    ball.pose.rotation = {0, 0, std::sin(std::numbers::pi / 4), std::cos(std::numbers::pi / 4)};
+    ball.scale = {0.3, 0.3, 0.3};
+    g.clear();
+    scene::tessellate(ball, {}, g);
+    b = bounds(g.triangles);
+    QVERIFY(near(b[0], -0.15, 1e-3) && near(b[1], 0.15, 1e-3) && near(b[2], 1.85, 1e-3) && near(b[5], 0.65, 1e-3));
+    // An arrow from (0, 0, 0) to (0, 0, 2): head 0.3 long, 0.2 wide; shaft 0.1 wide.
+    Item arrow = cube;
+    arrow.kind = Item::Kind::Arrow;
+    arrow.pose = {};
+    arrow.points = {{0, 0, 0}, {0, 0, 2}};
+    arrow.scale = {0.1, 0.2, 0.3};
+    g.clear();
+    scene::tessellate(arrow, {}, g);
+    b = bounds(g.triangles);
+    QVERIFY2(near(b[4], 0) && near(b[5], 2) && near(b[1], 0.1, 1e-6) && near(b[0], -0.1, 1e-6),
+             qPrintable(QString("%1 %2 %3 %4 %5 %6").arg(b[0]).arg(b[1]).arg(b[2]).arg(b[3]).arg(b[4]).arg(b[5])));
+    // A line strip of three points: two segments; a mesh: its box and a label naming it.
+    Item strip = cube;
+    strip.kind = Item::Kind::LineStrip;
+    strip.pose = {};
+    strip.points = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}};
+    g.clear();
+    scene::tessellate(strip, {}, g);
+    QCOMPARE(g.lines.size(), std::size_t{12});
+    QCOMPARE(g.lines[9], 1.0f);  // second segment ends at (1, 1, 0)
+    QCOMPARE(g.lines[10], 1.0f);
+    Item mesh = cube;
+    mesh.kind = Item::Kind::Mesh;
+    mesh.text = "package://robot/meshes/base.dae";
+    g.clear();
+    scene::tessellate(mesh, {}, g);
+    QCOMPARE(g.triangleCount(), std::size_t{12});
+    QCOMPARE(g.labels.size(), std::size_t{1});
+    QCOMPARE(QString::fromStdString(g.labels[0].text), QString("mesh: package://robot/meshes/base.dae"));
+  }
+
+  void posesPathsGridsAndFrustumsInTheFixedFrame() {
+    auto s = openOrFail("ros1/robot_state.bag");
+    auto tf = transformsOf(*s);
+    // map -> odom: (1, 2, 0), yaw 90°: a point (x, y, z) of odom is (1 - y, 2 + x, z) in map.
+    auto inMap = [](double x, double y, double z) { return std::array<double, 3>{1 - y, 2 + x, z}; };
+    std::vector<Item> goal, plan, grid, footprint, frustum;
+    scene::ItemStyle style;
+    style.scale = 1.0;
+    eachMessage(*s, "/goal", [&](std::int64_t, const decode::Value& v) {
+      goal = *scene::readItems(v, scene::LayerKind::Pose, style);
+    });
+    eachMessage(*s, "/plan", [&](std::int64_t, const decode::Value& v) {
+      plan = *scene::readItems(v, scene::LayerKind::Path, style);
+    });
+    eachMessage(*s, "/map", [&](std::int64_t, const decode::Value& v) {
+      grid = *scene::readItems(v, scene::LayerKind::OccupancyGrid, style);
+    });
+    eachMessage(*s, "/footprint", [&](std::int64_t, const decode::Value& v) {
+      footprint = *scene::readItems(v, scene::LayerKind::Polygon, style);
+    });
+    eachMessage(*s, "/camera_info", [&](std::int64_t, const decode::Value& v) {
+      frustum = *scene::readItems(v, scene::LayerKind::CameraFrustum, style);
+    });
+    QCOMPARE(scene::layerKindOf("nav_msgs/msg/Path"), scene::LayerKind::Path);
+    QCOMPARE(scene::layerKindOf("geometry_msgs/PoseWithCovarianceStamped"), scene::LayerKind::Pose);
+    // The goal (3, 1, 0) in odom, yaw 45°: its arrow starts at (0, 5, 0) in map and points
+    // along yaw 135°, 1 m long.
+    QCOMPARE(goal.size(), std::size_t{1});
+    auto place = scene::placement(goal[0], tf, "map", at(0.3));
+    QVERIFY2(place.has_value(), place ? "" : place.error().message.c_str());
+    scene::Geometry g;
+    scene::tessellate(goal[0], *place, g);
+    auto b = bounds(g.triangles);
+    auto start = inMap(3, 1, 0);
+    double tipX = start[0] + std::cos(3 * std::numbers::pi / 4), tipY = start[1] + std::sin(3 * std::numbers::pi / 4);
+    QVERIFY2(near(b[0], std::min(start[0], tipX), 0.06) && near(b[1], std::max(start[0], tipX), 0.06) &&
+                 near(b[2], std::min(start[1], tipY), 0.06) && near(b[3], std::max(start[1], tipY), 0.06),
+             qPrintable(QString("%1 %2 %3 %4").arg(b[0]).arg(b[1]).arg(b[2]).arg(b[3])));
+    // The plan: a strip through its six poses (0.5 i, 0.1 i², 0), in map.
+    g.clear();
+    scene::tessellate(plan[0], *scene::placement(plan[0], tf, "map", at(0.05)), g);
+    QCOMPARE(g.lines.size(), std::size_t{5 * 2 * 3});
+    for (int i = 0; i < 6; ++i) {
+      auto want = inMap(0.5 * i, 0.1 * i * i, 0);
+      std::size_t v = i == 0 ? 0 : static_cast<std::size_t>(2 * i - 1) * 3;  // each segment's end
+      QVERIFY(near(g.lines[v], want[0]) && near(g.lines[v + 1], want[1]));
+    }
+    // The map: 20 × 10 cells of 0.5 m from (-5, -2.5) in map; the row y = 5 occupied (black).
+    g.clear();
+    scene::tessellate(grid[0], *scene::placement(grid[0], tf, "map", at(0.05)), g);
+    QCOMPARE(g.triangleCount(), std::size_t{400});
+    b = bounds(g.triangles);
+    QVERIFY(near(b[0], -5) && near(b[1], 5) && near(b[2], -2.5) && near(b[3], 2.5));
+    std::size_t cell = (5 * 20 + 10) * 6;  // row 5, column 10: its first vertex
+    QCOMPARE(g.triangleColours[cell * 4], 0.0f);
+    QVERIFY(near(g.triangles[cell * 3 + 1], -2.5 + 5 * 0.5));
+    // The footprint in base_link, at 0.05 s: closed, four sides.
+    g.clear();
+    scene::tessellate(footprint[0], {}, g);
+    QCOMPARE(g.lines.size(), std::size_t{4 * 2 * 3});
+    // The camera's frustum at 1 m: corners ((0 - 320) / 500, (0 - 240) / 500, 1) …
+    g.clear();
+    scene::tessellate(frustum[0], {}, g);
+    QCOMPARE(g.lines.size(), std::size_t{8 * 2 * 3});
+    QVERIFY(near(g.lines[3], -0.64) && near(g.lines[4], -0.48) && near(g.lines[5], 1));
+    // A frame the transforms do not have: an error naming it.
+    Item lost = goal[0];
+    lost.frameId = "nowhere";
+    QVERIFY(!scene::placement(lost, tf, "map", at(0.3)).has_value());
+  }
+};
+
+QTEST_GUILESS_MAIN(TestScene)
+#include "tst_scene.moc"
