@@ -154,4 +154,21 @@
         </translation>
     </message>
 </context>
+<context>
+    <name>bagscope::widgets::SceneLayers</name>
+    <message numerus="yes">
+        <source>%1: %n message(s) could not be read: %2</source>
+        <translation>
+            <numerusform>%1: %n message could not be read: %2</numerusform>
+            <numerusform>%1: %n messages could not be read: %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n item(s) in frame %1 not drawn: no transform to %2</source>
+        <translation>
+            <numerusform>%n item in frame %1 not drawn: no transform to %2</numerusform>
+            <numerusform>%n items in frame %1 not drawn: no transform to %2</numerusform>
+        </translation>
+    </message>
+</context>
 </TS>

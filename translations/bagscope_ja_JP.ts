@@ -311,6 +311,26 @@
         <source>%1: no cloud is shown</source>
         <translation>%1: 点群が表示されていません</translation>
     </message>
+    <message>
+        <source>Layers</source>
+        <translation>レイヤー</translation>
+    </message>
+    <message>
+        <source>Topics drawn with the cloud: markers, paths, poses, odometry, maps, polygons, camera frustums</source>
+        <translation>点群と一緒に描くトピック: マーカー、経路、姿勢、オドメトリ、地図、多角形、カメラの視錐台</translation>
+    </message>
+    <message>
+        <source>This recording has no markers, paths, poses or maps.</source>
+        <translation>この記録にはマーカー・経路・姿勢・地図がありません。</translation>
+    </message>
+    <message>
+        <source>Marker Namespaces</source>
+        <translation>マーカーの名前空間</translation>
+    </message>
+    <message>
+        <source>(no namespace)</source>
+        <translation>（名前空間なし）</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::ColourRange</name>
@@ -1846,6 +1866,29 @@ t = 時刻（秒）
         <source>None</source>
         <comment>no compression</comment>
         <translation>なし</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::SceneLayers</name>
+    <message>
+        <source>%1 is not in this recording</source>
+        <translation>%1 はこの記録にありません</translation>
+    </message>
+    <message>
+        <source>%1: the scene does not draw %2</source>
+        <translation>%1: シーンは %2 を描きません</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n message(s) could not be read: %2</source>
+        <translation>
+            <numerusform>%1: %n 件のメッセージを読み取れませんでした: %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n item(s) in frame %1 not drawn: no transform to %2</source>
+        <translation>
+            <numerusform>フレーム %1 の %n 個を描けません: %2 への変換がありません</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -311,6 +311,26 @@
         <source>%1: no cloud is shown</source>
         <translation>%1：没有显示点云</translation>
     </message>
+    <message>
+        <source>Layers</source>
+        <translation>图层</translation>
+    </message>
+    <message>
+        <source>Topics drawn with the cloud: markers, paths, poses, odometry, maps, polygons, camera frustums</source>
+        <translation>与点云一同绘制的话题：标记、路径、位姿、里程计、地图、多边形、相机视锥</translation>
+    </message>
+    <message>
+        <source>This recording has no markers, paths, poses or maps.</source>
+        <translation>此录制中没有标记、路径、位姿或地图。</translation>
+    </message>
+    <message>
+        <source>Marker Namespaces</source>
+        <translation>标记命名空间</translation>
+    </message>
+    <message>
+        <source>(no namespace)</source>
+        <translation>（无命名空间）</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::ColourRange</name>
@@ -1846,6 +1866,29 @@ t = 时间（秒）
         <source>None</source>
         <comment>no compression</comment>
         <translation>无</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::SceneLayers</name>
+    <message>
+        <source>%1 is not in this recording</source>
+        <translation>%1 不在此录制中</translation>
+    </message>
+    <message>
+        <source>%1: the scene does not draw %2</source>
+        <translation>%1：场景不绘制 %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n message(s) could not be read: %2</source>
+        <translation>
+            <numerusform>%1：%n 条消息无法读取：%2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n item(s) in frame %1 not drawn: no transform to %2</source>
+        <translation>
+            <numerusform>坐标系 %1 中的 %n 个对象未绘制：没有到 %2 的变换</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -4,12 +4,15 @@
 #include <QComboBox>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QJsonArray>
 #include <QLabel>
+#include <QMenu>
 #include <QSpinBox>
 #include <QToolButton>
 #include <QVBoxLayout>
 
 #include <vtkActor.h>
+#include <vtkBillboardTextActor3D.h>
 #include <vtkCamera.h>
 #include <vtkCellArray.h>
 #include <vtkFloatArray.h>
@@ -21,6 +24,7 @@
 #include <vtkPolyDataMapper.h>
 #include <vtkProperty.h>
 #include <vtkRenderer.h>
+#include <vtkTextProperty.h>
 #include <vtkUnsignedCharArray.h>
 
 #include <cmath>
@@ -34,6 +38,7 @@
 #include "mailbox.hpp"
 #include "qt_text.hpp"
 #include "save_in_background.hpp"
+#include "scene_layers.hpp"
 #include "timeline.hpp"
 #include "transforms.hpp"
 #include "vtk_view.hpp"
@@ -167,21 +172,60 @@ void cloudColours(const CloudFrame& frame, ColourMap map, double low, double hig
 // CloudPanel
 
 struct CloudPanel::Scene {
-  vtkNew<vtkPolyData> cloud, grid, axes;
-  vtkNew<vtkPolyDataMapper> cloudMapper, gridMapper, axesMapper;
-  vtkNew<vtkActor> cloudActor, gridActor, axesActor;
+  vtkNew<vtkPolyData> cloud, grid, axes, shapes, lines, points;  // the last three: the layers'
+  vtkNew<vtkPolyDataMapper> cloudMapper, gridMapper, axesMapper, shapesMapper, linesMapper, pointsMapper;
+  vtkNew<vtkActor> cloudActor, gridActor, axesActor, shapesActor, linesActor, pointsActor;
+  std::vector<vtkSmartPointer<vtkBillboardTextActor3D>> labels;
   Scene() {
     for (auto [data, mapper, actor] : {std::tuple{cloud.Get(), cloudMapper.Get(), cloudActor.Get()},
                                        std::tuple{grid.Get(), gridMapper.Get(), gridActor.Get()},
-                                       std::tuple{axes.Get(), axesMapper.Get(), axesActor.Get()}}) {
+                                       std::tuple{axes.Get(), axesMapper.Get(), axesActor.Get()},
+                                       std::tuple{shapes.Get(), shapesMapper.Get(), shapesActor.Get()},
+                                       std::tuple{lines.Get(), linesMapper.Get(), linesActor.Get()},
+                                       std::tuple{points.Get(), pointsMapper.Get(), pointsActor.Get()}}) {
       mapper->SetInputData(data);
       mapper->SetColorModeToDirectScalars();
       mapper->ScalarVisibilityOn();
       actor->SetMapper(mapper);
     }
     axesActor->GetProperty()->SetLineWidth(2);
+    linesActor->GetProperty()->SetLineWidth(2);
+    pointsActor->GetProperty()->SetPointSize(4);
   }
 };
+
+namespace {
+
+// The layers' geometry (RGBA floats per vertex) as cells of `size` vertices: 1 points, 2 lines,
+// 3 triangles.
+void fillRgba(vtkPolyData* data, const std::vector<float>& xyz, const std::vector<float>& rgba, int size) {
+  vtkIdType n = static_cast<vtkIdType>(xyz.size() / 3);
+  vtkNew<vtkFloatArray> coords;
+  coords->SetNumberOfComponents(3);
+  coords->SetNumberOfTuples(n);
+  std::copy(xyz.begin(), xyz.end(), coords->GetPointer(0));
+  vtkNew<vtkPoints> points;
+  points->SetData(coords);
+  vtkNew<vtkUnsignedCharArray> colours;
+  colours->SetNumberOfComponents(4);
+  colours->SetNumberOfTuples(n);
+  for (std::size_t i = 0; i < rgba.size() && i < 4 * static_cast<std::size_t>(n); ++i)
+    colours->GetPointer(0)[i] = static_cast<unsigned char>(std::clamp(rgba[i], 0.0f, 1.0f) * 255 + 0.5f);
+  vtkNew<vtkIdTypeArray> connectivity;
+  connectivity->SetNumberOfTuples(n);
+  std::iota(connectivity->GetPointer(0), connectivity->GetPointer(0) + n, vtkIdType{0});
+  vtkNew<vtkCellArray> cells;
+  cells->SetData(size, connectivity);
+  data->Initialize();
+  data->SetPoints(points);
+  if (size == 3) data->SetPolys(cells);
+  else if (size == 2) data->SetLines(cells);
+  else data->SetVerts(cells);
+  data->GetPointData()->SetScalars(colours);
+  data->Modified();
+}
+
+}  // namespace
 
 bool CloudPanel::shows(const QString& type) {
   auto k = sensors::kindOf(type.toStdString());
@@ -203,7 +247,8 @@ CloudPanel::CloudPanel(Document* document, QWidget* parent)
       fixedFrame_(new QComboBox(this)),
       grid_(new QCheckBox(tr("Grid"), this)),
       triads_(new QCheckBox(tr("TF frames"), this)),
-      status_(new QLabel(this)) {
+      status_(new QLabel(this)),
+      layers_(new SceneLayers(this)) {
   layOutControls();
   setUpScene();
   connectControls();
@@ -253,6 +298,14 @@ void CloudPanel::layOutControls() {
                messageFileFilters(*document_, topic()), [this](const QString& path) { saveFrame(path); });
   }));
   fourth->addStretch(1);
+  auto* layersButton = new QToolButton(this);
+  layersButton->setText(tr("Layers"));
+  layersButton->setToolTip(
+      tr("Topics drawn with the cloud: markers, paths, poses, odometry, maps, polygons, "
+         "camera frustums"));
+  layersButton->setPopupMode(QToolButton::InstantPopup);
+  layersButton->setMenu(layersMenu());
+  fourth->addWidget(layersButton);
   fourth->addWidget(button(tr("Reset View"), &CloudPanel::resetView));
   fourth->addWidget(button(tr("Top"), &CloudPanel::topView));
   fourth->addWidget(button(tr("Side"), &CloudPanel::sideView));
@@ -270,6 +323,9 @@ void CloudPanel::setUpScene() {
   renderer->AddActor(scene_->gridActor);
   renderer->AddActor(scene_->axesActor);
   renderer->AddActor(scene_->cloudActor);
+  renderer->AddActor(scene_->shapesActor);
+  renderer->AddActor(scene_->linesActor);
+  renderer->AddActor(scene_->pointsActor);
   scene_->cloudActor->GetProperty()->SetPointSize(static_cast<float>(pointSize_->value()));
   Lines grid;
   for (int i = -10; i <= 10; ++i) {
@@ -308,6 +364,8 @@ void CloudPanel::connectControls() {
   });
   connect(triads_, &QCheckBox::toggled, this, &CloudPanel::rebuild);
   connect(document_, &Document::playheadChanged, this, &CloudPanel::refresh);
+  connect(document_, &Document::playheadChanged, this, &CloudPanel::rebuildLayers);
+  connect(layers_, &SceneLayers::changed, this, &CloudPanel::rebuildLayers);
 }
 
 CloudPanel::~CloudPanel() { mailbox_->close(); }
@@ -324,6 +382,7 @@ void CloudPanel::sessionChanged() {
   tf_.reset();
   cameraSet_ = false;
   emit titleChanged(topic());
+  layers_->setTopics(layers_->topics(), document_->sharedSession());
   loadTf();
   refresh();
 }
@@ -512,7 +571,86 @@ void CloudPanel::rebuild() {
     }
   }
   fill(scene_->axes, axes.xyz, axes.rgb, true);
+  rebuildLayers();
+}
+
+void CloudPanel::rebuildLayers() {
+  QString fixed = fixedFrame_->currentData().toString();
+  layerNotes_.clear();
+  scene::Geometry g = layers_->geometryAt(document_->playheadNs(), tf_.get(), fixed.toStdString(), layerNotes_);
+  layerTriangles_ = g.triangleCount();
+  fillRgba(scene_->shapes, g.triangles, g.triangleColours, 3);
+  fillRgba(scene_->lines, g.lines, g.lineColours, 2);
+  fillRgba(scene_->points, g.points, g.pointColours, 1);
+  vtkRenderer* renderer = view_->renderer();
+  for (auto& label : scene_->labels) renderer->RemoveActor(label);
+  scene_->labels.clear();
+  for (const auto& l : g.labels) {
+    if (scene_->labels.size() >= 200) break;  // text is costly to draw: the first 200
+    vtkNew<vtkBillboardTextActor3D> text;
+    text->SetInput(l.text.c_str());
+    text->SetPosition(l.position[0], l.position[1], l.position[2]);
+    text->GetTextProperty()->SetColor(l.colour.r, l.colour.g, l.colour.b);
+    text->GetTextProperty()->SetFontSize(14);
+    text->GetTextProperty()->SetJustificationToCentered();
+    renderer->AddActor(text);
+    scene_->labels.emplace_back(text.Get());
+  }
+  status_->setToolTip(layerNotes_.join(QLatin1Char('\n')));
   view_->render();
+}
+
+QMenu* CloudPanel::layersMenu() {
+  auto* menu = new QMenu(this);
+  // Filled when it opens: the recording's topics the scene draws, and the markers' namespaces.
+  connect(menu, &QMenu::aboutToShow, this, [this, menu] {
+    menu->clear();
+    QStringList chosen = layers_->topics();
+    for (const auto& t : document_->topics()) {
+      if (scene::layerKindOf(t.type.toStdString()) == scene::LayerKind::None) continue;
+      QAction* a = menu->addAction(QStringLiteral("%1  (%2)").arg(t.name, t.type));
+      a->setCheckable(true);
+      a->setChecked(chosen.contains(t.name));
+      connect(a, &QAction::toggled, this, [this, name = t.name](bool on) {
+        QStringList now = layers_->topics();
+        if (on) now << name;
+        else now.removeAll(name);
+        setLayers(now);
+      });
+    }
+    if (menu->isEmpty()) menu->addAction(tr("This recording has no markers, paths, poses or maps."))->setEnabled(false);
+    auto spaces = layers_->namespaces();
+    if (spaces.empty()) return;
+    QMenu* ns = menu->addMenu(tr("Marker Namespaces"));
+    for (const auto& name : spaces) {
+      QAction* a = ns->addAction(name.empty() ? tr("(no namespace)") : toQt(name));
+      a->setCheckable(true);
+      a->setChecked(!layers_->hiddenNamespaces().count(name));
+      connect(a, &QAction::toggled, this, [this, name](bool on) {
+        auto hidden = layers_->hiddenNamespaces();
+        if (on) hidden.erase(name);
+        else hidden.insert(name);
+        layers_->setHiddenNamespaces(hidden);
+        rebuildLayers();
+      });
+    }
+  });
+  return menu;
+}
+
+void CloudPanel::setLayers(const QStringList& topics) {
+  layers_->setTopics(topics, document_->sharedSession());
+  rebuildLayers();
+}
+
+QStringList CloudPanel::layers() const { return layers_->topics(); }
+std::size_t CloudPanel::layerItemsDrawn() const { return layers_->itemsDrawn(); }
+
+void CloudPanel::setHiddenNamespaces(const QStringList& namespaces) {
+  std::set<std::string> hidden;
+  for (const auto& n : namespaces) hidden.insert(n.toStdString());
+  layers_->setHiddenNamespaces(hidden);
+  rebuildLayers();
 }
 
 void CloudPanel::saveFrame(const QString& path) {
@@ -542,7 +680,11 @@ QJsonObject CloudPanel::saveSettings() const {
                 {QStringLiteral("accumulate"), accumulate_->value()},
                 {QStringLiteral("fixedFrame"), fixedFrame_->currentData().toString()},
                 {QStringLiteral("grid"), grid_->isChecked()},
-                {QStringLiteral("tfFrames"), triads_->isChecked()}};
+                {QStringLiteral("tfFrames"), triads_->isChecked()},
+                {QStringLiteral("layers"), QJsonArray::fromStringList(layers_->topics())}};
+  QJsonArray hidden;
+  for (const auto& n : layers_->hiddenNamespaces()) hidden.append(toQt(n));
+  s.insert(QStringLiteral("hiddenNamespaces"), hidden);
   range_->save(s);
   return s;
 }
@@ -555,6 +697,12 @@ void CloudPanel::restoreSettings(const QJsonObject& s) {
   triads_->setChecked(s.value(QStringLiteral("tfFrames")).toBool(true));
   pendingField_ = s.value(QStringLiteral("field")).toString();
   pendingFrame_ = s.value(QStringLiteral("fixedFrame")).toString();
+  QStringList hidden;
+  for (const auto& n : s.value(QStringLiteral("hiddenNamespaces")).toArray()) hidden << n.toString();
+  setHiddenNamespaces(hidden);
+  QStringList layers;
+  for (const auto& l : s.value(QStringLiteral("layers")).toArray()) layers << l.toString();
+  layers_->setTopics(layers, nullptr);  // read when the topic is set, below
   setTopic(s.value(QStringLiteral("topic")).toString());
 }
 

@@ -23,6 +23,7 @@
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QMenu;
 class QSpinBox;
 
 namespace bagscope::session {
@@ -33,6 +34,8 @@ class TfBuffer;
 }
 
 namespace bagscope::widgets {
+
+class SceneLayers;
 
 class Document;
 class Mailbox;
@@ -96,6 +99,14 @@ public:
   void resetView();
   void topView();
   void sideView();
+  /// Topics drawn beside the cloud: markers, paths, poses, odometry, grids, polygons, camera
+  /// frustums (scene_layers.hpp), placed in the fixed frame.
+  void setLayers(const QStringList& topics);
+  QStringList layers() const;
+  void setHiddenNamespaces(const QStringList& namespaces);
+  /// The layers' items and triangles drawn now (tests).
+  std::size_t layerItemsDrawn() const;
+  std::size_t layerTriangles() const { return layerTriangles_; }
 
 signals:
   /// A cloud is on screen (tests and the benchmark wait for it).
@@ -112,6 +123,8 @@ private:
   /// Shows the frames of rows [first, last]: those of frames_ in it and `fresh` ones.
   void showFrames(std::vector<CloudFrame> fresh, std::size_t first, std::size_t last);
   void rebuild();
+  void rebuildLayers();  // the layers at the playhead
+  QMenu* layersMenu();
   void loadTf();
 
   Document* document_;
@@ -129,6 +142,9 @@ private:
   QCheckBox* triads_;
   QLabel* status_;
   std::deque<CloudFrame> frames_;
+  SceneLayers* layers_;
+  QStringList layerNotes_;
+  std::size_t layerTriangles_ = 0;
   std::shared_ptr<const sensors::TfBuffer> tf_;
   bool cameraSet_ = false;
   int version_ = 0;

@@ -393,7 +393,8 @@ void tessellate(const Item& item, const Transform& toFixed, Geometry& out) {
       break;
     case Item::Kind::Mesh:  // the resource is not loaded: its box, named
       box(e, local, item.scale, item.colour);
-      out.labels.push_back({toFixed.apply(inFrame({0, 0, 0})), "mesh: " + item.text, item.colour, 0.15});
+      out.labels.push_back(
+          {toFixed.apply(inFrame({0, 0, 0})), "mesh: " + item.text, Colour{}, 0.15});  // white: legible on any box
       break;
     case Item::Kind::Triangles:
       for (std::size_t i = 2; i < item.points.size(); i += 3)

@@ -1126,6 +1126,36 @@ private slots:
     QTRY_VERIFY2(colouredPixels() > 50, "blank when docked again");
   }
 
+  void sceneLayersDrawMarkersPathsPosesAndMapsInTheFixedFrame() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/robot_state.bag")}));
+    CloudPanel panel(&d);
+    panel.resize(800, 600);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    d.setPlayhead(1'700'000'001'200'000'000);
+    panel.restoreSettings({{"fixedFrame", "map"},
+                           {"layers", QJsonArray{"/markers", "/plan", "/map", "/goal", "/footprint", "/camera_info"}}});
+    // At 1.2 s: markers a/3 (a mesh: a box and its name), b/1 (text), b/2 (a strip); the plan,
+    // the map, the goal, the footprint and the camera's frustum.
+    QTRY_COMPARE(panel.layerItemsDrawn(), std::size_t{8});
+    // The same items' triangles as the scene core makes them: the map's 400, the mesh box's 12,
+    // and the goal's arrow.
+    QVERIFY2(panel.layerTriangles() > 412, qPrintable(QString::number(panel.layerTriangles())));
+    // Namespaces toggle: hiding "a" leaves the mesh out.
+    panel.setHiddenNamespaces({"a"});
+    QCOMPARE(panel.layerItemsDrawn(), std::size_t{7});
+    const std::size_t withoutA = panel.layerTriangles();
+    panel.setHiddenNamespaces({});
+    QCOMPARE(panel.layerTriangles(), withoutA + 12);
+    auto saved = panel.saveSettings();
+    QCOMPARE(saved["layers"].toArray().size(), 6);
+    panel.topView();
+    QTest::qWait(200);
+    QString diff = compareToBaseline(panel.view()->grabFramebuffer(), "scene_layers");
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+  }
+
   void cloudsAreColouredAndDrawn() {
     Document d;
     QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));

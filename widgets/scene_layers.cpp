@@ -1,0 +1,113 @@
+#include "scene_layers.hpp"
+
+#include <algorithm>
+
+#include "mailbox.hpp"
+#include "qt_text.hpp"
+#include "topic_job.hpp"
+
+namespace bagscope::widgets {
+
+SceneLayers::SceneLayers(QObject* parent) : QObject(parent), mailbox_(Mailbox::create(this)) {}
+SceneLayers::~SceneLayers() {
+  mailbox_->close();
+  jobs_.clear();
+}
+
+void SceneLayers::setTopics(const QStringList& topics, std::shared_ptr<const session::Session> session) {
+  topics_ = topics;
+  jobs_.clear();
+  layers_.clear();
+  pending_ = 0;
+  if (!session) return;
+  for (const QString& name : topics) {
+    auto layer = std::make_shared<Layer>();
+    layer->topic = name;
+    layers_.push_back(layer);
+    auto id = session->findTopic(name.toStdString());
+    if (!id) {
+      layer->problem = tr("%1 is not in this recording").arg(name);
+      continue;
+    }
+    layer->kind = scene::layerKindOf(session->topics()[*id].type);
+    if (layer->kind == scene::LayerKind::None) {
+      layer->problem = tr("%1: the scene does not draw %2").arg(name, toQt(session->topics()[*id].type));
+      continue;
+    }
+    // Read on the job's thread into a layer of its own, handed over when complete.
+    auto read = std::make_shared<Layer>(*layer);
+    auto problem = std::make_shared<QString>();
+    ++pending_;
+    jobs_.push_back(decodeTopic(
+        session, mailbox_, *id,
+        [read, problem](qint64 logTimeNs, const decode::Value& v) {
+          if (read->kind == scene::LayerKind::Markers) {
+            auto commands = scene::readMarkers(v, logTimeNs);
+            if (commands) read->markers.emplace_back(logTimeNs, std::move(*commands));
+            else if (problem->isEmpty()) *problem = toQt(commands.error().describe());
+          } else {
+            auto items = scene::readItems(v, read->kind, {});
+            if (items) read->items.emplace_back(logTimeNs, std::move(*items));
+            else if (problem->isEmpty()) *problem = toQt(items.error().describe());
+          }
+        },
+        [this, layer, read, problem](Result<TopicJobResult> r) {
+          --pending_;
+          layer->markers = std::move(read->markers);
+          layer->items = std::move(read->items);
+          layer->problem = !r ? toQt(r.error().describe())
+                           : r->unreadable
+                               ? tr("%1: %n message(s) could not be read: %2", nullptr, static_cast<int>(r->unreadable))
+                                     .arg(layer->topic, r->firstProblem)
+                           : problem->isEmpty() ? QString()
+                                                : QStringLiteral("%1: %2").arg(layer->topic, *problem);
+          emit changed();
+        }));
+  }
+}
+
+std::set<std::string> SceneLayers::namespaces() const {
+  std::set<std::string> out;
+  for (const auto& layer : layers_)
+    for (const auto& [t, commands] : layer->markers)
+      for (const auto& c : commands)
+        if (c.action == scene::MarkerCommand::Action::Add) out.insert(c.item.ns);
+  return out;
+}
+
+scene::Geometry SceneLayers::geometryAt(std::int64_t nowNs, const sensors::TfBuffer* tf, const std::string& fixedFrame,
+                                        QStringList& notes) const {
+  scene::Geometry g;
+  itemsDrawn_ = 0;
+  sensors::TfBuffer none;
+  std::map<std::string, std::size_t> unplaced;  // frame -> items
+  auto draw = [&](const scene::Item& item) {
+    if (hidden_.count(item.ns)) return;
+    auto at = scene::placement(item, tf ? *tf : none, fixedFrame, nowNs);
+    if (!at) return void(++unplaced[item.frameId]);
+    scene::tessellate(item, *at, g);
+    ++itemsDrawn_;
+  };
+  for (const auto& layer : layers_) {
+    if (!layer->problem.isEmpty()) notes << layer->problem;
+    auto upTo = [nowNs](const auto& list) {
+      return std::upper_bound(list.begin(), list.end(), nowNs,
+                              [](std::int64_t t, const auto& e) { return t < e.first; });
+    };
+    if (layer->kind == scene::LayerKind::Markers) {
+      scene::MarkerState state;  // every command up to now, in order
+      for (auto it = layer->markers.begin(); it != upTo(layer->markers); ++it) state.apply(it->second);
+      for (const scene::Item* item : state.alive(nowNs)) draw(*item);
+    } else {
+      auto last = upTo(layer->items);
+      if (last != layer->items.begin())
+        for (const auto& item : std::prev(last)->second) draw(item);
+    }
+  }
+  for (const auto& [frame, count] : unplaced)
+    notes << tr("%n item(s) in frame %1 not drawn: no transform to %2", nullptr, static_cast<int>(count))
+                 .arg(toQt(frame), toQt(fixedFrame));
+  return g;
+}
+
+}  // namespace bagscope::widgets
