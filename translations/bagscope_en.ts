@@ -104,6 +104,30 @@
     </message>
 </context>
 <context>
+    <name>bagscope::widgets::MapPanel</name>
+    <message numerus="yes">
+        <source>%n fix(es)</source>
+        <translation>
+            <numerusform>%n fix</numerusform>
+            <numerusform>%n fixes</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n without a position</source>
+        <translation>
+            <numerusform>%n without a position</numerusform>
+            <numerusform>%n without a position</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n message(s) could not be read: %1</source>
+        <translation>
+            <numerusform>%n message could not be read: %1</numerusform>
+            <numerusform>%n messages could not be read: %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>bagscope::widgets::MessageTreeModel</name>
     <message numerus="yes">
         <source>%n more item(s) not shown</source>

@@ -118,6 +118,22 @@
         <source>Show in Messages List</source>
         <translation>メッセージ一覧に表示</translation>
     </message>
+    <message>
+        <source>Map</source>
+        <translation>地図</translation>
+    </message>
+    <message>
+        <source>New Ma&amp;p (GPS)</source>
+        <translation>新しい地図（GPS）(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+A</source>
+        <translation>Ctrl+Shift+A</translation>
+    </message>
+    <message>
+        <source>Show on Map</source>
+        <translation>地図に表示</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>
@@ -1222,6 +1238,58 @@
     <message>
         <source>&amp;Recover…</source>
         <translation>復元(&amp;R)…</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::MapPanel</name>
+    <message>
+        <source>Drag to pan, wheel to zoom; east is right, north is up</source>
+        <translation>ドラッグで移動、ホイールで拡大縮小。右が東、上が北</translation>
+    </message>
+    <message>
+        <source>This recording has no satellite fixes.</source>
+        <translation>この記録には衛星測位がありません。</translation>
+    </message>
+    <message>
+        <source>Reading…</source>
+        <translation>読み込み中…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n fix(es)</source>
+        <translation>
+            <numerusform>%n 件の測位</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n without a position</source>
+        <translation>
+            <numerusform>位置なし %n 件</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n message(s) could not be read: %1</source>
+        <translation>
+            <numerusform>%n 件のメッセージを読み取れませんでした: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1° %2° · %3 m east, %4 m north of the first fix</source>
+        <translation>%1° %2° · 最初の測位から東 %3 m、北 %4 m</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::MapView</name>
+    <message>
+        <source>%1 km</source>
+        <translation>%1 km</translation>
+    </message>
+    <message>
+        <source>%1 m</source>
+        <translation>%1 m</translation>
+    </message>
+    <message>
+        <source>N</source>
+        <translation>北</translation>
     </message>
 </context>
 <context>

@@ -118,6 +118,22 @@
         <source>Show in Messages List</source>
         <translation>在消息列表中显示</translation>
     </message>
+    <message>
+        <source>Map</source>
+        <translation>地图</translation>
+    </message>
+    <message>
+        <source>New Ma&amp;p (GPS)</source>
+        <translation>新建地图（GPS）(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+A</source>
+        <translation>Ctrl+Shift+A</translation>
+    </message>
+    <message>
+        <source>Show on Map</source>
+        <translation>在地图上显示</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>
@@ -1222,6 +1238,58 @@
     <message>
         <source>&amp;Recover…</source>
         <translation>恢复(&amp;R)…</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::MapPanel</name>
+    <message>
+        <source>Drag to pan, wheel to zoom; east is right, north is up</source>
+        <translation>拖动平移，滚轮缩放；右为东，上为北</translation>
+    </message>
+    <message>
+        <source>This recording has no satellite fixes.</source>
+        <translation>此录制中没有卫星定位。</translation>
+    </message>
+    <message>
+        <source>Reading…</source>
+        <translation>正在读取…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n fix(es)</source>
+        <translation>
+            <numerusform>%n 个定位</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n without a position</source>
+        <translation>
+            <numerusform>%n 个无位置</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n message(s) could not be read: %1</source>
+        <translation>
+            <numerusform>%n 条消息无法读取：%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1° %2° · %3 m east, %4 m north of the first fix</source>
+        <translation>%1° %2° · 距首个定位东 %3 米、北 %4 米</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::MapView</name>
+    <message>
+        <source>%1 km</source>
+        <translation>%1 千米</translation>
+    </message>
+    <message>
+        <source>%1 m</source>
+        <translation>%1 米</translation>
+    </message>
+    <message>
+        <source>N</source>
+        <translation>北</translation>
     </message>
 </context>
 <context>

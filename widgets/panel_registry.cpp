@@ -8,6 +8,7 @@
 #include "diagnostics_panel.hpp"
 #include "image_panel.hpp"
 #include "log_panel.hpp"
+#include "map_panel.hpp"
 #include "messages_panel.hpp"
 #include "plot_panel.hpp"
 #include "tf_tree_panel.hpp"
@@ -40,6 +41,9 @@ const PanelType kPanelTypes[] = {
     {MessagesPanel::kKind, QT_TRANSLATE_NOOP("PanelType", "Messages"),
      QT_TRANSLATE_NOOP("PanelType", "New &Messages List"), QT_TRANSLATE_NOOP("PanelType", "Ctrl+Shift+M"),
      QT_TRANSLATE_NOOP("PanelType", "Show in Messages List"), make<MessagesPanel>, MessagesPanel::shows},
+    {MapPanel::kKind, QT_TRANSLATE_NOOP("PanelType", "Map"), QT_TRANSLATE_NOOP("PanelType", "New Ma&p (GPS)"),
+     QT_TRANSLATE_NOOP("PanelType", "Ctrl+Shift+A"), QT_TRANSLATE_NOOP("PanelType", "Show on Map"), make<MapPanel>,
+     MapPanel::shows},
 };
 
 }  // namespace

@@ -1,6 +1,7 @@
 // What a robot says about itself: log lines (rosout), diagnostics, and the TF tree's edges.
 
 #include <algorithm>
+#include <cmath>
 
 #include "sensors.hpp"
 
@@ -79,6 +80,50 @@ std::vector<TfBuffer::EdgeInfo> TfBuffer::edges() const {
     if (!e.samples.empty())
       out.push_back({child, e.parent, e.isStatic, e.samples.size(), e.samples.front().timeNs, e.samples.back().timeNs});
   return out;
+}
+
+}  // namespace bagscope::sensors
+
+namespace bagscope::sensors {
+
+Result<NavSatFix> readNavSatFix(const decode::Value& m) {
+  const decode::Value* lat = field(m, "latitude");
+  const decode::Value* lon = field(m, "longitude");
+  if (!lat || !lon) return makeError(ErrorCode::Format, "not a NavSatFix (no latitude and longitude)");
+  auto num = [](const decode::Value* v) {
+    if (!v) return 0.0;
+    switch (v->kind) {
+      case decode::Value::Kind::Float: return v->f;
+      case decode::Value::Kind::Int: return static_cast<double>(v->i);
+      case decode::Value::Kind::UInt: return static_cast<double>(v->u);
+      default: return 0.0;
+    }
+  };
+  NavSatFix f;
+  if (auto h = headerOf(m)) f.stampNs = h->stampNs;
+  f.latitude = num(lat), f.longitude = num(lon), f.altitude = num(field(m, "altitude"));
+  if (const decode::Value* st = field(m, "status"); st && st->kind == decode::Value::Kind::Struct)
+    f.status = static_cast<int>(num(field(*st, "status")));
+  if (const decode::Value* c = field(m, "position_covariance"); c && c->kind == decode::Value::Kind::Array)
+    for (std::size_t i = 0; i < 9 && i < c->items.size(); ++i) f.covariance[i] = num(&c->items[i]);
+  f.covarianceType = static_cast<int>(num(field(m, "position_covariance_type")));
+  return f;
+}
+
+std::array<double, 3> enuFrom(const std::array<double, 3>& origin, const std::array<double, 3>& position) {
+  constexpr double a = 6378137.0, f = 1 / 298.257223563, e2 = f * (2 - f);  // WGS-84
+  constexpr double deg = 3.14159265358979323846 / 180;
+  auto ecef = [&](const std::array<double, 3>& p) {
+    double lat = p[0] * deg, lon = p[1] * deg, n = a / std::sqrt(1 - e2 * std::sin(lat) * std::sin(lat));
+    return std::array<double, 3>{(n + p[2]) * std::cos(lat) * std::cos(lon), (n + p[2]) * std::cos(lat) * std::sin(lon),
+                                 (n * (1 - e2) + p[2]) * std::sin(lat)};
+  };
+  auto o = ecef(origin), q = ecef(position);
+  double dx = q[0] - o[0], dy = q[1] - o[1], dz = q[2] - o[2];
+  double lat = origin[0] * deg, lon = origin[1] * deg;
+  return {-std::sin(lon) * dx + std::cos(lon) * dy,
+          -std::sin(lat) * std::cos(lon) * dx - std::sin(lat) * std::sin(lon) * dy + std::cos(lat) * dz,
+          std::cos(lat) * std::cos(lon) * dx + std::cos(lat) * std::sin(lon) * dy + std::sin(lat) * dz};
 }
 
 }  // namespace bagscope::sensors

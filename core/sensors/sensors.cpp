@@ -85,6 +85,8 @@ SensorKind kindOf(std::string_view type) {
       {"rcl_interfaces/Log", SensorKind::Log},
       {"foxglove.Log", SensorKind::Log},
       {"diagnostic_msgs/DiagnosticArray", SensorKind::Diagnostics},
+      {"sensor_msgs/NavSatFix", SensorKind::NavSatFix},
+      {"foxglove.LocationFix", SensorKind::NavSatFix},
   };
   auto it = kKinds.find(normalTypeName(type));
   return it == kKinds.end() ? SensorKind::Other : it->second;

@@ -35,6 +35,7 @@ enum class SensorKind : std::uint8_t {
   Transforms,
   Log,          ///< rosgraph_msgs/Log, rcl_interfaces/msg/Log, foxglove.Log
   Diagnostics,  ///< diagnostic_msgs/DiagnosticArray
+  NavSatFix,    ///< sensor_msgs/NavSatFix, foxglove.LocationFix
 };
 
 /// What the panels and exporters make of a message type: the ROS 1 and ROS 2 spellings of the
@@ -259,6 +260,22 @@ private:
   Result<Transform> toParent(const std::string& child, std::int64_t timeNs, std::string& parent) const;
   std::map<std::string, Edge> edges_;  ///< by child frame
 };
+
+// ---- Satellite fixes ----------------------------------------------------------------------
+
+struct NavSatFix {
+  std::int64_t stampNs = 0;
+  double latitude = 0, longitude = 0, altitude = 0;  ///< degrees, metres (NaN: no position)
+  int status = 0;                                    ///< -1 no fix, 0 fix, 1 SBAS, 2 GBAS (foxglove: 0)
+  std::array<double, 9> covariance{};                ///< east, north, up (m²), row by row
+  int covarianceType = 0;                            ///< 0 unknown, 1 approximated, 2 diagonal known, 3 known
+};
+/// sensor_msgs/NavSatFix or foxglove.LocationFix.
+Result<NavSatFix> readNavSatFix(const decode::Value& message);
+
+/// East, north, up (m) of a WGS-84 position from `origin` (latitude, longitude in degrees,
+/// altitude in metres), through earth-centred coordinates: exact, not a flat-earth guess.
+std::array<double, 3> enuFrom(const std::array<double, 3>& origin, const std::array<double, 3>& position);
 
 // ---- Logs (rosout) and diagnostics --------------------------------------------------------
 

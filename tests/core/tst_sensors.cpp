@@ -393,6 +393,21 @@ private slots:
     QVERIFY(at(0, 0)[0] > 0 && at(0, 0)[1] > 0);  // barrel distortion pulls the corner inwards
   }
 
+  void satellitePositionsInLocalEastNorthUp() {
+    // 0.001° north and east of (48°, 11°, 500 m), by the radii of curvature (hand formulas):
+    // north = M Δφ, M = a (1 - e²) / (1 - e² sin²φ)^1.5; east = N cos φ Δλ, N = a / √(1 - e² sin²φ).
+    const double a = 6378137.0, f = 1 / 298.257223563, e2 = f * (2 - f), phi = 48 * std::numbers::pi / 180;
+    const double d = 0.001 * std::numbers::pi / 180, w = 1 - e2 * std::sin(phi) * std::sin(phi);
+    const double M = a * (1 - e2) / std::pow(w, 1.5), N = a / std::sqrt(w);
+    auto north = sensors::enuFrom({48, 11, 500}, {48.001, 11, 500});
+    QVERIFY2(std::abs(north[1] - (M + 500) * d) < 2e-3 && std::abs(north[0]) < 1e-6,
+             qPrintable(QString("%1 %2").arg(north[1], 0, 'f', 6).arg((M + 500) * d, 0, 'f', 6)));
+    auto east = sensors::enuFrom({48, 11, 500}, {48, 11.001, 500});
+    QVERIFY(std::abs(east[0] - (N + 500) * std::cos(phi) * d) < 2e-3 && std::abs(east[1]) < 1e-2);
+    auto up = sensors::enuFrom({48, 11, 500}, {48, 11, 512.5});
+    QVERIFY(std::abs(up[2] - 12.5) < 1e-6 && std::abs(up[0]) < 1e-6 && std::abs(up[1]) < 1e-6);
+  }
+
   void logsDiagnosticsAndTheTfTreeOfARecording() {
     // robot_state.bag (tests/data/gen_robot_state.py), against python3-rosbag's reading of it.
     auto s = bagscope::session::Session::open({bagscope::test::dataPath("ros1/robot_state.bag").toStdString()});

@@ -260,7 +260,7 @@ private slots:
     for (const auto& type : bagscope::widgets::panelTypes())
       QVERIFY2(newActions.contains(bagscope::widgets::translated(type.newAction)), type.kind);
     QCOMPARE(bagscope::widgets::panelTypes().size(),
-             std::size_t{7});  // plot, image, 3D, log, diagnostics, TF tree, messages
+             std::size_t{8});  // plot, image, 3D, log, diagnostics, TF tree, messages, map
     QVERIFY(bagscope::widgets::panelType("log")->shows("rcl_interfaces/msg/Log"));
     QVERIFY(bagscope::widgets::panelType("diagnostics")->shows("diagnostic_msgs/DiagnosticArray"));
     QVERIFY(!bagscope::widgets::panelType("tf")->shows);

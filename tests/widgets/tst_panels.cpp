@@ -21,6 +21,7 @@
 #include "widgets/image_panel.hpp"
 #include "widgets/log_panel.hpp"
 #include "widgets/main_window.hpp"
+#include "widgets/map_panel.hpp"
 #include "widgets/messages_panel.hpp"
 #include "widgets/plot_panel.hpp"
 #include "widgets/tf_tree_panel.hpp"
@@ -494,6 +495,49 @@ private slots:
     panel.setFollowPlayhead(true);
     d.setPlayhead(static_cast<qint64>(imu[200]["log_time_ns"].toInteger()) + 10);
     QCOMPARE(panel.table()->currentIndex().row(), 200);
+  }
+
+  void mapPlacesFixesOnTheLocalGrid() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
+    MapPanel panel(&d);
+    QSignalSpy loaded(&panel, &MapPanel::loaded);
+    panel.resize(500, 400);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QVERIFY(loaded.count() || loaded.wait(20000));
+    // The fixes with a position, east and north of the first by the radii of curvature
+    // (north = (M + h) Δφ, east = (N + h) cos φ Δλ: exact to micrometres over metres).
+    QString error;
+    std::vector<QJsonObject> gps;
+    for (const auto& l : bagscope::test::readJsonLines(dataPath("ros1/demo.expected.jsonl"), &error))
+      if (l["topic"] == "/gps" && l["msg"][u"latitude"].isDouble()) gps.push_back(l);
+    const auto& track = panel.view()->track();
+    QCOMPARE(track.size(), gps.size());
+    const double a = 6378137.0, f = 1 / 298.257223563, e2 = f * (2 - f), deg = 3.14159265358979323846 / 180;
+    double lat0 = gps[0]["msg"][u"latitude"].toDouble(), lon0 = gps[0]["msg"][u"longitude"].toDouble();
+    double w = 1 - e2 * std::sin(lat0 * deg) * std::sin(lat0 * deg), M = a * (1 - e2) / std::pow(w, 1.5),
+           N = a / std::sqrt(w);
+    double h = gps[0]["msg"][u"altitude"].toDouble();
+    for (std::size_t i = 0; i < gps.size(); ++i) {
+      QJsonObject m = gps[i]["msg"].toObject();
+      double north = (M + h) * (m["latitude"].toDouble() - lat0) * deg;
+      double east = (N + h) * std::cos(lat0 * deg) * (m["longitude"].toDouble() - lon0) * deg;
+      QVERIFY2(
+          std::abs(track[i].north - north) < 1e-3 && std::abs(track[i].east - east) < 1e-3,
+          qPrintable(
+              QString("fix %1: %2 %3 vs %4 %5").arg(i).arg(track[i].east).arg(track[i].north).arg(east).arg(north)));
+      QCOMPARE(track[i].status, m["status"].toObject()["status"].toInt());
+      QCOMPARE(track[i].sigma, 0.5);  // sqrt(0.25)
+    }
+    QVERIFY2(panel.status().contains("1 without a position"), qPrintable(panel.status()));
+    d.setPlayhead(static_cast<qint64>(gps[4]["log_time_ns"].toInteger()) + 1000);
+    QCOMPARE(panel.currentFix(), 4);
+    QVERIFY2(panel.status().contains(QString::number(gps[4]["msg"][u"latitude"].toDouble(), 'f', 7)),
+             qPrintable(panel.status()));
+    QTest::qWait(50);
+    QString diff = compareToBaseline(panel.grab().toImage(), "map_panel");
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
   }
 
   // Settings ▸ time display takes effect at once in plots and the range boxes.

@@ -1,0 +1,261 @@
+#include "map_panel.hpp"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QVBoxLayout>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+#include "document.hpp"
+#include "mailbox.hpp"
+#include "qt_text.hpp"
+#include "topic_job.hpp"
+
+namespace bagscope::widgets {
+
+namespace {
+
+QColor statusColour(int status) {
+  if (status < 0) return {210, 40, 40};   // no fix
+  if (status >= 1) return {30, 160, 60};  // augmented (SBAS, GBAS)
+  return {30, 100, 220};                  // fix
+}
+
+// 1, 2 or 5 times a power of ten: the scale bar's and the grid's step for about `metres`.
+double niceStep(double metres) {
+  double p = std::pow(10, std::floor(std::log10(std::max(metres, 1e-6))));
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (m * p >= metres) return m * p;
+  return 10 * p;
+}
+
+}  // namespace
+
+MapView::MapView(QWidget* parent) : QWidget(parent) {
+  setMinimumSize(200, 150);
+  setMouseTracking(false);
+}
+
+void MapView::setTrack(std::vector<MapFix> track) {
+  track_ = std::move(track);
+  current_ = -1;
+  fit();
+}
+
+void MapView::setCurrent(int index) {
+  current_ = index;
+  update();
+}
+
+void MapView::fit() {
+  if (track_.empty()) return update();
+  double e0 = track_[0].east, e1 = e0, n0 = track_[0].north, n1 = n0;
+  for (const auto& f : track_)
+    e0 = std::min(e0, f.east), e1 = std::max(e1, f.east), n0 = std::min(n0, f.north), n1 = std::max(n1, f.north);
+  centreEast_ = (e0 + e1) / 2, centreNorth_ = (n0 + n1) / 2;
+  double span = std::max({e1 - e0, n1 - n0, 10.0});  // at least 10 m across
+  pixelsPerMetre_ = 0.85 * std::min(width(), height()) / span;
+  update();
+}
+
+QPointF MapView::toScreen(double east, double north) const {
+  return {width() / 2.0 + (east - centreEast_) * pixelsPerMetre_,
+          height() / 2.0 - (north - centreNorth_) * pixelsPerMetre_};
+}
+
+void MapView::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  p.fillRect(rect(), QColor(246, 246, 242));
+  p.setRenderHint(QPainter::Antialiasing);
+  // The east-north grid, a line every step.
+  const double step = niceStep(80 / pixelsPerMetre_);
+  p.setPen(QColor(222, 222, 214));
+  double westEdge = centreEast_ - width() / 2.0 / pixelsPerMetre_,
+         southEdge = centreNorth_ - height() / 2.0 / pixelsPerMetre_;
+  for (double e = std::floor(westEdge / step) * step; toScreen(e, 0).x() < width(); e += step)
+    p.drawLine(QPointF(toScreen(e, 0).x(), 0), QPointF(toScreen(e, 0).x(), height()));
+  for (double n = std::floor(southEdge / step) * step; toScreen(0, n).y() > 0; n += step)
+    p.drawLine(QPointF(0, toScreen(0, n).y()), QPointF(width(), toScreen(0, n).y()));
+  // The track, each segment in its fix's status colour.
+  for (std::size_t i = 1; i < track_.size(); ++i) {
+    p.setPen(QPen(statusColour(track_[i].status), 2));
+    p.drawLine(toScreen(track_[i - 1].east, track_[i - 1].north), toScreen(track_[i].east, track_[i].north));
+  }
+  for (const auto& f : track_) {
+    p.setPen(Qt::NoPen);
+    p.setBrush(statusColour(f.status));
+    p.drawEllipse(toScreen(f.east, f.north), 2.5, 2.5);
+  }
+  if (current_ >= 0 && static_cast<std::size_t>(current_) < track_.size()) {
+    const auto& f = track_[static_cast<std::size_t>(current_)];
+    QPointF at = toScreen(f.east, f.north);
+    if (f.sigma > 0) {  // one standard deviation around it
+      p.setPen(QPen(QColor(220, 30, 30, 160), 1));
+      p.setBrush(QColor(220, 30, 30, 40));
+      p.drawEllipse(at, f.sigma * pixelsPerMetre_, f.sigma * pixelsPerMetre_);
+    }
+    p.setPen(QPen(Qt::white, 2));
+    p.setBrush(QColor(220, 30, 30));
+    p.drawEllipse(at, 6, 6);
+  }
+  // The scale bar, bottom left, and north.
+  const double bar = niceStep(100 / pixelsPerMetre_);
+  QPointF from(14, height() - 16), to(14 + bar * pixelsPerMetre_, height() - 16);
+  p.setPen(QPen(Qt::black, 2));
+  p.drawLine(from, to);
+  p.drawLine(from, from - QPointF(0, 5));
+  p.drawLine(to, to - QPointF(0, 5));
+  p.drawText(QPointF(from.x(), from.y() - 8), bar >= 1000 ? tr("%1 km").arg(bar / 1000) : tr("%1 m").arg(bar));
+  p.drawText(QPointF(width() - 22, 20), tr("N"));
+  p.drawLine(QPointF(width() - 18, 26), QPointF(width() - 18, 44));
+}
+
+void MapView::wheelEvent(QWheelEvent* e) {
+  double factor = std::pow(1.0015, e->angleDelta().y());
+  QPointF at = e->position();
+  // Zoom about the pointer: the ground under it stays under it.
+  double east = centreEast_ + (at.x() - width() / 2.0) / pixelsPerMetre_;
+  double north = centreNorth_ - (at.y() - height() / 2.0) / pixelsPerMetre_;
+  pixelsPerMetre_ = std::clamp(pixelsPerMetre_ * factor, 1e-4, 1e4);
+  centreEast_ = east - (at.x() - width() / 2.0) / pixelsPerMetre_;
+  centreNorth_ = north + (at.y() - height() / 2.0) / pixelsPerMetre_;
+  update();
+}
+
+void MapView::mousePressEvent(QMouseEvent* e) { dragFrom_ = e->pos(); }
+
+void MapView::mouseMoveEvent(QMouseEvent* e) {
+  if (!(e->buttons() & Qt::LeftButton)) return;
+  QPoint d = e->pos() - dragFrom_;
+  dragFrom_ = e->pos();
+  centreEast_ -= d.x() / pixelsPerMetre_;
+  centreNorth_ += d.y() / pixelsPerMetre_;
+  update();
+}
+
+bool MapPanel::shows(const QString& type) {
+  return sensors::kindOf(type.toStdString()) == sensors::SensorKind::NavSatFix;
+}
+
+MapPanel::MapPanel(Document* document, QWidget* parent)
+    : Panel(parent),
+      document_(document),
+      mailbox_(Mailbox::create(this)),
+      topic_(new QComboBox(this)),
+      view_(new MapView(this)),
+      status_(new QLabel(this)) {
+  view_->setToolTip(tr("Drag to pan, wheel to zoom; east is right, north is up"));
+  status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(2, 2, 2, 2);
+  layout->addWidget(topic_);
+  layout->addWidget(view_, 1);
+  layout->addWidget(status_);
+  connect(topic_, &QComboBox::currentIndexChanged, this, [this] {
+    pendingTopic_.clear();
+    sessionChanged();
+  });
+  connect(document_, &Document::playheadChanged, this, &MapPanel::followPlayhead);
+  sessionChanged();
+}
+
+MapPanel::~MapPanel() {
+  mailbox_->close();
+  job_.reset();
+}
+
+void MapPanel::sessionChanged() {
+  QString wanted = pendingTopic_.isEmpty() ? topic_->currentText() : pendingTopic_;
+  bool found = refillTopicBox(topic_, document_->topics(), wanted, [](const TopicInfo& t) { return shows(t.type); });
+  pendingTopic_ = found ? QString() : wanted;
+  job_.reset();
+  view_->setTrack({});
+  summary_.clear();
+  emit titleChanged(topic_->currentText());
+  auto session = document_->sharedSession();
+  if (!session || topic_->currentIndex() < 0) {
+    status_->setText(noTopicText(session != nullptr, pendingTopic_, tr("This recording has no satellite fixes.")));
+    return;
+  }
+  status_->setText(tr("Reading…"));
+  struct Read {
+    std::vector<sensors::NavSatFix> fixes;
+    std::vector<qint64> times;
+  };
+  auto read = std::make_shared<Read>();
+  job_ = decodeTopic(
+      session, mailbox_, static_cast<session::TopicId>(topic_->currentData().toUInt()),
+      [read](qint64 logTimeNs, const decode::Value& v) {
+        if (auto f = sensors::readNavSatFix(v)) read->fixes.push_back(*f), read->times.push_back(logTimeNs);
+      },
+      [this, read](Result<TopicJobResult> r) {
+        // Placed around the first fix with a position; those without one are counted.
+        std::vector<MapFix> track;
+        std::size_t noPosition = 0;
+        std::array<double, 3> origin{};
+        for (std::size_t i = 0; i < read->fixes.size(); ++i) {
+          const auto& f = read->fixes[i];
+          if (!std::isfinite(f.latitude) || !std::isfinite(f.longitude)) {
+            ++noPosition;
+            continue;
+          }
+          double alt = std::isfinite(f.altitude) ? f.altitude : 0;
+          if (track.empty()) origin = {f.latitude, f.longitude, alt};
+          auto enu = sensors::enuFrom(origin, {f.latitude, f.longitude, alt});
+          double sigma = f.covarianceType > 0 ? std::sqrt(std::max(f.covariance[0], f.covariance[4])) : 0;
+          track.push_back({read->times[i], enu[0], enu[1], f.status, sigma, f.latitude, f.longitude});
+        }
+        summary_ = tr("%n fix(es)", nullptr, static_cast<int>(track.size()));
+        if (noPosition)
+          summary_ += QStringLiteral(" · ") + tr("%n without a position", nullptr, static_cast<int>(noPosition));
+        if (!r) summary_ += QStringLiteral(" · ") + toQt(r.error().describe());
+        else if (r->unreadable)
+          summary_ +=
+              QStringLiteral(" · ") +
+              tr("%n message(s) could not be read: %1", nullptr, static_cast<int>(r->unreadable)).arg(r->firstProblem);
+        view_->setTrack(std::move(track));
+        followPlayhead();
+        emit loaded();
+      });
+}
+
+int MapPanel::currentFix() const {
+  const auto& track = view_->track();
+  auto after = std::upper_bound(track.begin(), track.end(), document_->playheadNs(),
+                                [](qint64 t, const MapFix& f) { return t < f.logTimeNs; });
+  return after == track.begin() ? -1 : static_cast<int>(after - track.begin()) - 1;
+}
+
+void MapPanel::followPlayhead() {
+  int i = currentFix();
+  view_->setCurrent(i);
+  if (i < 0) return status_->setText(summary_);
+  const MapFix& f = view_->track()[static_cast<std::size_t>(i)];
+  status_->setText(tr("%1° %2° · %3 m east, %4 m north of the first fix")
+                       .arg(f.latitude, 0, 'f', 7)
+                       .arg(f.longitude, 0, 'f', 7)
+                       .arg(f.east, 0, 'f', 2)
+                       .arg(f.north, 0, 'f', 2) +
+                   (f.sigma > 0 ? QStringLiteral(" · ±%1 m").arg(f.sigma, 0, 'f', 2) : QString()) +
+                   QStringLiteral(" · ") + summary_);
+}
+
+QString MapPanel::status() const { return status_->text(); }
+
+void MapPanel::setTopic(const QString& name) {
+  pendingTopic_ = name;
+  sessionChanged();
+}
+
+QJsonObject MapPanel::saveSettings() const {
+  return {{QStringLiteral("topic"), pendingTopic_.isEmpty() ? topic_->currentText() : pendingTopic_}};
+}
+
+void MapPanel::restoreSettings(const QJsonObject& s) { setTopic(s.value(QStringLiteral("topic")).toString()); }
+
+}  // namespace bagscope::widgets

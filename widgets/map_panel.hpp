@@ -1,0 +1,95 @@
+#pragma once
+// The map: sensor_msgs/NavSatFix (and foxglove.LocationFix) tracks on a local east-north
+// grid around the first fix — a scale bar, the track coloured by fix status, the position at
+// the playhead with its covariance circle. It works offline: no background tiles are fetched.
+
+#include <QWidget>
+
+#include <array>
+#include <memory>
+#include <vector>
+
+#include "core/sensors/sensors.hpp"
+#include "panel.hpp"
+
+class QComboBox;
+class QLabel;
+
+namespace bagscope::session {
+class Job;
+}
+
+namespace bagscope::widgets {
+
+class Document;
+class Mailbox;
+
+/// One fix placed on the local grid.
+struct MapFix {
+  qint64 logTimeNs = 0;
+  double east = 0, north = 0;
+  int status = 0;
+  double sigma = 0;  ///< horizontal standard deviation (m) when the covariance is known, else 0
+  double latitude = 0, longitude = 0;
+};
+
+class MapView : public QWidget {
+  Q_OBJECT
+
+public:
+  explicit MapView(QWidget* parent = nullptr);
+  void setTrack(std::vector<MapFix> track);
+  void setCurrent(int index);  ///< the fix at the playhead, -1 none
+  void fit();
+  const std::vector<MapFix>& track() const { return track_; }
+
+protected:
+  void paintEvent(QPaintEvent*) override;
+  void wheelEvent(QWheelEvent*) override;
+  void mousePressEvent(QMouseEvent*) override;
+  void mouseMoveEvent(QMouseEvent*) override;
+
+private:
+  QPointF toScreen(double east, double north) const;
+  std::vector<MapFix> track_;
+  int current_ = -1;
+  double centreEast_ = 0, centreNorth_ = 0, pixelsPerMetre_ = 1;
+  QPoint dragFrom_;
+};
+
+class MapPanel : public Panel {
+  Q_OBJECT
+
+public:
+  explicit MapPanel(Document* document, QWidget* parent = nullptr);
+  ~MapPanel() override;
+
+  static constexpr const char* kKind = "map";
+  static bool shows(const QString& type);
+  QString kind() const override { return QLatin1String(kKind); }
+  QJsonObject saveSettings() const override;
+  void restoreSettings(const QJsonObject& settings) override;
+  void sessionChanged() override;
+  void setTopic(const QString& name) override;
+
+  MapView* view() const { return view_; }
+  /// The fix at the playhead, or -1.
+  int currentFix() const;
+  QString status() const;
+
+signals:
+  void loaded();
+
+private:
+  void followPlayhead();
+
+  Document* document_;
+  std::shared_ptr<Mailbox> mailbox_;
+  QComboBox* topic_;
+  MapView* view_;
+  QLabel* status_;
+  QString pendingTopic_, summary_;
+  std::shared_ptr<session::Job> job_;
+};
+
+}  // namespace bagscope::widgets
