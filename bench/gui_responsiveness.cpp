@@ -106,9 +106,9 @@ std::vector<double> stepFrames(Document& d, PanelT& panel, QWidget* view, const 
   return out;
 }
 
-int panelsBench(const QString& bag) {
+int panelsBench(const QString& bag, const QString& sceneBag) {
   Document d;
-  d.open({bag});
+  d.open(sceneBag.isEmpty() ? QStringList{bag} : QStringList{bag, sceneBag});
   waitFor(&d, SIGNAL(openFinished(QString, QStringList)), 600000);
   if (!d.session()) return std::fprintf(stderr, "could not open %s\n", qPrintable(bag)), 1;
   QJsonObject report;
@@ -132,6 +132,20 @@ int panelsBench(const QString& bag) {
     waitFor(&cloud, SIGNAL(frameShown()), 10000);
     report["cloud_step"] = summarize(stepFrames(d, cloud, cloud.view(), QStringLiteral("/points"), 20));
     report["cloud_points"] = static_cast<qint64>(cloud.pointsDrawn());
+    if (!sceneBag.isEmpty()) {
+      // The same steps with 500 markers (a new MarkerArray every 0.1 s) and a 10,000-pose path
+      // drawn with the cloud.
+      cloud.setLayers({QStringLiteral("/markers"), QStringLiteral("/plan")});
+      QElapsedTimer wait;
+      wait.start();
+      while (cloud.layerItemsDrawn() < 501 && wait.elapsed() < 60000)
+        QApplication::processEvents(QEventLoop::AllEvents, 50);
+      d.setPlayhead(d.startNs());
+      waitFor(&cloud, SIGNAL(frameShown()), 10000);
+      report["scene_step"] = summarize(stepFrames(d, cloud, cloud.view(), QStringLiteral("/points"), 20));
+      report["scene_items"] = static_cast<qint64>(cloud.layerItemsDrawn());
+      report["scene_triangles"] = static_cast<qint64>(cloud.layerTriangles());
+    }
   }
   {
     // 10 million points (a noisy sine, 1 kHz for 10,000 s), zoomed and panned.
@@ -238,8 +252,8 @@ int main(int argc, char** argv) {
   qputenv("XDG_DATA_HOME", QFile::encodeName(settings.filePath(QStringLiteral("data"))));
   QSurfaceFormat::setDefaultFormat(VtkView::defaultFormat());  // the 3D view's OpenGL
   QApplication app(argc, argv);
-  if (argc == 3 && QString::fromLocal8Bit(argv[1]) == QLatin1String("panels"))
-    return panelsBench(QString::fromLocal8Bit(argv[2]));
+  if ((argc == 3 || argc == 4) && QString::fromLocal8Bit(argv[1]) == QLatin1String("panels"))
+    return panelsBench(QString::fromLocal8Bit(argv[2]), argc == 4 ? QString::fromLocal8Bit(argv[3]) : QString());
   QApplication::setApplicationName(QStringLiteral("bagscope-gui-bench"));
   QStringList bags = QApplication::arguments().mid(1);
   if (bags.isEmpty()) {

@@ -365,7 +365,10 @@ void CloudPanel::connectControls() {
   connect(triads_, &QCheckBox::toggled, this, &CloudPanel::rebuild);
   connect(document_, &Document::playheadChanged, this, &CloudPanel::refresh);
   connect(document_, &Document::playheadChanged, this, &CloudPanel::rebuildLayers);
-  connect(layers_, &SceneLayers::changed, this, &CloudPanel::rebuildLayers);
+  connect(layers_, &SceneLayers::changed, this, [this] {
+    ++layersVersion_;
+    rebuildLayers();
+  });
 }
 
 CloudPanel::~CloudPanel() { mailbox_->close(); }
@@ -383,6 +386,7 @@ void CloudPanel::sessionChanged() {
   cameraSet_ = false;
   emit titleChanged(topic());
   layers_->setTopics(layers_->topics(), document_->sharedSession());
+  ++layersVersion_;
   loadTf();
   refresh();
 }
@@ -576,25 +580,34 @@ void CloudPanel::rebuild() {
 
 void CloudPanel::rebuildLayers() {
   QString fixed = fixedFrame_->currentData().toString();
+  // Drawn once per playhead and settings: the cloud's arrival after a step asks again.
+  auto key = std::tuple{document_->playheadNs(), fixed, layersVersion_, tf_.get()};
+  if (key == layersBuilt_) return;
+  layersBuilt_ = key;
   layerNotes_.clear();
   scene::Geometry g = layers_->geometryAt(document_->playheadNs(), tf_.get(), fixed.toStdString(), layerNotes_);
   layerTriangles_ = g.triangleCount();
   fillRgba(scene_->shapes, g.triangles, g.triangleColours, 3);
   fillRgba(scene_->lines, g.lines, g.lineColours, 2);
   fillRgba(scene_->points, g.points, g.pointColours, 1);
+  // Labels: actors kept and reused (making one costs more than moving it), the first 200.
   vtkRenderer* renderer = view_->renderer();
-  for (auto& label : scene_->labels) renderer->RemoveActor(label);
-  scene_->labels.clear();
-  for (const auto& l : g.labels) {
-    if (scene_->labels.size() >= 200) break;  // text is costly to draw: the first 200
+  const std::size_t shown = std::min<std::size_t>(g.labels.size(), 200);
+  while (scene_->labels.size() < shown) {
     vtkNew<vtkBillboardTextActor3D> text;
-    text->SetInput(l.text.c_str());
-    text->SetPosition(l.position[0], l.position[1], l.position[2]);
-    text->GetTextProperty()->SetColor(l.colour.r, l.colour.g, l.colour.b);
     text->GetTextProperty()->SetFontSize(14);
     text->GetTextProperty()->SetJustificationToCentered();
     renderer->AddActor(text);
     scene_->labels.emplace_back(text.Get());
+  }
+  for (std::size_t i = 0; i < scene_->labels.size(); ++i) {
+    auto& text = scene_->labels[i];
+    text->SetVisibility(i < shown);
+    if (i >= shown) continue;
+    const auto& l = g.labels[i];
+    if (std::string(text->GetInput() ? text->GetInput() : "") != l.text) text->SetInput(l.text.c_str());
+    text->SetPosition(l.position[0], l.position[1], l.position[2]);
+    text->GetTextProperty()->SetColor(l.colour.r, l.colour.g, l.colour.b);
   }
   status_->setToolTip(layerNotes_.join(QLatin1Char('\n')));
   view_->render();
@@ -631,6 +644,7 @@ QMenu* CloudPanel::layersMenu() {
         if (on) hidden.erase(name);
         else hidden.insert(name);
         layers_->setHiddenNamespaces(hidden);
+        ++layersVersion_;
         rebuildLayers();
       });
     }
@@ -640,6 +654,7 @@ QMenu* CloudPanel::layersMenu() {
 
 void CloudPanel::setLayers(const QStringList& topics) {
   layers_->setTopics(topics, document_->sharedSession());
+  ++layersVersion_;
   rebuildLayers();
 }
 
@@ -650,6 +665,7 @@ void CloudPanel::setHiddenNamespaces(const QStringList& namespaces) {
   std::set<std::string> hidden;
   for (const auto& n : namespaces) hidden.insert(n.toStdString());
   layers_->setHiddenNamespaces(hidden);
+  ++layersVersion_;
   rebuildLayers();
 }
 

@@ -14,6 +14,7 @@
 #include <deque>
 #include <memory>
 #include <span>
+#include <tuple>
 #include <vector>
 
 #include "colour_range.hpp"
@@ -144,6 +145,8 @@ private:
   std::deque<CloudFrame> frames_;
   SceneLayers* layers_;
   QStringList layerNotes_;
+  int layersVersion_ = 0;  // layers, namespaces or their data changed: draw again
+  std::tuple<qint64, QString, int, const void*> layersBuilt_{-1, {}, -1, nullptr};
   std::size_t layerTriangles_ = 0;
   std::shared_ptr<const sensors::TfBuffer> tf_;
   bool cameraSet_ = false;

@@ -95,9 +95,10 @@ scene::Geometry SceneLayers::geometryAt(std::int64_t nowNs, const sensors::TfBuf
                               [](std::int64_t t, const auto& e) { return t < e.first; });
     };
     if (layer->kind == scene::LayerKind::Markers) {
-      scene::MarkerState state;  // every command up to now, in order
-      for (auto it = layer->markers.begin(); it != upTo(layer->markers); ++it) state.apply(it->second);
-      for (const scene::Item* item : state.alive(nowNs)) draw(*item);
+      const auto end = static_cast<std::size_t>(upTo(layer->markers) - layer->markers.begin());
+      if (end < layer->applied) layer->state = {}, layer->applied = 0;  // back in time: from the start
+      for (; layer->applied < end; ++layer->applied) layer->state.apply(layer->markers[layer->applied].second);
+      for (const scene::Item* item : layer->state.alive(nowNs)) draw(*item);
     } else {
       auto last = upTo(layer->items);
       if (last != layer->items.begin())

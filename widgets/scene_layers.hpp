@@ -56,6 +56,10 @@ private:
     std::vector<std::pair<std::int64_t, std::vector<scene::MarkerCommand>>> markers;  // by log time
     std::vector<std::pair<std::int64_t, std::vector<scene::Item>>> items;             // by log time
     QString problem;
+    // The markers' state as of `appliedUpTo` commands: stepping forwards applies only the new
+    // ones (a seek back starts again).
+    mutable scene::MarkerState state;
+    mutable std::size_t applied = 0;
   };
   std::vector<std::shared_ptr<Layer>> layers_;
   std::vector<std::shared_ptr<session::Job>> jobs_;
