@@ -13,6 +13,8 @@
 
 #include <vtkActor.h>
 #include <vtkBillboardTextActor3D.h>
+#include <vtkLookupTable.h>
+#include <vtkScalarBarActor.h>
 #include <vtkCamera.h>
 #include <vtkCellArray.h>
 #include <vtkFloatArray.h>
@@ -176,7 +178,16 @@ struct CloudPanel::Scene {
   vtkNew<vtkPolyDataMapper> cloudMapper, gridMapper, axesMapper, shapesMapper, linesMapper, pointsMapper;
   vtkNew<vtkActor> cloudActor, gridActor, axesActor, shapesActor, linesActor, pointsActor;
   std::vector<vtkSmartPointer<vtkBillboardTextActor3D>> labels;
+  vtkNew<vtkScalarBarActor> colourBar;  // the field's colours and their values
+  vtkNew<vtkLookupTable> colourTable;
   Scene() {
+    colourBar->SetLookupTable(colourTable);
+    colourBar->SetNumberOfLabels(5);
+    colourBar->SetLabelFormat("%.4g");
+    colourBar->SetMaximumWidthInPixels(70);
+    colourBar->SetMaximumHeightInPixels(260);
+    colourBar->SetPosition(0.88, 0.08);
+    colourBar->SetVisibility(false);
     for (auto [data, mapper, actor] : {std::tuple{cloud.Get(), cloudMapper.Get(), cloudActor.Get()},
                                        std::tuple{grid.Get(), gridMapper.Get(), gridActor.Get()},
                                        std::tuple{axes.Get(), axesMapper.Get(), axesActor.Get()},
@@ -326,6 +337,7 @@ void CloudPanel::setUpScene() {
   renderer->AddActor(scene_->shapesActor);
   renderer->AddActor(scene_->linesActor);
   renderer->AddActor(scene_->pointsActor);
+  renderer->AddActor2D(scene_->colourBar);
   scene_->cloudActor->GetProperty()->SetPointSize(static_cast<float>(pointSize_->value()));
   Lines grid;
   for (int i = -10; i <= 10; ++i) {
@@ -546,6 +558,18 @@ void CloudPanel::rebuild() {
     if (!std::isfinite(low)) low = 0, high = 1;
     range_->showAutoRange(low, high);
   }
+  // The colour bar: the map over [low, high], titled by the field (hidden for true colour).
+  const bool colourByField = !frames_.empty() && frames_.back().rgb.empty() && high > low;
+  scene_->colourBar->SetVisibility(colourByField);
+  if (colourByField) {
+    scene_->colourTable->SetNumberOfTableValues(256);
+    for (int i = 0; i < 256; ++i) {
+      QColor c = colourAt(range_->map(), i / 255.0);
+      scene_->colourTable->SetTableValue(i, c.redF(), c.greenF(), c.blueF(), 1.0);
+    }
+    scene_->colourTable->SetRange(low, high);
+    scene_->colourBar->SetTitle(field_->currentText().toUtf8().constData());
+  }
   std::vector<float> xyz;
   std::vector<std::uint8_t> rgb;
   xyz.reserve(3 * pointsDrawn());
@@ -659,6 +683,12 @@ void CloudPanel::setLayers(const QStringList& topics) {
 }
 
 QStringList CloudPanel::layers() const { return layers_->topics(); }
+
+QString CloudPanel::colourBarText() const {
+  if (!scene_->colourBar->GetVisibility()) return {};
+  const double* r = scene_->colourTable->GetRange();
+  return QStringLiteral("%1 %2 – %3").arg(QString::fromUtf8(scene_->colourBar->GetTitle())).arg(r[0]).arg(r[1]);
+}
 std::size_t CloudPanel::layerItemsDrawn() const { return layers_->itemsDrawn(); }
 
 void CloudPanel::setHiddenNamespaces(const QStringList& namespaces) {

@@ -108,6 +108,8 @@ public:
   /// The layers' items and triangles drawn now (tests).
   std::size_t layerItemsDrawn() const;
   std::size_t layerTriangles() const { return layerTriangles_; }
+  /// The colour bar's title and range when it is shown ("intensity 0 – 255"), else empty.
+  QString colourBarText() const;
 
 signals:
   /// A cloud is on screen (tests and the benchmark wait for it).

@@ -1211,6 +1211,9 @@ private slots:
     panel.setTopic("/points");
     QVERIFY(shown.count() || shown.wait(10000));
     QTRY_COMPARE(panel.pointsDrawn(), std::size_t{2000});
+    // The colour bar names the field and spans the range the colours use.
+    QVERIFY2(panel.colourBarText().startsWith(panel.saveSettings()["field"].toString() + " "),
+             qPrintable(panel.colourBarText()));
     panel.topView();
     QTest::qWait(200);
     QImage view = panel.view()->grabFramebuffer();
