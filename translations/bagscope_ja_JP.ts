@@ -347,6 +347,22 @@
         <source>(no namespace)</source>
         <translation>（名前空間なし）</translation>
     </message>
+    <message>
+        <source>decay </source>
+        <translation>減衰 </translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>no decay</source>
+        <translation>減衰なし</translation>
+    </message>
+    <message>
+        <source>Show only the frames of the last seconds before the playhead (at most the last N)</source>
+        <translation>再生位置までの直近の秒数のフレームだけを表示（最大 N フレーム）</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::ColourRange</name>

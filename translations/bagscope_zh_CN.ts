@@ -347,6 +347,22 @@
         <source>(no namespace)</source>
         <translation>（无命名空间）</translation>
     </message>
+    <message>
+        <source>decay </source>
+        <translation>衰减 </translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>no decay</source>
+        <translation>不衰减</translation>
+    </message>
+    <message>
+        <source>Show only the frames of the last seconds before the playhead (at most the last N)</source>
+        <translation>只显示播放头之前最近若干秒内的帧（最多 N 帧）</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::ColourRange</name>

@@ -2,6 +2,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QJsonArray>
@@ -13,12 +14,11 @@
 
 #include <vtkActor.h>
 #include <vtkBillboardTextActor3D.h>
-#include <vtkLookupTable.h>
-#include <vtkScalarBarActor.h>
 #include <vtkCamera.h>
 #include <vtkCellArray.h>
 #include <vtkFloatArray.h>
 #include <vtkIdTypeArray.h>
+#include <vtkLookupTable.h>
 #include <vtkNew.h>
 #include <vtkPointData.h>
 #include <vtkPoints.h>
@@ -26,6 +26,7 @@
 #include <vtkPolyDataMapper.h>
 #include <vtkProperty.h>
 #include <vtkRenderer.h>
+#include <vtkScalarBarActor.h>
 #include <vtkTextProperty.h>
 #include <vtkUnsignedCharArray.h>
 
@@ -255,6 +256,7 @@ CloudPanel::CloudPanel(Document* document, QWidget* parent)
       range_(new ColourRange(tr("Colour map for the field's values"), this)),
       pointSize_(new QSpinBox(this)),
       accumulate_(new QSpinBox(this)),
+      decay_(new QDoubleSpinBox(this)),
       fixedFrame_(new QComboBox(this)),
       grid_(new QCheckBox(tr("Grid"), this)),
       triads_(new QCheckBox(tr("TF frames"), this)),
@@ -278,6 +280,13 @@ void CloudPanel::layOutControls() {
   accumulate_->setPrefix(tr("last "));
   accumulate_->setSuffix(tr(" frames"));
   accumulate_->setToolTip(tr("Accumulate the last N frames (in the fixed frame)"));
+  decay_->setRange(0, 600);
+  decay_->setDecimals(2);
+  decay_->setSingleStep(0.5);
+  decay_->setPrefix(tr("decay "));
+  decay_->setSuffix(tr(" s"));
+  decay_->setSpecialValueText(tr("no decay"));
+  decay_->setToolTip(tr("Show only the frames of the last seconds before the playhead (at most the last N)"));
   fixedFrame_->setToolTip(tr("Fixed frame: clouds are moved into it through /tf at their stamp"));
   grid_->setChecked(true);
   triads_->setChecked(true);
@@ -299,6 +308,7 @@ void CloudPanel::layOutControls() {
   third->addWidget(new QLabel(tr("Fixed frame:"), this));
   third->addWidget(fixedFrame_, 1);
   third->addWidget(accumulate_);
+  third->addWidget(decay_);
   third->addWidget(grid_);
   third->addWidget(triads_);
   auto* fourth = new QHBoxLayout;
@@ -361,6 +371,10 @@ void CloudPanel::connectControls() {
   });
   connect(field_, &QComboBox::currentIndexChanged, this, reread);
   connect(fixedFrame_, &QComboBox::currentIndexChanged, this, reread);
+  connect(decay_, &QDoubleSpinBox::valueChanged, this, [this] {
+    reader_->reset();
+    refresh();
+  });
   connect(accumulate_, &QSpinBox::valueChanged, this, [this] {
     reader_->reset();  // the frames now wanted: read those not shown yet
     refresh();
@@ -467,11 +481,14 @@ void CloudPanel::refresh() {
   if (field.isEmpty()) field = QStringLiteral("intensity");
   QString fixed = fixedFrame_->currentData().toString();
   auto tf = tf_;
-  // The last N messages at or before the playhead, wherever it came from: those shown already
-  // are kept, the others read.
-  const std::size_t last = *row, first = last + 1 >= static_cast<std::size_t>(accumulate_->value())
-                                             ? last + 1 - static_cast<std::size_t>(accumulate_->value())
-                                             : 0;
+  // The last N messages at or before the playhead, wherever it came from, or with a decay time
+  // those of its last seconds (N at most): those shown already are kept, the others read.
+  const std::size_t n = static_cast<std::size_t>(accumulate_->value()), last = *row;
+  std::size_t first = last + 1 >= n ? last + 1 - n : 0;
+  if (decay_->value() > 0) {
+    auto since = s->atOrAfter(id, document_->playheadNs() - static_cast<qint64>(decay_->value() * 1e9) + 1);
+    first = std::max(first, std::min(since.value_or(last), last));
+  }
   std::vector<std::size_t> missing;
   for (std::size_t r = first; r <= last; ++r)
     if (std::none_of(frames_.begin(), frames_.end(), [r](const CloudFrame& f) { return f.row == r; }))
@@ -724,6 +741,7 @@ QJsonObject CloudPanel::saveSettings() const {
                 {QStringLiteral("field"), field_->currentText()},
                 {QStringLiteral("pointSize"), pointSize_->value()},
                 {QStringLiteral("accumulate"), accumulate_->value()},
+                {QStringLiteral("decaySeconds"), decay_->value()},
                 {QStringLiteral("fixedFrame"), fixedFrame_->currentData().toString()},
                 {QStringLiteral("grid"), grid_->isChecked()},
                 {QStringLiteral("tfFrames"), triads_->isChecked()},
@@ -739,6 +757,7 @@ void CloudPanel::restoreSettings(const QJsonObject& s) {
   range_->restore(s);
   pointSize_->setValue(s.value(QStringLiteral("pointSize")).toInt(2));
   accumulate_->setValue(s.value(QStringLiteral("accumulate")).toInt(1));
+  decay_->setValue(s.value(QStringLiteral("decaySeconds")).toDouble(0));
   grid_->setChecked(s.value(QStringLiteral("grid")).toBool(true));
   triads_->setChecked(s.value(QStringLiteral("tfFrames")).toBool(true));
   pendingField_ = s.value(QStringLiteral("field")).toString();

@@ -23,6 +23,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 class QMenu;
 class QSpinBox;
@@ -140,6 +141,7 @@ private:
   ColourRange* range_;
   QSpinBox* pointSize_;
   QSpinBox* accumulate_;
+  QDoubleSpinBox* decay_;
   QComboBox* fixedFrame_;
   QCheckBox* grid_;
   QCheckBox* triads_;

@@ -1134,6 +1134,12 @@ private slots:
     // More frames asked for: read at once, without moving the playhead.
     panel.restoreSettings({{"topic", "/points"}, {"accumulate", 8}});
     QTRY_COMPARE(panel.frames().size(), std::size_t{8});
+    // A decay of 0.45 s: the messages of the last 0.45 s before the playhead (at most 8).
+    panel.restoreSettings({{"topic", "/points"}, {"accumulate", 8}, {"decaySeconds", 0.45}});
+    std::size_t last = *d.session()->atOrBefore(*topic, d.playheadNs()), inWindow = 0;
+    for (std::size_t r = 0; r <= last; ++r) inWindow += index[r].logTimeNs > d.playheadNs() - 450'000'000;
+    QTRY_COMPARE(panel.frames().size(), std::min<std::size_t>(inWindow, 8));
+    QCOMPARE(panel.frames().front().logTimeNs, index[last + 1 - panel.frames().size()].logTimeNs);
   }
 
   void cloudViewKeepsDrawingWhenFloatedAndDockedAgain() {
