@@ -13,6 +13,8 @@
 #include <limits>
 
 #include "document.hpp"
+#include "image_panel.hpp"
+#include "thumbnails.hpp"
 
 namespace bagscope::widgets {
 namespace {
@@ -183,7 +185,11 @@ std::vector<std::uint32_t> messageDensity(std::span<const session::MessageRef> i
 // TimelineWidget
 
 TimelineWidget::TimelineWidget(Document* document, QWidget* parent)
-    : QWidget(parent), document_(document), scroll_(new QScrollBar(Qt::Vertical, this)) {
+    : QWidget(parent),
+      document_(document),
+      scroll_(new QScrollBar(Qt::Vertical, this)),
+      thumbnails_(new Thumbnails(document, this)) {
+  connect(thumbnails_, &Thumbnails::ready, this, &TimelineWidget::invalidate);
   setMouseTracking(false);
   setFocusPolicy(Qt::ClickFocus);
   setAttribute(Qt::WA_OpaquePaintEvent);
@@ -199,6 +205,7 @@ QSize TimelineWidget::sizeHint() const { return {800, kRulerHeight + 8 * kRowHei
 QSize TimelineWidget::minimumSizeHint() const { return {300, kRulerHeight + 2 * kRowHeight}; }
 
 void TimelineWidget::onSession() {
+  thumbnails_->clear();
   axis_.setSpan(document_->startNs(), document_->endNs());
   axis_.fit();
   invalidate();
@@ -286,6 +293,12 @@ void TimelineWidget::paintRows(QPainter& p) {
   };
   p.save();
   p.setClipRect(QRect(0, kRulerHeight, width(), height() - kRulerHeight));
+  thumbnailsDrawn_ = 0;
+  struct Thumb {
+    QPointF at;
+    const QImage* image;
+  };
+  std::vector<Thumb> thumbs;  // drawn over the ticks
   for (std::size_t r = 0; r < rows_.size(); ++r) {
     int top = kRulerHeight + static_cast<int>(r) * kRowHeight - scroll_->value();
     if (top + kRowHeight < kRulerHeight || top > height()) continue;
@@ -300,6 +313,29 @@ void TimelineWidget::paintRows(QPainter& p) {
     QRect nameRect(6, top, track.left() - 10, kRowHeight);
     p.drawText(nameRect, Qt::AlignVCenter | Qt::AlignLeft,
                fontMetrics().elidedText(info.name, Qt::ElideMiddle, nameRect.width()));
+    // An image topic zoomed in so far that its messages are a thumbnail apart: their pictures.
+    if (ImagePanel::shows(info.type)) {
+      auto first = s->atOrAfter(topic, axis_.toTime(0)), last = s->atOrBefore(topic, axis_.toTime(columns));
+      const auto& index = s->index(topic);
+      const std::size_t shown = first && last && *last >= *first ? *last - *first + 1 : 0;
+      constexpr int kThumbWidth = Thumbnails::kHeight * 4 / 3 + 4;
+      bool apart = shown > 0 && shown <= 400;
+      for (std::size_t i = 1; apart && i < shown; ++i)
+        apart =
+            axis_.toPixel(index[*first + i].logTimeNs) - axis_.toPixel(index[*first + i - 1].logTimeNs) >= kThumbWidth;
+      if (apart) {
+        for (std::size_t i = 0; i < shown; ++i) {
+          double x = track.left() + axis_.toPixel(index[*first + i].logTimeNs);
+          if (const QImage* image = thumbnails_->get(topic, *first + i); image && !image->isNull()) {
+            thumbs.push_back({QPointF(x, top + (kRowHeight - image->height()) / 2.0), image});
+            ++thumbnailsDrawn_;
+          } else {
+            p.fillRect(QRectF(x, top + 3, 1, kRowHeight - 6), rowColor(r));  // until it is read
+          }
+        }
+        continue;
+      }
+    }
     auto counts = messageDensity(s->index(topic), axis_, columns);
     std::uint32_t most = counts.empty() ? 0 : *std::max_element(counts.begin(), counts.end());
     if (most == 0) continue;
@@ -323,6 +359,11 @@ void TimelineWidget::paintRows(QPainter& p) {
     }
   }
   p.drawImage(track.left(), kRulerHeight, ticks);
+  for (const auto& t : thumbs) {
+    p.drawImage(t.at, *t.image);
+    p.setPen(palette().mid().color());
+    p.drawRect(QRectF(t.at, QSizeF(t.image->width(), t.image->height())));
+  }
   p.restore();
   p.setPen(pal.mid().color());
   p.drawLine(track.left() - 1, kRulerHeight, track.left() - 1, height());

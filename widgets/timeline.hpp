@@ -89,6 +89,8 @@ private:
 std::vector<std::uint32_t> messageDensity(std::span<const session::MessageRef> index, const TimeAxis& axis,
                                           int columns);
 
+class Thumbnails;
+
 class TimelineWidget : public QWidget {
   Q_OBJECT
 
@@ -108,6 +110,9 @@ public:
 
   QSize sizeHint() const override;
   QSize minimumSizeHint() const override;
+  /// Image thumbnails drawn in the rows now (zoomed in enough: their messages at least a
+  /// thumbnail apart).
+  int thumbnailsDrawn() const { return thumbnailsDrawn_; }
 
 signals:
   void topicClicked(int topic);
@@ -138,6 +143,8 @@ private:
   TimeDisplay display_ = TimeDisplay::Relative;
   std::vector<session::TopicId> rows_;
   QScrollBar* scroll_;
+  Thumbnails* thumbnails_;
+  int thumbnailsDrawn_ = 0;
   QPixmap rowsCache_;  // rows and names; the playhead and range are drawn over it
   bool cacheValid_ = false;
   Drag drag_ = Drag::None;

@@ -25,6 +25,7 @@
 #include "widgets/messages_panel.hpp"
 #include "widgets/plot_panel.hpp"
 #include "widgets/tf_tree_panel.hpp"
+#include "widgets/timeline.hpp"
 #include "widgets/vtk_view.hpp"
 
 using namespace bagscope::widgets;
@@ -538,6 +539,31 @@ private slots:
     QTest::qWait(50);
     QString diff = compareToBaseline(panel.grab().toImage(), "map_panel");
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
+  }
+
+  void timelineShowsThumbnailsOfImageTopicsWhenZoomedIn() {
+    QTemporaryDir layouts;
+    MainWindow w(nullptr, layouts.path());
+    w.resize(1280, 900);
+    w.show();
+    QSignalSpy opened(&w, &MainWindow::openFinished);
+    w.open({dataPath("ros1/demo_lz4.bag")});
+    QVERIFY(opened.wait(30000));
+    auto* timeline = w.findChild<TimelineWidget*>();
+    QVERIFY(timeline);
+    // The whole 2 s in about 1000 pixels: /camera/image_raw's 10 Hz frames are 50 px apart,
+    // each drawn as its picture once read.
+    timeline->zoomToFit();
+    timeline->update();
+    // Every image message of every image topic (all rows are in view), each its picture.
+    int images = 0;
+    for (const auto& t : w.document()->topics())
+      if (ImagePanel::shows(t.type)) images += static_cast<int>(t.count);
+    QCOMPARE(images, 55);
+    QTRY_COMPARE(timeline->thumbnailsDrawn(), images);
+    QTest::qWait(50);
+    QImage shot = timeline->grab().toImage();
+    shot.save(QStringLiteral(BAGSCOPE_SHOTS "/timeline_thumbnails.png"));
   }
 
   // Settings ▸ time display takes effect at once in plots and the range boxes.
