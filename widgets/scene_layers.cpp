@@ -8,6 +8,17 @@
 
 namespace bagscope::widgets {
 
+namespace {
+// Each layer's own colour (paths, poses, polygons, frustums), told apart on the dark view.
+scene::Colour layerColour(std::size_t i) {
+  static constexpr scene::Colour kColours[] = {{0.2f, 0.6f, 1.0f, 1.0f}, {1.0f, 0.55f, 0.1f, 1.0f},
+                                               {0.3f, 0.9f, 0.4f, 1.0f}, {0.95f, 0.3f, 0.8f, 1.0f},
+                                               {1.0f, 0.9f, 0.2f, 1.0f}, {0.4f, 0.95f, 0.95f, 1.0f}};
+  return kColours[i % std::size(kColours)];
+}
+constexpr std::size_t kTrail = 200;  // odometry: the positions of its last messages, as a line
+}  // namespace
+
 SceneLayers::SceneLayers(QObject* parent) : QObject(parent), mailbox_(Mailbox::create(this)) {}
 SceneLayers::~SceneLayers() {
   mailbox_->close();
@@ -37,16 +48,18 @@ void SceneLayers::setTopics(const QStringList& topics, std::shared_ptr<const ses
     // Read on the job's thread into a layer of its own, handed over when complete.
     auto read = std::make_shared<Layer>(*layer);
     auto problem = std::make_shared<QString>();
+    scene::ItemStyle style;
+    style.colour = layerColour(layers_.size() - 1);
     ++pending_;
     jobs_.push_back(decodeTopic(
         session, mailbox_, *id,
-        [read, problem](qint64 logTimeNs, const decode::Value& v) {
+        [read, problem, style](qint64 logTimeNs, const decode::Value& v) {
           if (read->kind == scene::LayerKind::Markers) {
             auto commands = scene::readMarkers(v, logTimeNs);
             if (commands) read->markers.emplace_back(logTimeNs, std::move(*commands));
             else if (problem->isEmpty()) *problem = toQt(commands.error().describe());
           } else {
-            auto items = scene::readItems(v, read->kind, {});
+            auto items = scene::readItems(v, read->kind, style);
             if (items) read->items.emplace_back(logTimeNs, std::move(*items));
             else if (problem->isEmpty()) *problem = toQt(items.error().describe());
           }
@@ -101,8 +114,18 @@ scene::Geometry SceneLayers::geometryAt(std::int64_t nowNs, const sensors::TfBuf
       for (const scene::Item* item : layer->state.alive(nowNs)) draw(*item);
     } else {
       auto last = upTo(layer->items);
-      if (last != layer->items.begin())
+      if (last != layer->items.begin()) {
         for (const auto& item : std::prev(last)->second) draw(item);
+        if (layer->kind == scene::LayerKind::Odometry) {  // its trail
+          scene::Item trail = std::prev(last)->second.front();
+          trail.kind = scene::Item::Kind::LineStrip;
+          trail.pose = {};
+          auto from =
+              last - layer->items.begin() > static_cast<std::ptrdiff_t>(kTrail) ? last - kTrail : layer->items.begin();
+          for (auto it = from; it != last; ++it) trail.points.push_back(it->second.front().pose.translation);
+          draw(trail);
+        }
+      }
     }
   }
   for (const auto& [frame, count] : unplaced)

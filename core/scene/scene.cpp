@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <optional>
 
 namespace bagscope::scene {
 
@@ -134,6 +135,26 @@ void arrow(Emitter& e, const Vec3& from, const Vec3& to, double shaft, double he
   frustumAlong(e, add(from, mul(axis, len - headLength)), axis, headLength, head / 2, 0, c);
 }
 
+// The one-sigma ellipse of a 6 × 6 pose covariance's x-y block around `pose`, as a closed
+// line strip in the pose's frame (the block's eigenvectors and square-rooted eigenvalues).
+std::optional<Item> covarianceEllipse(const Value* covariance, const Transform& pose, const Item& base) {
+  if (!covariance || covariance->kind != Value::Kind::Array || covariance->items.size() != 36) return std::nullopt;
+  const double a = number(&covariance->items[0]), b = number(&covariance->items[1]), d = number(&covariance->items[7]);
+  const double mean = (a + d) / 2, spread = std::sqrt((a - d) * (a - d) / 4 + b * b);
+  const double l1 = mean + spread, l2 = mean - spread;
+  if (!(l1 > 0) || !(l2 > 0) || !std::isfinite(l1)) return std::nullopt;
+  const double angle = 0.5 * std::atan2(2 * b, a - d), r1 = std::sqrt(l1), r2 = std::sqrt(l2);
+  Item e = base;
+  e.kind = Item::Kind::LineStrip;
+  e.pose = {};
+  for (int i = 0; i <= 32; ++i) {
+    const double t = 2 * std::numbers::pi * i / 32, x = r1 * std::cos(t), y = r2 * std::sin(t);
+    e.points.push_back({pose.translation[0] + x * std::cos(angle) - y * std::sin(angle),
+                        pose.translation[1] + x * std::sin(angle) + y * std::cos(angle), pose.translation[2]});
+  }
+  return e;
+}
+
 }  // namespace
 
 LayerKind layerKindOf(std::string_view type) {
@@ -245,17 +266,14 @@ Result<std::vector<Item>> readItems(const Value& m, LayerKind kind, const ItemSt
       out.push_back(std::move(line));
       return out;
     }
-    case LayerKind::Pose: {
+    case LayerKind::Pose:
+    case LayerKind::Odometry: {  // an arrow, and the covariance's ellipse when there is one
       const Value* pose = field(m, "pose");
-      if (pose && field(*pose, "covariance")) pose = field(*pose, "pose");  // PoseWithCovariance
-      if (!pose) return makeError(ErrorCode::Format, "not a pose message (no pose)");
+      const Value* covariance = pose ? field(*pose, "covariance") : nullptr;
+      if (covariance || kind == LayerKind::Odometry) pose = pose ? field(*pose, "pose") : nullptr;
+      if (!pose) return makeError(ErrorCode::Format, "not a pose or odometry message (no pose)");
       out.push_back(poseArrow(poseOf(pose)));
-      return out;
-    }
-    case LayerKind::Odometry: {
-      const Value* pose = field(m, "pose");
-      if (!pose || !field(*pose, "pose")) return makeError(ErrorCode::Format, "not a nav_msgs/Odometry (no pose)");
-      out.push_back(poseArrow(poseOf(field(*pose, "pose"))));
+      if (auto e = covarianceEllipse(covariance, out.back().pose, base)) out.push_back(std::move(*e));
       return out;
     }
     case LayerKind::PoseArray: {

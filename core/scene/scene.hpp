@@ -102,7 +102,8 @@ struct ItemStyle {
   Colour colour{0.2f, 0.6f, 1.0f, 1.0f};
   double scale = 1;  ///< arrow length (m) for poses
 };
-/// The items of one message of a layer that is not Markers.
+/// The items of one message of a layer that is not Markers. Poses with a covariance and
+/// odometry also give the one-sigma ellipse of its x-y block.
 Result<std::vector<Item>> readItems(const decode::Value& message, LayerKind kind, const ItemStyle& style);
 
 /// Triangles, lines and points with a colour per vertex, and labels, in the fixed frame.

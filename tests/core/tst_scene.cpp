@@ -188,6 +188,44 @@ private slots:
     QCOMPARE(QString::fromStdString(g.labels[0].text), QString("mesh: package://robot/meshes/base.dae"));
   }
 
+  void odometryHasItsArrowAndCovarianceEllipse() {
+    // The demo's /odom: at (5, 0, 0) with x and y variances 0.01: a circle of radius 0.1.
+    auto s = openOrFail("ros1/demo_lz4.bag");
+    std::vector<Item> items;
+    eachMessage(*s, "/odom", [&](std::int64_t, const decode::Value& v) {
+      if (items.empty()) items = *scene::readItems(v, scene::LayerKind::Odometry, {});
+    });
+    QCOMPARE(items.size(), std::size_t{2});
+    QCOMPARE(items[0].kind, Item::Kind::Arrow);
+    QCOMPARE(items[0].pose.translation[0], 5.0);
+    QCOMPARE(items[1].kind, Item::Kind::LineStrip);
+    scene::Geometry g;
+    scene::tessellate(items[1], {}, g);
+    auto b = bounds(g.lines);
+    QVERIFY(near(b[0], 4.9) && near(b[1], 5.1) && near(b[2], -0.1) && near(b[3], 0.1));
+  }
+
+  void aCovarianceEllipseFollowsItsEigenvectors() {
+    // /initialpose: x-y covariance [[4, 1], [1, 1]] at (1, -1). By hand: eigenvalues
+    // 2.5 ± √(1.5² + 1) = 4.3028, 0.6972; the long axis at ½ atan2(2, 3) = 0.2940 rad.
+    auto s = openOrFail("ros1/robot_state.bag");
+    std::vector<Item> items;
+    eachMessage(*s, "/initialpose", [&](std::int64_t, const decode::Value& v) {
+      items = *scene::readItems(v, scene::LayerKind::Pose, {});
+    });
+    QCOMPARE(items.size(), std::size_t{2});
+    double longest = 0, shortest = 1e9, angle = 0;
+    for (const auto& p : items[1].points) {
+      double dx = p[0] - 1, dy = p[1] + 1, r = std::hypot(dx, dy);
+      if (r > longest) longest = r, angle = std::atan2(dy, dx);
+      shortest = std::min(shortest, r);
+    }
+    const double l1 = 2.5 + std::sqrt(2.25 + 1), l2 = 2.5 - std::sqrt(2.25 + 1);
+    QVERIFY(near(longest, std::sqrt(l1), 1e-9));
+    QVERIFY2(near(shortest, std::sqrt(l2), 0.01), qPrintable(QString::number(shortest)));  // 32 segments
+    QVERIFY(near(std::remainder(angle - 0.5 * std::atan2(2.0, 3.0), std::numbers::pi), 0, 1e-9));
+  }
+
   void posesPathsGridsAndFrustumsInTheFixedFrame() {
     auto s = openOrFail("ros1/robot_state.bag");
     auto tf = transformsOf(*s);

@@ -3,7 +3,7 @@
 from reading it back with python3-rosbag: rosout log lines of five levels from three nodes, a
 TF tree (map -> odom static, odom -> base_link moving, base_link -> lidar and camera static),
 diagnostics whose levels change, and what the 3D scene draws: a plan (Path), a goal
-(PoseStamped), a map (OccupancyGrid), a footprint (PolygonStamped), a camera's CameraInfo and
+(PoseStamped), an initial pose with a covariance, a map (OccupancyGrid), a footprint (PolygonStamped), a camera's CameraInfo and
 markers that are added, deleted, expire and are all deleted. Usage: gen_robot_state.py OUT_DIR"""
 import json
 import math
@@ -13,7 +13,8 @@ import sys
 import rosbag
 import rospy
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
-from geometry_msgs.msg import Point, Point32, PolygonStamped, PoseStamped, TransformStamped
+from geometry_msgs.msg import (Point, Point32, PolygonStamped, PoseStamped, PoseWithCovarianceStamped,
+                               TransformStamped)
 from nav_msgs.msg import OccupancyGrid, Path
 from sensor_msgs.msg import CameraInfo
 from std_msgs.msg import ColorRGBA
@@ -108,6 +109,14 @@ def write_scene(bag):
     plan.poses = [pose_stamped('odom', 0.05, (0.5 * i, 0.1 * i * i, 0.0), 0.0) for i in range(6)]
     bag.write('/plan', plan, stamp(0.05))
     bag.write('/goal', pose_stamped('odom', 0.3, (3.0, 1.0, 0.0), math.pi / 4), stamp(0.3))
+    initial = PoseWithCovarianceStamped()
+    initial.header.stamp, initial.header.frame_id = stamp(0.3), 'map'
+    initial.pose.pose.position.x, initial.pose.pose.position.y = 1.0, -1.0
+    initial.pose.pose.orientation.w = 1.0
+    cov = [0.0] * 36
+    cov[0], cov[1], cov[6], cov[7] = 4.0, 1.0, 1.0, 1.0  # x-y block [[4, 1], [1, 1]]
+    initial.pose.covariance = cov
+    bag.write('/initialpose', initial, stamp(0.3))
     grid = OccupancyGrid()
     grid.header.stamp, grid.header.frame_id = stamp(0.05), 'map'
     grid.info.resolution, grid.info.width, grid.info.height = 0.5, 20, 10

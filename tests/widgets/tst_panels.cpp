@@ -1232,6 +1232,18 @@ private slots:
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
   }
 
+  void odometryLayerHasItsArrowEllipseAndTrail() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
+    CloudPanel panel(&d);
+    panel.resize(500, 400);
+    panel.show();
+    d.setPlayhead(d.startNs() + 1'000'000'000);
+    panel.setLayers({"/odom"});
+    // The last /odom message: its arrow and covariance ellipse; and the trail of all so far.
+    QTRY_COMPARE(panel.layerItemsDrawn(), std::size_t{3});
+  }
+
   void cloudsAreColouredAndDrawn() {
     Document d;
     QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
