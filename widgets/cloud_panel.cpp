@@ -62,8 +62,10 @@ struct Lines {
   }
 };
 
-// Points and cells of `data`: vertices (one per point) or lines (one per pair).
-void fill(vtkPolyData* data, const std::vector<float>& xyz, const std::vector<std::uint8_t>& rgb, bool lines) {
+// Points and cells of `data`, `size` vertices a cell (1 points, 2 lines, 3 triangles), coloured
+// by `colours` (`components` bytes a vertex: RGB or RGBA).
+void fillCells(vtkPolyData* data, const std::vector<float>& xyz, const std::uint8_t* colourBytes,
+               std::size_t colourCount, int components, int size) {
   vtkIdType n = static_cast<vtkIdType>(xyz.size() / 3);
   vtkNew<vtkFloatArray> coords;
   coords->SetNumberOfComponents(3);
@@ -72,20 +74,27 @@ void fill(vtkPolyData* data, const std::vector<float>& xyz, const std::vector<st
   vtkNew<vtkPoints> points;
   points->SetData(coords);
   vtkNew<vtkUnsignedCharArray> colours;
-  colours->SetNumberOfComponents(3);
+  colours->SetNumberOfComponents(components);
   colours->SetNumberOfTuples(n);
-  std::copy(rgb.begin(), rgb.begin() + std::min<std::size_t>(rgb.size(), 3 * static_cast<std::size_t>(n)),
+  std::copy(colourBytes, colourBytes + std::min<std::size_t>(colourCount, static_cast<std::size_t>(components * n)),
             colours->GetPointer(0));
   vtkNew<vtkIdTypeArray> connectivity;
   connectivity->SetNumberOfTuples(n);
   std::iota(connectivity->GetPointer(0), connectivity->GetPointer(0) + n, vtkIdType{0});
   vtkNew<vtkCellArray> cells;
-  cells->SetData(lines ? 2 : 1, connectivity);
+  cells->SetData(size, connectivity);
   data->Initialize();
   data->SetPoints(points);
-  if (lines) data->SetLines(cells);
+  if (size == 3) data->SetPolys(cells);
+  else if (size == 2) data->SetLines(cells);
   else data->SetVerts(cells);
   data->GetPointData()->SetScalars(colours);
+  data->Modified();
+}
+
+// Vertices (one per point) or lines (one per pair) in RGB.
+void fill(vtkPolyData* data, const std::vector<float>& xyz, const std::vector<std::uint8_t>& rgb, bool lines) {
+  fillCells(data, xyz, rgb.data(), rgb.size(), 3, lines ? 2 : 1);
 }
 
 }  // namespace
@@ -208,33 +217,12 @@ struct CloudPanel::Scene {
 
 namespace {
 
-// The layers' geometry (RGBA floats per vertex) as cells of `size` vertices: 1 points, 2 lines,
-// 3 triangles.
+// The layers' geometry: RGBA floats per vertex.
 void fillRgba(vtkPolyData* data, const std::vector<float>& xyz, const std::vector<float>& rgba, int size) {
-  vtkIdType n = static_cast<vtkIdType>(xyz.size() / 3);
-  vtkNew<vtkFloatArray> coords;
-  coords->SetNumberOfComponents(3);
-  coords->SetNumberOfTuples(n);
-  std::copy(xyz.begin(), xyz.end(), coords->GetPointer(0));
-  vtkNew<vtkPoints> points;
-  points->SetData(coords);
-  vtkNew<vtkUnsignedCharArray> colours;
-  colours->SetNumberOfComponents(4);
-  colours->SetNumberOfTuples(n);
-  for (std::size_t i = 0; i < rgba.size() && i < 4 * static_cast<std::size_t>(n); ++i)
-    colours->GetPointer(0)[i] = static_cast<unsigned char>(std::clamp(rgba[i], 0.0f, 1.0f) * 255 + 0.5f);
-  vtkNew<vtkIdTypeArray> connectivity;
-  connectivity->SetNumberOfTuples(n);
-  std::iota(connectivity->GetPointer(0), connectivity->GetPointer(0) + n, vtkIdType{0});
-  vtkNew<vtkCellArray> cells;
-  cells->SetData(size, connectivity);
-  data->Initialize();
-  data->SetPoints(points);
-  if (size == 3) data->SetPolys(cells);
-  else if (size == 2) data->SetLines(cells);
-  else data->SetVerts(cells);
-  data->GetPointData()->SetScalars(colours);
-  data->Modified();
+  std::vector<std::uint8_t> bytes(rgba.size());
+  for (std::size_t i = 0; i < rgba.size(); ++i)
+    bytes[i] = static_cast<std::uint8_t>(std::clamp(rgba[i], 0.0f, 1.0f) * 255 + 0.5f);
+  fillCells(data, xyz, bytes.data(), bytes.size(), 4, size);
 }
 
 }  // namespace

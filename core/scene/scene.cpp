@@ -1,5 +1,7 @@
 #include "scene.hpp"
 
+#include "core/base/text.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -13,17 +15,8 @@ using sensors::Transform;
 
 namespace {
 
-double number(const Value* v, double fallback = 0) {
-  if (!v) return fallback;
-  switch (v->kind) {
-    case Value::Kind::Bool: return v->b ? 1 : 0;
-    case Value::Kind::Int: return static_cast<double>(v->i);
-    case Value::Kind::UInt: return static_cast<double>(v->u);
-    case Value::Kind::Float: return v->f;
-    default: return fallback;
-  }
-}
-std::string text(const Value* v) { return v && v->kind == Value::Kind::String ? v->text : std::string(); }
+double number(const Value* v, double fallback = 0) { return sensors::numberOf(v, fallback); }
+std::string text(const Value* v) { return sensors::textOf(v); }
 Vec3 vec3(const Value* v) {
   return v ? Vec3{number(field(*v, "x")), number(field(*v, "y")), number(field(*v, "z"))} : Vec3{};
 }
@@ -50,12 +43,6 @@ const Value* list(const Value& m, std::string_view name) {
   const Value* v = field(m, name);
   return v && v->kind == Value::Kind::Array ? v : nullptr;
 }
-std::string normal(std::string_view type) {
-  std::string s(type);
-  if (auto at = s.find("/msg/"); at != std::string::npos) s.erase(at, 4);
-  return s;
-}
-
 // ---- Tessellation -------------------------------------------------------------------------
 
 struct Emitter {
@@ -170,7 +157,7 @@ LayerKind layerKindOf(std::string_view type) {
       {"geometry_msgs/PolygonStamped", LayerKind::Polygon},
       {"sensor_msgs/CameraInfo", LayerKind::CameraFrustum},
   };
-  auto it = kKinds.find(normal(type));
+  auto it = kKinds.find(normalTypeName(type));
   return it == kKinds.end() ? LayerKind::None : it->second;
 }
 

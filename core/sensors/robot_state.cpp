@@ -10,19 +10,8 @@ namespace bagscope::sensors {
 using decode::Value;
 
 namespace {
-
-double number(const Value* v) {
-  if (!v) return 0;
-  switch (v->kind) {
-    case Value::Kind::Bool: return v->b ? 1 : 0;
-    case Value::Kind::Int: return static_cast<double>(v->i);
-    case Value::Kind::UInt: return static_cast<double>(v->u);
-    case Value::Kind::Float: return v->f;
-    default: return 0;
-  }
-}
-std::string text(const Value* v) { return v && v->kind == Value::Kind::String ? v->text : std::string(); }
-
+double number(const Value* v) { return numberOf(v); }
+std::string text(const Value* v) { return textOf(v); }
 }  // namespace
 
 const char* levelName(LogLevel level) {
@@ -90,15 +79,7 @@ Result<NavSatFix> readNavSatFix(const decode::Value& m) {
   const decode::Value* lat = field(m, "latitude");
   const decode::Value* lon = field(m, "longitude");
   if (!lat || !lon) return makeError(ErrorCode::Format, "not a NavSatFix (no latitude and longitude)");
-  auto num = [](const decode::Value* v) {
-    if (!v) return 0.0;
-    switch (v->kind) {
-      case decode::Value::Kind::Float: return v->f;
-      case decode::Value::Kind::Int: return static_cast<double>(v->i);
-      case decode::Value::Kind::UInt: return static_cast<double>(v->u);
-      default: return 0.0;
-    }
-  };
+  auto num = [](const decode::Value* v) { return numberOf(v); };
   NavSatFix f;
   if (auto h = headerOf(m)) f.stampNs = h->stampNs;
   f.latitude = num(lat), f.longitude = num(lon), f.altitude = num(field(m, "altitude"));

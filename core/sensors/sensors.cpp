@@ -21,18 +21,8 @@ using decode::Value;
 
 Error bad(std::string why) { return makeError(ErrorCode::Decode, std::move(why)); }
 
-double number(const Value* v, double fallback = 0) {
-  if (!v) return fallback;
-  switch (v->kind) {
-    case Value::Kind::Bool: return v->b ? 1 : 0;
-    case Value::Kind::Int: return static_cast<double>(v->i);
-    case Value::Kind::UInt: return static_cast<double>(v->u);
-    case Value::Kind::Float: return v->f;
-    default: return fallback;
-  }
-}
-
-std::string text(const Value* v) { return v && v->kind == Value::Kind::String ? v->text : std::string(); }
+double number(const Value* v, double fallback = 0) { return numberOf(v, fallback); }
+std::string text(const Value* v) { return textOf(v); }
 
 // A field whose name differs between ROS 1 and ROS 2 only by case ("K" and "k").
 const Value* fieldAnyCase(const Value& v, std::string_view name) {
@@ -93,6 +83,19 @@ SensorKind kindOf(std::string_view type) {
 }
 
 // ---- Decoded values ---------------------------------------------------------------------
+
+double numberOf(const Value* v, double fallback) {
+  if (!v) return fallback;
+  switch (v->kind) {
+    case Value::Kind::Bool: return v->b ? 1 : 0;
+    case Value::Kind::Int: return static_cast<double>(v->i);
+    case Value::Kind::UInt: return static_cast<double>(v->u);
+    case Value::Kind::Float: return v->f;
+    default: return fallback;
+  }
+}
+
+std::string textOf(const Value* v) { return v && v->kind == Value::Kind::String ? v->text : std::string(); }
 
 const Value* field(const Value& value, std::string_view name) {
   if (value.kind != Value::Kind::Struct || !value.type) return nullptr;

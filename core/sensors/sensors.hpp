@@ -47,6 +47,10 @@ SensorKind kindOf(std::string_view type);
 
 /// The field `name` of a struct value, or null.
 const decode::Value* field(const decode::Value& value, std::string_view name);
+/// A bool, integer or float value as a double; `fallback` for none or another kind.
+double numberOf(const decode::Value* value, double fallback = 0);
+/// A string value's text; empty for none or another kind.
+std::string textOf(const decode::Value* value);
 /// A time value (ROS 1 time, ROS 2 builtin_interfaces/Time, google.protobuf.Timestamp,
 /// Foxglove's JSON {sec, nsec}) in ns; nullopt if not one.
 std::optional<std::int64_t> timeNs(const decode::Value& value);
