@@ -616,6 +616,7 @@ void CloudPanel::rebuildLayers() {
   layerNotes_.clear();
   scene::Geometry g = layers_->geometryAt(document_->playheadNs(), tf_.get(), fixed.toStdString(), layerNotes_);
   layerTriangles_ = g.triangleCount();
+  layerPoints_ = g.points.size() / 3;
   fillRgba(scene_->shapes, g.triangles, g.triangleColours, 3);
   fillRgba(scene_->lines, g.lines, g.lineColours, 2);
   fillRgba(scene_->points, g.points, g.pointColours, 1);
@@ -649,7 +650,7 @@ QMenu* CloudPanel::layersMenu() {
     menu->clear();
     QStringList chosen = layers_->topics();
     for (const auto& t : document_->topics()) {
-      if (scene::layerKindOf(t.type.toStdString()) == scene::LayerKind::None) continue;
+      if (!SceneLayers::drawable(t.type) || t.name == topic()) continue;
       QAction* a = menu->addAction(QStringLiteral("%1  (%2)").arg(t.name, t.type));
       a->setCheckable(true);
       a->setChecked(chosen.contains(t.name));

@@ -109,6 +109,7 @@ public:
   /// The layers' items and triangles drawn now (tests).
   std::size_t layerItemsDrawn() const;
   std::size_t layerTriangles() const { return layerTriangles_; }
+  std::size_t layerPoints() const { return layerPoints_; }
   /// The colour bar's title and range when it is shown ("intensity 0 – 255"), else empty.
   QString colourBarText() const;
 
@@ -151,7 +152,7 @@ private:
   QStringList layerNotes_;
   int layersVersion_ = 0;  // layers, namespaces or their data changed: draw again
   std::tuple<qint64, QString, int, const void*> layersBuilt_{-1, {}, -1, nullptr};
-  std::size_t layerTriangles_ = 0;
+  std::size_t layerTriangles_ = 0, layerPoints_ = 0;
   std::shared_ptr<const sensors::TfBuffer> tf_;
   bool cameraSet_ = false;
   int version_ = 0;

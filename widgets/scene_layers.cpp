@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "cloud_panel.hpp"
 #include "mailbox.hpp"
 #include "qt_text.hpp"
 #include "topic_job.hpp"
@@ -25,11 +26,16 @@ SceneLayers::~SceneLayers() {
   jobs_.clear();
 }
 
+bool SceneLayers::drawable(const QString& type) {
+  return scene::layerKindOf(type.toStdString()) != scene::LayerKind::None || CloudPanel::shows(type);
+}
+
 void SceneLayers::setTopics(const QStringList& topics, std::shared_ptr<const session::Session> session) {
   topics_ = topics;
   jobs_.clear();
   layers_.clear();
   pending_ = 0;
+  session_ = session;
   if (!session) return;
   for (const QString& name : topics) {
     auto layer = std::make_shared<Layer>();
@@ -41,6 +47,12 @@ void SceneLayers::setTopics(const QStringList& topics, std::shared_ptr<const ses
       continue;
     }
     layer->kind = scene::layerKindOf(session->topics()[*id].type);
+    if (CloudPanel::shows(toQt(session->topics()[*id].type))) {  // read at the playhead
+      layer->cloudTopic = static_cast<int>(*id);
+      layer->cloud.kind = scene::Item::Kind::Points;
+      layer->cloud.colour = layerColour(layers_.size() - 1);
+      continue;
+    }
     if (layer->kind == scene::LayerKind::None) {
       layer->problem = tr("%1: the scene does not draw %2").arg(name, toQt(session->topics()[*id].type));
       continue;
@@ -103,6 +115,23 @@ scene::Geometry SceneLayers::geometryAt(std::int64_t nowNs, const sensors::TfBuf
   };
   for (const auto& layer : layers_) {
     if (!layer->problem.isEmpty()) notes << layer->problem;
+    if (layer->cloudTopic >= 0 && session_) {  // the cloud at the playhead, read when it changes
+      auto topic = static_cast<session::TopicId>(layer->cloudTopic);
+      auto row = session_->atOrBefore(topic, nowNs);
+      if (!row) continue;
+      if (*row != layer->cloudRow) {
+        CloudFrame frame = readCloud(*session_, topic, *row, QStringLiteral("z"), nullptr, QString());
+        layer->cloudRow = *row;
+        layer->cloud.points.clear();
+        layer->problem = frame.error.isEmpty() ? QString() : QStringLiteral("%1: %2").arg(layer->topic, frame.error);
+        layer->cloud.frameId = frame.frameId.toStdString();
+        layer->cloud.stampNs = frame.stampNs;
+        for (std::size_t i = 0; i + 2 < frame.xyz.size(); i += 3)
+          layer->cloud.points.push_back({frame.xyz[i], frame.xyz[i + 1], frame.xyz[i + 2]});
+      }
+      draw(layer->cloud);
+      continue;
+    }
     auto upTo = [nowNs](const auto& list) {
       return std::upper_bound(list.begin(), list.end(), nowNs,
                               [](std::int64_t t, const auto& e) { return t < e.first; });

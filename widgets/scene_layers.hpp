@@ -1,6 +1,7 @@
 #pragma once
 // The 3D view's layers beside its cloud: topics of markers, paths, poses, odometry, grids,
-// polygons and camera frustums (core/scene), each decoded once on a worker, then at any
+// polygons and camera frustums (core/scene), each decoded once on a worker, and more clouds
+// (PointCloud2, LaserScan: the message at the playhead, read when it changes), then at any
 // playhead the items they show, placed in the fixed frame as one geometry.
 
 #include <QObject>
@@ -29,6 +30,8 @@ public:
   explicit SceneLayers(QObject* parent = nullptr);
   ~SceneLayers() override;
 
+  /// Whether a topic of `type` can be a layer.
+  static bool drawable(const QString& type);
   /// The topics shown (by name), read from `session` (null: none open).
   void setTopics(const QStringList& topics, std::shared_ptr<const session::Session> session);
   const QStringList& topics() const { return topics_; }
@@ -56,6 +59,10 @@ private:
     std::vector<std::pair<std::int64_t, std::vector<scene::MarkerCommand>>> markers;  // by log time
     std::vector<std::pair<std::int64_t, std::vector<scene::Item>>> items;             // by log time
     QString problem;
+    // Clouds: the topic, and the message read last and its points.
+    int cloudTopic = -1;
+    mutable std::size_t cloudRow = static_cast<std::size_t>(-1);
+    mutable scene::Item cloud;
     // The markers' state as of `appliedUpTo` commands: stepping forwards applies only the new
     // ones (a seek back starts again).
     mutable scene::MarkerState state;
@@ -63,6 +70,7 @@ private:
   };
   std::vector<std::shared_ptr<Layer>> layers_;
   std::vector<std::shared_ptr<session::Job>> jobs_;
+  std::shared_ptr<const session::Session> session_;
   std::shared_ptr<Mailbox> mailbox_;
   QStringList topics_;
   std::set<std::string> hidden_;

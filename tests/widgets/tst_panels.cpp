@@ -1242,6 +1242,14 @@ private slots:
     panel.setLayers({"/odom"});
     // The last /odom message: its arrow and covariance ellipse; and the trail of all so far.
     QTRY_COMPARE(panel.layerItemsDrawn(), std::size_t{3});
+    // Another cloud as a layer: the /scan message at the playhead, its points (those with a range).
+    panel.setLayers({"/odom", "/scan"});
+    QTRY_COMPARE(panel.layerItemsDrawn(), std::size_t{4});
+    auto scan = d.session()->findTopic("/scan");
+    CloudFrame frame =
+        readCloud(*d.session(), *scan, *d.session()->atOrBefore(*scan, d.playheadNs()), "z", nullptr, {});
+    QVERIFY(frame.size() > 0);
+    QCOMPARE(panel.layerPoints(), frame.size());
   }
 
   void cloudsAreColouredAndDrawn() {
