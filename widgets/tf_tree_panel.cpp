@@ -10,6 +10,7 @@
 #include <cmath>
 #include <map>
 #include <numbers>
+#include <set>
 
 #include "background.hpp"
 #include "core/analysis/derive.hpp"
@@ -98,7 +99,15 @@ void TfTreePanel::rebuild() {
     box->addItems(frames);
   }
   from_->setCurrentIndex(std::max(0, from_->findText(pendingFrom_)));
-  to_->setCurrentIndex(std::max(0, to_->findText(pendingTo_)));
+  // By default a frame relative to the root of the tree (map, odom…), not to itself.
+  int to = to_->findText(pendingTo_);
+  if (to < 0 && tf_) {
+    std::set<std::string> children;
+    for (const auto& e : tf_->edges()) children.insert(e.child);
+    for (int i = 0; i < to_->count() && to < 0; ++i)
+      if (!children.count(to_->itemText(i).toStdString())) to = i;
+  }
+  to_->setCurrentIndex(std::max(0, to));
   if (from_->findText(pendingFrom_) >= 0) pendingFrom_.clear();
   if (to_->findText(pendingTo_) >= 0) pendingTo_.clear();
   if (!tf_) return;
