@@ -103,6 +103,33 @@ int seriesGroup(Mode m) { return m == Mode::XY ? 1 : m == Mode::States ? 2 : 0; 
 bool overTime(Mode m) { return seriesGroup(m) == 0; }
 constexpr std::array<const char*, 5> kModeNames{"time", "xy", "spectrum", "histogram", "states"};
 
+// A legend entry that shows its series' value at the playhead after its name (the name itself
+// stays the series' own: it is lent the value only while the entry is measured and drawn).
+class ValueLegendItem : public QCPPlottableLegendItem {
+public:
+  using QCPPlottableLegendItem::QCPPlottableLegendItem;
+  QString value;
+
+protected:
+  void draw(QCPPainter* painter) override {
+    withValue([&] { QCPPlottableLegendItem::draw(painter); });
+  }
+  QSize minimumOuterSizeHint() const override {
+    QSize size;
+    withValue([&] { size = QCPPlottableLegendItem::minimumOuterSizeHint(); });
+    return size;
+  }
+
+private:
+  template <class F>
+  void withValue(F f) const {
+    QString name = mPlottable->name();
+    if (!value.isEmpty()) mPlottable->setName(name + QStringLiteral("   ") + value);
+    f();
+    mPlottable->setName(name);
+  }
+};
+
 // A path that selects several values in a message (an open or negative slice): points, not a line.
 bool manyPerMessage(const QString& path) {
   static const QRegularExpression slice(QStringLiteral("\\[-?\\d*:-?\\d*\\]"));
@@ -460,7 +487,16 @@ bool PlotPanel::eventFilter(QObject* watched, QEvent* event) {
 
 void PlotPanel::updateReadout() {
   QStringList values;
-  double at = hoverX_.value_or(static_cast<double>(document_->playheadNs() - document_->startNs()) / 1e9);
+  const double playhead = static_cast<double>(document_->playheadNs() - document_->startNs()) / 1e9;
+  double at = hoverX_.value_or(playhead);
+  // The legend: each time series' value at the playhead (the fixed cursor).
+  for (const auto& s : series_) {
+    auto* entry = dynamic_cast<ValueLegendItem*>(plot_->legend->itemWithPlottable(s->plottable));
+    if (!entry) continue;
+    entry->value = mode_ == Mode::Time && !s->x.empty() && s->xPath.isEmpty()
+                       ? QStringLiteral("= ") + number(s->y[analysis::nearestSample(s->x, playhead)])
+                       : QString();
+  }
   for (const auto& s : series_) {
     if (!s->visible || s->x.empty() || !s->xPath.isEmpty()) continue;
     if (mode_ == Mode::States) {  // the state at that time: its last sample at or before it
@@ -493,6 +529,12 @@ void PlotPanel::updateStatistics() {
   }
   stats_->setVisible(mode_ == Mode::Time && !lines.isEmpty());
   stats_->setText(lines.join(QLatin1Char('\n')));
+}
+
+QString PlotPanel::legendValue(int i) const {
+  auto* entry = dynamic_cast<ValueLegendItem*>(
+      plot_->legend->itemWithPlottable(series_.at(static_cast<std::size_t>(i))->plottable));
+  return entry ? entry->value : QString();
 }
 
 QString PlotPanel::readoutText() const { return readout_->isVisibleTo(this) ? readout_->text() : QString(); }
@@ -617,6 +659,8 @@ void PlotPanel::addSeries(const QString& topic, const QString& path, const QStri
   s->colour = seriesColour(nextColour_++);
   if (mode_ != Mode::XY) {
     auto* graph = plot_->addGraph();
+    plot_->legend->removeItem(plot_->legend->itemWithPlottable(graph));  // one that shows its value
+    plot_->legend->addItem(new ValueLegendItem(plot_->legend, graph));
     graph->setPen(QPen(s->colour, 1));  // 1 px lines take QPainter's fast path
     graph->setName(seriesName(*s));
     if (mode_ == Mode::Histogram) graph->setLineStyle(QCPGraph::lsStepLeft);

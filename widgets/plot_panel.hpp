@@ -129,6 +129,8 @@ public:
   QString problemText() const;
   /// The readout: each visible series' value at the pointer (or at the playhead).
   QString readoutText() const;
+  /// Series i's value at the playhead as its legend entry shows it ("= 1.25"), time mode.
+  QString legendValue(int i) const;
   /// Count, min, max, mean, std and rate of each visible series over the visible range.
   QString statisticsText() const;
 

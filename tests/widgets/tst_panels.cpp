@@ -119,6 +119,16 @@ private slots:
     QVERIFY(qAbs(d.playheadNs() - (d.startNs() + static_cast<qint64>(seconds * 1e9))) < 10'000'000);
     d.setPlayhead(d.startNs() + 1'000'000'000);
     QTest::qWait(100);
+    // The legend holds each series' value at the playhead: the fixture's sample nearest 1 s.
+    std::size_t nearest = 0;
+    for (std::size_t i = 0; i < imu.size(); ++i)
+      if (std::abs(imu[i]["log_time_ns"].toInteger() - d.playheadNs()) <
+          std::abs(imu[nearest]["log_time_ns"].toInteger() - d.playheadNs()))
+        nearest = i;
+    QCOMPARE(plot.legendValue(0),
+             "= " + QString::number(imu[nearest]["msg"][u"linear_acceleration"][u"y"].toDouble(), 'g', 6));
+    QCOMPARE(plot.legendValue(1),
+             "= " + QString::number(imu[nearest]["msg"][u"angular_velocity"][u"z"].toDouble(), 'g', 6));
     QString diff = compareToBaseline(plot.grab().toImage(), "plot_imu");
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
   }
