@@ -34,7 +34,6 @@ void SceneLayers::setTopics(const QStringList& topics, std::shared_ptr<const ses
   topics_ = topics;
   jobs_.clear();
   layers_.clear();
-  pending_ = 0;
   session_ = session;
   if (!session) return;
   for (const QString& name : topics) {
@@ -62,7 +61,6 @@ void SceneLayers::setTopics(const QStringList& topics, std::shared_ptr<const ses
     auto problem = std::make_shared<QString>();
     scene::ItemStyle style;
     style.colour = layerColour(layers_.size() - 1);
-    ++pending_;
     jobs_.push_back(decodeTopic(
         session, mailbox_, *id,
         [read, problem, style](qint64 logTimeNs, const decode::Value& v) {
@@ -77,7 +75,6 @@ void SceneLayers::setTopics(const QStringList& topics, std::shared_ptr<const ses
           }
         },
         [this, layer, read, problem](Result<TopicJobResult> r) {
-          --pending_;
           layer->markers = std::move(read->markers);
           layer->items = std::move(read->items);
           layer->problem = !r ? toQt(r.error().describe())

@@ -40,7 +40,6 @@ public:
   const std::set<std::string>& hiddenNamespaces() const { return hidden_; }
   /// Every marker namespace seen in the layers read.
   std::set<std::string> namespaces() const;
-  bool loading() const { return pending_ > 0; }
 
   /// The geometry at `nowNs` in `fixedFrame` (empty: every item in its own frame); `notes`
   /// gets what could not be drawn and why (a frame without transforms, a message not read).
@@ -74,7 +73,6 @@ private:
   std::shared_ptr<Mailbox> mailbox_;
   QStringList topics_;
   std::set<std::string> hidden_;
-  int pending_ = 0;
   mutable std::size_t itemsDrawn_ = 0;
 };
 
