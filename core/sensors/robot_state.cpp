@@ -1,4 +1,5 @@
-// What a robot says about itself: log lines (rosout), diagnostics, and the TF tree's edges.
+// What a robot says about itself: log lines (rosout), diagnostics, the TF tree's edges, and
+// satellite fixes placed on a local east-north-up grid.
 
 #include <algorithm>
 #include <cmath>
@@ -70,10 +71,6 @@ std::vector<TfBuffer::EdgeInfo> TfBuffer::edges() const {
       out.push_back({child, e.parent, e.isStatic, e.samples.size(), e.samples.front().timeNs, e.samples.back().timeNs});
   return out;
 }
-
-}  // namespace bagscope::sensors
-
-namespace bagscope::sensors {
 
 Result<NavSatFix> readNavSatFix(const decode::Value& m) {
   const decode::Value* lat = field(m, "latitude");
