@@ -794,6 +794,55 @@ Result<std::shared_ptr<const decode::Decoder>> Session::State::resolveDecoder(co
   return std::move(*primary);
 }
 
+namespace {
+
+// What each connection of a topic compiles to (a field reader, a message path), built from
+// its decoder by `make`; a connection without a decoder is left out and why is kept.
+template <class T>
+struct PerConnection {
+  std::vector<T> compiled;
+  std::map<const storage::Connection*, std::size_t> of;
+  std::string undecodable = "no decoder";
+  const T* find(const storage::Connection* c) const {
+    auto it = of.find(c);
+    return it == of.end() ? nullptr : &compiled[it->second];
+  }
+};
+template <class T, class Make>
+Result<PerConnection<T>> compilePerConnection(const Session& session, const Topic& topic, Make make) {
+  PerConnection<T> out;
+  for (const auto& m : topic.members) {
+    auto d = session.decoder(*m.connection);
+    if (!d) {
+      out.undecodable = d.error().describe();
+      continue;
+    }
+    Result<T> made = make(*d);
+    if (!made) {  // a path the type does not have is the caller's error
+      Error e = std::move(made).error();
+      e.topic = topic.name;
+      return e;
+    }
+    out.of[m.connection] = out.compiled.size();
+    out.compiled.push_back(std::move(made).value());
+  }
+  return out;
+}
+
+// Messages that could not be read or decoded, counted from several threads, the first named.
+struct ProblemCount {
+  std::atomic<std::uint64_t> count{0};
+  std::mutex mutex;
+  std::string first;
+  void note(const Error& e) {
+    count.fetch_add(1);
+    std::lock_guard lock(mutex);
+    if (first.empty()) first = e.describe();
+  }
+};
+
+}  // namespace
+
 Result<FieldColumns> Session::extractFields(TopicId topic, const std::vector<std::string>& paths, std::int64_t startNs,
                                             std::int64_t endNs, std::stop_token stop,
                                             const ProgressFn& progress) const {
@@ -801,24 +850,10 @@ Result<FieldColumns> Session::extractFields(TopicId topic, const std::vector<std
   if (topic >= st.topics.size()) return fileError(ErrorCode::InvalidArgument, "no topic " + std::to_string(topic));
   const Topic& t = st.topics[topic];
   // A reader per connection of the topic; a path that does not exist is the caller's error.
-  std::vector<decode::FieldReader> readers;
-  std::map<const storage::Connection*, std::size_t> readerOf;
-  std::string undecodable = "no decoder";
-  for (const auto& m : t.members) {
-    auto d = decoder(*m.connection);
-    if (!d) {
-      undecodable = d.error().describe();
-      continue;
-    }
-    auto r = decode::FieldReader::compile(*d, paths);
-    if (!r) {
-      Error e = std::move(r).error();
-      e.topic = t.name;
-      return e;
-    }
-    readerOf[m.connection] = readers.size();
-    readers.push_back(std::move(r).value());
-  }
+  auto readers = compilePerConnection<decode::FieldReader>(
+      *this, t,
+      [&](const std::shared_ptr<const decode::Decoder>& d) { return decode::FieldReader::compile(d, paths); });
+  if (!readers) return std::move(readers).error();
   // Not a structured binding: the lambda below captures `lo` (clang before 16 cannot capture one).
   const auto range = st.range(topic, startNs, endNs);
   const std::size_t lo = range.first, hi = range.second;
@@ -827,28 +862,23 @@ Result<FieldColumns> Session::extractFields(TopicId topic, const std::vector<std
   out.paths = paths;
   out.logTimeNs.resize(n);
   out.values.assign(paths.size(), std::vector<double>(n, std::numeric_limits<double>::quiet_NaN()));
-  std::atomic<std::uint64_t> unreadable{0};
-  std::mutex problemMutex;
-  auto note = [&](const Error& e) {
-    unreadable.fetch_add(1);
-    std::lock_guard lock(problemMutex);
-    if (out.firstProblem.empty()) out.firstProblem = e.describe();
-  };
+  ProblemCount problems;
   auto r = forEachParallel(
       {{topic}, startNs, endNs},
       [&](TopicId, std::size_t row, const Result<Message>& m) {
         out.logTimeNs[row] = st.index[topic][lo + row].logTimeNs;
-        if (!m) return note(m.error());
-        auto reader = readerOf.find(m->connection);
-        if (reader == readerOf.end()) return note(fileError(ErrorCode::Schema, undecodable));
+        if (!m) return problems.note(m.error());
+        const decode::FieldReader* reader = readers->find(m->connection);
+        if (!reader) return problems.note(fileError(ErrorCode::Schema, readers->undecodable));
         thread_local std::vector<double> values;
         values.resize(paths.size());
-        if (auto ok = readers[reader->second].read(m->bytes, values); !ok) return note(ok.error());
+        if (auto ok = reader->read(m->bytes, values); !ok) return problems.note(ok.error());
         for (std::size_t p = 0; p < values.size(); ++p) out.values[p][row] = values[p];
       },
       stop, progress);
   if (!r) return std::move(r).error();
-  out.unreadable = unreadable.load();
+  out.unreadable = problems.count.load();
+  out.firstProblem = problems.first;
   return out;
 }
 
@@ -861,56 +891,39 @@ Result<PathSamples> Session::extractPath(TopicId topic, const std::string& path,
     std::shared_ptr<const decode::Decoder> decoder;
     decode::MessagePath path;
   };
-  std::vector<Compiled> compiled;
-  std::map<const storage::Connection*, std::size_t> compiledOf;
-  std::string undecodable = "no decoder";
+  auto compiled = compilePerConnection<Compiled>(
+      *this, t, [&](const std::shared_ptr<const decode::Decoder>& d) -> Result<Compiled> {
+        auto p = decode::MessagePath::compile(path, *d->schema().root);
+        if (!p) return std::move(p).error();
+        return Compiled{d, std::move(p).value()};
+      });
+  if (!compiled) return std::move(compiled).error();
   PathSamples out;
   out.path = path;
-  for (const auto& m : t.members) {
-    auto d = decoder(*m.connection);
-    if (!d) {
-      undecodable = d.error().describe();
-      continue;
-    }
-    auto p = decode::MessagePath::compile(path, *(*d)->schema().root);
-    if (!p) {
-      Error e = std::move(p).error();
-      e.topic = t.name;
-      return e;
-    }
-    out.textLeaf = p->textLeaf();
-    compiledOf[m.connection] = compiled.size();
-    compiled.push_back({*d, std::move(p).value()});
-  }
+  out.textLeaf = !compiled->compiled.empty() && compiled->compiled.back().path.textLeaf();
   const auto range = st.range(topic, startNs, endNs);
   const std::size_t n = range.second - range.first;
   // Per message its leaves, flattened in message order when all are in.
   std::vector<std::vector<decode::MessagePath::Leaf>> leaves(n);
   std::vector<std::vector<std::string>> texts(out.textLeaf ? n : 0);
-  std::atomic<std::uint64_t> unreadable{0};
-  std::mutex problemMutex;
-  auto note = [&](const Error& e) {
-    unreadable.fetch_add(1);
-    std::lock_guard lock(problemMutex);
-    if (out.firstProblem.empty()) out.firstProblem = e.describe();
-  };
+  ProblemCount problems;
   auto r = forEachParallel(
       {{topic}, startNs, endNs},
       [&](TopicId, std::size_t row, const Result<Message>& m) {
-        if (!m) return note(m.error());
-        auto c = compiledOf.find(m->connection);
-        if (c == compiledOf.end()) return note(fileError(ErrorCode::Schema, undecodable));
-        const Compiled& one = compiled[c->second];
-        auto value = one.decoder->decode(m->bytes);
-        if (!value) return note(value.error());
-        one.path.select(*value, leaves[row]);
+        if (!m) return problems.note(m.error());
+        const Compiled* one = compiled->find(m->connection);
+        if (!one) return problems.note(fileError(ErrorCode::Schema, compiled->undecodable));
+        auto value = one->decoder->decode(m->bytes);
+        if (!value) return problems.note(value.error());
+        one->path.select(*value, leaves[row]);
         if (out.textLeaf)
           for (auto& leaf : leaves[row]) texts[row].emplace_back(leaf.text);  // the Value's text dies here
       },
       stop, progress);
   if (!r) return std::move(r).error();
   out.messages = n;
-  out.unreadable = unreadable.load();
+  out.unreadable = problems.count.load();
+  out.firstProblem = problems.first;
   const auto& refs = st.index[topic];
   for (std::size_t row = 0; row < n; ++row) {
     if (leaves[row].empty()) ++out.unmatched;
