@@ -24,13 +24,6 @@
 <context>
     <name>bagscope::widgets::DiagnosticsPanel</name>
     <message numerus="yes">
-        <source>%n message(s) could not be read: %1</source>
-        <translation>
-            <numerusform>%n message could not be read: %1</numerusform>
-            <numerusform>%n messages could not be read: %1</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>%n entries</source>
         <translation>
             <numerusform>%n entry</numerusform>
@@ -57,13 +50,6 @@
 </context>
 <context>
     <name>bagscope::widgets::LogPanel</name>
-    <message numerus="yes">
-        <source>%n message(s) could not be read: %1</source>
-        <translation>
-            <numerusform>%n message could not be read: %1</numerusform>
-            <numerusform>%n messages could not be read: %1</numerusform>
-        </translation>
-    </message>
     <message numerus="yes">
         <source>%1 of %n line(s)</source>
         <translation>
@@ -117,13 +103,6 @@
         <translation>
             <numerusform>%n without a position</numerusform>
             <numerusform>%n without a position</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n message(s) could not be read: %1</source>
-        <translation>
-            <numerusform>%n message could not be read: %1</numerusform>
-            <numerusform>%n messages could not be read: %1</numerusform>
         </translation>
     </message>
 </context>
@@ -180,13 +159,6 @@
 </context>
 <context>
     <name>bagscope::widgets::SceneLayers</name>
-    <message numerus="yes">
-        <source>%1: %n message(s) could not be read: %2</source>
-        <translation>
-            <numerusform>%1: %n message could not be read: %2</numerusform>
-            <numerusform>%1: %n messages could not be read: %2</numerusform>
-        </translation>
-    </message>
     <message numerus="yes">
         <source>%n item(s) in frame %1 not drawn: no transform to %2</source>
         <translation>

@@ -410,12 +410,6 @@
         <translation>読み込み中…</translation>
     </message>
     <message numerus="yes">
-        <source>%n message(s) could not be read: %1</source>
-        <translation>
-            <numerusform>%n 件のメッセージを読み取れませんでした: %1</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>%n entries</source>
         <translation>
             <numerusform>%n 項目</numerusform>
@@ -965,12 +959,6 @@
         <translation>読み込み中…</translation>
     </message>
     <message numerus="yes">
-        <source>%n message(s) could not be read: %1</source>
-        <translation>
-            <numerusform>%n 件のメッセージを読み取れませんでした: %1</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>%1 of %n line(s)</source>
         <translation>
             <numerusform>%1 / %n 行</numerusform>
@@ -1280,12 +1268,6 @@
         <source>%n without a position</source>
         <translation>
             <numerusform>位置なし %n 件</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n message(s) could not be read: %1</source>
-        <translation>
-            <numerusform>%n 件のメッセージを読み取れませんでした: %1</numerusform>
         </translation>
     </message>
     <message>
@@ -1961,12 +1943,6 @@ t = 時刻（秒）
     <message>
         <source>%1: the scene does not draw %2</source>
         <translation>%1: シーンは %2 を描きません</translation>
-    </message>
-    <message numerus="yes">
-        <source>%1: %n message(s) could not be read: %2</source>
-        <translation>
-            <numerusform>%1: %n 件のメッセージを読み取れませんでした: %2</numerusform>
-        </translation>
     </message>
     <message numerus="yes">
         <source>%n item(s) in frame %1 not drawn: no transform to %2</source>

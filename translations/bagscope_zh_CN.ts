@@ -410,12 +410,6 @@
         <translation>正在读取…</translation>
     </message>
     <message numerus="yes">
-        <source>%n message(s) could not be read: %1</source>
-        <translation>
-            <numerusform>%n 条消息无法读取：%1</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>%n entries</source>
         <translation>
             <numerusform>%n 个条目</numerusform>
@@ -965,12 +959,6 @@
         <translation>正在读取…</translation>
     </message>
     <message numerus="yes">
-        <source>%n message(s) could not be read: %1</source>
-        <translation>
-            <numerusform>%n 条消息无法读取：%1</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>%1 of %n line(s)</source>
         <translation>
             <numerusform>%1 / 共 %n 行</numerusform>
@@ -1280,12 +1268,6 @@
         <source>%n without a position</source>
         <translation>
             <numerusform>%n 个无位置</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n message(s) could not be read: %1</source>
-        <translation>
-            <numerusform>%n 条消息无法读取：%1</numerusform>
         </translation>
     </message>
     <message>
@@ -1961,12 +1943,6 @@ t = 时间（秒）
     <message>
         <source>%1: the scene does not draw %2</source>
         <translation>%1：场景不绘制 %2</translation>
-    </message>
-    <message numerus="yes">
-        <source>%1: %n message(s) could not be read: %2</source>
-        <translation>
-            <numerusform>%1：%n 条消息无法读取：%2</numerusform>
-        </translation>
     </message>
     <message numerus="yes">
         <source>%n item(s) in frame %1 not drawn: no transform to %2</source>

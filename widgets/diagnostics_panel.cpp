@@ -99,11 +99,8 @@ void DiagnosticsPanel::sessionChanged() {
       },
       [this, entries](Result<TopicJobResult> r) {
         entries_ = std::move(*entries);
-        status_->setText(!r ? toQt(r.error().describe())
-                         : r->unreadable
-                             ? tr("%n message(s) could not be read: %1", nullptr, static_cast<int>(r->unreadable))
-                                   .arg(r->firstProblem)
-                             : tr("%n entries", nullptr, static_cast<int>(entries_.size())));
+        QString problem = problemText(r);
+        status_->setText(problem.isEmpty() ? tr("%n entries", nullptr, static_cast<int>(entries_.size())) : problem);
         refresh();
         emit loaded();
       });

@@ -195,11 +195,8 @@ void LogPanel::sessionChanged() {
       },
       [this, lines](Result<TopicJobResult> r) {
         setLines(std::move(*lines));
-        if (!r) status_->setText(toQt(r.error().describe()));
-        else if (r->unreadable > 0)
-          status_->setText(
-              status_->text() + QLatin1String(" · ") +
-              tr("%n message(s) could not be read: %1", nullptr, static_cast<int>(r->unreadable)).arg(r->firstProblem));
+        if (!r) status_->setText(problemText(r));
+        else if (r->unreadable > 0) status_->setText(status_->text() + QLatin1String(" · ") + problemText(r));
         emit loaded();
       });
 }

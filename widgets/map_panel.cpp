@@ -213,11 +213,7 @@ void MapPanel::sessionChanged() {
         summary_ = tr("%n fix(es)", nullptr, static_cast<int>(track.size()));
         if (noPosition)
           summary_ += QStringLiteral(" · ") + tr("%n without a position", nullptr, static_cast<int>(noPosition));
-        if (!r) summary_ += QStringLiteral(" · ") + toQt(r.error().describe());
-        else if (r->unreadable)
-          summary_ +=
-              QStringLiteral(" · ") +
-              tr("%n message(s) could not be read: %1", nullptr, static_cast<int>(r->unreadable)).arg(r->firstProblem);
+        if (QString problem = problemText(r); !problem.isEmpty()) summary_ += QStringLiteral(" · ") + problem;
         view_->setTrack(std::move(track));
         followPlayhead();
         emit loaded();

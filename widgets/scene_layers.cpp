@@ -77,12 +77,9 @@ void SceneLayers::setTopics(const QStringList& topics, std::shared_ptr<const ses
         [this, layer, read, problem](Result<TopicJobResult> r) {
           layer->markers = std::move(read->markers);
           layer->items = std::move(read->items);
-          layer->problem = !r ? toQt(r.error().describe())
-                           : r->unreadable
-                               ? tr("%1: %n message(s) could not be read: %2", nullptr, static_cast<int>(r->unreadable))
-                                     .arg(layer->topic, r->firstProblem)
-                           : problem->isEmpty() ? QString()
-                                                : QStringLiteral("%1: %2").arg(layer->topic, *problem);
+          QString failed = problemText(r);
+          if (failed.isEmpty()) failed = *problem;  // a message of a shape the scene cannot read
+          layer->problem = failed.isEmpty() ? QString() : QStringLiteral("%1: %2").arg(layer->topic, failed);
           emit changed();
         }));
   }

@@ -1,9 +1,19 @@
 #include "topic_job.hpp"
 
+#include <QCoreApplication>
+
 #include "background.hpp"
 #include "qt_text.hpp"
 
 namespace bagscope::widgets {
+
+QString problemText(const Result<TopicJobResult>& r) {
+  if (!r) return toQt(r.error().describe());
+  if (!r->unreadable) return {};
+  return QCoreApplication::translate("bagscope::widgets::TopicJob", "%n message(s) could not be read: %1", nullptr,
+                                     static_cast<int>(r->unreadable))
+      .arg(r->firstProblem);
+}
 
 std::shared_ptr<session::Job> decodeTopic(std::shared_ptr<const session::Session> session,
                                           std::shared_ptr<Mailbox> mailbox, session::TopicId topic,

@@ -18,6 +18,9 @@ struct TopicJobResult {
   std::uint64_t unreadable = 0;
   QString firstProblem;  ///< what went wrong with the first of them
 };
+/// What a topic job could not do, for a panel's status line: why it failed, or how many
+/// messages could not be read and the first's problem; empty when all went well.
+QString problemText(const Result<TopicJobResult>& result);
 
 std::shared_ptr<session::Job> decodeTopic(std::shared_ptr<const session::Session> session,
                                           std::shared_ptr<Mailbox> mailbox, session::TopicId topic,
