@@ -12,6 +12,16 @@
     </message>
 </context>
 <context>
+    <name>TopicJob</name>
+    <message numerus="yes">
+        <source>%n message(s) could not be read: %1</source>
+        <translation>
+            <numerusform>%n message could not be read: %1</numerusform>
+            <numerusform>%n messages could not be read: %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>bagscope::widgets::CloudPanel</name>
     <message numerus="yes">
         <source>%1 points in %n frame(s) · %2 · stamp %3</source>

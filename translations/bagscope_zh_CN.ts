@@ -201,6 +201,15 @@
     </message>
 </context>
 <context>
+    <name>TopicJob</name>
+    <message numerus="yes">
+        <source>%n message(s) could not be read: %1</source>
+        <translation>
+            <numerusform>%n 条消息无法读取：%1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>bagscope::widgets::AboutDialog</name>
     <message>
         <source>Opens ROS 1 and ROS 2 recordings (.bag, .mcap, rosbag2 folders) without ROS: look inside, plot, and export.</source>

@@ -10,8 +10,8 @@ namespace bagscope::widgets {
 QString problemText(const Result<TopicJobResult>& r) {
   if (!r) return toQt(r.error().describe());
   if (!r->unreadable) return {};
-  return QCoreApplication::translate("bagscope::widgets::TopicJob", "%n message(s) could not be read: %1", nullptr,
-                                     static_cast<int>(r->unreadable))
+  const int n = static_cast<int>(r->unreadable);  // lupdate does not read a cast among translate()'s arguments
+  return QCoreApplication::translate("TopicJob", "%n message(s) could not be read: %1", nullptr, n)
       .arg(r->firstProblem);
 }
 
