@@ -142,12 +142,147 @@ std::optional<Item> covarianceEllipse(const Value* covariance, const Transform& 
   return e;
 }
 
+// ---- foxglove.SceneUpdate ------------------------------------------------------------------
+
+// A primitive's points (Point3), expanded through its indices when it has them; its colours
+// likewise. An index past the points is an error, not a read past the list.
+Result<void> indexedPoints(const Value& primitive, Item& it, const char* pointsName, const char* coloursName) {
+  std::vector<Vec3> points;
+  std::vector<Colour> colours;
+  if (const Value* ps = list(primitive, pointsName))
+    for (const auto& p : ps->items) points.push_back(vec3(&p));
+  if (const Value* cs = list(primitive, coloursName))
+    for (const auto& c : cs->items) colours.push_back(colourOf(&c));
+  const Value* indices = list(primitive, "indices");
+  if (!indices || indices->items.empty()) {
+    it.points = std::move(points);
+    it.colours = std::move(colours);
+    return {};
+  }
+  for (const auto& i : indices->items) {
+    const double k = number(&i, -1);
+    if (!(k >= 0 && k < static_cast<double>(points.size())))
+      return makeError(ErrorCode::Format, "entity " + it.ns + ": index " + std::to_string(static_cast<long long>(k)) +
+                                              " is past its " + std::to_string(points.size()) + " points");
+    const auto at = static_cast<std::size_t>(k);
+    it.points.push_back(points[at]);
+    if (at < colours.size()) it.colours.push_back(colours[at]);
+  }
+  if (it.colours.size() != it.points.size()) it.colours.clear();
+  return {};
+}
+
+// One entity's primitives as items named by the entity's id and their index.
+Result<void> readEntity(const Value& e, std::int64_t logTimeNs, std::vector<MarkerCommand>& out) {
+  Item base;
+  base.ns = text(field(e, "id"));
+  base.frameId = text(field(e, "frame_id"));
+  if (const Value* t = field(e, "timestamp")) base.stampNs = sensors::timeNs(*t).value_or(0);
+  if (const Value* life = field(e, "lifetime"))
+    if (std::int64_t ns = sensors::timeNs(*life).value_or(0); ns > 0)
+      base.expiresNs = (base.stampNs != 0 ? base.stampNs : logTimeNs) + ns;
+  base.frameLocked = number(field(e, "frame_locked")) != 0;
+  MarkerCommand replace;  // an entity replaces all its id had
+  replace.action = MarkerCommand::Action::DeleteNamespace;
+  replace.item.ns = base.ns;
+  out.push_back(std::move(replace));
+  std::int32_t index = 0;
+  auto each = [&](const char* name, const auto& fill) -> Result<void> {
+    const Value* primitives = list(e, name);
+    if (!primitives) return {};
+    for (const auto& p : primitives->items) {
+      MarkerCommand c;
+      c.item = base;
+      c.item.id = index++;
+      c.item.pose = poseOf(field(p, "pose"));
+      c.item.colour = colourOf(field(p, "color"));
+      if (auto r = fill(p, c.item); !r) return r;
+      out.push_back(std::move(c));
+    }
+    return {};
+  };
+  auto sized = [](Item::Kind kind) {
+    return [kind](const Value& p, Item& it) -> Result<void> {
+      it.kind = kind;
+      it.scale = vec3(field(p, "size"));
+      if (kind == Item::Kind::Cylinder)
+        it.taper = {number(field(p, "bottom_scale"), 1), number(field(p, "top_scale"), 1)};
+      return {};
+    };
+  };
+  Result<void> r = each("arrows", [](const Value& p, Item& it) -> Result<void> {
+    // Along the pose's x: a shaft, then a head (the points form of Item::Kind::Arrow).
+    it.kind = Item::Kind::Arrow;
+    const double shaft = number(field(p, "shaft_length")), head = number(field(p, "head_length"));
+    it.points = {{0, 0, 0}, {shaft + head, 0, 0}};
+    it.scale = {number(field(p, "shaft_diameter")), number(field(p, "head_diameter")), head};
+    return {};
+  });
+  if (r) r = each("cubes", sized(Item::Kind::Cube));
+  if (r) r = each("spheres", sized(Item::Kind::Sphere));
+  if (r) r = each("cylinders", sized(Item::Kind::Cylinder));
+  if (r)
+    r = each("lines", [](const Value& p, Item& it) -> Result<void> {
+      const int type = static_cast<int>(number(field(p, "type")));  // 0 strip, 1 loop, 2 list
+      it.kind = type == 2 ? Item::Kind::LineList : Item::Kind::LineStrip;
+      if (auto ok = indexedPoints(p, it, "points", "colors"); !ok) return ok;
+      if (type == 1 && !it.points.empty()) {  // a loop closes on its first point
+        it.points.push_back(it.points.front());
+        if (!it.colours.empty()) it.colours.push_back(it.colours.front());
+      }
+      return {};
+    });
+  if (r)
+    r = each("triangles", [](const Value& p, Item& it) -> Result<void> {
+      it.kind = Item::Kind::Triangles;
+      return indexedPoints(p, it, "points", "colors");
+    });
+  if (r)
+    r = each("texts", [](const Value& p, Item& it) -> Result<void> {
+      it.kind = Item::Kind::Text;
+      it.text = text(field(p, "text"));
+      it.scale = {0, 0, number(field(p, "font_size"), 0.2)};
+      return {};
+    });
+  if (r)
+    r = each("models", [](const Value& p, Item& it) -> Result<void> {
+      it.kind = Item::Kind::Mesh;  // not loaded: a box named by its URL or media type
+      it.scale = vec3(field(p, "scale"));
+      it.text = text(field(p, "url"));
+      if (it.text.empty()) it.text = "embedded " + text(field(p, "media_type"));
+      if (number(field(p, "override_color")) == 0) it.colour = {0.7f, 0.7f, 0.7f, 1};
+      return {};
+    });
+  return r;
+}
+
+Result<std::vector<MarkerCommand>> readSceneUpdate(const Value& message, std::int64_t logTimeNs) {
+  std::vector<MarkerCommand> out;
+  if (const Value* deletions = list(message, "deletions"))
+    for (const auto& d : deletions->items) {
+      MarkerCommand c;
+      c.action =
+          number(field(d, "type")) == 1 ? MarkerCommand::Action::DeleteAll : MarkerCommand::Action::DeleteNamespace;
+      c.item.ns = text(field(d, "id"));
+      // Only entities stamped before the deletion go; an unset stamp deletes whatever the stamp.
+      if (const Value* t = field(d, "timestamp"))
+        if (std::int64_t ns = sensors::timeNs(*t).value_or(0); ns > 0) c.beforeNs = ns;
+      out.push_back(std::move(c));
+    }
+  if (const Value* entities = list(message, "entities"))
+    for (const auto& e : entities->items)
+      if (auto r = readEntity(e, logTimeNs, out); !r) return std::move(r).error();
+  return out;
+}
+
 }  // namespace
 
 LayerKind layerKindOf(std::string_view type) {
   static const std::map<std::string, LayerKind, std::less<>> kKinds = {
       {"visualization_msgs/Marker", LayerKind::Markers},
       {"visualization_msgs/MarkerArray", LayerKind::Markers},
+      {"foxglove.SceneUpdate", LayerKind::Markers},
+      {"foxglove_msgs/SceneUpdate", LayerKind::Markers},
       {"nav_msgs/Path", LayerKind::Path},
       {"geometry_msgs/PoseStamped", LayerKind::Pose},
       {"geometry_msgs/PoseWithCovarianceStamped", LayerKind::Pose},
@@ -162,13 +297,14 @@ LayerKind layerKindOf(std::string_view type) {
 }
 
 Result<std::vector<MarkerCommand>> readMarkers(const Value& message, std::int64_t logTimeNs) {
+  if (list(message, "entities") || list(message, "deletions")) return readSceneUpdate(message, logTimeNs);
   std::vector<const Value*> markers;
   if (const Value* array = list(message, "markers")) {
     for (const auto& m : array->items) markers.push_back(&m);
   } else if (field(message, "ns") && field(message, "action")) {
     markers.push_back(&message);
   } else {
-    return makeError(ErrorCode::Format, "not a visualization_msgs Marker or MarkerArray");
+    return makeError(ErrorCode::Format, "not a visualization_msgs Marker or MarkerArray, nor a foxglove SceneUpdate");
   }
   std::vector<MarkerCommand> out;
   for (const Value* m : markers) {
@@ -213,7 +349,14 @@ void MarkerState::apply(const std::vector<MarkerCommand>& commands) {
     switch (c.action) {
       case MarkerCommand::Action::Add: items_[{c.item.ns, c.item.id}] = c.item; break;
       case MarkerCommand::Action::Delete: items_.erase({c.item.ns, c.item.id}); break;
-      case MarkerCommand::Action::DeleteAll: items_.clear(); break;
+      case MarkerCommand::Action::DeleteNamespace:
+      case MarkerCommand::Action::DeleteAll: {
+        const bool all = c.action == MarkerCommand::Action::DeleteAll;
+        auto it = all ? items_.begin() : items_.lower_bound({c.item.ns, std::numeric_limits<std::int32_t>::min()});
+        while (it != items_.end() && (all || it->first.first == c.item.ns))
+          it = it->second.stampNs < c.beforeNs ? items_.erase(it) : std::next(it);
+        break;
+      }
     }
   }
 }
@@ -356,8 +499,8 @@ void tessellate(const Item& item, const Transform& toFixed, Geometry& out) {
     case Item::Kind::Cylinder: {
       Vec3 axis = local.apply({0, 0, 1}), centre = local.apply({0, 0, 0});
       axis = {axis[0] - centre[0], axis[1] - centre[1], axis[2] - centre[2]};
-      frustumAlong(e, add(centre, mul(axis, -item.scale[2] / 2)), axis, item.scale[2], item.scale[0] / 2,
-                   item.scale[0] / 2, item.colour);
+      frustumAlong(e, add(centre, mul(axis, -item.scale[2] / 2)), axis, item.scale[2],
+                   item.taper[0] * item.scale[0] / 2, item.taper[1] * item.scale[0] / 2, item.colour);
       break;
     }
     case Item::Kind::Arrow:

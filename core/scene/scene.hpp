@@ -1,6 +1,7 @@
 #pragma once
 // The 3D scene's things, from messages: visualization_msgs Marker and MarkerArray (with their
-// add / delete / deleteall, namespaces, lifetimes and frame locking), nav_msgs Path, Odometry
+// add / delete / deleteall, namespaces, lifetimes and frame locking), foxglove.SceneUpdate
+// (entities of primitives, replaced and deleted by id), nav_msgs Path, Odometry
 // and OccupancyGrid, geometry_msgs PoseStamped, PoseArray, PoseWithCovarianceStamped and
 // PolygonStamped, and a CameraInfo's frustum — each an Item in its frame — and their geometry
 // in the fixed frame (triangles, lines, points and labels with colours) for any renderer.
@@ -51,9 +52,10 @@ struct Item {
   Vec3 scale{1, 1, 1};
   Colour colour;
   std::vector<Vec3> points;
-  std::vector<Colour> colours;  ///< per point, when given
-  std::string text;             ///< Text; Mesh: the resource
-  // Markers only.
+  std::vector<Colour> colours;        ///< per point, when given
+  std::string text;                   ///< Text; Mesh: the resource
+  std::array<double, 2> taper{1, 1};  ///< Cylinder: its bottom and top faces' share of its diameter
+  // Markers only: a scene entity's primitives have its id as their namespace, and their index.
   std::string ns;
   std::int32_t id = 0;
   std::int64_t expiresNs = std::numeric_limits<std::int64_t>::max();
@@ -63,7 +65,7 @@ struct Item {
 /// What a topic's type shows in the scene.
 enum class LayerKind : std::uint8_t {
   None,
-  Markers,  ///< Marker, MarkerArray
+  Markers,  ///< Marker, MarkerArray, foxglove.SceneUpdate
   Path,
   Pose,  ///< PoseStamped, PoseWithCovarianceStamped
   PoseArray,
@@ -74,18 +76,24 @@ enum class LayerKind : std::uint8_t {
 };
 LayerKind layerKindOf(std::string_view type);
 
-/// One marker's command: add (or modify) an item, delete one, or delete all.
+/// One marker's command: add (or modify) an item, delete one, delete a namespace (a scene
+/// entity) or delete all.
 struct MarkerCommand {
-  enum class Action : std::uint8_t { Add, Delete, DeleteAll };
+  enum class Action : std::uint8_t { Add, Delete, DeleteNamespace, DeleteAll };
   Action action = Action::Add;
   Item item;  ///< ns and id name the marker for every action
+  /// DeleteNamespace and DeleteAll remove only items stamped before this (a foxglove
+  /// SceneEntityDeletion's timestamp).
+  std::int64_t beforeNs = std::numeric_limits<std::int64_t>::max();
 };
 /// The commands of a Marker or MarkerArray message logged at `logTimeNs` (lifetimes count
-/// from it, as RViz counts them from when it received the marker).
+/// from it, as RViz counts them from when it received the marker), or of a foxglove
+/// SceneUpdate (protobuf, JSON or foxglove_msgs): its deletions, then each entity replacing
+/// the one of its id, one item per primitive (lifetimes count from the entity's timestamp).
 Result<std::vector<MarkerCommand>> readMarkers(const decode::Value& message, std::int64_t logTimeNs);
 
 /// The markers alive: commands applied in log-time order — add and modify replace by
-/// namespace and id, delete removes one, deleteall every one.
+/// namespace and id, delete removes one, a namespace's or every one.
 class MarkerState {
 public:
   void apply(const std::vector<MarkerCommand>& commands);

@@ -2,7 +2,8 @@
 // decoded them, a marker life (add, expire, delete, deleteall) worked out by hand from
 // robot_state.bag's generator, geometry measured on the triangles and lines made, and poses,
 // paths, grids and frustums placed in the fixed frame by the fixture's transforms, computed
-// here from them.
+// here from them, and foxglove.SceneUpdate (protobuf and JSON, written by Foxglove's
+// @mcap/core with make_scene.mjs) against the values its generator wrote.
 
 #include <QtTest>
 
@@ -186,6 +187,134 @@ private slots:
     QCOMPARE(g.triangleCount(), std::size_t{12});
     QCOMPARE(g.labels.size(), std::size_t{1});
     QCOMPARE(QString::fromStdString(g.labels[0].text), QString("mesh: package://robot/meshes/base.dae"));
+  }
+
+  void sceneUpdatesReplaceExpireAndDeleteEntities() {
+    // mcap_foreign/scene.mcap (make_scene.mjs): at 0 s entities car (cube, text), lane, blink
+    // (0.15 s lifetime), tri, arrow, cone, model; 0.1 s car again, a cube alone; 0.2 s delete
+    // lane, and car with a stamp before car's update (nothing); 0.3 s delete all, then after.
+    auto s = openOrFail("mcap_foreign/scene.mcap");
+    QCOMPARE(scene::layerKindOf(s->topics()[*s->findTopic("/scene")].type), scene::LayerKind::Markers);
+    QCOMPARE(scene::layerKindOf("foxglove_msgs/msg/SceneUpdate"), scene::LayerKind::Markers);
+    std::vector<std::pair<std::int64_t, std::vector<scene::MarkerCommand>>> log;
+    eachMessage(*s, "/scene", [&](std::int64_t t, const decode::Value& v) {
+      auto commands = scene::readMarkers(v, t);
+      QVERIFY2(commands.has_value(), commands ? "" : commands.error().message.c_str());
+      log.emplace_back(t, *commands);
+    });
+    QCOMPARE(log.size(), std::size_t{4});
+    scene::MarkerState state;
+    std::size_t applied = 0;
+    auto aliveAt = [&](double seconds) {
+      for (; applied < log.size() && log[applied].first <= at(seconds); ++applied) state.apply(log[applied].second);
+      QStringList out;
+      for (const Item* it : state.alive(at(seconds)))
+        out << QString("%1/%2").arg(QString::fromStdString(it->ns)).arg(it->id);
+      return out;
+    };
+    QCOMPARE(aliveAt(0.05),
+             (QStringList{"arrow/0", "blink/0", "car/0", "car/1", "cone/0", "lane/0", "model/0", "tri/0"}));
+    QCOMPARE(aliveAt(0.12), (QStringList{"arrow/0", "blink/0", "car/0", "cone/0", "lane/0", "model/0", "tri/0"}));
+    QCOMPARE(aliveAt(0.16), (QStringList{"arrow/0", "car/0", "cone/0", "lane/0", "model/0", "tri/0"}));
+    QCOMPARE(aliveAt(0.25), (QStringList{"arrow/0", "car/0", "cone/0", "model/0", "tri/0"}));
+    QCOMPARE(aliveAt(0.3), QStringList{"after/0"});
+
+    // The primitives' geometry, from the values make_scene.mjs wrote.
+    auto first = [&](const std::string& ns) {
+      for (const auto& c : log[0].second)
+        if (c.action == scene::MarkerCommand::Action::Add && c.item.ns == ns) return c.item;
+      qFatal("no %s", ns.c_str());
+    };
+    scene::Geometry g;
+    // The lane, a loop through (0,0) (4,0) (4,3): three segments, the last back to the start.
+    Item lane = first("lane");
+    QCOMPARE(lane.kind, Item::Kind::LineStrip);
+    scene::tessellate(lane, {}, g);
+    QCOMPARE(g.lines.size(), std::size_t{3 * 2 * 3});
+    QVERIFY(near(g.lines[12], 4) && near(g.lines[13], 3) && near(g.lines[15], 0) && near(g.lines[16], 0));
+    QCOMPARE(g.lineColours[1], 1.0f);  // green
+    // The triangles through indices 0 1 2, 1 3 2 at (5, 0, 0): the fifth vertex is point 3,
+    // (1, 1) yellow.
+    g.clear();
+    scene::tessellate(first("tri"), {}, g);
+    QCOMPARE(g.triangleCount(), std::size_t{2});
+    QVERIFY(near(g.triangles[12], 6) && near(g.triangles[13], 1));
+    QVERIFY(g.triangleColours[16] == 1 && g.triangleColours[17] == 1 && g.triangleColours[18] == 0);
+    // The arrow, turned 90° about z: 1 + 0.3 m along y, 0.2 m wide at its head.
+    g.clear();
+    scene::tessellate(first("arrow"), {}, g);
+    auto b = bounds(g.triangles);
+    QVERIFY2(near(b[2], 0) && near(b[3], 1.3) && near(b[0], -0.1, 1e-6) && near(b[1], 0.1, 1e-6),
+             qPrintable(QString("%1 %2 %3 %4").arg(b[0]).arg(b[1]).arg(b[2]).arg(b[3])));
+    // The cone: 1 m wide at z = 0, a point at z = 2, around (-2, 0).
+    g.clear();
+    scene::tessellate(first("cone"), {}, g);
+    b = bounds(g.triangles);
+    QVERIFY(near(b[0], -2.5) && near(b[1], -1.5) && near(b[4], 0) && near(b[5], 2));
+    for (std::size_t i = 0; i + 2 < g.triangles.size(); i += 3)
+      if (g.triangles[i + 2] > 1.99f) QVERIFY(near(g.triangles[i], -2) && near(g.triangles[i + 1], 0));
+    // The text: its height the font size; the model: a box named by its URL.
+    Item label = log[0].second[2].item;  // after car's replacement command and its cube
+    QCOMPARE(label.kind, Item::Kind::Text);
+    QCOMPARE(QString::fromStdString(label.text), QString("car"));
+    QCOMPARE(label.scale[2], 0.5);
+    g.clear();
+    scene::tessellate(first("model"), {}, g);
+    QCOMPARE(QString::fromStdString(g.labels.at(0).text), QString("mesh: package://robot/mesh.dae"));
+    // The car at 0.2 s: (2, 2, 0.5) in base_link, which /tf puts 10 m along map's x, turned
+    // 90° about z: (10 - 2, 2, 0.5) in map.
+    sensors::TfBuffer tf;
+    eachMessage(*s, "/tf", [&](std::int64_t, const decode::Value& v) { tf.add(v, false); });
+    const Item* car = nullptr;
+    scene::MarkerState before;  // the updates up to 0.2 s
+    for (std::size_t i = 0; i < 3; ++i) before.apply(log[i].second);
+    for (const Item* it : before.alive(at(0.25)))
+      if (it->ns == "car") car = it;
+    QVERIFY(car != nullptr);
+    auto place = scene::placement(*car, tf, "map", at(0.25));
+    QVERIFY(place.has_value());
+    auto centre = place->apply(car->pose.translation);
+    QVERIFY(near(centre[0], 8) && near(centre[1], 2) && near(centre[2], 0.5));
+  }
+
+  void sceneUpdatesInJson() {
+    // /scene_json: at 0 s a box, 1 × 2 × 3 at (3, 4, 0), colour (0.5, 0.25, 1, 0.5); deleted at 0.2 s.
+    auto s = openOrFail("mcap_foreign/scene.mcap");
+    scene::MarkerState state;
+    std::vector<std::size_t> alive;
+    eachMessage(*s, "/scene_json", [&](std::int64_t t, const decode::Value& v) {
+      auto commands = scene::readMarkers(v, t);
+      QVERIFY2(commands.has_value(), commands ? "" : commands.error().message.c_str());
+      state.apply(*commands);
+      auto now = state.alive(t);
+      alive.push_back(now.size());
+      if (now.empty()) return;
+      QCOMPARE(now[0]->kind, Item::Kind::Cube);
+      QCOMPARE(now[0]->scale, (scene::Vec3{1, 2, 3}));
+      QCOMPARE(now[0]->pose.translation, (scene::Vec3{3, 4, 0}));
+      QCOMPARE(now[0]->colour, (scene::Colour{0.5f, 0.25f, 1, 0.5f}));
+      QCOMPARE(now[0]->stampNs, kT0);
+    });
+    QCOMPARE(alive, (std::vector<std::size_t>{1, 0}));
+  }
+
+  void aBadIndexIsAnErrorNotARead() {
+    // SceneUpdate{entities: [{id: "bad", lines: [{points: [{x: 1}], indices: [5]}]}]}, the
+    // protobuf bytes written out by hand: an error naming the entity, no read past the points.
+    auto s = openOrFail("mcap_foreign/scene.mcap");
+    auto m = s->read(*s->findTopic("/scene"), 0);
+    auto decoder = s->decoder(*m->connection);
+    QVERIFY(decoder.has_value());
+    const std::vector<unsigned char> bytes = {0x12, 24,                                          // entities, 24 bytes
+                                              0x1A, 3,  'b',  'a', 'd',                          // id "bad"
+                                              0x5A, 17,                                          // lines, 17 bytes
+                                              0x2A, 9,  0x09, 0,   0,   0, 0, 0, 0, 0xF0, 0x3F,  // points: {x: 1.0}
+                                              0x42, 4,  5,    0,   0,   0};                      // indices: [5]
+    auto v = (*decoder)->decode({reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()});
+    QVERIFY2(v.has_value(), v ? "" : v.error().message.c_str());
+    auto commands = scene::readMarkers(*v, kT0);
+    QVERIFY(!commands.has_value());
+    QCOMPARE(QString::fromStdString(commands.error().message), QString("entity bad: index 5 is past its 1 points"));
   }
 
   void odometryHasItsArrowAndCovarianceEllipse() {
