@@ -30,6 +30,13 @@
             <numerusform>%1 points in %n frames · %2 · stamp %3</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>… and %n more</source>
+        <translation>
+            <numerusform>… and %n more</numerusform>
+            <numerusform>… and %n more</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::DiagnosticsPanel</name>

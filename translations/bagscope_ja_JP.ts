@@ -349,10 +349,6 @@
         <translation>この記録にはマーカー・経路・姿勢・地図がありません。</translation>
     </message>
     <message>
-        <source>Marker Namespaces</source>
-        <translation>マーカーの名前空間</translation>
-    </message>
-    <message>
         <source>(no namespace)</source>
         <translation>（名前空間なし）</translation>
     </message>
@@ -371,6 +367,20 @@
     <message>
         <source>Show only the frames of the last seconds before the playhead (at most the last N)</source>
         <translation>再生位置までの直近の秒数のフレームだけを表示（最大 N フレーム）</translation>
+    </message>
+    <message>
+        <source>Layer Settings…</source>
+        <translation>レイヤー設定…</translation>
+    </message>
+    <message>
+        <source>Namespaces and Entities</source>
+        <translation>名前空間とエンティティ</translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more</source>
+        <translation>
+            <numerusform>… ほか %n 件</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -907,6 +917,65 @@
     <message>
         <source>header.stamp %1</source>
         <translation>header.stamp %1</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::LayerSettingsDialog</name>
+    <message>
+        <source>Layer Settings</source>
+        <translation>レイヤー設定</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>レイヤー</translation>
+    </message>
+    <message>
+        <source>Colour</source>
+        <translation>色</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>サイズ</translation>
+    </message>
+    <message>
+        <source>The layer&apos;s colour: automatic (markers: their own) or one you choose</source>
+        <translation>レイヤーの色：自動（マーカーは自身の色）または選んだ色</translation>
+    </message>
+    <message>
+        <source>A grid keeps its costmap colours</source>
+        <translation>グリッドはコストマップの色のままです</translation>
+    </message>
+    <message>
+        <source>Automatic</source>
+        <translation>自動</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>選択…</translation>
+    </message>
+    <message>
+        <source>Colour of %1</source>
+        <translation>%1 の色</translation>
+    </message>
+    <message>
+        <source> m</source>
+        <translation> m</translation>
+    </message>
+    <message>
+        <source>Arrow length, or the camera frustum&apos;s depth</source>
+        <translation>矢印の長さ、またはカメラ視錐台の奥行き</translation>
+    </message>
+    <message>
+        <source> px</source>
+        <translation> px</translation>
+    </message>
+    <message>
+        <source>Line and point thickness</source>
+        <translation>線と点の太さ</translation>
+    </message>
+    <message>
+        <source>No layers: choose topics in the Layers menu.</source>
+        <translation>レイヤーがありません：「レイヤー」メニューでトピックを選んでください。</translation>
     </message>
 </context>
 <context>

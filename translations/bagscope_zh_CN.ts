@@ -349,10 +349,6 @@
         <translation>此录制中没有标记、路径、位姿或地图。</translation>
     </message>
     <message>
-        <source>Marker Namespaces</source>
-        <translation>标记命名空间</translation>
-    </message>
-    <message>
         <source>(no namespace)</source>
         <translation>（无命名空间）</translation>
     </message>
@@ -371,6 +367,20 @@
     <message>
         <source>Show only the frames of the last seconds before the playhead (at most the last N)</source>
         <translation>只显示播放头之前最近若干秒内的帧（最多 N 帧）</translation>
+    </message>
+    <message>
+        <source>Layer Settings…</source>
+        <translation>图层设置…</translation>
+    </message>
+    <message>
+        <source>Namespaces and Entities</source>
+        <translation>命名空间与实体</translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more</source>
+        <translation>
+            <numerusform>… 另有 %n 个</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -907,6 +917,65 @@
     <message>
         <source>header.stamp %1</source>
         <translation>header.stamp %1</translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::LayerSettingsDialog</name>
+    <message>
+        <source>Layer Settings</source>
+        <translation>图层设置</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>图层</translation>
+    </message>
+    <message>
+        <source>Colour</source>
+        <translation>颜色</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>The layer&apos;s colour: automatic (markers: their own) or one you choose</source>
+        <translation>图层的颜色：自动（标记使用其自身颜色）或您选择的颜色</translation>
+    </message>
+    <message>
+        <source>A grid keeps its costmap colours</source>
+        <translation>栅格地图保留其代价地图颜色</translation>
+    </message>
+    <message>
+        <source>Automatic</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <source>Colour of %1</source>
+        <translation>%1 的颜色</translation>
+    </message>
+    <message>
+        <source> m</source>
+        <translation> 米</translation>
+    </message>
+    <message>
+        <source>Arrow length, or the camera frustum&apos;s depth</source>
+        <translation>箭头长度，或相机视锥的深度</translation>
+    </message>
+    <message>
+        <source> px</source>
+        <translation> 像素</translation>
+    </message>
+    <message>
+        <source>Line and point thickness</source>
+        <translation>线和点的粗细</translation>
+    </message>
+    <message>
+        <source>No layers: choose topics in the Layers menu.</source>
+        <translation>没有图层：请在“图层”菜单中选择话题。</translation>
     </message>
 </context>
 <context>

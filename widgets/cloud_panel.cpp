@@ -38,6 +38,7 @@
 #include "core/sensors/sensors.hpp"
 #include "document.hpp"
 #include "inspector.hpp"
+#include "layer_settings.hpp"
 #include "mailbox.hpp"
 #include "qt_text.hpp"
 #include "save_in_background.hpp"
@@ -183,10 +184,29 @@ void cloudColours(const CloudFrame& frame, ColourMap map, double low, double hig
 // ---------------------------------------------------------------------------------------
 // CloudPanel
 
+// One actor drawing polydata coloured by its RGB(A) scalars.
+struct Drawn {
+  vtkNew<vtkPolyData> data;
+  vtkNew<vtkPolyDataMapper> mapper;
+  vtkNew<vtkActor> actor;
+  Drawn() {
+    mapper->SetInputData(data);
+    mapper->SetColorModeToDirectScalars();
+    mapper->ScalarVisibilityOn();
+    actor->SetMapper(mapper);
+  }
+};
+
 struct CloudPanel::Scene {
-  vtkNew<vtkPolyData> cloud, grid, axes, shapes, lines, points;  // the last three: the layers'
-  vtkNew<vtkPolyDataMapper> cloudMapper, gridMapper, axesMapper, shapesMapper, linesMapper, pointsMapper;
-  vtkNew<vtkActor> cloudActor, gridActor, axesActor, shapesActor, linesActor, pointsActor;
+  vtkNew<vtkPolyData> cloud, grid, axes;
+  vtkNew<vtkPolyDataMapper> cloudMapper, gridMapper, axesMapper;
+  vtkNew<vtkActor> cloudActor, gridActor, axesActor;
+  // A layer's shapes, lines and points: actors of their own, for its line width and point
+  // size; kept and reused, as many as layers were drawn.
+  struct LayerActors {
+    Drawn shapes, lines, points;
+  };
+  std::vector<std::unique_ptr<LayerActors>> layers;
   std::vector<vtkSmartPointer<vtkBillboardTextActor3D>> labels;
   vtkNew<vtkScalarBarActor> colourBar;  // the field's colours and their values
   vtkNew<vtkLookupTable> colourTable;
@@ -200,18 +220,13 @@ struct CloudPanel::Scene {
     colourBar->SetVisibility(false);
     for (auto [data, mapper, actor] : {std::tuple{cloud.Get(), cloudMapper.Get(), cloudActor.Get()},
                                        std::tuple{grid.Get(), gridMapper.Get(), gridActor.Get()},
-                                       std::tuple{axes.Get(), axesMapper.Get(), axesActor.Get()},
-                                       std::tuple{shapes.Get(), shapesMapper.Get(), shapesActor.Get()},
-                                       std::tuple{lines.Get(), linesMapper.Get(), linesActor.Get()},
-                                       std::tuple{points.Get(), pointsMapper.Get(), pointsActor.Get()}}) {
+                                       std::tuple{axes.Get(), axesMapper.Get(), axesActor.Get()}}) {
       mapper->SetInputData(data);
       mapper->SetColorModeToDirectScalars();
       mapper->ScalarVisibilityOn();
       actor->SetMapper(mapper);
     }
     axesActor->GetProperty()->SetLineWidth(2);
-    linesActor->GetProperty()->SetLineWidth(2);
-    pointsActor->GetProperty()->SetPointSize(4);
   }
 };
 
@@ -332,9 +347,6 @@ void CloudPanel::setUpScene() {
   renderer->AddActor(scene_->gridActor);
   renderer->AddActor(scene_->axesActor);
   renderer->AddActor(scene_->cloudActor);
-  renderer->AddActor(scene_->shapesActor);
-  renderer->AddActor(scene_->linesActor);
-  renderer->AddActor(scene_->pointsActor);
   renderer->AddActor2D(scene_->colourBar);
   scene_->cloudActor->GetProperty()->SetPointSize(static_cast<float>(pointSize_->value()));
   Lines grid;
@@ -614,15 +626,31 @@ void CloudPanel::rebuildLayers() {
   if (key == layersBuilt_) return;
   layersBuilt_ = key;
   layerNotes_.clear();
-  scene::Geometry g = layers_->geometryAt(document_->playheadNs(), tf_.get(), fixed.toStdString(), layerNotes_);
-  layerTriangles_ = g.triangleCount();
-  layerPoints_ = g.points.size() / 3;
-  fillRgba(scene_->shapes, g.triangles, g.triangleColours, 3);
-  fillRgba(scene_->lines, g.lines, g.lineColours, 2);
-  fillRgba(scene_->points, g.points, g.pointColours, 1);
-  // Labels: actors kept and reused (making one costs more than moving it), the first 200.
+  auto parts = layers_->geometryAt(document_->playheadNs(), tf_.get(), fixed.toStdString(), layerNotes_);
   vtkRenderer* renderer = view_->renderer();
-  const std::size_t shown = std::min<std::size_t>(g.labels.size(), 200);
+  while (scene_->layers.size() < parts.size()) {
+    auto& added = *scene_->layers.emplace_back(std::make_unique<Scene::LayerActors>());
+    for (Drawn* d : {&added.shapes, &added.lines, &added.points}) renderer->AddActor(d->actor);
+  }
+  layerTriangles_ = layerPoints_ = 0;
+  std::vector<const scene::Geometry::Label*> labels;
+  for (std::size_t i = 0; i < scene_->layers.size(); ++i) {
+    auto& actors = *scene_->layers[i];
+    static const scene::Geometry kNone;
+    const scene::Geometry& g = i < parts.size() ? parts[i].geometry : kNone;
+    fillRgba(actors.shapes.data, g.triangles, g.triangleColours, 3);
+    fillRgba(actors.lines.data, g.lines, g.lineColours, 2);
+    fillRgba(actors.points.data, g.points, g.pointColours, 1);
+    if (i < parts.size()) {
+      actors.lines.actor->GetProperty()->SetLineWidth(parts[i].lineWidth);
+      actors.points.actor->GetProperty()->SetPointSize(parts[i].pointSize);
+    }
+    layerTriangles_ += g.triangleCount();
+    layerPoints_ += g.points.size() / 3;
+    for (const auto& l : g.labels) labels.push_back(&l);
+  }
+  // Labels: actors kept and reused (making one costs more than moving it), the first 200.
+  const std::size_t shown = std::min<std::size_t>(labels.size(), 200);
   while (scene_->labels.size() < shown) {
     vtkNew<vtkBillboardTextActor3D> text;
     text->GetTextProperty()->SetFontSize(14);
@@ -634,7 +662,7 @@ void CloudPanel::rebuildLayers() {
     auto& text = scene_->labels[i];
     text->SetVisibility(i < shown);
     if (i >= shown) continue;
-    const auto& l = g.labels[i];
+    const auto& l = *labels[i];
     if (std::string(text->GetInput() ? text->GetInput() : "") != l.text) text->SetInput(l.text.c_str());
     text->SetPosition(l.position[0], l.position[1], l.position[2]);
     text->GetTextProperty()->SetColor(l.colour.r, l.colour.g, l.colour.b);
@@ -662,10 +690,20 @@ QMenu* CloudPanel::layersMenu() {
       });
     }
     if (menu->isEmpty()) menu->addAction(tr("This recording has no markers, paths, poses or maps."))->setEnabled(false);
+    menu->addSeparator();
+    QAction* settings = menu->addAction(tr("Layer Settings…"));
+    settings->setEnabled(!layers_->topics().isEmpty());
+    connect(settings, &QAction::triggered, this, [this] { showLayerSettings(); });
     auto spaces = layers_->namespaces();
     if (spaces.empty()) return;
-    QMenu* ns = menu->addMenu(tr("Marker Namespaces"));
+    QMenu* ns = menu->addMenu(tr("Namespaces and Entities"));
+    constexpr std::size_t kListed = 100;  // a scene of many entities: the first ones
+    std::size_t listed = 0;
     for (const auto& name : spaces) {
+      if (listed++ == kListed) {
+        ns->addAction(tr("… and %n more", nullptr, static_cast<int>(spaces.size() - kListed)))->setEnabled(false);
+        break;
+      }
       QAction* a = ns->addAction(name.empty() ? tr("(no namespace)") : toQt(name));
       a->setCheckable(true);
       a->setChecked(!layers_->hiddenNamespaces().count(name));
@@ -689,6 +727,25 @@ void CloudPanel::setLayers(const QStringList& topics) {
 }
 
 QStringList CloudPanel::layers() const { return layers_->topics(); }
+
+void CloudPanel::setLayerLook(const QString& topic, const LayerLook& look) {
+  layers_->setLook(topic, look);
+  ++layersVersion_;
+  rebuildLayers();
+}
+
+QDialog* CloudPanel::showLayerSettings() {
+  auto* dialog = new LayerSettingsDialog(
+      layers_,
+      [this] {
+        ++layersVersion_;
+        rebuildLayers();
+      },
+      this);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  dialog->show();
+  return dialog;
+}
 
 QString CloudPanel::colourBarText() const {
   if (!scene_->colourBar->GetVisibility()) return {};
@@ -738,6 +795,13 @@ QJsonObject CloudPanel::saveSettings() const {
   QJsonArray hidden;
   for (const auto& n : layers_->hiddenNamespaces()) hidden.append(toQt(n));
   s.insert(QStringLiteral("hiddenNamespaces"), hidden);
+  QJsonObject looks;  // only those set: a layout stays short
+  for (const auto& [topic, look] : layers_->looks()) {
+    QJsonObject l{{QStringLiteral("visible"), look.visible}, {QStringLiteral("size"), look.size}};
+    if (look.colour.isValid()) l.insert(QStringLiteral("colour"), look.colour.name());
+    looks.insert(topic, l);
+  }
+  s.insert(QStringLiteral("layerLooks"), looks);
   range_->save(s);
   return s;
 }
@@ -754,6 +818,15 @@ void CloudPanel::restoreSettings(const QJsonObject& s) {
   QStringList hidden;
   for (const auto& n : s.value(QStringLiteral("hiddenNamespaces")).toArray()) hidden << n.toString();
   setHiddenNamespaces(hidden);
+  const QJsonObject looks = s.value(QStringLiteral("layerLooks")).toObject();
+  for (auto it = looks.begin(); it != looks.end(); ++it) {
+    const QJsonObject l = it.value().toObject();
+    LayerLook look;
+    look.visible = l.value(QStringLiteral("visible")).toBool(true);
+    look.size = std::max(0.0, l.value(QStringLiteral("size")).toDouble(0));
+    if (l.contains(QStringLiteral("colour"))) look.colour = QColor(l.value(QStringLiteral("colour")).toString());
+    layers_->setLook(it.key(), look);
+  }
   QStringList layers;
   for (const auto& l : s.value(QStringLiteral("layers")).toArray()) layers << l.toString();
   layers_->setTopics(layers, nullptr);  // read when the topic is set, below

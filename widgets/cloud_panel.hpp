@@ -23,6 +23,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QDialog;
 class QDoubleSpinBox;
 class QLabel;
 class QMenu;
@@ -38,6 +39,7 @@ class TfBuffer;
 namespace bagscope::widgets {
 
 class SceneLayers;
+struct LayerLook;
 
 class Document;
 class Mailbox;
@@ -106,6 +108,9 @@ public:
   void setLayers(const QStringList& topics);
   QStringList layers() const;
   void setHiddenNamespaces(const QStringList& namespaces);
+  /// A layer's visibility, colour and size (scene_layers.hpp), and the dialog that sets them.
+  void setLayerLook(const QString& topic, const LayerLook& look);
+  QDialog* showLayerSettings();
   /// The layers' items and triangles drawn now (tests).
   std::size_t layerItemsDrawn() const;
   std::size_t layerTriangles() const { return layerTriangles_; }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "background.hpp"
 #include "cloud_panel.hpp"
 #include "mailbox.hpp"
 #include "qt_text.hpp"
@@ -18,6 +19,11 @@ scene::Colour layerColour(std::size_t i) {
   return kColours[i % std::size(kColours)];
 }
 constexpr std::size_t kTrail = 200;  // odometry: the positions of its last messages, as a line
+constexpr std::size_t kNoRow = static_cast<std::size_t>(-1);
+
+scene::Colour colourOf(const QColor& c, float alpha) {
+  return {static_cast<float>(c.redF()), static_cast<float>(c.greenF()), static_cast<float>(c.blueF()), alpha};
+}
 }  // namespace
 
 SceneLayers::SceneLayers(QObject* parent) : QObject(parent), mailbox_(Mailbox::create(this)) {}
@@ -94,36 +100,113 @@ std::set<std::string> SceneLayers::namespaces() const {
   return out;
 }
 
-scene::Geometry SceneLayers::geometryAt(std::int64_t nowNs, const sensors::TfBuffer* tf, const std::string& fixedFrame,
-                                        QStringList& notes) const {
-  scene::Geometry g;
+const SceneLayers::Layer* SceneLayers::find(const QString& topic) const {
+  for (const auto& layer : layers_)
+    if (layer->topic == topic) return layer.get();
+  return nullptr;
+}
+
+SceneLayers::SizeUnit SceneLayers::sizeUnit(const QString& topic) const {
+  const Layer* layer = find(topic);
+  if (!layer || layer->cloudTopic >= 0) return SizeUnit::Pixels;
+  switch (layer->kind) {
+    case scene::LayerKind::Pose:
+    case scene::LayerKind::PoseArray:
+    case scene::LayerKind::Odometry:
+    case scene::LayerKind::CameraFrustum: return SizeUnit::Metres;
+    case scene::LayerKind::OccupancyGrid: return SizeUnit::None;
+    default: return SizeUnit::Pixels;
+  }
+}
+
+double SceneLayers::size(const QString& topic) const {
+  if (auto it = looks_.find(topic); it != looks_.end() && it->second.size > 0) return it->second.size;
+  const Layer* layer = find(topic);
+  return sizeUnit(topic) == SizeUnit::Metres ? 1.0 : layer && layer->cloudTopic >= 0 ? 3.0 : 2.0;
+}
+
+LayerLook SceneLayers::look(const QString& topic) const {
+  auto it = looks_.find(topic);
+  return it == looks_.end() ? LayerLook{} : it->second;
+}
+
+void SceneLayers::setLook(const QString& topic, const LayerLook& look) {
+  if (look == LayerLook{}) looks_.erase(topic);
+  else looks_[topic] = look;
+}
+
+void SceneLayers::readCloud(const std::shared_ptr<Layer>& layer, std::size_t row) {
+  layer->cloudReading = row;
+  std::weak_ptr<Layer> weak = layer;
+  auto session = session_;
+  auto mailbox = mailbox_;
+  auto topic = static_cast<std::uint32_t>(layer->cloudTopic);
+  startInPool([weak, session, mailbox, topic, row, this] {
+    auto frame =
+        std::make_shared<CloudFrame>(widgets::readCloud(*session, topic, row, QStringLiteral("z"), nullptr, QString()));
+    mailbox->post([weak, frame, row, this] {
+      auto held = weak.lock();  // gone: the layers were chosen again meanwhile
+      if (!held || held->cloudReading != row) return;
+      held->cloudReading = kNoRow;
+      held->cloudRow = row;
+      held->cloud.points.clear();
+      held->problem = frame->error.isEmpty() ? QString() : QStringLiteral("%1: %2").arg(held->topic, frame->error);
+      held->cloud.frameId = frame->frameId.toStdString();
+      held->cloud.stampNs = frame->stampNs;
+      for (std::size_t i = 0; i + 2 < frame->xyz.size(); i += 3)
+        held->cloud.points.push_back({frame->xyz[i], frame->xyz[i + 1], frame->xyz[i + 2]});
+      emit changed();
+    });
+  });
+}
+
+std::vector<LayerGeometry> SceneLayers::geometryAt(std::int64_t nowNs, const sensors::TfBuffer* tf,
+                                                   const std::string& fixedFrame, QStringList& notes) {
+  std::vector<LayerGeometry> parts;
   itemsDrawn_ = 0;
   sensors::TfBuffer none;
   std::map<std::string, std::size_t> unplaced;  // frame -> items
+  // The layer being drawn, and what its look changes in each item.
+  scene::Geometry* g = nullptr;
+  std::optional<QColor> colour;
+  double metres = 1;
   auto draw = [&](const scene::Item& item) {
     if (hidden_.count(item.ns)) return;
     auto at = scene::placement(item, tf ? *tf : none, fixedFrame, nowNs);
     if (!at) return void(++unplaced[item.frameId]);
-    scene::tessellate(item, *at, g);
     ++itemsDrawn_;
+    if (!colour && metres == 1) return scene::tessellate(item, *at, *g);
+    scene::Item styled = item;
+    if (colour) {
+      styled.colour = colourOf(*colour, item.colour.a);
+      styled.colours.clear();
+    }
+    if (styled.kind == scene::Item::Kind::Arrow)
+      styled.scale = {item.scale[0] * metres, item.scale[1] * metres, item.scale[2] * metres};
+    else if (styled.kind == scene::Item::Kind::LineList)  // a camera frustum: its depth
+      for (auto& p : styled.points) p = {p[0] * metres, p[1] * metres, p[2] * metres};
+    scene::tessellate(styled, *at, *g);
   };
   for (const auto& layer : layers_) {
     if (!layer->problem.isEmpty()) notes << layer->problem;
-    if (layer->cloudTopic >= 0 && session_) {  // the cloud at the playhead, read when it changes
+    const LayerLook look = this->look(layer->topic);
+    if (!look.visible) continue;
+    LayerGeometry& part = parts.emplace_back();
+    g = &part.geometry;
+    colour = look.colour.isValid() && colourable(layer->topic) ? std::optional(look.colour) : std::nullopt;
+    const double sized = size(layer->topic);
+    metres = sizeUnit(layer->topic) == SizeUnit::Metres ? sized : 1;
+    if (sizeUnit(layer->topic) == SizeUnit::Pixels) {
+      part.lineWidth = static_cast<float>(sized);
+      part.pointSize = static_cast<float>(
+          layer->cloudTopic >= 0 ? sized : sized + 2);  // markers' points: a bit larger than their lines
+    }
+    if (layer->cloudTopic >= 0 && session_) {  // the cloud at the playhead, read on the pool when it changes
       auto topic = static_cast<session::TopicId>(layer->cloudTopic);
       auto row = session_->atOrBefore(topic, nowNs);
       if (!row) continue;
-      if (*row != layer->cloudRow) {
-        CloudFrame frame = readCloud(*session_, topic, *row, QStringLiteral("z"), nullptr, QString());
-        layer->cloudRow = *row;
-        layer->cloud.points.clear();
-        layer->problem = frame.error.isEmpty() ? QString() : QStringLiteral("%1: %2").arg(layer->topic, frame.error);
-        layer->cloud.frameId = frame.frameId.toStdString();
-        layer->cloud.stampNs = frame.stampNs;
-        for (std::size_t i = 0; i + 2 < frame.xyz.size(); i += 3)
-          layer->cloud.points.push_back({frame.xyz[i], frame.xyz[i + 1], frame.xyz[i + 2]});
-      }
-      draw(layer->cloud);
+      if (*row != layer->cloudRow && *row != layer->cloudReading) readCloud(layer, *row);
+      if (!layer->cloud.points.empty()) draw(layer->cloud);  // the last read until the new one is in
       continue;
     }
     auto upTo = [nowNs](const auto& list) {
@@ -154,7 +237,7 @@ scene::Geometry SceneLayers::geometryAt(std::int64_t nowNs, const sensors::TfBuf
   for (const auto& [frame, count] : unplaced)
     notes << tr("%n item(s) in frame %1 not drawn: no transform to %2", nullptr, static_cast<int>(count))
                  .arg(toQt(frame), toQt(fixedFrame));
-  return g;
+  return parts;
 }
 
 }  // namespace bagscope::widgets

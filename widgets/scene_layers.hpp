@@ -1,12 +1,15 @@
 #pragma once
-// The 3D view's layers beside its cloud: topics of markers, paths, poses, odometry, grids,
-// polygons and camera frustums (core/scene), each decoded once on a worker, and more clouds
-// (PointCloud2, LaserScan: the message at the playhead, read when it changes), then at any
-// playhead the items they show, placed in the fixed frame as one geometry.
+// The 3D view's layers beside its cloud: topics of markers, scene entities, paths, poses,
+// odometry, grids, polygons and camera frustums (core/scene), each decoded once on a worker,
+// and more clouds (PointCloud2, LaserScan: the message at the playhead, read on the pool when
+// it changes), then at any playhead the items they show, placed in the fixed frame, a
+// geometry per layer drawn as the user set that layer to look.
 
+#include <QColor>
 #include <QObject>
 #include <QStringList>
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <set>
@@ -23,6 +26,20 @@ namespace bagscope::widgets {
 
 class Mailbox;
 
+/// How the user set a layer to look; what its size means depends on its kind (sizeUnit).
+struct LayerLook {
+  bool visible = true;
+  QColor colour;    ///< invalid: the layer's automatic colour (markers: their own)
+  double size = 0;  ///< 0: the kind's default
+  bool operator==(const LayerLook&) const = default;
+};
+
+/// One layer's geometry, and its lines' and points' thickness in pixels.
+struct LayerGeometry {
+  scene::Geometry geometry;
+  float lineWidth = 2, pointSize = 3;
+};
+
 class SceneLayers : public QObject {
   Q_OBJECT
 
@@ -38,13 +55,27 @@ public:
   /// Marker namespaces not drawn.
   void setHiddenNamespaces(const std::set<std::string>& hidden) { hidden_ = hidden; }
   const std::set<std::string>& hiddenNamespaces() const { return hidden_; }
-  /// Every marker namespace seen in the layers read.
+  /// Every marker namespace (and scene entity id) seen in the layers read.
   std::set<std::string> namespaces() const;
 
-  /// The geometry at `nowNs` in `fixedFrame` (empty: every item in its own frame); `notes`
-  /// gets what could not be drawn and why (a frame without transforms, a message not read).
-  scene::Geometry geometryAt(std::int64_t nowNs, const sensors::TfBuffer* tf, const std::string& fixedFrame,
-                             QStringList& notes) const;
+  /// What a layer's size is: a line or point thickness (clouds, markers, paths, polygons), a
+  /// length (pose arrows, a camera frustum's depth), or nothing (grids).
+  enum class SizeUnit : std::uint8_t { None, Pixels, Metres };
+  SizeUnit sizeUnit(const QString& topic) const;
+  /// The size a layer is drawn at: the user's, else its kind's default.
+  double size(const QString& topic) const;
+  /// Whether a colour of the user's applies (not to grids, which keep costmap colours).
+  bool colourable(const QString& topic) const { return sizeUnit(topic) != SizeUnit::None; }
+  LayerLook look(const QString& topic) const;
+  void setLook(const QString& topic, const LayerLook& look);
+  /// Every topic's look that differs from the default (kept in layouts).
+  const std::map<QString, LayerLook>& looks() const { return looks_; }
+
+  /// The geometry at `nowNs` in `fixedFrame` (empty: every item in its own frame), a part per
+  /// visible layer; `notes` gets what could not be drawn and why (a frame without transforms,
+  /// a message not read).
+  std::vector<LayerGeometry> geometryAt(std::int64_t nowNs, const sensors::TfBuffer* tf, const std::string& fixedFrame,
+                                        QStringList& notes);
   std::size_t itemsDrawn() const { return itemsDrawn_; }
 
 signals:
@@ -58,14 +89,14 @@ private:
     std::vector<std::pair<std::int64_t, std::vector<scene::MarkerCommand>>> markers;  // by log time
     std::vector<std::pair<std::int64_t, std::vector<scene::Item>>> items;             // by log time
     QString problem;
-    // Clouds: the topic, and the message read last and its points.
+    // Clouds: the topic, the message whose points are held, the one being read.
     int cloudTopic = -1;
-    mutable std::size_t cloudRow = static_cast<std::size_t>(-1);
-    mutable scene::Item cloud;
+    std::size_t cloudRow = static_cast<std::size_t>(-1), cloudReading = static_cast<std::size_t>(-1);
+    scene::Item cloud;
     // The markers' state as of `appliedUpTo` commands: stepping forwards applies only the new
     // ones (a seek back starts again).
-    mutable scene::MarkerState state;
-    mutable std::size_t applied = 0;
+    scene::MarkerState state;
+    std::size_t applied = 0;
   };
   std::vector<std::shared_ptr<Layer>> layers_;
   std::vector<std::shared_ptr<session::Job>> jobs_;
@@ -73,7 +104,11 @@ private:
   std::shared_ptr<Mailbox> mailbox_;
   QStringList topics_;
   std::set<std::string> hidden_;
-  mutable std::size_t itemsDrawn_ = 0;
+  std::map<QString, LayerLook> looks_;
+  std::size_t itemsDrawn_ = 0;
+
+  const Layer* find(const QString& topic) const;
+  void readCloud(const std::shared_ptr<Layer>& layer, std::size_t row);
 };
 
 }  // namespace bagscope::widgets

@@ -6,6 +6,7 @@
 #include <QProcess>
 #include <QtTest>
 
+#include <QCheckBox>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QMenu>
@@ -24,6 +25,7 @@
 #include "widgets/map_panel.hpp"
 #include "widgets/messages_panel.hpp"
 #include "widgets/plot_panel.hpp"
+#include "widgets/scene_layers.hpp"
 #include "widgets/tf_tree_panel.hpp"
 #include "widgets/timeline.hpp"
 #include "widgets/vtk_view.hpp"
@@ -1239,6 +1241,112 @@ private slots:
     panel.topView();
     QTest::qWait(200);
     QString diff = compareToBaseline(panel.view()->grabFramebuffer(), "scene_layers");
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+  }
+
+  void layersLookAsTheUserSetsThem() {
+    // robot_state.bag at 1.2 s, each item in its own frame: the plan, the goal's arrow, the
+    // camera's frustum and the map, each a part of its own.
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/robot_state.bag")}));
+    SceneLayers layers;
+    QSignalSpy read(&layers, &SceneLayers::changed);
+    layers.setTopics({"/plan", "/goal", "/camera_info", "/map"}, d.sharedSession());
+    QTRY_COMPARE(read.count(), 4);
+    const std::int64_t now = 1'700'000'001'200'000'000;
+    QStringList notes;
+    auto parts = layers.geometryAt(now, nullptr, "", notes);
+    QCOMPARE(parts.size(), std::size_t{4});
+    QCOMPARE(layers.sizeUnit("/plan"), SceneLayers::SizeUnit::Pixels);
+    QCOMPARE(layers.sizeUnit("/goal"), SceneLayers::SizeUnit::Metres);
+    QCOMPARE(layers.sizeUnit("/map"), SceneLayers::SizeUnit::None);
+    QVERIFY(!layers.colourable("/map"));
+    auto extent = [](const std::vector<float>& xyz) {
+      float lo[3] = {1e9f, 1e9f, 1e9f}, hi[3] = {-1e9f, -1e9f, -1e9f};
+      for (std::size_t i = 0; i + 2 < xyz.size(); i += 3)
+        for (int k = 0; k < 3; ++k) lo[k] = std::min(lo[k], xyz[i + k]), hi[k] = std::max(hi[k], xyz[i + k]);
+      return std::hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
+    };
+    const double arrowOf1m = extent(parts[1].geometry.triangles);
+    QVERIFY(arrowOf1m > 0.9);
+    // The plan in red, 5 px; the goal's arrow 2 m; the frustum 0.5 m deep; the map hidden.
+    layers.setLook("/plan", {true, QColor(255, 0, 0), 5});
+    layers.setLook("/goal", {true, {}, 2});
+    layers.setLook("/camera_info", {true, {}, 0.5});
+    layers.setLook("/map", {false, {}, 0});
+    parts = layers.geometryAt(now, nullptr, "", notes);
+    QCOMPARE(parts.size(), std::size_t{3});
+    const auto& plan = parts[0];
+    QCOMPARE(plan.lineWidth, 5.0f);
+    QVERIFY(!plan.geometry.lineColours.empty());
+    for (std::size_t i = 0; i < plan.geometry.lineColours.size(); i += 4)
+      QVERIFY(plan.geometry.lineColours[i] == 1 && plan.geometry.lineColours[i + 1] == 0 &&
+              plan.geometry.lineColours[i + 2] == 0);
+    QVERIFY(std::abs(extent(parts[1].geometry.triangles) - 2 * arrowOf1m) < 1e-4);
+    // The frustum's first corner: ((0 - 320) / 500, (0 - 240) / 500, 1) × 0.5.
+    const auto& lines = parts[2].geometry.lines;
+    QVERIFY(std::abs(lines[3] + 0.32f) < 1e-5 && std::abs(lines[4] + 0.24f) < 1e-5 && std::abs(lines[5] - 0.5f) < 1e-5);
+    QCOMPARE(layers.looks().size(), std::size_t{4});
+    layers.setLook("/goal", {});  // back to the default: forgotten
+    QCOMPARE(layers.looks().size(), std::size_t{3});
+  }
+
+  void layerSettingsAreKeptAndSetFromTheirDialog() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/robot_state.bag")}));
+    CloudPanel panel(&d);
+    panel.resize(600, 400);
+    panel.show();
+    d.setPlayhead(1'700'000'001'200'000'000);
+    panel.restoreSettings({{"fixedFrame", "map"}, {"layers", QJsonArray{"/plan", "/goal"}}});
+    QTRY_COMPARE(panel.layerItemsDrawn(), std::size_t{2});
+    // The dialog: unticking the plan hides it; the goal's size is in metres.
+    QDialog* dialog = panel.showLayerSettings();
+    auto* planShown = dialog->findChild<QCheckBox*>("visible:/plan");
+    auto* goalSize = dialog->findChild<QDoubleSpinBox*>("size:/goal");
+    QVERIFY(planShown && goalSize);
+    QCOMPARE(goalSize->suffix(), QString(" m"));
+    planShown->setChecked(false);
+    QCOMPARE(panel.layerItemsDrawn(), std::size_t{1});
+    const std::size_t arrowTriangles = panel.layerTriangles();
+    goalSize->setValue(3);
+    QCOMPARE(panel.layerTriangles(), arrowTriangles);  // the same arrow, longer
+    dialog->close();
+    panel.setLayerLook("/goal", {true, QColor(0, 255, 0), 3});
+    // Kept in the layout, and restored from it.
+    const QJsonObject saved = panel.saveSettings();
+    const QJsonObject looks = saved["layerLooks"].toObject();
+    QCOMPARE(looks["/plan"].toObject()["visible"].toBool(), false);
+    QCOMPARE(looks["/goal"].toObject()["colour"].toString(), QString("#00ff00"));
+    QCOMPARE(looks["/goal"].toObject()["size"].toDouble(), 3.0);
+    CloudPanel again(&d);
+    again.restoreSettings(saved);
+    QTRY_COMPARE(again.layerItemsDrawn(), std::size_t{1});
+    QCOMPARE(again.saveSettings()["layerLooks"].toObject(), looks);
+  }
+
+  void foxgloveSceneEntitiesAreLayers() {
+    // mcap_foreign/scene.mcap's /scene at 0.05 s: seven entities of eight primitives
+    // (make_scene.mjs), car's in base_link placed through /tf.
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("mcap_foreign/scene.mcap")}));
+    CloudPanel panel(&d);
+    panel.resize(800, 600);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    d.setPlayhead(d.startNs() + 50'000'000);
+    panel.restoreSettings({{"fixedFrame", "map"}, {"layers", QJsonArray{"/scene"}}});
+    QTRY_COMPARE(panel.layerItemsDrawn(), std::size_t{8});
+    panel.setHiddenNamespaces({"car"});
+    QCOMPARE(panel.layerItemsDrawn(), std::size_t{6});
+    panel.setHiddenNamespaces({});
+    d.setPlayhead(d.startNs() + 300'000'000);  // everything deleted, then "after"
+    QTRY_COMPARE(panel.layerItemsDrawn(), std::size_t{1});
+    d.setPlayhead(d.startNs() + 50'000'000);
+    QTRY_COMPARE(panel.layerItemsDrawn(), std::size_t{8});
+    panel.topView();
+    QTest::qWait(200);
+    QString diff = compareToBaseline(panel.view()->grabFramebuffer(), "scene_entities");
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
   }
 
