@@ -122,6 +122,13 @@
             <numerusform>%n without a position</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n tile(s) not fetched: %1</source>
+        <translation>
+            <numerusform>%n tile not fetched: %1</numerusform>
+            <numerusform>%n tiles not fetched: %1</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::MessageTreeModel</name>

@@ -1352,6 +1352,51 @@
         <source>%1° %2° · %3 m east, %4 m north of the first fix</source>
         <translation>%1° %2° · 最初の測位から東 %3 m、北 %4 m</translation>
     </message>
+    <message>
+        <source>Tiles</source>
+        <translation>タイル</translation>
+    </message>
+    <message>
+        <source>Background tiles from a tile server you choose (off: nothing is fetched)</source>
+        <translation>選んだタイルサーバーの背景タイル（オフ：何も取得しません）</translation>
+    </message>
+    <message>
+        <source>Map Tiles</source>
+        <translation>地図タイル</translation>
+    </message>
+    <message>
+        <source>Tile URL, with {z}, {x} and {y} (the tile server&apos;s terms apply):</source>
+        <translation>タイル URL（{z}、{x}、{y} を含む。タイルサーバーの利用条件に従います）：</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tile(s) not fetched: %1</source>
+        <translation>
+            <numerusform>%n 枚のタイルを取得できません：%1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::MapTiles</name>
+    <message>
+        <source>© OpenStreetMap contributors</source>
+        <translation>© OpenStreetMap 協力者</translation>
+    </message>
+    <message>
+        <source>Tiles: local files</source>
+        <translation>タイル：ローカルファイル</translation>
+    </message>
+    <message>
+        <source>Tiles: %1</source>
+        <translation>タイル：%1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>%1: not an image</source>
+        <translation>%1: 画像ではありません</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::MapView</name>
@@ -2118,6 +2163,14 @@ t = 時刻（秒）
     <message>
         <source>Recordings (%1)</source>
         <translation>記録 (%1)</translation>
+    </message>
+    <message>
+        <source>The map&apos;s background tiles, fetched only when a map&apos;s Tiles box is ticked; empty: none</source>
+        <translation>地図の背景タイル。地図の「タイル」をオンにしたときだけ取得します。空：なし</translation>
+    </message>
+    <message>
+        <source>Map tile URL:</source>
+        <translation>地図タイル URL:</translation>
     </message>
 </context>
 <context>

@@ -1352,6 +1352,51 @@
         <source>%1° %2° · %3 m east, %4 m north of the first fix</source>
         <translation>%1° %2° · 距首个定位东 %3 米、北 %4 米</translation>
     </message>
+    <message>
+        <source>Tiles</source>
+        <translation>瓦片</translation>
+    </message>
+    <message>
+        <source>Background tiles from a tile server you choose (off: nothing is fetched)</source>
+        <translation>来自您所选瓦片服务器的背景瓦片（关闭时不获取任何内容）</translation>
+    </message>
+    <message>
+        <source>Map Tiles</source>
+        <translation>地图瓦片</translation>
+    </message>
+    <message>
+        <source>Tile URL, with {z}, {x} and {y} (the tile server&apos;s terms apply):</source>
+        <translation>瓦片 URL，包含 {z}、{x} 和 {y}（须遵守瓦片服务器的条款）：</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tile(s) not fetched: %1</source>
+        <translation>
+            <numerusform>%n 个瓦片未能获取：%1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>bagscope::widgets::MapTiles</name>
+    <message>
+        <source>© OpenStreetMap contributors</source>
+        <translation>© OpenStreetMap 贡献者</translation>
+    </message>
+    <message>
+        <source>Tiles: local files</source>
+        <translation>瓦片：本地文件</translation>
+    </message>
+    <message>
+        <source>Tiles: %1</source>
+        <translation>瓦片：%1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1: not an image</source>
+        <translation>%1：不是图像</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::MapView</name>
@@ -2118,6 +2163,14 @@ t = 时间（秒）
     <message>
         <source>Recordings (%1)</source>
         <translation>录制文件 (%1)</translation>
+    </message>
+    <message>
+        <source>The map&apos;s background tiles, fetched only when a map&apos;s Tiles box is ticked; empty: none</source>
+        <translation>地图的背景瓦片，仅在勾选地图的“瓦片”框时获取；留空：无</translation>
+    </message>
+    <message>
+        <source>Map tile URL:</source>
+        <translation>地图瓦片 URL：</translation>
     </message>
 </context>
 <context>

@@ -1,7 +1,11 @@
 #include "map_panel.hpp"
 
+#include <QCheckBox>
 #include <QComboBox>
+#include <QHBoxLayout>
+#include <QInputDialog>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -10,10 +14,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 #include "document.hpp"
 #include "mailbox.hpp"
+#include "map_tiles.hpp"
 #include "qt_text.hpp"
+#include "settings.hpp"
 #include "topic_job.hpp"
 
 namespace bagscope::widgets {
@@ -41,8 +48,9 @@ MapView::MapView(QWidget* parent) : QWidget(parent) {
   setMouseTracking(false);
 }
 
-void MapView::setTrack(std::vector<MapFix> track) {
+void MapView::setTrack(std::vector<MapFix> track, const std::array<double, 3>& origin) {
   track_ = std::move(track);
+  origin_ = origin;
   current_ = -1;
   fit();
 }
@@ -63,7 +71,68 @@ void MapView::fit() {
   update();
 }
 
-QPointF MapView::toScreen(double east, double north) const {
+void MapView::setTiles(MapTiles* tiles) {
+  tiles_ = tiles;
+  update();
+}
+
+QPointF MapView::toScreen(double latitude, double longitude) const {
+  auto enu = sensors::enuFrom(origin_, {latitude, longitude, origin_[2]});
+  return enuToScreen(enu[0], enu[1]);
+}
+
+// The tiles covering the view at about one tile pixel a screen pixel, each drawn onto the
+// quadrilateral its corners make on the east-north grid (Web Mercator is not that grid).
+void MapView::paintTiles(QPainter& p) {
+  if (!tiles_ || tiles_->urlTemplate().isEmpty() || track_.empty()) return;
+  const double lat0 = origin_[0], lon0 = origin_[1];
+  // Metres a degree about the origin: enough to choose the tiles in view.
+  const double perLat = sensors::enuFrom(origin_, {lat0 + 1e-3, lon0, origin_[2]})[1] / 1e-3;
+  const double perLon = std::max(sensors::enuFrom(origin_, {lat0, lon0 + 1e-3, origin_[2]})[0] / 1e-3, 1e-6);
+  const double halfWide = width() / 2.0 / pixelsPerMetre_, halfHigh = height() / 2.0 / pixelsPerMetre_;
+  const double north = std::min(lat0 + (centreNorth_ + halfHigh) / perLat, 85.05),
+               south = std::max(lat0 + (centreNorth_ - halfHigh) / perLat, -85.05),
+               west = std::max(lon0 + (centreEast_ - halfWide) / perLon, -180.0),
+               east = std::min(lon0 + (centreEast_ + halfWide) / perLon, 180.0);
+  if (!(north > south && east > west)) return;
+  // Zoom 0 has 156,543 m a pixel at the equator, halved at each zoom; at most 64 tiles.
+  int z = std::clamp(
+      static_cast<int>(std::lround(std::log2(156543.034 * std::cos(lat0 * std::numbers::pi / 180) * pixelsPerMetre_))),
+      0, 19);
+  QPointF nw, se;
+  for (;; --z) {
+    nw = MapTiles::tileOf(north, west, z);
+    se = MapTiles::tileOf(south, east, z);
+    if ((std::floor(se.x()) - std::floor(nw.x()) + 1) * (std::floor(se.y()) - std::floor(nw.y()) + 1) <= 64 || z == 0)
+      break;
+  }
+  p.save();
+  p.setRenderHint(QPainter::SmoothPixmapTransform);
+  for (int x = static_cast<int>(nw.x()); x <= static_cast<int>(se.x()); ++x)
+    for (int y = static_cast<int>(nw.y()); y <= static_cast<int>(se.y()); ++y) {
+      const QImage* image = tiles_->tile(z, x, y);
+      if (!image) continue;
+      QPolygonF quad;
+      for (auto [cx, cy] : {std::pair{x, y}, {x + 1, y}, {x + 1, y + 1}, {x, y + 1}}) {
+        QPointF at = MapTiles::positionOf(cx, cy, z);
+        quad << toScreen(at.x(), at.y());
+      }
+      const double w = image->width(), h = image->height();
+      QTransform place;
+      if (!QTransform::quadToQuad(QPolygonF({{0, 0}, {w, 0}, {w, h}, {0, h}}), quad, place)) continue;
+      p.setTransform(place);
+      p.drawImage(QPointF(0, 0), *image);
+    }
+  p.restore();
+  const QString credit = tiles_->attribution();
+  QRectF box = p.fontMetrics().boundingRect(credit).adjusted(-4, -2, 4, 2);
+  box.moveBottomRight(QPointF(width() - 2, height() - 2));
+  p.fillRect(box, QColor(255, 255, 255, 200));
+  p.setPen(QColor(60, 60, 60));
+  p.drawText(box, Qt::AlignCenter, credit);
+}
+
+QPointF MapView::enuToScreen(double east, double north) const {
   return {width() / 2.0 + (east - centreEast_) * pixelsPerMetre_,
           height() / 2.0 - (north - centreNorth_) * pixelsPerMetre_};
 }
@@ -71,29 +140,30 @@ QPointF MapView::toScreen(double east, double north) const {
 void MapView::paintEvent(QPaintEvent*) {
   QPainter p(this);
   p.fillRect(rect(), QColor(246, 246, 242));
+  paintTiles(p);
   p.setRenderHint(QPainter::Antialiasing);
   // The east-north grid, a line every step.
   const double step = niceStep(80 / pixelsPerMetre_);
   p.setPen(QColor(222, 222, 214));
   double westEdge = centreEast_ - width() / 2.0 / pixelsPerMetre_,
          southEdge = centreNorth_ - height() / 2.0 / pixelsPerMetre_;
-  for (double e = std::floor(westEdge / step) * step; toScreen(e, 0).x() < width(); e += step)
-    p.drawLine(QPointF(toScreen(e, 0).x(), 0), QPointF(toScreen(e, 0).x(), height()));
-  for (double n = std::floor(southEdge / step) * step; toScreen(0, n).y() > 0; n += step)
-    p.drawLine(QPointF(0, toScreen(0, n).y()), QPointF(width(), toScreen(0, n).y()));
+  for (double e = std::floor(westEdge / step) * step; enuToScreen(e, 0).x() < width(); e += step)
+    p.drawLine(QPointF(enuToScreen(e, 0).x(), 0), QPointF(enuToScreen(e, 0).x(), height()));
+  for (double n = std::floor(southEdge / step) * step; enuToScreen(0, n).y() > 0; n += step)
+    p.drawLine(QPointF(0, enuToScreen(0, n).y()), QPointF(width(), enuToScreen(0, n).y()));
   // The track, each segment in its fix's status colour.
   for (std::size_t i = 1; i < track_.size(); ++i) {
     p.setPen(QPen(statusColour(track_[i].status), 2));
-    p.drawLine(toScreen(track_[i - 1].east, track_[i - 1].north), toScreen(track_[i].east, track_[i].north));
+    p.drawLine(enuToScreen(track_[i - 1].east, track_[i - 1].north), enuToScreen(track_[i].east, track_[i].north));
   }
   for (const auto& f : track_) {
     p.setPen(Qt::NoPen);
     p.setBrush(statusColour(f.status));
-    p.drawEllipse(toScreen(f.east, f.north), 2.5, 2.5);
+    p.drawEllipse(enuToScreen(f.east, f.north), 2.5, 2.5);
   }
   if (current_ >= 0 && static_cast<std::size_t>(current_) < track_.size()) {
     const auto& f = track_[static_cast<std::size_t>(current_)];
-    QPointF at = toScreen(f.east, f.north);
+    QPointF at = enuToScreen(f.east, f.north);
     if (f.sigma > 0) {  // one standard deviation around it
       p.setPen(QPen(QColor(220, 30, 30, 160), 1));
       p.setBrush(QColor(220, 30, 30, 40));
@@ -147,14 +217,40 @@ MapPanel::MapPanel(Document* document, QWidget* parent)
       document_(document),
       mailbox_(Mailbox::create(this)),
       topic_(new QComboBox(this)),
+      showTiles_(new QCheckBox(tr("Tiles"), this)),
+      tiles_(new MapTiles(this)),
       view_(new MapView(this)),
       status_(new QLabel(this)) {
   view_->setToolTip(tr("Drag to pan, wheel to zoom; east is right, north is up"));
   status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
-  layout->addWidget(topic_);
+  auto* top = new QHBoxLayout;
+  top->addWidget(topic_, 1);
+  top->addWidget(showTiles_);
+  layout->addLayout(top);
   layout->addWidget(view_, 1);
+  showTiles_->setToolTip(tr("Background tiles from a tile server you choose (off: nothing is fetched)"));
+  connect(showTiles_, &QCheckBox::toggled, this, [this](bool on) {
+    if (!on) return setTileUrl({});
+    AppSettings settings = AppSettings::load();
+    QString url = settings.tileUrl;
+    if (!MapTiles::validTemplate(url)) {
+      bool ok = false;
+      url = QInputDialog::getText(
+          this, tr("Map Tiles"), tr("Tile URL, with {z}, {x} and {y} (the tile server's terms apply):"),
+          QLineEdit::Normal, QStringLiteral("https://tile.openstreetmap.org/{z}/{x}/{y}.png"), &ok);
+      if (!ok || !MapTiles::validTemplate(url)) return setTileUrl({});
+      settings.tileUrl = url;
+      settings.save();
+    }
+    setTileUrl(url);
+  });
+  view_->setTiles(tiles_);
+  connect(tiles_, &MapTiles::arrived, this, [this] {
+    view_->update();
+    followPlayhead();
+  });
   layout->addWidget(status_);
   connect(topic_, &QComboBox::currentIndexChanged, this, [this] {
     pendingTopic_.clear();
@@ -214,7 +310,7 @@ void MapPanel::sessionChanged() {
         if (noPosition)
           summary_ += QStringLiteral(" · ") + tr("%n without a position", nullptr, static_cast<int>(noPosition));
         if (QString problem = problemText(r); !problem.isEmpty()) summary_ += QStringLiteral(" · ") + problem;
-        view_->setTrack(std::move(track));
+        view_->setTrack(std::move(track), origin);
         followPlayhead();
         emit loaded();
       });
@@ -227,10 +323,22 @@ int MapPanel::currentFix() const {
   return after == track.begin() ? -1 : static_cast<int>(after - track.begin()) - 1;
 }
 
+void MapPanel::setTileUrl(const QString& urlTemplate) {
+  tiles_->setUrlTemplate(urlTemplate);
+  QSignalBlocker block(showTiles_);
+  showTiles_->setChecked(!urlTemplate.isEmpty());
+  view_->update();
+  followPlayhead();
+}
+
 void MapPanel::followPlayhead() {
   int i = currentFix();
   view_->setCurrent(i);
-  if (i < 0) return status_->setText(summary_);
+  QString tiles;
+  if (tiles_->failed())
+    tiles =
+        QStringLiteral(" · ") + tr("%n tile(s) not fetched: %1", nullptr, tiles_->failed()).arg(tiles_->lastError());
+  if (i < 0) return status_->setText(summary_ + tiles);
   const MapFix& f = view_->track()[static_cast<std::size_t>(i)];
   status_->setText(tr("%1° %2° · %3 m east, %4 m north of the first fix")
                        .arg(f.latitude, 0, 'f', 7)
@@ -238,7 +346,7 @@ void MapPanel::followPlayhead() {
                        .arg(f.east, 0, 'f', 2)
                        .arg(f.north, 0, 'f', 2) +
                    (f.sigma > 0 ? QStringLiteral(" · ±%1 m").arg(f.sigma, 0, 'f', 2) : QString()) +
-                   QStringLiteral(" · ") + summary_);
+                   QStringLiteral(" · ") + summary_ + tiles);
 }
 
 QString MapPanel::status() const { return status_->text(); }
@@ -249,9 +357,14 @@ void MapPanel::setTopic(const QString& name) {
 }
 
 QJsonObject MapPanel::saveSettings() const {
-  return {{QStringLiteral("topic"), pendingTopic_.isEmpty() ? topic_->currentText() : pendingTopic_}};
+  return {{QStringLiteral("topic"), pendingTopic_.isEmpty() ? topic_->currentText() : pendingTopic_},
+          {QStringLiteral("tileUrl"), tiles_->urlTemplate()}};
 }
 
-void MapPanel::restoreSettings(const QJsonObject& s) { setTopic(s.value(QStringLiteral("topic")).toString()); }
+void MapPanel::restoreSettings(const QJsonObject& s) {
+  const QString url = s.value(QStringLiteral("tileUrl")).toString();
+  setTileUrl(MapTiles::validTemplate(url) ? url : QString());
+  setTopic(s.value(QStringLiteral("topic")).toString());
+}
 
 }  // namespace bagscope::widgets

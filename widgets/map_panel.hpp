@@ -1,7 +1,8 @@
 #pragma once
 // The map: sensor_msgs/NavSatFix (and foxglove.LocationFix) tracks on a local east-north
 // grid around the first fix — a scale bar, the track coloured by fix status, the position at
-// the playhead with its covariance circle. It works offline: no background tiles are fetched.
+// the playhead with its covariance circle. It works offline; background tiles (map_tiles.hpp)
+// are fetched only when the user turns them on with a tile URL.
 
 #include <QWidget>
 
@@ -12,6 +13,7 @@
 #include "core/sensors/sensors.hpp"
 #include "panel.hpp"
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 
@@ -23,6 +25,7 @@ namespace bagscope::widgets {
 
 class Document;
 class Mailbox;
+class MapTiles;
 
 /// One fix placed on the local grid.
 struct MapFix {
@@ -38,7 +41,12 @@ class MapView : public QWidget {
 
 public:
   explicit MapView(QWidget* parent = nullptr);
-  void setTrack(std::vector<MapFix> track);
+  /// The track, placed around `origin` (latitude, longitude in degrees, altitude in metres).
+  void setTrack(std::vector<MapFix> track, const std::array<double, 3>& origin = {});
+  /// Tiles drawn under the track (null: none).
+  void setTiles(MapTiles* tiles);
+  /// The screen position of a WGS-84 position (tests).
+  QPointF toScreen(double latitude, double longitude) const;
   void setCurrent(int index);  ///< the fix at the playhead, -1 none
   void fit();
   const std::vector<MapFix>& track() const { return track_; }
@@ -50,8 +58,11 @@ protected:
   void mouseMoveEvent(QMouseEvent*) override;
 
 private:
-  QPointF toScreen(double east, double north) const;
+  QPointF enuToScreen(double east, double north) const;
+  void paintTiles(QPainter& p);
   std::vector<MapFix> track_;
+  std::array<double, 3> origin_{};
+  MapTiles* tiles_ = nullptr;
   int current_ = -1;
   double centreEast_ = 0, centreNorth_ = 0, pixelsPerMetre_ = 1;
   QPoint dragFrom_;
@@ -73,6 +84,9 @@ public:
   void setTopic(const QString& name) override;
 
   MapView* view() const { return view_; }
+  MapTiles* tiles() const { return tiles_; }
+  /// Background tiles from `urlTemplate` (map_tiles.hpp), or none when empty; kept in layouts.
+  void setTileUrl(const QString& urlTemplate);
   /// The fix at the playhead, or -1.
   int currentFix() const;
   QString status() const;
@@ -86,6 +100,8 @@ private:
   Document* document_;
   std::shared_ptr<Mailbox> mailbox_;
   QComboBox* topic_;
+  QCheckBox* showTiles_;
+  MapTiles* tiles_;
   MapView* view_;
   QLabel* status_;
   QString pendingTopic_, summary_;

@@ -31,6 +31,7 @@ AppSettings AppSettings::load() {
               QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation) + QStringLiteral("/Bagscope exports"))
           .toString();
   a.messagePaths = s.value(QStringLiteral("messagePaths")).toStringList();
+  a.tileUrl = s.value(QStringLiteral("tileUrl")).toString();
   return a;
 }
 
@@ -41,6 +42,7 @@ void AppSettings::save() const {
   s.setValue(QStringLiteral("cacheMiB"), cacheMiB);
   s.setValue(QStringLiteral("exportFolder"), exportFolder);
   s.setValue(QStringLiteral("messagePaths"), messagePaths);
+  s.setValue(QStringLiteral("tileUrl"), tileUrl);
 }
 
 QList<QPair<QString, QString>> availableLanguages() {
@@ -55,6 +57,7 @@ SettingsDialog::SettingsDialog(const AppSettings& settings, QWidget* parent)
       time_(new QComboBox(this)),
       cache_(new QSpinBox(this)),
       exportFolder_(new QLineEdit(settings.exportFolder, this)),
+      tileUrl_(new QLineEdit(settings.tileUrl, this)),
       messagePaths_(new QListWidget(this)) {
   setWindowTitle(tr("Settings"));
   setMinimumWidth(480);
@@ -123,6 +126,9 @@ SettingsDialog::SettingsDialog(const AppSettings& settings, QWidget* parent)
   pathRow->addWidget(messagePaths_, 1);
   pathRow->addLayout(pathButtons);
   form->addRow(tr("Message definitions:"), pathRow);
+  tileUrl_->setPlaceholderText(QStringLiteral("https://tile.openstreetmap.org/{z}/{x}/{y}.png"));
+  tileUrl_->setToolTip(tr("The map's background tiles, fetched only when a map's Tiles box is ticked; empty: none"));
+  form->addRow(tr("Map tile URL:"), tileUrl_);
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
   connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
   connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -138,6 +144,7 @@ AppSettings SettingsDialog::settings() const {
   a.cacheMiB = cache_->value();
   a.exportFolder = exportFolder_->text();
   for (int i = 0; i < messagePaths_->count(); ++i) a.messagePaths << messagePaths_->item(i)->text();
+  a.tileUrl = tileUrl_->text().trimmed();
   return a;
 }
 

@@ -20,6 +20,7 @@ struct AppSettings {
   int cacheMiB = 1024;       ///< chunk cache budget
   QString exportFolder;      ///< where the export wizard starts (Documents/Bagscope exports)
   QStringList messagePaths;  ///< folders of .msg files and recordings that define types files lack
+  QString tileUrl;           ///< the map's tile server ({z}/{x}/{y}); empty: none chosen yet
 
   static AppSettings load();
   void save() const;
@@ -40,6 +41,7 @@ private:
   QComboBox* time_;
   QSpinBox* cache_;
   QLineEdit* exportFolder_;
+  QLineEdit* tileUrl_;
   QListWidget* messagePaths_;
 };
 

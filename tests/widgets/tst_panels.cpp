@@ -6,11 +6,14 @@
 #include <QProcess>
 #include <QtTest>
 
+#include <QBuffer>
 #include <QCheckBox>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QMenu>
 #include <QSurfaceFormat>
+#include <QTcpServer>
+#include <QTcpSocket>
 
 #include <qcustomplot.h>
 
@@ -23,6 +26,7 @@
 #include "widgets/log_panel.hpp"
 #include "widgets/main_window.hpp"
 #include "widgets/map_panel.hpp"
+#include "widgets/map_tiles.hpp"
 #include "widgets/messages_panel.hpp"
 #include "widgets/plot_panel.hpp"
 #include "widgets/scene_layers.hpp"
@@ -73,6 +77,52 @@ QString compareToBaseline(const QImage& actual, const QString& name) {
       .arg(share * 100, 0, 'f', 1)
       .arg(saved);
 }
+
+// A tile server on localhost: GET /{z}/{x}/{y}.png answers a 256 × 256 PNG of tileColour(x,
+// y); a path under /missing/ answers 404. It keeps each request's path and User-Agent.
+QColor tileColour(int x, int y) { return QColor((x * 37) % 256, (y * 53) % 256, 128); }
+class TileServer : public QTcpServer {
+public:
+  QStringList paths, agents;
+  TileServer() {
+    listen(QHostAddress::LocalHost);
+    connect(this, &QTcpServer::newConnection, this, [this] {
+      while (QTcpSocket* socket = nextPendingConnection()) {
+        auto* request = new QByteArray;
+        connect(socket, &QTcpSocket::disconnected, socket, [socket, request] {
+          delete request;
+          socket->deleteLater();
+        });
+        connect(socket, &QTcpSocket::readyRead, socket, [this, socket, request] {
+          request->append(socket->readAll());
+          const qsizetype end = request->indexOf("\r\n\r\n");
+          if (end < 0) return;
+          const QList<QByteArray> lines = request->left(end).split('\n');
+          const QString path = QString::fromLatin1(lines[0].split(' ').value(1));
+          request->remove(0, end + 4);
+          paths << path;
+          for (const auto& l : lines)
+            if (l.toLower().startsWith("user-agent:")) agents << QString::fromLatin1(l.mid(11).trimmed());
+          const QStringList zxy = QString(path).remove(".png").split('/', Qt::SkipEmptyParts);
+          QByteArray body, status = "404 Not Found";
+          if (zxy.size() == 3 && !path.startsWith("/missing/")) {
+            QImage tile(256, 256, QImage::Format_RGB32);
+            tile.fill(tileColour(zxy[1].toInt(), zxy[2].toInt()));
+            QBuffer out(&body);
+            out.open(QIODevice::WriteOnly);
+            tile.save(&out, "PNG");
+            status = "200 OK";
+          }
+          socket->write("HTTP/1.1 " + status + "\r\nContent-Type: image/png\r\nContent-Length: " +
+                        QByteArray::number(body.size()) + "\r\n\r\n" + body);
+        });
+      }
+    });
+  }
+  QString urlTemplate(const char* under = "") const {
+    return QString("http://127.0.0.1:%1%2/{z}/{x}/{y}.png").arg(serverPort()).arg(under);
+  }
+};
 
 }  // namespace
 
@@ -551,6 +601,109 @@ private slots:
     QTest::qWait(50);
     QString diff = compareToBaseline(panel.grab().toImage(), "map_panel");
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
+  }
+
+  void mapTilesAreFetchedOnlyWhenAskedAndDrawnWhereTheyBelong() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
+    TileServer server;
+    QVERIFY(server.isListening());
+    MapPanel panel(&d);
+    QSignalSpy loaded(&panel, &MapPanel::loaded);
+    panel.resize(500, 400);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QVERIFY(loaded.count() || loaded.wait(20000));
+    QTest::qWait(300);
+    QCOMPARE(server.paths.size(), 0);  // off by default: nothing asked of any server
+    panel.setTileUrl(server.urlTemplate());
+    QTRY_VERIFY(panel.tiles()->fetched() > 0);
+    QTRY_COMPARE(panel.tiles()->fetched(), static_cast<int>(server.paths.size()));
+    QVERIFY(server.agents.value(0).startsWith("Bagscope/"));
+    const int z = server.paths[0].split('/', Qt::SkipEmptyParts)[0].toInt();
+    QVERIFY2(z >= 15, qPrintable(server.paths.join(' ')));  // a view tens of metres across
+    // Zoomed out to a few tiles across the view.
+    const qsizetype asked = server.paths.size();
+    for (int i = 0; i < 2; ++i) {
+      QWheelEvent wheel(QPointF(250, 180), panel.view()->mapToGlobal(QPointF(250, 180)), {}, {0, -1200}, Qt::NoButton,
+                        Qt::NoModifier, Qt::NoScrollPhase, false);
+      QApplication::sendEvent(panel.view(), &wheel);
+    }
+    QTRY_VERIFY2(server.paths.size() > asked && panel.tiles()->fetched() == static_cast<int>(server.paths.size()),
+                 qPrintable(QString("%1 asked before, %2 now, %3 fetched, %4 failed")
+                                .arg(asked)
+                                .arg(server.paths.size())
+                                .arg(panel.tiles()->fetched())
+                                .arg(panel.tiles()->failed())));
+    const int zoom = server.paths.last().split('/', Qt::SkipEmptyParts)[0].toInt();
+    QVERIFY2(zoom < z, qPrintable(server.paths.join(' ')));
+    // Pixels of the view: each one's latitude and longitude from the view's local linear map,
+    // its tile by the Web Mercator formulas worked out here, and that tile's colour on screen
+    // — away from tile edges, the track and the overlays.
+    const auto& track = panel.view()->track();
+    const auto& first = track.front();
+    const QPointF o = panel.view()->toScreen(first.latitude, first.longitude);
+    const QPointF dLat = panel.view()->toScreen(first.latitude + 1e-5, first.longitude) - o;
+    const QPointF dLon = panel.view()->toScreen(first.latitude, first.longitude + 1e-5) - o;
+    const double det = dLat.x() * dLon.y() - dLat.y() * dLon.x();
+    const double pi = 3.14159265358979323846;
+    auto tileAt = [&](double px, double py) {
+      const QPointF v = QPointF(px, py) - o;
+      const double lat = first.latitude + 1e-5 * (v.x() * dLon.y() - v.y() * dLon.x()) / det;
+      const double lon = first.longitude + 1e-5 * (dLat.x() * v.y() - dLat.y() * v.x()) / det;
+      const double n = std::ldexp(1.0, zoom), r = lat * pi / 180;
+      return QPoint(static_cast<int>(std::floor((lon + 180) / 360 * n)),
+                    static_cast<int>(std::floor((1 - std::log(std::tan(r) + 1 / std::cos(r)) / pi) / 2 * n)));
+    };
+    auto nearTrack = [&](QPointF at) {
+      for (std::size_t i = 0; i < track.size(); ++i) {
+        QPointF a = panel.view()->toScreen(track[i].latitude, track[i].longitude);
+        QPointF b = i + 1 < track.size() ? panel.view()->toScreen(track[i + 1].latitude, track[i + 1].longitude) : a;
+        QPointF ab = b - a;
+        double t = QPointF::dotProduct(ab, ab) > 0
+                       ? std::clamp(QPointF::dotProduct(at - a, ab) / QPointF::dotProduct(ab, ab), 0.0, 1.0)
+                       : 0;
+        QPointF off = at - (a + t * ab);
+        if (std::hypot(off.x(), off.y()) < 14) return true;
+      }
+      return false;
+    };
+    QImage shot = panel.view()->grab().toImage();
+    const int w = shot.width(), h = shot.height();
+    int checked = 0;
+    QSet<QPair<int, int>> tilesSeen;
+    for (int py = 12; py < h - 12; py += 23)
+      for (int px = 12; px < w - 12; px += 23) {
+        if ((px > w - 50 && py < 55) || (px < 160 && py > h - 45) || (px > w - 260 && py > h - 35)) continue;
+        const QPoint tile = tileAt(px, py);
+        if (tileAt(px - 4, py - 4) != tile || tileAt(px + 4, py + 4) != tile || nearTrack(QPointF(px, py))) continue;
+        const QColor want = tileColour(tile.x(), tile.y());
+        int matching = 0;  // of a 5 × 5 patch: a grid line may cross it
+        for (int k = 0; k < 25; ++k) {
+          const QColor got = shot.pixelColor(px - 2 + k % 5, py - 2 + k / 5);
+          matching += std::abs(got.red() - want.red()) <= 3 && std::abs(got.green() - want.green()) <= 3 &&
+                      std::abs(got.blue() - want.blue()) <= 3;
+        }
+        QVERIFY2(matching >= 15, qPrintable(QString("(%1, %2): tile %3/%4/%5 %6, %7 matching")
+                                                .arg(px)
+                                                .arg(py)
+                                                .arg(zoom)
+                                                .arg(tile.x())
+                                                .arg(tile.y())
+                                                .arg(want.name())
+                                                .arg(matching)));
+        ++checked;
+        tilesSeen.insert({tile.x(), tile.y()});
+      }
+    QVERIFY2(tilesSeen.size() >= 2, qPrintable(QString::number(checked)));
+    // Kept in layouts; a server that fails is reported, not hidden.
+    QCOMPARE(panel.saveSettings()["tileUrl"].toString(), server.urlTemplate());
+    panel.setTileUrl(server.urlTemplate("/missing"));
+    QTRY_VERIFY(panel.tiles()->failed() > 0);
+    QVERIFY2(panel.status().contains("not fetched") && panel.status().contains("/missing/"),
+             qPrintable(panel.status()));
+    panel.restoreSettings({{"topic", "/gps"}});
+    QCOMPARE(panel.tiles()->urlTemplate(), QString());
   }
 
   void timelineShowsThumbnailsOfImageTopicsWhenZoomedIn() {
