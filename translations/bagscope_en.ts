@@ -190,5 +190,12 @@
             <numerusform>%n items in frame %1 not drawn: no transform to %2</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n mesh(es) drawn as boxes: mesh files are not read (%1)</source>
+        <translation>
+            <numerusform>%n mesh drawn as a box: mesh files are not read (%1)</numerusform>
+            <numerusform>%n meshes drawn as boxes: mesh files are not read (%1)</numerusform>
+        </translation>
+    </message>
 </context>
 </TS>

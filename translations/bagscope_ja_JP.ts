@@ -322,10 +322,6 @@
         <source>Colour map for the field&apos;s values</source>
         <translation>フィールドの値に使うカラーマップ</translation>
     </message>
-    <message>
-        <source>This recording has no point cloud or laser scan topics.</source>
-        <translation>この記録には点群やレーザースキャンのトピックがありません。</translation>
-    </message>
     <message numerus="yes">
         <source>%1 points in %n frame(s) · %2 · stamp %3</source>
         <translation>
@@ -381,6 +377,10 @@
         <translation>
             <numerusform>… ほか %n 件</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>This recording has no point cloud or laser scan topics; Layers draws its markers, paths, poses and maps.</source>
+        <translation>この記録には点群やレーザースキャンのトピックがありません。「レイヤー」でマーカー・経路・姿勢・地図を表示できます。</translation>
     </message>
 </context>
 <context>
@@ -2071,6 +2071,12 @@ t = 時刻（秒）
         <source>%n item(s) in frame %1 not drawn: no transform to %2</source>
         <translation>
             <numerusform>フレーム %1 の %n 個を描けません: %2 への変換がありません</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n mesh(es) drawn as boxes: mesh files are not read (%1)</source>
+        <translation>
+            <numerusform>%n 個のメッシュを箱で表示：メッシュファイルは読み込みません（%1）</numerusform>
         </translation>
     </message>
 </context>

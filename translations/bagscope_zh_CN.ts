@@ -322,10 +322,6 @@
         <source>Colour map for the field&apos;s values</source>
         <translation>字段值使用的色图</translation>
     </message>
-    <message>
-        <source>This recording has no point cloud or laser scan topics.</source>
-        <translation>此录制中没有点云或激光扫描话题。</translation>
-    </message>
     <message numerus="yes">
         <source>%1 points in %n frame(s) · %2 · stamp %3</source>
         <translation>
@@ -381,6 +377,10 @@
         <translation>
             <numerusform>… 另有 %n 个</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>This recording has no point cloud or laser scan topics; Layers draws its markers, paths, poses and maps.</source>
+        <translation>此录制中没有点云或激光扫描话题；“图层”可绘制其中的标记、路径、位姿和地图。</translation>
     </message>
 </context>
 <context>
@@ -2071,6 +2071,12 @@ t = 时间（秒）
         <source>%n item(s) in frame %1 not drawn: no transform to %2</source>
         <translation>
             <numerusform>坐标系 %1 中的 %n 个对象未绘制：没有到 %2 的变换</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n mesh(es) drawn as boxes: mesh files are not read (%1)</source>
+        <translation>
+            <numerusform>%n 个网格以方框绘制：不读取网格文件（%1）</numerusform>
         </translation>
     </message>
 </context>

@@ -264,6 +264,7 @@ CloudPanel::CloudPanel(Document* document, QWidget* parent)
       grid_(new QCheckBox(tr("Grid"), this)),
       triads_(new QCheckBox(tr("TF frames"), this)),
       status_(new QLabel(this)),
+      layerStatus_(new QLabel(this)),
       layers_(new SceneLayers(this)) {
   layOutControls();
   setUpScene();
@@ -338,6 +339,10 @@ void CloudPanel::layOutControls() {
   for (auto* row : {first, second, third, fourth}) layout->addLayout(row);
   layout->addWidget(view_, 1);
   layout->addWidget(status_);
+  layout->addWidget(layerStatus_);
+  layerStatus_->setWordWrap(true);
+  layerStatus_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  layerStatus_->hide();
 }
 
 // The grid, axes and cloud actors on a dark background.
@@ -453,6 +458,7 @@ void CloudPanel::setTopic(const QString& name) {
 }
 
 QString CloudPanel::status() const { return status_->text(); }
+QString CloudPanel::layerStatus() const { return layerStatus_->text(); }
 // The panel's topic, also while the open recording lacks it.
 QString CloudPanel::topic() const { return pendingTopic_.isEmpty() ? topic_->currentText() : pendingTopic_; }
 
@@ -468,7 +474,9 @@ void CloudPanel::refresh() {
     // Never the points of a recording that is no longer open.
     frames_.clear();
     rebuild();
-    status_->setText(noTopicText(s, pendingTopic_, tr("This recording has no point cloud or laser scan topics.")));
+    status_->setText(noTopicText(s, pendingTopic_,
+                                 tr("This recording has no point cloud or laser scan topics; Layers draws its markers, "
+                                    "paths, poses and maps.")));
     return;
   }
   auto id = static_cast<session::TopicId>(topic_->currentData().toUInt());
@@ -667,7 +675,9 @@ void CloudPanel::rebuildLayers() {
     text->SetPosition(l.position[0], l.position[1], l.position[2]);
     text->GetTextProperty()->SetColor(l.colour.r, l.colour.g, l.colour.b);
   }
-  status_->setToolTip(layerNotes_.join(QLatin1Char('\n')));
+  // What the layers could not draw, in view under the cloud's status.
+  layerStatus_->setText(layerNotes_.join(QLatin1Char('\n')));
+  layerStatus_->setVisible(!layerNotes_.isEmpty());
   view_->render();
 }
 

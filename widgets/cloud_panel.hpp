@@ -95,6 +95,8 @@ public:
   std::size_t pointsDrawn() const;
   /// The line under the view: the frame's details, or why nothing is shown.
   QString status() const;
+  /// What the layers could not draw and why, one line each (empty: nothing).
+  QString layerStatus() const;
   VtkView* view() const { return view_; }
   /// Writes the cloud shown (the newest frame) as recorded, through the export core in the
   /// background: PCD, PLY or KITTI .bin by the file's suffix (another is refused). Ends with
@@ -152,6 +154,7 @@ private:
   QCheckBox* grid_;
   QCheckBox* triads_;
   QLabel* status_;
+  QLabel* layerStatus_;
   std::deque<CloudFrame> frames_;
   SceneLayers* layers_;
   QStringList layerNotes_;

@@ -166,6 +166,8 @@ std::vector<LayerGeometry> SceneLayers::geometryAt(std::int64_t nowNs, const sen
   itemsDrawn_ = 0;
   sensors::TfBuffer none;
   std::map<std::string, std::size_t> unplaced;  // frame -> items
+  std::size_t meshes = 0;                       // drawn as boxes: their files are not read
+  std::string aMesh;
   // The layer being drawn, and what its look changes in each item.
   scene::Geometry* g = nullptr;
   std::optional<QColor> colour;
@@ -175,6 +177,7 @@ std::vector<LayerGeometry> SceneLayers::geometryAt(std::int64_t nowNs, const sen
     auto at = scene::placement(item, tf ? *tf : none, fixedFrame, nowNs);
     if (!at) return void(++unplaced[item.frameId]);
     ++itemsDrawn_;
+    if (item.kind == scene::Item::Kind::Mesh && !meshes++) aMesh = item.text;
     if (!colour && metres == 1) return scene::tessellate(item, *at, *g);
     scene::Item styled = item;
     if (colour) {
@@ -234,6 +237,9 @@ std::vector<LayerGeometry> SceneLayers::geometryAt(std::int64_t nowNs, const sen
       }
     }
   }
+  if (meshes)
+    notes << tr("%n mesh(es) drawn as boxes: mesh files are not read (%1)", nullptr, static_cast<int>(meshes))
+                 .arg(toQt(aMesh));
   for (const auto& [frame, count] : unplaced)
     notes << tr("%n item(s) in frame %1 not drawn: no transform to %2", nullptr, static_cast<int>(count))
                  .arg(toQt(frame), toQt(fixedFrame));
