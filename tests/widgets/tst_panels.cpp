@@ -1384,9 +1384,9 @@ private slots:
     // and the goal's arrow.
     QVERIFY2(panel.layerTriangles() > 412, qPrintable(QString::number(panel.layerTriangles())));
     // The mesh is reported, with its resource, under the view.
-    QVERIFY2(panel.layerStatus().contains("drawn as") &&
-                 panel.layerStatus().contains("package://robot/meshes/base.dae"),
-             qPrintable(panel.layerStatus()));
+    QVERIFY2(
+        panel.layerStatus().contains("drawn as") && panel.layerStatus().contains("package://robot/meshes/base.dae"),
+        qPrintable(panel.layerStatus()));
     // Namespaces toggle: hiding "a" leaves the mesh out.
     panel.setHiddenNamespaces({"a"});
     QCOMPARE(panel.layerItemsDrawn(), std::size_t{7});
