@@ -254,7 +254,7 @@ CloudPanel::CloudPanel(Document* document, QWidget* parent)
       scene_(std::make_unique<Scene>()),
       reader_(std::make_unique<NewestRead<std::vector<CloudFrame>>>(this)),
       view_(new VtkView(this)),
-      topic_(new QComboBox(this)),
+      topic_(new TopicChoice(this)),
       field_(new QComboBox(this)),
       range_(new ColourRange(tr("Colour map for the field's values"), this)),
       pointSize_(new QSpinBox(this)),
@@ -368,8 +368,7 @@ void CloudPanel::connectControls() {
     frames_.clear();
     refresh();
   };
-  connect(topic_, &QComboBox::currentIndexChanged, this, [this, reread] {
-    pendingTopic_.clear();  // the user chose another topic
+  connect(topic_, &TopicChoice::chosen, this, [this, reread] {
     emit titleChanged(topic());
     cameraSet_ = false;
     reread();
@@ -405,12 +404,10 @@ void CloudPanel::connectControls() {
 CloudPanel::~CloudPanel() { mailbox_->close(); }
 
 void CloudPanel::sessionChanged() {
-  QString wanted = pendingTopic_.isEmpty() ? topic_->currentText() : pendingTopic_;
   // PointCloud2 before LaserScan by default.
-  bool found = refillTopicBox(
-      topic_, document_->topics(), wanted, [](const TopicInfo& t) { return CloudPanel::shows(t.type); },
+  topic_->refill(
+      document_->topics(), [](const TopicInfo& t) { return CloudPanel::shows(t.type); },
       [](const TopicInfo& t) { return sensors::kindOf(t.type.toStdString()) == sensors::SensorKind::PointCloud; });
-  pendingTopic_ = found ? QString() : wanted;
   frames_.clear();
   reader_->reset();
   tf_.reset();
@@ -453,14 +450,14 @@ void CloudPanel::loadTf() {
 }
 
 void CloudPanel::setTopic(const QString& name) {
-  pendingTopic_ = name;
+  topic_->ask(name);
   sessionChanged();
 }
 
 QString CloudPanel::status() const { return status_->text(); }
 QString CloudPanel::layerStatus() const { return layerStatus_->text(); }
 // The panel's topic, also while the open recording lacks it.
-QString CloudPanel::topic() const { return pendingTopic_.isEmpty() ? topic_->currentText() : pendingTopic_; }
+QString CloudPanel::topic() const { return topic_->topic(); }
 
 std::size_t CloudPanel::pointsDrawn() const {
   std::size_t n = 0;
@@ -474,9 +471,9 @@ void CloudPanel::refresh() {
     // Never the points of a recording that is no longer open.
     frames_.clear();
     rebuild();
-    status_->setText(noTopicText(s, pendingTopic_,
-                                 tr("This recording has no point cloud or laser scan topics; Layers draws its markers, "
-                                    "paths, poses and maps.")));
+    status_->setText(
+        topic_->noTopicText(s, tr("This recording has no point cloud or laser scan topics; Layers draws its markers, "
+                                  "paths, poses and maps.")));
     return;
   }
   auto id = static_cast<session::TopicId>(topic_->currentData().toUInt());

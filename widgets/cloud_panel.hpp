@@ -144,7 +144,7 @@ private:
   std::unique_ptr<Scene> scene_;
   std::unique_ptr<NewestRead<std::vector<CloudFrame>>> reader_;
   VtkView* view_;
-  QComboBox* topic_;
+  TopicChoice* topic_;
   QComboBox* field_;
   ColourRange* range_;
   QSpinBox* pointSize_;
@@ -164,7 +164,7 @@ private:
   std::shared_ptr<const sensors::TfBuffer> tf_;
   bool cameraSet_ = false;
   int version_ = 0;
-  QString pendingTopic_, pendingField_, pendingFrame_;
+  QString pendingField_, pendingFrame_;
 };
 
 }  // namespace bagscope::widgets

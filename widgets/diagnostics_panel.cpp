@@ -42,7 +42,7 @@ DiagnosticsPanel::DiagnosticsPanel(Document* document, QWidget* parent)
     : Panel(parent),
       document_(document),
       mailbox_(Mailbox::create(this)),
-      topic_(new QComboBox(this)),
+      topic_(new TopicChoice(this)),
       tree_(new QTreeWidget(this)),
       status_(new QLabel(this)) {
   tree_->setHeaderLabels({tr("Hardware / Name"), tr("Level"), tr("Message"), tr("Since (s)")});
@@ -58,10 +58,7 @@ DiagnosticsPanel::DiagnosticsPanel(Document* document, QWidget* parent)
   layout->addWidget(tree_, 1);
   layout->addWidget(status_);
   status_->setEnabled(false);
-  connect(topic_, &QComboBox::currentIndexChanged, this, [this] {
-    pendingTopic_.clear();
-    sessionChanged();
-  });
+  connect(topic_, &TopicChoice::chosen, this, &DiagnosticsPanel::sessionChanged);
   connect(document_, &Document::playheadChanged, this, &DiagnosticsPanel::refresh);
   sessionChanged();
 }
@@ -76,16 +73,14 @@ bool DiagnosticsPanel::shows(const QString& type) {
 }
 
 void DiagnosticsPanel::sessionChanged() {
-  QString wanted = pendingTopic_.isEmpty() ? topic_->currentText() : pendingTopic_;
-  bool found = refillTopicBox(topic_, document_->topics(), wanted, [](const TopicInfo& t) { return shows(t.type); });
-  pendingTopic_ = found ? QString() : wanted;
+  topic_->refill(document_->topics(), [](const TopicInfo& t) { return shows(t.type); });
   job_.reset();
   entries_.clear();
   tree_->clear();
   emit titleChanged(topic_->currentText());
   auto session = document_->sharedSession();
   if (!session || topic_->currentIndex() < 0) {
-    status_->setText(noTopicText(session != nullptr, pendingTopic_, tr("This recording has no diagnostics topics.")));
+    status_->setText(topic_->noTopicText(session != nullptr, tr("This recording has no diagnostics topics.")));
     return;
   }
   status_->setText(tr("Reading…"));
@@ -151,13 +146,11 @@ QStringList DiagnosticsPanel::shownStatus() const {
 }
 
 void DiagnosticsPanel::setTopic(const QString& name) {
-  pendingTopic_ = name;
+  topic_->ask(name);
   sessionChanged();
 }
 
-QJsonObject DiagnosticsPanel::saveSettings() const {
-  return {{QStringLiteral("topic"), pendingTopic_.isEmpty() ? topic_->currentText() : pendingTopic_}};
-}
+QJsonObject DiagnosticsPanel::saveSettings() const { return {{QStringLiteral("topic"), topic_->topic()}}; }
 
 void DiagnosticsPanel::restoreSettings(const QJsonObject& s) { setTopic(s.value(QStringLiteral("topic")).toString()); }
 

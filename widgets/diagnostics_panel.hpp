@@ -58,10 +58,9 @@ private:
   };
   Document* document_;
   std::shared_ptr<Mailbox> mailbox_;
-  QComboBox* topic_;
+  TopicChoice* topic_;
   QTreeWidget* tree_;
   QLabel* status_;
-  QString pendingTopic_;
   std::map<std::pair<std::string, std::string>, History> entries_;
   std::shared_ptr<session::Job> job_;
 };

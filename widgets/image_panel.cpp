@@ -321,7 +321,7 @@ ImagePanel::ImagePanel(Document* document, QWidget* parent)
     : Panel(parent),
       document_(document),
       reader_(std::make_unique<NewestRead<RenderedImage>>(this)),
-      topic_(new QComboBox(this)),
+      topic_(new TopicChoice(this)),
       overlay_(new QComboBox(this)),
       undistort_(new QCheckBox(tr("Undistort"), this)),
       mailbox_(Mailbox::create(this)),
@@ -368,8 +368,7 @@ ImagePanel::ImagePanel(Document* document, QWidget* parent)
 
   connect(fit, &QToolButton::clicked, view_, &ImageView::fit);
   connect(actual, &QToolButton::clicked, view_, &ImageView::actualSize);
-  connect(topic_, &QComboBox::currentIndexChanged, this, [this] {
-    pendingTopic_.clear();  // the user chose another topic
+  connect(topic_, &TopicChoice::chosen, this, [this] {
     emit titleChanged(topic());
     refresh();
   });
@@ -397,10 +396,7 @@ ImagePanel::ImagePanel(Document* document, QWidget* parent)
 ImagePanel::~ImagePanel() { mailbox_->close(); }
 
 void ImagePanel::sessionChanged() {
-  QString wanted = pendingTopic_.isEmpty() ? topic_->currentText() : pendingTopic_;
-  bool found =
-      refillTopicBox(topic_, document_->topics(), wanted, [](const TopicInfo& t) { return ImagePanel::shows(t.type); });
-  pendingTopic_ = found ? QString() : wanted;
+  topic_->refill(document_->topics(), [](const TopicInfo& t) { return ImagePanel::shows(t.type); });
   reader_->reset();
   fillOverlayBox();
   tf_.reset();
@@ -442,12 +438,12 @@ void ImagePanel::setOverlay(const QString& cloudTopic, bool undistort) {
 }
 
 void ImagePanel::setTopic(const QString& name) {
-  pendingTopic_ = name;
+  topic_->ask(name);
   sessionChanged();
 }
 
 // The panel's topic, also while the open recording lacks it.
-QString ImagePanel::topic() const { return pendingTopic_.isEmpty() ? topic_->currentText() : pendingTopic_; }
+QString ImagePanel::topic() const { return topic_->topic(); }
 QString ImagePanel::status() const { return status_->text(); }
 
 void ImagePanel::saveFrame(const QString& path) {
@@ -467,7 +463,7 @@ void ImagePanel::refresh() {
     // Never the frame of a recording that is no longer open.
     shown_ = {};
     view_->setImage({}, {});
-    status_->setText(noTopicText(s, pendingTopic_, tr("This recording has no image topics.")));
+    status_->setText(topic_->noTopicText(s, tr("This recording has no image topics.")));
     return;
   }
   auto id = static_cast<session::TopicId>(topic_->currentData().toUInt());

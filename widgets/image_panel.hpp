@@ -155,7 +155,7 @@ private:
 
   Document* document_;
   std::unique_ptr<NewestRead<RenderedImage>> reader_;
-  QComboBox* topic_;
+  TopicChoice* topic_;
   QComboBox* overlay_;
   QCheckBox* undistort_;
   QString pendingOverlay_;
@@ -166,7 +166,6 @@ private:
   QLabel* status_;
   RenderedImage shown_;
   int styleVersion_ = 0;
-  QString pendingTopic_;
 };
 
 }  // namespace bagscope::widgets

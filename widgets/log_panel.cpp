@@ -116,7 +116,7 @@ LogPanel::LogPanel(Document* document, QWidget* parent)
     : Panel(parent),
       document_(document),
       mailbox_(Mailbox::create(this)),
-      topic_(new QComboBox(this)),
+      topic_(new TopicChoice(this)),
       level_(new QComboBox(this)),
       node_(new QComboBox(this)),
       search_(new QLineEdit(this)),
@@ -152,10 +152,7 @@ LogPanel::LogPanel(Document* document, QWidget* parent)
   layout->addWidget(table_, 1);
   layout->addWidget(status_);
   status_->setEnabled(false);
-  connect(topic_, &QComboBox::currentIndexChanged, this, [this] {
-    pendingTopic_.clear();
-    sessionChanged();
-  });
+  connect(topic_, &TopicChoice::chosen, this, &LogPanel::sessionChanged);
   connect(level_, &QComboBox::currentIndexChanged, this, &LogPanel::applyFilter);
   connect(node_, &QComboBox::currentIndexChanged, this, &LogPanel::applyFilter);
   connect(search_, &QLineEdit::textChanged, this, &LogPanel::applyFilter);
@@ -174,15 +171,13 @@ LogPanel::~LogPanel() {
 bool LogPanel::shows(const QString& type) { return sensors::kindOf(type.toStdString()) == sensors::SensorKind::Log; }
 
 void LogPanel::sessionChanged() {
-  QString wanted = pendingTopic_.isEmpty() ? topic_->currentText() : pendingTopic_;
-  bool found = refillTopicBox(topic_, document_->topics(), wanted, [](const TopicInfo& t) { return shows(t.type); });
-  pendingTopic_ = found ? QString() : wanted;
+  topic_->refill(document_->topics(), [](const TopicInfo& t) { return shows(t.type); });
   job_.reset();
   model_->setLines({}, document_->startNs());
   emit titleChanged(topic_->currentText());
   auto session = document_->sharedSession();
   if (!session || topic_->currentIndex() < 0) {
-    status_->setText(noTopicText(session != nullptr, pendingTopic_, tr("This recording has no log topics.")));
+    status_->setText(topic_->noTopicText(session != nullptr, tr("This recording has no log topics.")));
     return;
   }
   status_->setText(tr("Reading…"));
@@ -202,7 +197,7 @@ void LogPanel::sessionChanged() {
 }
 
 void LogPanel::setTopic(const QString& name) {
-  pendingTopic_ = name;
+  topic_->ask(name);
   sessionChanged();
 }
 
@@ -253,7 +248,7 @@ void LogPanel::setFollowPlayhead(bool follow) { follow_->setChecked(follow); }
 QString LogPanel::status() const { return status_->text(); }
 
 QJsonObject LogPanel::saveSettings() const {
-  return {{QStringLiteral("topic"), pendingTopic_.isEmpty() ? topic_->currentText() : pendingTopic_},
+  return {{QStringLiteral("topic"), topic_->topic()},
           {QStringLiteral("level"),
            QString::fromLatin1(sensors::levelName(static_cast<LogLevel>(level_->currentData().toInt())))},
           {QStringLiteral("node"), pendingNode_.isEmpty() ? node_->currentData().toString() : pendingNode_},

@@ -96,7 +96,7 @@ private:
 
   Document* document_;
   std::shared_ptr<Mailbox> mailbox_;
-  QComboBox* topic_;
+  TopicChoice* topic_;
   QComboBox* level_;
   QComboBox* node_;
   QLineEdit* search_;
@@ -104,7 +104,7 @@ private:
   QTableView* table_;
   QLabel* status_;
   LogModel* model_;
-  QString pendingTopic_, pendingNode_;
+  QString pendingNode_;
   std::shared_ptr<session::Job> job_;
 };
 

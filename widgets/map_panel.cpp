@@ -216,7 +216,7 @@ MapPanel::MapPanel(Document* document, QWidget* parent)
     : Panel(parent),
       document_(document),
       mailbox_(Mailbox::create(this)),
-      topic_(new QComboBox(this)),
+      topic_(new TopicChoice(this)),
       showTiles_(new QCheckBox(tr("Tiles"), this)),
       tiles_(new MapTiles(this)),
       view_(new MapView(this)),
@@ -252,10 +252,7 @@ MapPanel::MapPanel(Document* document, QWidget* parent)
     followPlayhead();
   });
   layout->addWidget(status_);
-  connect(topic_, &QComboBox::currentIndexChanged, this, [this] {
-    pendingTopic_.clear();
-    sessionChanged();
-  });
+  connect(topic_, &TopicChoice::chosen, this, &MapPanel::sessionChanged);
   connect(document_, &Document::playheadChanged, this, &MapPanel::followPlayhead);
   sessionChanged();
 }
@@ -266,16 +263,14 @@ MapPanel::~MapPanel() {
 }
 
 void MapPanel::sessionChanged() {
-  QString wanted = pendingTopic_.isEmpty() ? topic_->currentText() : pendingTopic_;
-  bool found = refillTopicBox(topic_, document_->topics(), wanted, [](const TopicInfo& t) { return shows(t.type); });
-  pendingTopic_ = found ? QString() : wanted;
+  topic_->refill(document_->topics(), [](const TopicInfo& t) { return shows(t.type); });
   job_.reset();
   view_->setTrack({});
   summary_.clear();
   emit titleChanged(topic_->currentText());
   auto session = document_->sharedSession();
   if (!session || topic_->currentIndex() < 0) {
-    status_->setText(noTopicText(session != nullptr, pendingTopic_, tr("This recording has no satellite fixes.")));
+    status_->setText(topic_->noTopicText(session != nullptr, tr("This recording has no satellite fixes.")));
     return;
   }
   status_->setText(tr("Reading…"));
@@ -352,13 +347,12 @@ void MapPanel::followPlayhead() {
 QString MapPanel::status() const { return status_->text(); }
 
 void MapPanel::setTopic(const QString& name) {
-  pendingTopic_ = name;
+  topic_->ask(name);
   sessionChanged();
 }
 
 QJsonObject MapPanel::saveSettings() const {
-  return {{QStringLiteral("topic"), pendingTopic_.isEmpty() ? topic_->currentText() : pendingTopic_},
-          {QStringLiteral("tileUrl"), tiles_->urlTemplate()}};
+  return {{QStringLiteral("topic"), topic_->topic()}, {QStringLiteral("tileUrl"), tiles_->urlTemplate()}};
 }
 
 void MapPanel::restoreSettings(const QJsonObject& s) {

@@ -99,12 +99,12 @@ private:
 
   Document* document_;
   std::shared_ptr<Mailbox> mailbox_;
-  QComboBox* topic_;
+  TopicChoice* topic_;
   QCheckBox* showTiles_;
   MapTiles* tiles_;
   MapView* view_;
   QLabel* status_;
-  QString pendingTopic_, summary_;
+  QString summary_;
   std::shared_ptr<session::Job> job_;
 };
 

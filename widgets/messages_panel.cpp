@@ -131,7 +131,7 @@ MessagesPanel::MessagesPanel(Document* document, QWidget* parent)
     : Panel(parent),
       document_(document),
       mailbox_(Mailbox::create(this)),
-      topic_(new QComboBox(this)),
+      topic_(new TopicChoice(this)),
       follow_(new QCheckBox(tr("Follow playhead"), this)),
       table_(new QTableView(this)),
       model_(new MessagesModel(document, mailbox_, this)) {
@@ -151,10 +151,7 @@ MessagesPanel::MessagesPanel(Document* document, QWidget* parent)
   layout->setContentsMargins(2, 2, 2, 2);
   layout->addLayout(bar);
   layout->addWidget(table_, 1);
-  connect(topic_, &QComboBox::currentIndexChanged, this, [this] {
-    pendingTopic_.clear();
-    sessionChanged();
-  });
+  connect(topic_, &TopicChoice::chosen, this, &MessagesPanel::sessionChanged);
   connect(table_, &QTableView::clicked, this,
           [this](const QModelIndex& i) { document_->setPlayhead(model_->logTimeAt(i.row())); });
   connect(follow_, &QCheckBox::toggled, this, &MessagesPanel::followPlayhead);
@@ -165,16 +162,14 @@ MessagesPanel::MessagesPanel(Document* document, QWidget* parent)
 MessagesPanel::~MessagesPanel() { mailbox_->close(); }
 
 void MessagesPanel::sessionChanged() {
-  QString wanted = pendingTopic_.isEmpty() ? topic_->currentText() : pendingTopic_;
-  bool found = refillTopicBox(topic_, document_->topics(), wanted, [](const TopicInfo&) { return true; });
-  pendingTopic_ = found ? QString() : wanted;
+  topic_->refill(document_->topics(), [](const TopicInfo&) { return true; });
   model_->setTopic(topic_->currentIndex() < 0 ? -1 : static_cast<int>(topic_->currentData().toUInt()));
   emit titleChanged(topic_->currentText());
   followPlayhead();
 }
 
 void MessagesPanel::setTopic(const QString& name) {
-  pendingTopic_ = name;
+  topic_->ask(name);
   sessionChanged();
 }
 
@@ -191,8 +186,7 @@ void MessagesPanel::followPlayhead() {
 }
 
 QJsonObject MessagesPanel::saveSettings() const {
-  return {{QStringLiteral("topic"), pendingTopic_.isEmpty() ? topic_->currentText() : pendingTopic_},
-          {QStringLiteral("follow"), follow_->isChecked()}};
+  return {{QStringLiteral("topic"), topic_->topic()}, {QStringLiteral("follow"), follow_->isChecked()}};
 }
 
 void MessagesPanel::restoreSettings(const QJsonObject& s) {

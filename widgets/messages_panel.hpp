@@ -81,11 +81,10 @@ private:
 
   Document* document_;
   std::shared_ptr<Mailbox> mailbox_;
-  QComboBox* topic_;
+  TopicChoice* topic_;
   QCheckBox* follow_;
   QTableView* table_;
   MessagesModel* model_;
-  QString pendingTopic_;
 };
 
 }  // namespace bagscope::widgets

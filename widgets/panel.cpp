@@ -24,32 +24,40 @@ void Panel::askAndSave(const QString& title, const QString& suggested, const QSt
   save(path);
 }
 
-bool refillTopicBox(QComboBox* box, const std::vector<TopicInfo>& topics, const QString& wanted,
-                    const std::function<bool(const TopicInfo&)>& accept,
-                    const std::function<bool(const TopicInfo&)>& preferred) {
-  QSignalBlocker block(box);
-  box->clear();
+TopicChoice::TopicChoice(QWidget* parent) : QComboBox(parent) {
+  connect(this, &QComboBox::currentIndexChanged, this, [this] {
+    asked_.clear();
+    emit chosen();
+  });
+}
+
+void TopicChoice::refill(const std::vector<TopicInfo>& topics, const std::function<bool(const TopicInfo&)>& accept,
+                         const std::function<bool(const TopicInfo&)>& preferred) {
+  const QString wanted = topic();
+  QSignalBlocker block(this);
+  clear();
   int fallback = -1;
   for (const auto& t : topics) {
     if (!accept(t)) continue;
-    if (fallback < 0 && preferred && preferred(t)) fallback = box->count();
-    box->addItem(t.name, static_cast<uint>(t.id));
+    if (fallback < 0 && preferred && preferred(t)) fallback = count();
+    addItem(t.name, static_cast<uint>(t.id));
   }
-  int i = box->findText(wanted);
+  const int i = findText(wanted);
   if (i < 0 && !wanted.isEmpty()) {
     // The panel keeps its topic: it shows nothing rather than another topic's data, and
     // binds again when a recording with that topic opens.
-    box->setCurrentIndex(-1);
-    box->setPlaceholderText(QObject::tr("%1 (not in this recording)").arg(wanted));
-    return false;
+    setCurrentIndex(-1);
+    setPlaceholderText(QObject::tr("%1 (not in this recording)").arg(wanted));
+    asked_ = wanted;
+    return;
   }
-  box->setCurrentIndex(i >= 0 ? i : (box->count() ? std::max(0, fallback) : -1));
-  return i >= 0;
+  setCurrentIndex(i >= 0 ? i : (count() ? std::max(0, fallback) : -1));
+  asked_.clear();
 }
 
-QString noTopicText(bool sessionOpen, const QString& wanted, const QString& noneText) {
+QString TopicChoice::noTopicText(bool sessionOpen, const QString& noneText) const {
   if (!sessionOpen) return QObject::tr("No recording is open.");
-  if (!wanted.isEmpty()) return QObject::tr("%1 is not in this recording.").arg(wanted);
+  if (!asked_.isEmpty()) return QObject::tr("%1 is not in this recording.").arg(asked_);
   return noneText;
 }
 

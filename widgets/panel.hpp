@@ -2,6 +2,7 @@
 // Panel: a view the user can open several of (plots, image viewers, 3D views). The main
 // window docks it, names it, and saves its settings in layouts.
 
+#include <QComboBox>
 #include <QJsonObject>
 #include <QWidget>
 
@@ -9,8 +10,6 @@
 #include <vector>
 
 #include "timeline.hpp"
-
-class QComboBox;
 
 namespace bagscope::widgets {
 
@@ -46,17 +45,33 @@ signals:
   void saved(const QString& path, const QString& error);
 };
 
-/// Refills a panel's topic box with the recording's topics that `accept` takes (name shown, id
-/// as item data) and selects `wanted` (a layout's topic, else the one shown before). When
-/// `wanted` is not there the box selects nothing and says so; when `wanted` is empty, the
-/// first topic `preferred` takes, else the first. The box's signals are blocked meanwhile.
-/// Returns whether `wanted` was found.
-bool refillTopicBox(QComboBox* box, const std::vector<TopicInfo>& topics, const QString& wanted,
-                    const std::function<bool(const TopicInfo&)>& accept,
-                    const std::function<bool(const TopicInfo&)>& preferred = {});
+/// A panel's topic box: the recording's topics of the panel's kind (name shown, id as item
+/// data), and the topic asked for (by a layout, or Show in …) while the open recording lacks
+/// it — then the box selects nothing and says so, rather than show another topic's data,
+/// and selects it again when a recording has it.
+class TopicChoice : public QComboBox {
+  Q_OBJECT
 
-/// What a panel says when its topic box selects nothing: no recording, `wanted` absent from
-/// this one, or no topic of the kind (`noneText`).
-QString noTopicText(bool sessionOpen, const QString& wanted, const QString& noneText);
+public:
+  explicit TopicChoice(QWidget* parent = nullptr);
+  /// Refills with the `topics` that `accept` takes and selects the one asked for, else the one
+  /// shown before, else the first `preferred` takes, else the first. Emits nothing.
+  void refill(const std::vector<TopicInfo>& topics, const std::function<bool(const TopicInfo&)>& accept,
+              const std::function<bool(const TopicInfo&)>& preferred = {});
+  /// Asks for `name`: selected at the next refill (empty: the first there is).
+  void ask(const QString& name) { asked_ = name; }
+  /// The topic asked for while it is absent, else the one selected ("" for none).
+  QString topic() const { return asked_.isEmpty() ? currentText() : asked_; }
+  /// What the panel says when nothing is selected: no recording, the topic asked for absent
+  /// from this one, or no topic of the kind (`noneText`).
+  QString noTopicText(bool sessionOpen, const QString& noneText) const;
+
+signals:
+  /// The user selected a topic (the one asked for is forgotten).
+  void chosen();
+
+private:
+  QString asked_;
+};
 
 }  // namespace bagscope::widgets
