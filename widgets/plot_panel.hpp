@@ -43,17 +43,6 @@ class Mailbox;
 /// The MIME type of a field dragged from the inspector: "topic\npath" as UTF-8.
 inline constexpr char kFieldMimeType[] = "application/x-bagscope-field";
 
-/// Numeric field paths of a topic's message type that can be plotted (nested fields, fixed
-/// arrays of up to 36 elements by index, the first element of variable arrays and all of
-/// them, [:]).
-QStringList numericFieldPaths(const Document& document, int topic);
-/// The same with string fields too: what a state lane can show.
-QStringList stateFieldPaths(const Document& document, int topic);
-
-/// Paths of a topic's message type that hold an orientation (a message of float x, y, z, w:
-/// geometry_msgs Quaternion in Imu, Odometry, Pose, TF), for roll/pitch/yaw.
-QStringList quaternionPaths(const Document& document, int topic);
-
 class TimeTicker;
 
 class PlotPanel : public Panel {

@@ -22,6 +22,7 @@
 #include "widgets/cloud_panel.hpp"
 #include "widgets/diagnostics_panel.hpp"
 #include "widgets/document.hpp"
+#include "widgets/field_dialog.hpp"
 #include "widgets/image_panel.hpp"
 #include "widgets/log_panel.hpp"
 #include "widgets/main_window.hpp"
