@@ -942,10 +942,6 @@
         <translation>レイヤーの色：自動（マーカーは自身の色）または選んだ色</translation>
     </message>
     <message>
-        <source>A grid keeps its costmap colours</source>
-        <translation>グリッドはコストマップの色のままです</translation>
-    </message>
-    <message>
         <source>Automatic</source>
         <translation>自動</translation>
     </message>
@@ -976,6 +972,18 @@
     <message>
         <source>No layers: choose topics in the Layers menu.</source>
         <translation>レイヤーがありません：「レイヤー」メニューでトピックを選んでください。</translation>
+    </message>
+    <message>
+        <source>Map</source>
+        <translation>マップ</translation>
+    </message>
+    <message>
+        <source>Costmap</source>
+        <translation>コストマップ</translation>
+    </message>
+    <message>
+        <source>Map: free white, occupied black. Costmap: cost blue to red, inscribed cyan, lethal magenta, free clear (as RViz draws them)</source>
+        <translation>マップ：空きは白、占有は黒。コストマップ：コストは青から赤、内接はシアン、致命はマゼンタ、空きは透明（RViz と同じ）</translation>
     </message>
 </context>
 <context>

@@ -942,10 +942,6 @@
         <translation>图层的颜色：自动（标记使用其自身颜色）或您选择的颜色</translation>
     </message>
     <message>
-        <source>A grid keeps its costmap colours</source>
-        <translation>栅格地图保留其代价地图颜色</translation>
-    </message>
-    <message>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
@@ -976,6 +972,18 @@
     <message>
         <source>No layers: choose topics in the Layers menu.</source>
         <translation>没有图层：请在“图层”菜单中选择话题。</translation>
+    </message>
+    <message>
+        <source>Map</source>
+        <translation>地图</translation>
+    </message>
+    <message>
+        <source>Costmap</source>
+        <translation>代价地图</translation>
+    </message>
+    <message>
+        <source>Map: free white, occupied black. Costmap: cost blue to red, inscribed cyan, lethal magenta, free clear (as RViz draws them)</source>
+        <translation>地图：空闲为白色，占用为黑色。代价地图：代价由蓝到红，内切为青色，致命为品红，空闲为透明（与 RViz 相同）</translation>
     </message>
 </context>
 <context>

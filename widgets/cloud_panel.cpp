@@ -806,6 +806,7 @@ QJsonObject CloudPanel::saveSettings() const {
   for (const auto& [topic, look] : layers_->looks()) {
     QJsonObject l{{QStringLiteral("visible"), look.visible}, {QStringLiteral("size"), look.size}};
     if (look.colour.isValid()) l.insert(QStringLiteral("colour"), look.colour.name());
+    if (look.costmap) l.insert(QStringLiteral("costmap"), true);
     looks.insert(topic, l);
   }
   s.insert(QStringLiteral("layerLooks"), looks);
@@ -832,6 +833,7 @@ void CloudPanel::restoreSettings(const QJsonObject& s) {
     look.visible = l.value(QStringLiteral("visible")).toBool(true);
     look.size = std::max(0.0, l.value(QStringLiteral("size")).toDouble(0));
     if (l.contains(QStringLiteral("colour"))) look.colour = QColor(l.value(QStringLiteral("colour")).toString());
+    look.costmap = l.value(QStringLiteral("costmap")).toBool(false);
     layers_->setLook(it.key(), look);
   }
   QStringList layers;

@@ -2,6 +2,7 @@
 
 #include <QCheckBox>
 #include <QColorDialog>
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QGridLayout>
@@ -51,26 +52,38 @@ LayerSettingsDialog::LayerSettingsDialog(SceneLayers* layers, std::function<void
     shown->setChecked(look.visible);
     connect(shown, &QCheckBox::toggled, this, [update](bool on) { update([on](LayerLook& l) { l.visible = on; }); });
 
-    auto* colour = new QToolButton;
+    QWidget* colour = nullptr;
+    if (layers->colourable(topic)) {
+      auto* button = new QToolButton;
+      button->setIcon(swatch(look.colour));
+      button->setPopupMode(QToolButton::InstantPopup);
+      button->setToolTip(tr("The layer's colour: automatic (markers: their own) or one you choose"));
+      auto* menu = new QMenu(button);
+      connect(menu->addAction(tr("Automatic")), &QAction::triggered, this, [update, button] {
+        button->setIcon(swatch({}));
+        update([](LayerLook& l) { l.colour = {}; });
+      });
+      connect(menu->addAction(tr("Choose…")), &QAction::triggered, this, [this, layers, topic, update, button] {
+        QColor chosen = QColorDialog::getColor(layers->look(topic).colour, this, tr("Colour of %1").arg(topic));
+        if (!chosen.isValid()) return;
+        button->setIcon(swatch(chosen));
+        update([chosen](LayerLook& l) { l.colour = chosen; });
+      });
+      button->setMenu(menu);
+      colour = button;
+    } else {  // a grid: map or costmap colours
+      auto* scheme = new QComboBox;
+      scheme->addItem(tr("Map"));
+      scheme->addItem(tr("Costmap"));
+      scheme->setCurrentIndex(look.costmap ? 1 : 0);
+      scheme->setToolTip(
+          tr("Map: free white, occupied black. Costmap: cost blue to red, inscribed cyan, lethal "
+             "magenta, free clear (as RViz draws them)"));
+      connect(scheme, &QComboBox::currentIndexChanged, this,
+              [update](int i) { update([i](LayerLook& l) { l.costmap = i == 1; }); });
+      colour = scheme;
+    }
     colour->setObjectName(QStringLiteral("colour:") + topic);
-    colour->setIcon(swatch(look.colour));
-    colour->setPopupMode(QToolButton::InstantPopup);
-    colour->setEnabled(layers->colourable(topic));
-    colour->setToolTip(layers->colourable(topic)
-                           ? tr("The layer's colour: automatic (markers: their own) or one you choose")
-                           : tr("A grid keeps its costmap colours"));
-    auto* menu = new QMenu(colour);
-    connect(menu->addAction(tr("Automatic")), &QAction::triggered, this, [update, colour] {
-      colour->setIcon(swatch({}));
-      update([](LayerLook& l) { l.colour = {}; });
-    });
-    connect(menu->addAction(tr("Choose…")), &QAction::triggered, this, [this, layers, topic, update, colour] {
-      QColor chosen = QColorDialog::getColor(layers->look(topic).colour, this, tr("Colour of %1").arg(topic));
-      if (!chosen.isValid()) return;
-      colour->setIcon(swatch(chosen));
-      update([chosen](LayerLook& l) { l.colour = chosen; });
-    });
-    colour->setMenu(menu);
 
     auto* size = new QDoubleSpinBox;
     size->setObjectName(QStringLiteral("size:") + topic);

@@ -29,7 +29,7 @@ scene::Colour colourOf(const QColor& c, float alpha) {
 SceneLayers::SceneLayers(QObject* parent) : QObject(parent), mailbox_(Mailbox::create(this)) {}
 SceneLayers::~SceneLayers() {
   mailbox_->close();
-  jobs_.clear();
+  layers_.clear();
 }
 
 bool SceneLayers::drawable(const QString& type) {
@@ -38,7 +38,6 @@ bool SceneLayers::drawable(const QString& type) {
 
 void SceneLayers::setTopics(const QStringList& topics, std::shared_ptr<const session::Session> session) {
   topics_ = topics;
-  jobs_.clear();
   layers_.clear();
   session_ = session;
   if (!session) return;
@@ -62,33 +61,47 @@ void SceneLayers::setTopics(const QStringList& topics, std::shared_ptr<const ses
       layer->problem = tr("%1: the scene does not draw %2").arg(name, toQt(session->topics()[*id].type));
       continue;
     }
-    // Read on the job's thread into a layer of its own, handed over when complete.
-    auto read = std::make_shared<Layer>(*layer);
-    auto problem = std::make_shared<QString>();
-    scene::ItemStyle style;
-    style.colour = layerColour(layers_.size() - 1);
-    jobs_.push_back(decodeTopic(
-        session, mailbox_, *id,
-        [read, problem, style](qint64 logTimeNs, const decode::Value& v) {
-          if (read->kind == scene::LayerKind::Markers) {
-            auto commands = scene::readMarkers(v, logTimeNs);
-            if (commands) read->markers.emplace_back(logTimeNs, std::move(*commands));
-            else if (problem->isEmpty()) *problem = toQt(commands.error().describe());
-          } else {
-            auto items = scene::readItems(v, read->kind, style);
-            if (items) read->items.emplace_back(logTimeNs, std::move(*items));
-            else if (problem->isEmpty()) *problem = toQt(items.error().describe());
-          }
-        },
-        [this, layer, read, problem](Result<TopicJobResult> r) {
-          layer->markers = std::move(read->markers);
-          layer->items = std::move(read->items);
-          QString failed = problemText(r);
-          if (failed.isEmpty()) failed = *problem;  // a message of a shape the scene cannot read
-          layer->problem = failed.isEmpty() ? QString() : QStringLiteral("%1: %2").arg(layer->topic, failed);
-          emit changed();
-        }));
+    layer->topicId = *id;
+    layer->colour = layerColour(layers_.size() - 1);
+    read(layer);
   }
+}
+
+void SceneLayers::read(const std::shared_ptr<Layer>& layer) {
+  // Read on the job's thread into a layer of its own, handed over when complete.
+  auto read = std::make_shared<Layer>(*layer);
+  read->markers.clear();
+  read->items.clear();
+  read->job.reset();
+  auto problem = std::make_shared<QString>();
+  scene::ItemStyle style;
+  style.colour = layer->colour;
+  style.costmap = look(layer->topic).costmap;
+  layer->job = decodeTopic(
+      session_, mailbox_, layer->topicId,
+      [read, problem, style](qint64 logTimeNs, const decode::Value& v) {
+        if (read->kind == scene::LayerKind::Markers) {
+          auto commands = scene::readMarkers(v, logTimeNs);
+          if (commands) read->markers.emplace_back(logTimeNs, std::move(*commands));
+          else if (problem->isEmpty()) *problem = toQt(commands.error().describe());
+        } else {
+          auto items = scene::readItems(v, read->kind, style);
+          if (items) read->items.emplace_back(logTimeNs, std::move(*items));
+          else if (problem->isEmpty()) *problem = toQt(items.error().describe());
+        }
+      },
+      [this, weak = std::weak_ptr<Layer>(layer), read, problem](Result<TopicJobResult> r) {
+        auto held = weak.lock();
+        if (!held) return;
+        held->markers = std::move(read->markers);
+        held->items = std::move(read->items);
+        held->state = {};
+        held->applied = 0;
+        QString failed = problemText(r);
+        if (failed.isEmpty()) failed = *problem;  // a message of a shape the scene cannot read
+        held->problem = failed.isEmpty() ? QString() : QStringLiteral("%1: %2").arg(held->topic, failed);
+        emit changed();
+      });
 }
 
 std::set<std::string> SceneLayers::namespaces() const {
@@ -131,8 +144,12 @@ LayerLook SceneLayers::look(const QString& topic) const {
 }
 
 void SceneLayers::setLook(const QString& topic, const LayerLook& look) {
+  const bool recolour = look.costmap != this->look(topic).costmap;
   if (look == LayerLook{}) looks_.erase(topic);
   else looks_[topic] = look;
+  if (!recolour || !session_) return;
+  for (const auto& layer : layers_)  // a grid's colours are made as it is read: read it again
+    if (layer->topic == topic && layer->kind == scene::LayerKind::OccupancyGrid) read(layer);
 }
 
 void SceneLayers::readCloud(const std::shared_ptr<Layer>& layer, std::size_t row) {

@@ -29,8 +29,9 @@ class Mailbox;
 /// How the user set a layer to look; what its size means depends on its kind (sizeUnit).
 struct LayerLook {
   bool visible = true;
-  QColor colour;    ///< invalid: the layer's automatic colour (markers: their own)
-  double size = 0;  ///< 0: the kind's default
+  QColor colour;         ///< invalid: the layer's automatic colour (markers: their own)
+  double size = 0;       ///< 0: the kind's default
+  bool costmap = false;  ///< grids: RViz's costmap colours instead of the map's greys
   bool operator==(const LayerLook&) const = default;
 };
 
@@ -86,6 +87,9 @@ private:
   struct Layer {
     QString topic;
     scene::LayerKind kind = scene::LayerKind::None;
+    std::uint32_t topicId = 0;
+    scene::Colour colour;               // its automatic colour
+    std::shared_ptr<session::Job> job;  // reading it (markers, paths, poses, grids …)
     std::vector<std::pair<std::int64_t, std::vector<scene::MarkerCommand>>> markers;  // by log time
     std::vector<std::pair<std::int64_t, std::vector<scene::Item>>> items;             // by log time
     QString problem;
@@ -99,7 +103,6 @@ private:
     std::size_t applied = 0;
   };
   std::vector<std::shared_ptr<Layer>> layers_;
-  std::vector<std::shared_ptr<session::Job>> jobs_;
   std::shared_ptr<const session::Session> session_;
   std::shared_ptr<Mailbox> mailbox_;
   QStringList topics_;
@@ -108,6 +111,7 @@ private:
   std::size_t itemsDrawn_ = 0;
 
   const Layer* find(const QString& topic) const;
+  void read(const std::shared_ptr<Layer>& layer);
   void readCloud(const std::shared_ptr<Layer>& layer, std::size_t row);
 };
 

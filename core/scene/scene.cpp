@@ -142,6 +142,25 @@ std::optional<Item> covarianceEllipse(const Value* covariance, const Transform& 
   return e;
 }
 
+// An occupancy grid cell's colour: free white to occupied black, unknown translucent grey.
+Colour mapColour(double v) {
+  if (v < 0) return {0.55f, 0.6f, 0.65f, 0.35f};
+  const auto grey = static_cast<float>(1 - std::min(v, 100.0) / 100);
+  return {grey, grey, grey, 0.85f};
+}
+// A costmap cell's colour, as RViz's costmap scheme draws it.
+Colour costmapColour(double v) {
+  if (v == 0) return {0, 0, 0, 0};  // free: clear
+  if (v >= 1 && v <= 98) {          // cost: blue to red
+    const auto t = static_cast<float>(v / 100);
+    return {t, 0, 1 - t, 0.85f};
+  }
+  if (v == 99) return {0, 1, 1, 0.85f};                                   // inscribed: cyan
+  if (v == 100) return {1, 0, 1, 0.85f};                                  // lethal: magenta
+  if (v == -1) return {0x70 / 255.f, 0x89 / 255.f, 0x86 / 255.f, 0.85f};  // unknown
+  return {0, 1, 0, 0.85f};                                                // outside the scale: green
+}
+
 // ---- foxglove.SceneUpdate ------------------------------------------------------------------
 
 // A primitive's points (Point3), expanded through its indices when it has them; its colours
@@ -462,11 +481,8 @@ Result<std::vector<Item>> readItems(const Value& m, LayerKind kind, const ItemSt
       grid.pose = poseOf(field(*info, "origin"));
       for (std::size_t y = 0; y < h; y += step)
         for (std::size_t x = 0; x < w; x += step) {
-          double v = number(&data->items[y * w + x]);
-          Colour c = v < 0 ? Colour{0.55f, 0.6f, 0.65f, 0.35f}  // unknown
-                           : Colour{static_cast<float>(1 - std::min(v, 100.0) / 100),
-                                    static_cast<float>(1 - std::min(v, 100.0) / 100),
-                                    static_cast<float>(1 - std::min(v, 100.0) / 100), 0.85f};
+          const double v = number(&data->items[y * w + x]);
+          const Colour c = style.costmap ? costmapColour(v) : mapColour(v);
           double x0 = static_cast<double>(x) * res, y0 = static_cast<double>(y) * res;
           double x1 = static_cast<double>(std::min(x + step, w)) * res,
                  y1 = static_cast<double>(std::min(y + step, h)) * res;

@@ -109,6 +109,9 @@ private:
 struct ItemStyle {
   Colour colour{0.2f, 0.6f, 1.0f, 1.0f};
   double scale = 1;  ///< arrow length (m) for poses
+  /// Grids: RViz's costmap colours (0 clear, 1–98 blue to red, 99 inscribed cyan, 100
+  /// lethal magenta, unknown grey-green) instead of its map's greys.
+  bool costmap = false;
 };
 /// The items of one message of a layer that is not Markers. Poses with a covariance and
 /// odometry also give the one-sigma ellipse of its x-y block.

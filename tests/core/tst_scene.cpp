@@ -411,6 +411,19 @@ private slots:
     std::size_t cell = (5 * 20 + 10) * 6;  // row 5, column 10: its first vertex
     QCOMPARE(g.triangleColours[cell * 4], 0.0f);
     QVERIFY(near(g.triangles[cell * 3 + 1], -2.5 + 5 * 0.5));
+    // The same map in costmap colours (gen_robot_state.py: x < 2 unknown, row 5 lethal, else
+    // (5x) % 101): cell (10, 3) costs 50, half way from blue to red; (10, 5) is lethal
+    // magenta; (0, 0) unknown grey-green; no cost is clear.
+    style.costmap = true;
+    std::vector<Item> costmap;
+    eachMessage(*s, "/map", [&](std::int64_t, const decode::Value& v) {
+      costmap = *scene::readItems(v, scene::LayerKind::OccupancyGrid, style);
+    });
+    auto cellColour = [&](int x, int y) { return costmap[0].colours[static_cast<std::size_t>((y * 20 + x) * 6)]; };
+    QCOMPARE(cellColour(10, 3), (scene::Colour{0.5f, 0, 0.5f, 0.85f}));
+    QCOMPARE(cellColour(10, 5), (scene::Colour{1, 0, 1, 0.85f}));
+    QCOMPARE(cellColour(0, 0), (scene::Colour{0x70 / 255.f, 0x89 / 255.f, 0x86 / 255.f, 0.85f}));
+    style.costmap = false;
     // The footprint in base_link, at 0.05 s: closed, four sides.
     g.clear();
     scene::tessellate(footprint[0], {}, g);

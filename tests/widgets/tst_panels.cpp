@@ -1447,6 +1447,16 @@ private slots:
     QCOMPARE(layers.looks().size(), std::size_t{4});
     layers.setLook("/goal", {});  // back to the default: forgotten
     QCOMPARE(layers.looks().size(), std::size_t{3});
+    // The map in costmap colours: read again; its lethal row 5 (gen_robot_state.py) magenta.
+    read.clear();
+    layers.setLook("/map", {true, {}, 0, true});
+    QTRY_COMPARE(read.count(), 1);
+    parts = layers.geometryAt(now, nullptr, "", notes);
+    const auto& cells = parts.back().geometry.triangleColours;
+    std::size_t magenta = 0;
+    for (std::size_t i = 0; i + 3 < cells.size(); i += 4)
+      magenta += cells[i] == 1 && cells[i + 1] == 0 && cells[i + 2] == 1;
+    QCOMPARE(magenta, std::size_t{18 * 6});  // row 5 but its 2 unknown cells (x < 2), 6 vertices each
   }
 
   void layerSettingsAreKeptAndSetFromTheirDialog() {
@@ -1464,6 +1474,7 @@ private slots:
     auto* goalSize = dialog->findChild<QDoubleSpinBox*>("size:/goal");
     QVERIFY(planShown && goalSize);
     QCOMPARE(goalSize->suffix(), QString(" m"));
+    QVERIFY(!dialog->findChild<QComboBox*>("colour:/plan"));  // a path's colour is a colour
     planShown->setChecked(false);
     QCOMPARE(panel.layerItemsDrawn(), std::size_t{1});
     const std::size_t arrowTriangles = panel.layerTriangles();
