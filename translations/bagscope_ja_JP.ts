@@ -859,6 +859,30 @@
         <source>  undistorted</source>
         <translation>  歪み補正済み</translation>
     </message>
+    <message>
+        <source>the cloud has no field %1</source>
+        <translation>点群にフィールド %1 がありません</translation>
+    </message>
+    <message>
+        <source>%1 of %2 points in view, in their own colours</source>
+        <translation>%2 点中 %1 点が視野内、各点の色で表示</translation>
+    </message>
+    <message>
+        <source>%1 of %2 points in view, coloured by %3 (%4 – %5)</source>
+        <translation>%2 点中 %1 点が視野内、%3 で色分け（%4 – %5）</translation>
+    </message>
+    <message>
+        <source>What the projected points are coloured by: their range, or a field of the cloud</source>
+        <translation>投影した点の色分け：距離、または点群のフィールド</translation>
+    </message>
+    <message>
+        <source>by range</source>
+        <translation>距離で</translation>
+    </message>
+    <message>
+        <source>by %1</source>
+        <translation>%1 で</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::InspectorPanel</name>

@@ -859,6 +859,30 @@
         <source>  undistorted</source>
         <translation>  已去畸变</translation>
     </message>
+    <message>
+        <source>the cloud has no field %1</source>
+        <translation>点云没有字段 %1</translation>
+    </message>
+    <message>
+        <source>%1 of %2 points in view, in their own colours</source>
+        <translation>%2 个点中有 %1 个在视野内，使用其自身颜色</translation>
+    </message>
+    <message>
+        <source>%1 of %2 points in view, coloured by %3 (%4 – %5)</source>
+        <translation>%2 个点中有 %1 个在视野内，按 %3 着色（%4 – %5）</translation>
+    </message>
+    <message>
+        <source>What the projected points are coloured by: their range, or a field of the cloud</source>
+        <translation>投影点的着色依据：距离，或点云的某个字段</translation>
+    </message>
+    <message>
+        <source>by range</source>
+        <translation>按距离</translation>
+    </message>
+    <message>
+        <source>by %1</source>
+        <translation>按 %1</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::InspectorPanel</name>

@@ -108,7 +108,7 @@ QImage undistorted(const QImage& raw, const sensors::CameraInfo& camera) {
 
 // The camera's calibration at the image's time, the image undistorted if asked, and the cloud
 // nearest before it drawn over it: moved into the camera's frame at the image's stamp,
-// projected, coloured by range.
+// projected, coloured by range or by a field of the cloud.
 void applyOverlay(const session::Session& session, const ImageOverlay& overlay, RenderedImage& out) {
   auto at = [&](int topic) {
     auto row = session.atOrBefore(static_cast<session::TopicId>(topic), out.logTimeNs);
@@ -131,9 +131,14 @@ void applyOverlay(const session::Session& session, const ImageOverlay& overlay, 
     out.undistorted = true;
   }
   if (overlay.cloudTopic < 0) return;
+  const bool byField = !overlay.colourField.isEmpty();
   CloudFrame cloud = readCloud(session, static_cast<std::uint32_t>(overlay.cloudTopic), at(overlay.cloudTopic),
-                               QStringLiteral("z"), nullptr, QString());
+                               byField ? overlay.colourField : QStringLiteral("z"), nullptr, QString());
   if (!cloud.error.isEmpty()) return void(out.overlayNote = cloud.error);
+  out.cloudFields = cloud.fields;
+  const bool trueColour = byField && overlay.colourField == kTrueColour && cloud.rgb.size() >= 3 * cloud.size();
+  if (byField && !trueColour && cloud.values.size() < cloud.size())
+    return void(out.overlayNote = ImagePanel::tr("the cloud has no field %1").arg(overlay.colourField));
   const std::string cameraFrame = camera->header.frameId.empty() ? out.frameId.toStdString() : camera->header.frameId;
   auto toCamera =
       overlay.tf
@@ -141,28 +146,49 @@ void applyOverlay(const session::Session& session, const ImageOverlay& overlay, 
           : Result<sensors::Transform>(makeError(ErrorCode::Format, "no transforms in this recording"));
   if (!toCamera) return void(out.overlayNote = toQt(toCamera.error().describe()));
   out.cloudPoints = cloud.size();
-  std::vector<double> ranges;
-  for (std::size_t i = 0; i + 2 < cloud.xyz.size(); i += 3) {
-    auto p = toCamera->apply({cloud.xyz[i], cloud.xyz[i + 1], cloud.xyz[i + 2]});
+  std::vector<std::size_t> shown;  // the points in view, by their index in the cloud
+  for (std::size_t k = 0; k < cloud.size(); ++k) {
+    auto p = toCamera->apply({cloud.xyz[3 * k], cloud.xyz[3 * k + 1], cloud.xyz[3 * k + 2]});
     auto px = sensors::projectPoint(*camera, p, out.undistorted);
     if (!px || (*px)[0] < 0 || (*px)[1] < 0 || (*px)[0] >= out.picture.width() || (*px)[1] >= out.picture.height())
       continue;
     out.projected.emplace_back((*px)[0], (*px)[1]);
-    ranges.push_back(std::sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]));
+    out.projectedValues.push_back(byField ? (trueColour ? 0 : cloud.values[k])
+                                          : std::sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]));
+    shown.push_back(k);
   }
-  double far = ranges.empty() ? 1 : *std::max_element(ranges.begin(), ranges.end());
+  // Range from 0 to the farthest; a field over its values in view.
+  double low = 0, high = 1;
+  if (!out.projectedValues.empty()) {
+    auto [lo, hi] = std::minmax_element(out.projectedValues.begin(), out.projectedValues.end());
+    low = byField ? *lo : 0, high = *hi;
+  }
   out.picture = out.picture.convertToFormat(QImage::Format_RGB32);
   QPainter painter(&out.picture);
   painter.setPen(Qt::NoPen);
   const double dot = std::max(1.5, out.picture.width() / 320.0);
   for (std::size_t i = 0; i < out.projected.size(); ++i) {
-    painter.setBrush(colourAt(ColourMap::Turbo, ranges[i] / far));
+    const std::uint8_t* rgb = trueColour ? &cloud.rgb[3 * shown[i]] : nullptr;
+    painter.setBrush(
+        rgb ? QColor(rgb[0], rgb[1], rgb[2])
+            : colourAt(ColourMap::Turbo, high > low ? (out.projectedValues[i] - low) / (high - low) : 0.5));
     painter.drawEllipse(out.projected[i], dot, dot);
   }
-  out.overlayNote = ImagePanel::tr("%1 of %2 points in view, coloured by range (0–%3 m)")
-                        .arg(out.projected.size())
-                        .arg(out.cloudPoints)
-                        .arg(far, 0, 'f', 1);
+  if (trueColour)
+    out.overlayNote =
+        ImagePanel::tr("%1 of %2 points in view, in their own colours").arg(out.projected.size()).arg(out.cloudPoints);
+  else if (byField)
+    out.overlayNote = ImagePanel::tr("%1 of %2 points in view, coloured by %3 (%4 – %5)")
+                          .arg(out.projected.size())
+                          .arg(out.cloudPoints)
+                          .arg(overlay.colourField)
+                          .arg(low, 0, 'g', 6)
+                          .arg(high, 0, 'g', 6);
+  else
+    out.overlayNote = ImagePanel::tr("%1 of %2 points in view, coloured by range (0–%3 m)")
+                          .arg(out.projected.size())
+                          .arg(out.cloudPoints)
+                          .arg(high, 0, 'f', 1);
 }
 
 }  // namespace
@@ -323,6 +349,7 @@ ImagePanel::ImagePanel(Document* document, QWidget* parent)
       reader_(std::make_unique<NewestRead<RenderedImage>>(this)),
       topic_(new TopicChoice(this)),
       overlay_(new QComboBox(this)),
+      overlayColour_(new QComboBox(this)),
       undistort_(new QCheckBox(tr("Undistort"), this)),
       mailbox_(Mailbox::create(this)),
       range_(new ColourRange(tr("Colour map for depth and 16-bit images"), this)),
@@ -357,6 +384,14 @@ ImagePanel::ImagePanel(Document* document, QWidget* parent)
   colours->addWidget(range_);
   colours->addStretch(1);
   colours->addWidget(overlay_);
+  colours->addWidget(overlayColour_);
+  overlayColour_->setToolTip(tr("What the projected points are coloured by: their range, or a field of the cloud"));
+  overlayColour_->addItem(tr("by range"), QString());
+  overlayColour_->setVisible(false);  // shown with an overlay
+  for (QComboBox* box : {overlay_, overlayColour_}) {  // long topic names do not widen the panel
+    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    box->setMinimumContentsLength(8);
+  }
   colours->addWidget(undistort_);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
@@ -378,6 +413,12 @@ ImagePanel::ImagePanel(Document* document, QWidget* parent)
   });
   connect(overlay_, &QComboBox::currentIndexChanged, this, [this] {
     pendingOverlay_.clear();
+    fillOverlayColours();
+    ++styleVersion_;
+    refresh();
+  });
+  connect(overlayColour_, &QComboBox::currentIndexChanged, this, [this] {
+    overlayField_ = overlayColour_->currentData().toString();
     ++styleVersion_;
     refresh();
   });
@@ -426,6 +467,7 @@ void ImagePanel::fillOverlayBox() {
   int at = overlay_->findData(wanted);
   overlay_->setCurrentIndex(std::max(0, at));
   if (at >= 0) pendingOverlay_.clear();
+  fillOverlayColours();
 }
 
 void ImagePanel::setOverlay(const QString& cloudTopic, bool undistort) {
@@ -435,6 +477,29 @@ void ImagePanel::setOverlay(const QString& cloudTopic, bool undistort) {
   undistort_->setChecked(undistort);
   ++styleVersion_;
   refresh();
+}
+
+void ImagePanel::setOverlayColour(const QString& field) {
+  overlayField_ = field;
+  fillOverlayColours();
+  ++styleVersion_;
+  refresh();
+}
+
+// The colour choices: range, then the fields of the cloud shown (known once it is read).
+void ImagePanel::fillOverlayColours() {
+  QStringList fields = shown_.cloudFields;
+  if (!overlayField_.isEmpty() && !fields.contains(overlayField_)) fields << overlayField_;
+  QSignalBlocker block(overlayColour_);
+  QStringList now;  // unchanged while playing: an open list stays open
+  for (int i = 1; i < overlayColour_->count(); ++i) now << overlayColour_->itemData(i).toString();
+  if (now != fields || overlayColour_->count() == 0) {
+    overlayColour_->clear();
+    overlayColour_->addItem(tr("by range"), QString());
+    for (const QString& f : fields) overlayColour_->addItem(tr("by %1").arg(f), f);
+  }
+  overlayColour_->setCurrentIndex(std::max(0, overlayColour_->findData(overlayField_)));
+  overlayColour_->setVisible(overlay_->currentIndex() > 0);
 }
 
 void ImagePanel::setTopic(const QString& name) {
@@ -479,6 +544,7 @@ void ImagePanel::refresh() {
     overlay.cloudTopic = static_cast<int>(cloud->id);
   overlay.cameraInfoTopic = cameraInfoTopicFor(*s, id);
   overlay.undistort = undistort_->isChecked();
+  overlay.colourField = overlayField_;
   overlay.tf = tf_;
   reader_->want(
       {s, static_cast<int>(id), *row, styleVersion_},
@@ -503,6 +569,7 @@ void ImagePanel::showFrame(RenderedImage frame) {
                           .arg(shown_.frameId.isEmpty() ? QStringLiteral("–") : shown_.frameId) +
                       (shown_.undistorted ? tr("  undistorted") : QString());
     status_->setText(shown_.overlayNote);
+    fillOverlayColours();
     view_->setImage(shown_.picture, overlay);
     if (range_->autoRange() && shown_.raw && shown_.raw->channels == 1 && shown_.raw->depth != sensors::PixelDepth::U8)
       range_->showAutoRange(shown_.low, shown_.high);
@@ -515,7 +582,8 @@ QJsonObject ImagePanel::saveSettings() const {
       {QStringLiteral("topic"), topic()},
       {QStringLiteral("fit"), view_->fitting()},
       {QStringLiteral("overlay"), pendingOverlay_.isEmpty() ? overlay_->currentData().toString() : pendingOverlay_},
-      {QStringLiteral("undistort"), undistort_->isChecked()}};
+      {QStringLiteral("undistort"), undistort_->isChecked()},
+      {QStringLiteral("overlayColour"), overlayField_}};
   range_->save(s);
   return s;
 }
@@ -524,6 +592,8 @@ void ImagePanel::restoreSettings(const QJsonObject& s) {
   range_->restore(s);
   if (!s.value(QStringLiteral("fit")).toBool(true)) view_->actualSize();
   pendingOverlay_ = s.value(QStringLiteral("overlay")).toString();
+  overlayField_ = s.value(QStringLiteral("overlayColour")).toString();
+  fillOverlayColours();
   {
     QSignalBlocker block(undistort_);
     undistort_->setChecked(s.value(QStringLiteral("undistort")).toBool());

@@ -52,8 +52,10 @@ struct RenderedImage {
   double low = 0, high = 0;  ///< the colour-map range used (single-channel 16-bit / float)
   QString error;
   // The overlay (ImageOverlay): where each projected cloud point landed, and what was done.
-  std::vector<QPointF> projected;  ///< pixels of the cloud's points in view, in the cloud's order
-  std::size_t cloudPoints = 0;     ///< points in the cloud
+  std::vector<QPointF> projected;       ///< pixels of the cloud's points in view, in the cloud's order
+  std::vector<double> projectedValues;  ///< what each is coloured by: its range (m) or its field's value
+  QStringList cloudFields;              ///< the fields the cloud can be coloured by
+  std::size_t cloudPoints = 0;          ///< points in the cloud
   bool undistorted = false;
   QString overlayNote;  ///< what the overlay shows, or why it shows nothing
 };
@@ -64,6 +66,7 @@ struct ImageOverlay {
   int cloudTopic = -1;       ///< PointCloud2 / LaserScan; -1: none
   int cameraInfoTopic = -1;  ///< its CameraInfo; -1: none (no projection, no undistortion)
   bool undistort = false;
+  QString colourField;  ///< the cloud's field its points are coloured by; empty: their range
   std::shared_ptr<const sensors::TfBuffer> tf;
 };
 
@@ -142,6 +145,8 @@ public:
 
   /// Projects `cloudTopic` ("" none) over the image; `undistort` remaps the raw image.
   void setOverlay(const QString& cloudTopic, bool undistort);
+  /// The cloud field the overlay's points are coloured by; empty: range.
+  void setOverlayColour(const QString& field);
 
 signals:
   /// A frame is on screen (tests and the benchmark wait for it).
@@ -152,13 +157,16 @@ private:
   void showFrame(RenderedImage frame);
   ImageStyle style() const;
   void fillOverlayBox();
+  void fillOverlayColours();
 
   Document* document_;
   std::unique_ptr<NewestRead<RenderedImage>> reader_;
   TopicChoice* topic_;
   QComboBox* overlay_;
+  QComboBox* overlayColour_;
   QCheckBox* undistort_;
   QString pendingOverlay_;
+  QString overlayField_;  // the field chosen, also while the cloud's fields are not yet known
   std::shared_ptr<const sensors::TfBuffer> tf_;
   std::shared_ptr<Mailbox> mailbox_;
   ColourRange* range_;

@@ -1165,6 +1165,7 @@ private slots:
     std::size_t row = *d.session()->atOrBefore(*points, panel.shown().logTimeNs);
     CloudFrame cloud = readCloud(*d.session(), *points, row, "z", nullptr, {});
     std::vector<QPointF> want;
+    std::vector<std::size_t> inView;  // their indices in the cloud
     for (std::size_t i = 0; i + 2 < cloud.xyz.size(); i += 3) {
       double b[3] = {cloud.xyz[i] + lx, cloud.xyz[i + 1] + ly, cloud.xyz[i + 2] + lz};
       double rel[3] = {b[0] - tx, b[1] - ty, b[2] - tz}, c[3];
@@ -1177,7 +1178,8 @@ private slots:
       double xd = x * radial + 2 * p1 * x * y + p2 * (r2 + 2 * x * x),
              yd = y * radial + p1 * (r2 + 2 * y * y) + 2 * p2 * x * y;
       double u = K[0].toDouble() * xd + K[2].toDouble(), v = K[4].toDouble() * yd + K[5].toDouble();
-      if (u >= 0 && v >= 0 && u < info["width"].toDouble() && v < info["height"].toDouble()) want.emplace_back(u, v);
+      if (u >= 0 && v >= 0 && u < info["width"].toDouble() && v < info["height"].toDouble())
+        want.emplace_back(u, v), inView.push_back(i / 3);
     }
     QVERIFY(want.size() > 10);
     QCOMPARE(panel.shown().projected.size(), want.size());
@@ -1186,6 +1188,24 @@ private slots:
                    std::abs(panel.shown().projected[i].y() - want[i].y()) < 1e-4,
                qPrintable(QString("point %1").arg(i)));
     QVERIFY(panel.shown().overlayNote.contains(QString("%1 of %2 points").arg(want.size()).arg(cloud.size())));
+    // Coloured by a field of the cloud: each point in view its intensity, the colours spread
+    // over the intensities in view.
+    QVERIFY(panel.shown().cloudFields.contains("intensity"));
+    panel.setOverlayColour("intensity");
+    QTRY_VERIFY2(panel.shown().overlayNote.contains("intensity"), qPrintable(panel.shown().overlayNote));
+    CloudFrame intensities = readCloud(*d.session(), *points, row, "intensity", nullptr, {});
+    QCOMPARE(panel.shown().projectedValues.size(), inView.size());
+    double low = 1e300, high = -1e300;
+    for (std::size_t i = 0; i < inView.size(); ++i) {
+      const double want_i = intensities.values[inView[i]];
+      QCOMPARE(panel.shown().projectedValues[i], want_i);
+      low = std::min(low, want_i), high = std::max(high, want_i);
+    }
+    QVERIFY2(panel.shown().overlayNote.contains(QString("(%1 – %2)").arg(low, 0, 'g', 6).arg(high, 0, 'g', 6)),
+             qPrintable(panel.shown().overlayNote));
+    QCOMPARE(panel.saveSettings()["overlayColour"].toString(), QString("intensity"));
+    panel.setOverlayColour({});
+    QTRY_VERIFY(panel.shown().overlayNote.contains("range"));
     // Undistorted, the points go through P instead; the picture is remapped.
     panel.setOverlay("/points", true);
     QTRY_VERIFY(panel.shown().undistorted);
