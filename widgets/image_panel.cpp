@@ -387,7 +387,7 @@ ImagePanel::ImagePanel(Document* document, QWidget* parent)
   colours->addWidget(overlayColour_);
   overlayColour_->setToolTip(tr("What the projected points are coloured by: their range, or a field of the cloud"));
   overlayColour_->addItem(tr("by range"), QString());
-  overlayColour_->setVisible(false);  // shown with an overlay
+  overlayColour_->setVisible(false);                   // shown with an overlay
   for (QComboBox* box : {overlay_, overlayColour_}) {  // long topic names do not widen the panel
     box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     box->setMinimumContentsLength(8);
