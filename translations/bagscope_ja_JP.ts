@@ -1429,6 +1429,10 @@
         <source>%1: not an image</source>
         <translation>%1: 画像ではありません</translation>
     </message>
+    <message>
+        <source>%1: more than %2 MB, not a tile</source>
+        <translation>%1: %2 MB を超えています。タイルではありません</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::MapView</name>

@@ -1429,6 +1429,10 @@
         <source>%1: not an image</source>
         <translation>%1：不是图像</translation>
     </message>
+    <message>
+        <source>%1: more than %2 MB, not a tile</source>
+        <translation>%1：超过 %2 MB，不是瓦片</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::MapView</name>

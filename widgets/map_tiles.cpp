@@ -15,6 +15,7 @@ namespace bagscope::widgets {
 namespace {
 constexpr int kMaxPending = 64;  // a view's worth; more are asked for as these arrive
 constexpr int kCachedTiles = 512;
+constexpr qint64 kMaxTileBytes = 4 << 20;  // a tile is tens of kB; a server sending more is cut off
 }  // namespace
 
 MapTiles::MapTiles(QObject* parent) : QObject(parent), network_(new QNetworkAccessManager(this)) {
@@ -61,12 +62,17 @@ const QImage* MapTiles::tile(int z, int x, int y) {
   pending_.insert(key);
   QNetworkReply* reply = network_->get(request);
   const QString url = url_;
+  connect(reply, &QNetworkReply::downloadProgress, reply, [reply](qint64 received, qint64) {
+    if (received > kMaxTileBytes) reply->abort();
+  });
   connect(reply, &QNetworkReply::finished, this, [this, reply, key, url, address] {
     reply->deleteLater();
     if (url != url_) return;  // the template changed meanwhile
     pending_.remove(key);
     QImage image;
-    if (reply->error() != QNetworkReply::NoError) {
+    if (reply->bytesAvailable() > kMaxTileBytes || reply->error() == QNetworkReply::OperationCanceledError) {
+      lastError_ = tr("%1: more than %2 MB, not a tile").arg(address).arg(kMaxTileBytes >> 20);
+    } else if (reply->error() != QNetworkReply::NoError) {
       lastError_ = tr("%1: %2").arg(address, reply->errorString());
     } else if (!image.loadFromData(reply->readAll())) {
       lastError_ = tr("%1: not an image").arg(address);

@@ -80,7 +80,8 @@ QString compareToBaseline(const QImage& actual, const QString& name) {
 }
 
 // A tile server on localhost: GET /{z}/{x}/{y}.png answers a 256 × 256 PNG of tileColour(x,
-// y); a path under /missing/ answers 404. It keeps each request's path and User-Agent.
+// y); a path under /missing/ answers 404, one under /huge/ 5 MB of junk. It keeps each
+// request's path and User-Agent.
 QColor tileColour(int x, int y) { return QColor((x * 37) % 256, (y * 53) % 256, 128); }
 class TileServer : public QTcpServer {
 public:
@@ -106,7 +107,10 @@ public:
             if (l.toLower().startsWith("user-agent:")) agents << QString::fromLatin1(l.mid(11).trimmed());
           const QStringList zxy = QString(path).remove(".png").split('/', Qt::SkipEmptyParts);
           QByteArray body, status = "404 Not Found";
-          if (zxy.size() == 3 && !path.startsWith("/missing/")) {
+          if (path.startsWith("/huge/")) {  // 5 MB that is no tile
+            body = QByteArray(5 << 20, 'x');
+            status = "200 OK";
+          } else if (zxy.size() == 3 && !path.startsWith("/missing/")) {
             QImage tile(256, 256, QImage::Format_RGB32);
             tile.fill(tileColour(zxy[1].toInt(), zxy[2].toInt()));
             QBuffer out(&body);
@@ -703,6 +707,11 @@ private slots:
     QTRY_VERIFY(panel.tiles()->failed() > 0);
     QVERIFY2(panel.status().contains("not fetched") && panel.status().contains("/missing/"),
              qPrintable(panel.status()));
+    // A server that sends more than a tile can be is cut off.
+    panel.setTileUrl(server.urlTemplate("/huge"));
+    QTRY_VERIFY(panel.tiles()->failed() > 0);
+    QVERIFY2(panel.tiles()->lastError().contains("more than 4 MB"), qPrintable(panel.tiles()->lastError()));
+    QCOMPARE(panel.tiles()->fetched(), 0);
     panel.restoreSettings({{"topic", "/gps"}});
     QCOMPARE(panel.tiles()->urlTemplate(), QString());
   }
