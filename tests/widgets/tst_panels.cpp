@@ -608,6 +608,29 @@ private slots:
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
   }
 
+  void mapReadsFoxgloveLocationFixes() {
+    // mcap_foreign/scene.mcap's /fix (make_scene.mjs): foxglove.LocationFix from 48.137 N,
+    // 11.575 E, 520 m, 1e-5° north and 2e-5° east a message; covariance diag(0.25, 0.25, 1).
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("mcap_foreign/scene.mcap")}));
+    MapPanel panel(&d);
+    QSignalSpy loaded(&panel, &MapPanel::loaded);
+    panel.setTopic("/fix");
+    QVERIFY(loaded.count() || loaded.wait(20000));
+    const auto& track = panel.view()->track();
+    QCOMPARE(track.size(), std::size_t{4});
+    // North = (M + h) Δφ, east = (N + h) cos φ Δλ, by hand (exact to micrometres here).
+    const double a = 6378137.0, f = 1 / 298.257223563, e2 = f * (2 - f), deg = 3.14159265358979323846 / 180;
+    const double lat0 = 48.137, w = 1 - e2 * std::sin(lat0 * deg) * std::sin(lat0 * deg);
+    const double M = a * (1 - e2) / std::pow(w, 1.5), N = a / std::sqrt(w), h = 520;
+    for (std::size_t i = 0; i < 4; ++i) {
+      QVERIFY(std::abs(track[i].north - (M + h) * 1e-5 * static_cast<double>(i) * deg) < 1e-3);
+      QVERIFY(std::abs(track[i].east - (N + h) * std::cos(lat0 * deg) * 2e-5 * static_cast<double>(i) * deg) < 1e-3);
+      QCOMPARE(track[i].sigma, 0.5);
+      QCOMPARE(track[i].logTimeNs, d.startNs() + static_cast<qint64>(i) * 100'000'000);
+    }
+  }
+
   void mapTilesAreFetchedOnlyWhenAskedAndDrawnWhereTheyBelong() {
     Document d;
     QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));

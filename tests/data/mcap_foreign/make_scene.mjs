@@ -1,7 +1,9 @@
 // Writes scene.mcap with @mcap/core (Foxglove's MCAP library): foxglove.SceneUpdate on
 // /scene (protobuf, encoded by protobufjs from foxglove_scene.proto; schema: protoc's
 // foxglove_scene.fds), the same type as JSON on /scene_json (typed by a JSON Schema written
-// here with Foxglove's field names), and /tf (foxglove.FrameTransform map -> base_link).
+// here with Foxglove's field names), /tf (foxglove.FrameTransform map -> base_link) and
+// /fix (foxglove.LocationFix: 48.137 N 11.575 E, 520 m, moving 1e-5° north and 2e-5° east
+// each 0.1 s, covariance diag(0.25, 0.25, 1) of type DIAGONAL_KNOWN).
 // What each update holds is listed in README.md; tests/core/tst_scene.cpp checks the scene
 // against these values. Usage: node make_scene.mjs, with @mcap/core 2.2.2 and protobufjs 7
 // on NODE_PATH.
@@ -99,6 +101,7 @@ const jsonUpdates = [
 const root = new protobuf.Root().loadSync(new URL("foxglove_scene.proto", import.meta.url).pathname, { keepCase: true });
 const SceneUpdate = root.lookupType("foxglove.SceneUpdate");
 const FrameTransform = root.lookupType("foxglove.FrameTransform");
+const LocationFix = root.lookupType("foxglove.LocationFix");
 const fds = fs.readFileSync(new URL("foxglove_scene.fds", import.meta.url));
 
 const writer = new McapWriter({ writable, chunkSize: 4096, useChunks: true, useMessageIndex: true,
@@ -106,11 +109,13 @@ const writer = new McapWriter({ writable, chunkSize: 4096, useChunks: true, useM
 await writer.start({ profile: "", library: "@mcap/core make_scene.mjs" });
 const sceneSchema = await writer.registerSchema({ name: "foxglove.SceneUpdate", encoding: "protobuf", data: fds });
 const tfSchema = await writer.registerSchema({ name: "foxglove.FrameTransform", encoding: "protobuf", data: fds });
+const fixSchema = await writer.registerSchema({ name: "foxglove.LocationFix", encoding: "protobuf", data: fds });
 const jsonSchemaId = await writer.registerSchema({ name: "foxglove.SceneUpdate", encoding: "jsonschema",
   data: new TextEncoder().encode(JSON.stringify(jsonSchema)) });
 const scene = await writer.registerChannel({ topic: "/scene", messageEncoding: "protobuf", schemaId: sceneSchema, metadata: new Map() });
 const sceneJson = await writer.registerChannel({ topic: "/scene_json", messageEncoding: "json", schemaId: jsonSchemaId, metadata: new Map() });
 const tf = await writer.registerChannel({ topic: "/tf", messageEncoding: "protobuf", schemaId: tfSchema, metadata: new Map() });
+const fix = await writer.registerChannel({ topic: "/fix", messageEncoding: "protobuf", schemaId: fixSchema, metadata: new Map() });
 
 let seq = 0;
 const add = (channelId, k, data) => writer.addMessage({ channelId, sequence: seq++, logTime: ms(k), publishTime: ms(k), data });
@@ -119,6 +124,10 @@ for (let k = 0; k <= 300; k += 100) {
   await add(tf, k, FrameTransform.encode(FrameTransform.fromObject({ timestamp: stamp(k), parent_frame_id: "map",
     child_frame_id: "base_link", translation: { x: 10, y: 0, z: 0 },
     rotation: { x: 0, y: 0, z: Math.SQRT1_2, w: Math.SQRT1_2 } })).finish());
+  const i = k / 100;
+  await add(fix, k, LocationFix.encode(LocationFix.fromObject({ frame_id: "gps", timestamp: stamp(k),
+    latitude: 48.137 + i * 1e-5, longitude: 11.575 + i * 2e-5, altitude: 520,
+    position_covariance: [0.25, 0, 0, 0, 0.25, 0, 0, 0, 1], position_covariance_type: 2 })).finish());
   for (const [t, u] of updates)
     if (t === k) await add(scene, k, SceneUpdate.encode(SceneUpdate.fromObject(u)).finish());
   for (const [t, u] of jsonUpdates)
