@@ -1,7 +1,8 @@
 #pragma once
 // Every message of one topic decoded on a worker, for the panels that keep a whole topic
-// (the log, diagnostics): `each` runs on the job's thread in log-time order, `done` on the
-// GUI thread. A message that cannot be read or decoded is counted, not dropped silently.
+// (the log, diagnostics, the map, the 3D view's layers): `each` runs on the job's thread in
+// log-time order, `done` on the GUI thread — unless the job was dropped (and so stopped)
+// before it ended. A message that cannot be read or decoded is counted, not dropped silently.
 
 #include <QString>
 

@@ -25,6 +25,7 @@
 #include "widgets/field_dialog.hpp"
 #include "widgets/image_panel.hpp"
 #include "widgets/log_panel.hpp"
+#include "widgets/mailbox.hpp"
 #include "widgets/main_window.hpp"
 #include "widgets/map_panel.hpp"
 #include "widgets/map_tiles.hpp"
@@ -33,6 +34,7 @@
 #include "widgets/scene_layers.hpp"
 #include "widgets/tf_tree_panel.hpp"
 #include "widgets/timeline.hpp"
+#include "widgets/topic_job.hpp"
 #include "widgets/vtk_view.hpp"
 
 using namespace bagscope::widgets;
@@ -606,6 +608,24 @@ private slots:
     QTest::qWait(50);
     QString diff = compareToBaseline(panel.grab().toImage(), "map_panel");
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
+  }
+
+  void aDroppedTopicJobReportsNothing() {
+    // A panel drops its topic job to read another topic: the job stops, and its end (stopped
+    // on request, with what it had read) must not reach the panel after the new job's.
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/robot_state.bag")}));
+    auto mailbox = Mailbox::create(&d);
+    int called = 0;
+    auto job = decodeTopic(
+        d.sharedSession(), mailbox, *d.session()->findTopic("/rosout"),
+        [](qint64, const bagscope::decode::Value&) { QThread::msleep(20); },  // 30 lines: 600 ms
+        [&called](bagscope::Result<TopicJobResult>) { ++called; });
+    QTest::qWait(50);
+    job.reset();  // stops it
+    QTest::qWait(300);
+    QCOMPARE(called, 0);
+    mailbox->close();
   }
 
   void mapReadsFoxgloveLocationFixes() {
