@@ -96,9 +96,8 @@ void MapView::paintTiles(QPainter& p) {
                east = std::min(lon0 + (centreEast_ + halfWide) / perLon, 180.0);
   if (!(north > south && east > west)) return;
   // Zoom 0 has 156,543 m a pixel at the equator, halved at each zoom; at most 64 tiles.
-  int z = std::clamp(
-      static_cast<int>(std::lround(std::log2(156543.034 * std::cos(lat0 * std::numbers::pi / 180) * pixelsPerMetre_))),
-      0, 19);
+  const double zoom = std::log2(156543.034 * std::cos(lat0 * std::numbers::pi / 180) * pixelsPerMetre_);
+  int z = std::isfinite(zoom) ? static_cast<int>(std::lround(std::clamp(zoom, 0.0, 19.0))) : 0;  // at a pole: 0
   QPointF nw, se;
   for (;; --z) {
     nw = MapTiles::tileOf(north, west, z);
