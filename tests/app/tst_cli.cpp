@@ -132,6 +132,7 @@ private slots:
     QTest::newRow("stored definition does not fit")
         << "bad_definition" << 10 << 0 << "/rosout: the stored definition of rcl_interfaces/msg/Log does not match";
     QTest::newRow("ros2idl schema") << "idl_mcap" << 4 << 0 << "";
+    QTest::newRow("foxglove_msgs scene update") << "foxglove_scene" << 3 << 0 << "";
     // MCAP's other encodings, written by @mcap/core (tests/data/mcap_foreign/README.md).
     QTest::newRow("protobuf") << "protobuf.mcap" << 8 << 0 << "";
     QTest::newRow("json") << "json.mcap" << 5 << 0 << "";

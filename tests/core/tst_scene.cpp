@@ -298,6 +298,43 @@ private slots:
     QCOMPARE(alive, (std::vector<std::size_t>{1, 0}));
   }
 
+  void sceneUpdatesFromRos2() {
+    // ros2/cases/foxglove_scene (make_cases.py, rosbags): foxglove_msgs/msg/SceneUpdate in CDR.
+    // At 0 s box (cube at (1, 2, 3), red; a green line loop; 0.5 s lifetime), at 0.2 s ring
+    // (a sphere), at 0.4 s the deletion of ring.
+    auto s = openOrFail("ros2/cases/foxglove_scene");
+    QCOMPARE(scene::layerKindOf(s->topics()[*s->findTopic("/scene")].type), scene::LayerKind::Markers);
+    std::vector<std::pair<std::int64_t, std::vector<scene::MarkerCommand>>> log;
+    eachMessage(*s, "/scene", [&](std::int64_t t, const decode::Value& v) {
+      auto commands = scene::readMarkers(v, t);
+      QVERIFY2(commands.has_value(), commands ? "" : commands.error().message.c_str());
+      log.emplace_back(t, *commands);
+    });
+    auto aliveAt = [&](double seconds) {
+      scene::MarkerState state;
+      for (const auto& [t, commands] : log)
+        if (t <= at(seconds)) state.apply(commands);
+      QStringList out;
+      for (const Item* it : state.alive(at(seconds)))
+        out << QString("%1/%2").arg(QString::fromStdString(it->ns)).arg(it->id);
+      return out;
+    };
+    QCOMPARE(aliveAt(0.1), (QStringList{"box/0", "box/1"}));
+    QCOMPARE(aliveAt(0.3), (QStringList{"box/0", "box/1", "ring/0"}));
+    QCOMPARE(aliveAt(0.45), (QStringList{"box/0", "box/1"}));
+    QCOMPARE(aliveAt(0.55), QStringList{});
+    const Item& cube = log[0].second[1].item;
+    QCOMPARE(cube.kind, Item::Kind::Cube);
+    QCOMPARE(cube.pose.translation, (scene::Vec3{1, 2, 3}));
+    QCOMPARE(cube.colour, (scene::Colour{1, 0, 0, 1}));
+    QCOMPARE(cube.stampNs, kT0);
+    QCOMPARE(cube.expiresNs, kT0 + 500'000'000);
+    const Item& loop = log[0].second[2].item;
+    QCOMPARE(loop.kind, Item::Kind::LineStrip);
+    QCOMPARE(loop.points.size(), std::size_t{4});  // closed on its first point
+    QCOMPARE(loop.points.back(), (scene::Vec3{0, 0, 0}));
+  }
+
   void aBadIndexIsAnErrorNotARead() {
     // SceneUpdate{entities: [{id: "bad", lines: [{points: [{x: 1}], indices: [5]}]}]}, the
     // protobuf bytes written out by hand: an error naming the entity, no read past the points.

@@ -454,6 +454,79 @@ def case_idl():
     write_expectation(root, 'idl_mcap', store)
 
 
+# foxglove_msgs/msg/SceneUpdate and what it holds, written here from Foxglove's published ROS 2
+# definitions (github.com/foxglove/schemas, ros_foxglove_msgs/ros2): field names, types, order.
+FOXGLOVE_MSGS = {
+    'Color': 'float64 r\nfloat64 g\nfloat64 b\nfloat64 a\n',
+    'KeyValuePair': 'string key\nstring value\n',
+    'ArrowPrimitive': 'geometry_msgs/Pose pose\nfloat64 shaft_length\nfloat64 shaft_diameter\nfloat64 head_length\n'
+                      'float64 head_diameter\nfoxglove_msgs/Color color\n',
+    'CubePrimitive': 'geometry_msgs/Pose pose\ngeometry_msgs/Vector3 size\nfoxglove_msgs/Color color\n',
+    'SpherePrimitive': 'geometry_msgs/Pose pose\ngeometry_msgs/Vector3 size\nfoxglove_msgs/Color color\n',
+    'CylinderPrimitive': 'geometry_msgs/Pose pose\ngeometry_msgs/Vector3 size\nfloat64 bottom_scale\nfloat64 top_scale\n'
+                         'foxglove_msgs/Color color\n',
+    'LinePrimitive': 'uint8 LINE_STRIP=0\nuint8 LINE_LOOP=1\nuint8 LINE_LIST=2\nuint8 type\ngeometry_msgs/Pose pose\n'
+                     'float64 thickness\nbool scale_invariant\ngeometry_msgs/Point[] points\nfoxglove_msgs/Color color\n'
+                     'foxglove_msgs/Color[] colors\nuint32[] indices\n',
+    'TriangleListPrimitive': 'geometry_msgs/Pose pose\ngeometry_msgs/Point[] points\nfoxglove_msgs/Color color\n'
+                             'foxglove_msgs/Color[] colors\nuint32[] indices\n',
+    'TextPrimitive': 'geometry_msgs/Pose pose\nbool billboard\nfloat64 font_size\nbool scale_invariant\n'
+                     'foxglove_msgs/Color color\nstring text\n',
+    'ModelPrimitive': 'geometry_msgs/Pose pose\ngeometry_msgs/Vector3 scale\nfoxglove_msgs/Color color\n'
+                      'bool override_color\nstring url\nstring media_type\nuint8[] data\n',
+    'SceneEntityDeletion': 'builtin_interfaces/Time timestamp\nuint8 MATCHING_ID=0\nuint8 ALL=1\nuint8 type\nstring id\n',
+    'SceneEntity': 'builtin_interfaces/Time timestamp\nstring frame_id\nstring id\nbuiltin_interfaces/Duration lifetime\n'
+                   'bool frame_locked\nfoxglove_msgs/KeyValuePair[] metadata\nfoxglove_msgs/ArrowPrimitive[] arrows\n'
+                   'foxglove_msgs/CubePrimitive[] cubes\nfoxglove_msgs/SpherePrimitive[] spheres\n'
+                   'foxglove_msgs/CylinderPrimitive[] cylinders\nfoxglove_msgs/LinePrimitive[] lines\n'
+                   'foxglove_msgs/TriangleListPrimitive[] triangles\nfoxglove_msgs/TextPrimitive[] texts\n'
+                   'foxglove_msgs/ModelPrimitive[] models\n',
+    'SceneUpdate': 'foxglove_msgs/SceneEntityDeletion[] deletions\nfoxglove_msgs/SceneEntity[] entities\n',
+}
+
+
+def case_foxglove_scene():
+    """foxglove_msgs/msg/SceneUpdate in a rosbag2 MCAP (CDR): at 0 s entity `box` (a cube
+    1 × 1 × 1 at (1, 2, 3), red; a line loop through (0,0,0) (1,0,0) (0,1,0), green; 0.5 s
+    lifetime), at 0.2 s entity `ring` (a sphere), at 0.4 s the deletion of `ring`."""
+    store = get_typestore(Stores.ROS2_JAZZY)
+    for name, text in FOXGLOVE_MSGS.items():
+        store.register(get_types_from_msg(text, f'foxglove_msgs/msg/{name}'))
+    T = store.types
+    P = lambda x, y, z: T['geometry_msgs/msg/Point'](x=x, y=y, z=z)  # noqa: E731
+    V = lambda x, y, z: T['geometry_msgs/msg/Vector3'](x=x, y=y, z=z)  # noqa: E731
+    C = lambda r, g, b: T['foxglove_msgs/msg/Color'](r=r, g=g, b=b, a=1.0)  # noqa: E731
+    pose = lambda x, y, z: T['geometry_msgs/msg/Pose'](  # noqa: E731
+        position=P(x, y, z), orientation=T['geometry_msgs/msg/Quaternion'](x=0.0, y=0.0, z=0.0, w=1.0))
+    dur = lambda ns: T['builtin_interfaces/msg/Duration'](sec=ns // 10**9, nanosec=ns % 10**9)  # noqa: E731
+
+    def entity(ns, name, life=0, cubes=(), spheres=(), lines=()):
+        return T['foxglove_msgs/msg/SceneEntity'](
+            timestamp=stamp(store, ns), frame_id='map', id=name, lifetime=dur(life), frame_locked=False, metadata=[],
+            arrows=[], cubes=list(cubes), spheres=list(spheres), cylinders=[], lines=list(lines), triangles=[], texts=[],
+            models=[])
+
+    def update(deletions=(), entities=()):
+        return T['foxglove_msgs/msg/SceneUpdate'](deletions=list(deletions), entities=list(entities))
+
+    cube = T['foxglove_msgs/msg/CubePrimitive'](pose=pose(1.0, 2.0, 3.0), size=V(1.0, 1.0, 1.0), color=C(1.0, 0.0, 0.0))
+    loop = T['foxglove_msgs/msg/LinePrimitive'](
+        type=1, pose=pose(0.0, 0.0, 0.0), thickness=0.05, scale_invariant=False,
+        points=[P(0.0, 0.0, 0.0), P(1.0, 0.0, 0.0), P(0.0, 1.0, 0.0)], color=C(0.0, 1.0, 0.0), colors=[],
+        indices=np.array([], dtype=np.uint32))
+    ball = T['foxglove_msgs/msg/SpherePrimitive'](pose=pose(0.0, 0.0, 1.0), size=V(0.5, 0.5, 0.5), color=C(0.0, 0.0, 1.0))
+    gone = T['foxglove_msgs/msg/SceneEntityDeletion'](timestamp=stamp(store, T0 + 400_000_000), type=0, id='ring')
+    updates = [(T0, update(entities=[entity(T0, 'box', 500_000_000, cubes=[cube], lines=[loop])])),
+               (T0 + 200_000_000, update(entities=[entity(T0 + 200_000_000, 'ring', spheres=[ball])])),
+               (T0 + 400_000_000, update(deletions=[gone]))]
+    root = fresh(HERE / 'foxglove_scene')
+    with Writer(root, version=9, storage_plugin=StoragePlugin.MCAP) as w:
+        c = w.add_connection('/scene', 'foxglove_msgs/msg/SceneUpdate', typestore=store)
+        for t, m in updates:
+            w.write(c, t, store.serialize_cdr(m, 'foxglove_msgs/msg/SceneUpdate'))
+    write_expectation(root, 'foxglove_scene', store)
+
+
 def main():
     store = get_typestore(Stores.ROS2_JAZZY)
     case_old_paths(store)
@@ -464,6 +537,7 @@ def main():
     case_service_event()
     case_bad_definition()
     case_idl()
+    case_foxglove_scene()
     print('wrote', ', '.join(sorted(p.name for p in HERE.iterdir() if p.is_dir())))
 
 
