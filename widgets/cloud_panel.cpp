@@ -184,7 +184,8 @@ void cloudColours(const CloudFrame& frame, ColourMap map, double low, double hig
 // ---------------------------------------------------------------------------------------
 // CloudPanel
 
-// One actor drawing polydata coloured by its RGB(A) scalars.
+namespace {
+// An actor drawing its polydata in the colours of its RGB(A) scalars.
 struct Drawn {
   vtkNew<vtkPolyData> data;
   vtkNew<vtkPolyDataMapper> mapper;
@@ -196,11 +197,10 @@ struct Drawn {
     actor->SetMapper(mapper);
   }
 };
+}  // namespace
 
 struct CloudPanel::Scene {
-  vtkNew<vtkPolyData> cloud, grid, axes;
-  vtkNew<vtkPolyDataMapper> cloudMapper, gridMapper, axesMapper;
-  vtkNew<vtkActor> cloudActor, gridActor, axesActor;
+  Drawn cloud, grid, axes;
   // A layer's shapes, lines and points: actors of their own, for its line width and point
   // size; kept and reused, as many as layers were drawn.
   struct LayerActors {
@@ -218,15 +218,7 @@ struct CloudPanel::Scene {
     colourBar->SetMaximumHeightInPixels(260);
     colourBar->SetPosition(0.88, 0.08);
     colourBar->SetVisibility(false);
-    for (auto [data, mapper, actor] : {std::tuple{cloud.Get(), cloudMapper.Get(), cloudActor.Get()},
-                                       std::tuple{grid.Get(), gridMapper.Get(), gridActor.Get()},
-                                       std::tuple{axes.Get(), axesMapper.Get(), axesActor.Get()}}) {
-      mapper->SetInputData(data);
-      mapper->SetColorModeToDirectScalars();
-      mapper->ScalarVisibilityOn();
-      actor->SetMapper(mapper);
-    }
-    axesActor->GetProperty()->SetLineWidth(2);
+    axes.actor->GetProperty()->SetLineWidth(2);
   }
 };
 
@@ -349,17 +341,17 @@ void CloudPanel::layOutControls() {
 void CloudPanel::setUpScene() {
   vtkRenderer* renderer = view_->renderer();
   renderer->SetBackground(0.12, 0.12, 0.14);
-  renderer->AddActor(scene_->gridActor);
-  renderer->AddActor(scene_->axesActor);
-  renderer->AddActor(scene_->cloudActor);
+  renderer->AddActor(scene_->grid.actor);
+  renderer->AddActor(scene_->axes.actor);
+  renderer->AddActor(scene_->cloud.actor);
   renderer->AddActor2D(scene_->colourBar);
-  scene_->cloudActor->GetProperty()->SetPointSize(static_cast<float>(pointSize_->value()));
+  scene_->cloud.actor->GetProperty()->SetPointSize(static_cast<float>(pointSize_->value()));
   Lines grid;
   for (int i = -10; i <= 10; ++i) {
     grid.add({double(i), -10, 0}, {double(i), 10, 0}, QColor(70, 70, 78));
     grid.add({-10, double(i), 0}, {10, double(i), 0}, QColor(70, 70, 78));
   }
-  fill(scene_->grid, grid.xyz, grid.rgb, true);
+  fill(scene_->grid.data, grid.xyz, grid.rgb, true);
 }
 
 void CloudPanel::connectControls() {
@@ -385,11 +377,11 @@ void CloudPanel::connectControls() {
   });
   connect(range_, &ColourRange::changed, this, &CloudPanel::rebuild);
   connect(pointSize_, &QSpinBox::valueChanged, this, [this](int size) {
-    scene_->cloudActor->GetProperty()->SetPointSize(static_cast<float>(size));
+    scene_->cloud.actor->GetProperty()->SetPointSize(static_cast<float>(size));
     view_->render();
   });
   connect(grid_, &QCheckBox::toggled, this, [this](bool on) {
-    scene_->gridActor->SetVisibility(on);
+    scene_->grid.actor->SetVisibility(on);
     view_->render();
   });
   connect(triads_, &QCheckBox::toggled, this, &CloudPanel::rebuild);
@@ -603,7 +595,7 @@ void CloudPanel::rebuild() {
     cloudColours(f, map, low, high, std::span(rgb).subspan(3 * at, 3 * f.size()));
     at += f.size();
   }
-  fill(scene_->cloud, xyz, rgb, false);
+  fill(scene_->cloud.data, xyz, rgb, false);
   // Axes of the fixed frame (1 m) and a triad for every TF frame at the playhead.
   Lines axes;
   axes.add({0, 0, 0}, {1, 0, 0}, Qt::red);
@@ -620,7 +612,7 @@ void CloudPanel::rebuild() {
       axes.add(o, t->apply({0, 0, 0.3}), QColor(60, 110, 255));
     }
   }
-  fill(scene_->axes, axes.xyz, axes.rgb, true);
+  fill(scene_->axes.data, axes.xyz, axes.rgb, true);
   rebuildLayers();
 }
 
@@ -785,7 +777,8 @@ void CloudPanel::lookFrom(std::array<double, 3> position, std::array<double, 3> 
   c->SetFocalPoint(0, 0, 0);
   c->SetPosition(position.data());
   c->SetViewUp(up.data());
-  r->ResetCamera(scene_->cloud->GetNumberOfPoints() > 0 ? scene_->cloud->GetBounds() : scene_->grid->GetBounds());
+  r->ResetCamera(scene_->cloud.data->GetNumberOfPoints() > 0 ? scene_->cloud.data->GetBounds()
+                                                             : scene_->grid.data->GetBounds());
   view_->render();
 }
 
