@@ -42,12 +42,24 @@ std::shared_ptr<session::Job> startSessionJob(
     const session::Session& session, std::shared_ptr<Mailbox> mailbox,
     std::function<Result<void>(std::stop_token, const session::ProgressFn&)> work, std::function<void(double)> progress,
     std::function<void(Result<void>)> done) {
+  // Progress and the end reach the owner only while it holds the job: one it dropped for another
+  // (a new topic, a new read) stopped, and what it says would overwrite the new one's news.
+  auto held = std::make_shared<std::weak_ptr<session::Job>>();
   session::ProgressFn onProgress;
   if (progress)
-    onProgress = [mailbox, progress = std::move(progress)](double f) { mailbox->post([progress, f] { progress(f); }); };
-  return session.startJob(std::move(work), std::move(onProgress), [mailbox, done = std::move(done)](Result<void> r) {
-    mailbox->post([done, r = std::move(r)] { done(r); });
-  });
+    onProgress = [mailbox, held, progress = std::move(progress)](double f) {
+      mailbox->post([held, progress, f] {
+        if (!held->expired()) progress(f);
+      });
+    };
+  auto job =
+      session.startJob(std::move(work), std::move(onProgress), [mailbox, held, done = std::move(done)](Result<void> r) {
+        mailbox->post([held, done, r = std::move(r)] {
+          if (!held->expired()) done(r);
+        });
+      });
+  *held = job;  // before anything posted can run: both happen on the owner's thread
+  return job;
 }
 
 }  // namespace bagscope::widgets

@@ -43,8 +43,6 @@ std::shared_ptr<session::Job> decodeTopic(std::shared_ptr<const session::Session
       },
       {},
       [result, done](Result<void> r) {
-        // Stopped: its owner dropped it for another read, whose result is the one to show.
-        if (!r && r.error().code == ErrorCode::Cancelled) return;
         if (!r) return done(std::move(r).error());
         done(*result);
       });

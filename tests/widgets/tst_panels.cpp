@@ -625,6 +625,17 @@ private slots:
     job.reset();  // stops it
     QTest::qWait(300);
     QCOMPARE(called, 0);
+    // One cancelled and kept says that it stopped (the export and save dialogs rely on it).
+    bool stopped = false;
+    job = decodeTopic(
+        d.sharedSession(), mailbox, *d.session()->findTopic("/rosout"),
+        [](qint64, const bagscope::decode::Value&) { QThread::msleep(20); },
+        [&stopped](bagscope::Result<TopicJobResult> r) {
+          stopped = !r && r.error().code == bagscope::ErrorCode::Cancelled;
+        });
+    QTest::qWait(50);
+    job->cancel();
+    QTRY_VERIFY(stopped);
     mailbox->close();
   }
 
