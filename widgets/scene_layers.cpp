@@ -51,18 +51,18 @@ void SceneLayers::setTopics(const QStringList& topics, std::shared_ptr<const ses
       continue;
     }
     layer->kind = scene::layerKindOf(session->topics()[*id].type);
+    layer->topicId = *id;
+    layer->colour = layerColour(layers_.size() - 1);
     if (CloudPanel::shows(toQt(session->topics()[*id].type))) {  // read at the playhead
       layer->cloudTopic = static_cast<int>(*id);
       layer->cloud.kind = scene::Item::Kind::Points;
-      layer->cloud.colour = layerColour(layers_.size() - 1);
+      layer->cloud.colour = layer->colour;
       continue;
     }
     if (layer->kind == scene::LayerKind::None) {
       layer->problem = tr("%1: the scene does not draw %2").arg(name, toQt(session->topics()[*id].type));
       continue;
     }
-    layer->topicId = *id;
-    layer->colour = layerColour(layers_.size() - 1);
     read(layer);
   }
 }
@@ -119,8 +119,9 @@ const SceneLayers::Layer* SceneLayers::find(const QString& topic) const {
   return nullptr;
 }
 
-SceneLayers::SizeUnit SceneLayers::sizeUnit(const QString& topic) const {
-  const Layer* layer = find(topic);
+// What a layer's size means, and its size unless the user set one: by its kind (an unknown
+// topic's, a line or point thickness).
+SceneLayers::SizeUnit SceneLayers::unitOf(const Layer* layer) {
   if (!layer || layer->cloudTopic >= 0) return SizeUnit::Pixels;
   switch (layer->kind) {
     case scene::LayerKind::Pose:
@@ -132,11 +133,13 @@ SceneLayers::SizeUnit SceneLayers::sizeUnit(const QString& topic) const {
   }
 }
 
-double SceneLayers::size(const QString& topic) const {
+double SceneLayers::sizeOf(const Layer* layer, const QString& topic) const {
   if (auto it = looks_.find(topic); it != looks_.end() && it->second.size > 0) return it->second.size;
-  const Layer* layer = find(topic);
-  return sizeUnit(topic) == SizeUnit::Metres ? 1.0 : layer && layer->cloudTopic >= 0 ? 3.0 : 2.0;
+  return unitOf(layer) == SizeUnit::Metres ? 1.0 : layer && layer->cloudTopic >= 0 ? 3.0 : 2.0;
 }
+
+SceneLayers::SizeUnit SceneLayers::sizeUnit(const QString& topic) const { return unitOf(find(topic)); }
+double SceneLayers::size(const QString& topic) const { return sizeOf(find(topic), topic); }
 
 LayerLook SceneLayers::look(const QString& topic) const {
   auto it = looks_.find(topic);
@@ -213,10 +216,11 @@ std::vector<LayerGeometry> SceneLayers::geometryAt(std::int64_t nowNs, const sen
     if (!look.visible) continue;
     LayerGeometry& part = parts.emplace_back();
     g = &part.geometry;
-    colour = look.colour.isValid() && colourable(layer->topic) ? std::optional(look.colour) : std::nullopt;
-    const double sized = size(layer->topic);
-    metres = sizeUnit(layer->topic) == SizeUnit::Metres ? sized : 1;
-    if (sizeUnit(layer->topic) == SizeUnit::Pixels) {
+    const SizeUnit unit = unitOf(layer.get());
+    colour = look.colour.isValid() && unit != SizeUnit::None ? std::optional(look.colour) : std::nullopt;
+    const double sized = sizeOf(layer.get(), layer->topic);
+    metres = unit == SizeUnit::Metres ? sized : 1;
+    if (unit == SizeUnit::Pixels) {
       part.lineWidth = static_cast<float>(sized);
       part.pointSize = static_cast<float>(
           layer->cloudTopic >= 0 ? sized : sized + 2);  // markers' points: a bit larger than their lines

@@ -111,6 +111,8 @@ private:
   std::size_t itemsDrawn_ = 0;
 
   const Layer* find(const QString& topic) const;
+  static SizeUnit unitOf(const Layer* layer);
+  double sizeOf(const Layer* layer, const QString& topic) const;
   void read(const std::shared_ptr<Layer>& layer);
   void readCloud(const std::shared_ptr<Layer>& layer, std::size_t row);
 };
