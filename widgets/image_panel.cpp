@@ -194,24 +194,22 @@ void applyOverlay(const session::Session& session, const ImageOverlay& overlay, 
 }  // namespace
 
 int cameraInfoTopicFor(const session::Session& session, std::uint32_t imageTopic) {
-  const std::string& image = session.topics()[imageTopic].name;
-  const std::string ns = image.substr(0, image.rfind('/') + 1);
-  int only = -1, count = 0;
-  for (session::TopicId t = 0; t < session.topics().size(); ++t) {
-    if (sensors::kindOf(session.topics()[t].type) != sensors::SensorKind::CameraInfo) continue;
-    const std::string& name = session.topics()[t].name;
-    if (name.substr(0, name.rfind('/') + 1) == ns) return static_cast<int>(t);
-    only = static_cast<int>(t), ++count;
-  }
+  auto folderOf = [](const std::string& name) { return name.substr(0, name.rfind('/') + 1); };
+  std::vector<int> infos;  // every CameraInfo topic
+  for (session::TopicId t = 0; t < session.topics().size(); ++t)
+    if (sensors::kindOf(session.topics()[t].type) == sensors::SensorKind::CameraInfo)
+      infos.push_back(static_cast<int>(t));
+  auto in = [&](const std::string& ns) {
+    auto it = std::find_if(infos.begin(), infos.end(),
+                           [&](int t) { return folderOf(session.topics()[static_cast<std::size_t>(t)].name) == ns; });
+    return it == infos.end() ? -1 : *it;
+  };
+  const std::string ns = folderOf(session.topics()[imageTopic].name);
+  if (int t = in(ns); t >= 0) return t;
   // /cam/image_raw/compressed: the namespace above.
-  if (ns.size() > 1) {
-    std::string up = ns.substr(0, ns.rfind('/', ns.size() - 2) + 1);
-    for (session::TopicId t = 0; t < session.topics().size(); ++t)
-      if (sensors::kindOf(session.topics()[t].type) == sensors::SensorKind::CameraInfo &&
-          session.topics()[t].name.substr(0, session.topics()[t].name.rfind('/') + 1) == up)
-        return static_cast<int>(t);
-  }
-  return count == 1 ? only : -1;
+  if (ns.size() > 1)
+    if (int t = in(ns.substr(0, ns.rfind('/', ns.size() - 2) + 1)); t >= 0) return t;
+  return infos.size() == 1 ? infos[0] : -1;
 }
 
 RenderedImage renderImage(const session::Session& session, std::uint32_t topic, std::size_t row,
