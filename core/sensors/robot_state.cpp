@@ -10,11 +10,6 @@ namespace bagscope::sensors {
 
 using decode::Value;
 
-namespace {
-double number(const Value* v) { return numberOf(v); }
-std::string text(const Value* v) { return textOf(v); }
-}  // namespace
-
 const char* levelName(LogLevel level) {
   static const char* const kNames[] = {"DEBUG", "INFO", "WARN", "ERROR", "FATAL", "?"};
   return kNames[static_cast<int>(level)];
@@ -26,7 +21,7 @@ Result<LogEntry> readLog(const Value& m) {
   const Value* msg = field(m, "msg");
   if (!msg) msg = field(m, "message");  // foxglove.Log
   if (!level || !msg) return makeError(ErrorCode::Format, "not a log message (no level and msg)");
-  const auto l = static_cast<int>(number(level));
+  const auto l = static_cast<int>(numberOf(level));
   if (auto h = headerOf(m)) e.stampNs = h->stampNs;                                         // ROS 1: header.stamp
   else if (const Value* stamp = field(m, "stamp")) e.stampNs = timeNs(*stamp).value_or(0);  // ROS 2
   else if (const Value* ts = field(m, "timestamp")) e.stampNs = timeNs(*ts).value_or(0);    // Foxglove
@@ -38,11 +33,11 @@ Result<LogEntry> readLog(const Value& m) {
   if (foxglove && l >= 1 && l <= 5) e.level = static_cast<LogLevel>(l - 1);
   for (auto [value, named] : kLevels)
     if (!foxglove && value == l) e.level = named;
-  e.node = text(field(m, "name"));
-  e.message = text(msg);
-  e.file = text(field(m, "file"));
-  e.function = text(field(m, "function"));
-  e.line = static_cast<std::uint32_t>(number(field(m, "line")));
+  e.node = textOf(field(m, "name"));
+  e.message = textOf(msg);
+  e.file = textOf(field(m, "file"));
+  e.function = textOf(field(m, "function"));
+  e.line = static_cast<std::uint32_t>(numberOf(field(m, "line")));
   return e;
 }
 
@@ -53,12 +48,12 @@ Result<std::vector<DiagnosticStatus>> readDiagnostics(const Value& m) {
   std::vector<DiagnosticStatus> out;
   for (const auto& s : status->items) {
     DiagnosticStatus d;
-    d.level = static_cast<int>(number(field(s, "level")));
-    d.name = text(field(s, "name"));
-    d.message = text(field(s, "message"));
-    d.hardwareId = text(field(s, "hardware_id"));
+    d.level = static_cast<int>(numberOf(field(s, "level")));
+    d.name = textOf(field(s, "name"));
+    d.message = textOf(field(s, "message"));
+    d.hardwareId = textOf(field(s, "hardware_id"));
     if (const Value* values = field(s, "values"); values && values->kind == Value::Kind::Array)
-      for (const auto& kv : values->items) d.values.emplace_back(text(field(kv, "key")), text(field(kv, "value")));
+      for (const auto& kv : values->items) d.values.emplace_back(textOf(field(kv, "key")), textOf(field(kv, "value")));
     out.push_back(std::move(d));
   }
   return out;
@@ -76,15 +71,14 @@ Result<NavSatFix> readNavSatFix(const decode::Value& m) {
   const decode::Value* lat = field(m, "latitude");
   const decode::Value* lon = field(m, "longitude");
   if (!lat || !lon) return makeError(ErrorCode::Format, "not a NavSatFix (no latitude and longitude)");
-  auto num = [](const decode::Value* v) { return numberOf(v); };
   NavSatFix f;
   if (auto h = headerOf(m)) f.stampNs = h->stampNs;
-  f.latitude = num(lat), f.longitude = num(lon), f.altitude = num(field(m, "altitude"));
+  f.latitude = numberOf(lat), f.longitude = numberOf(lon), f.altitude = numberOf(field(m, "altitude"));
   if (const decode::Value* st = field(m, "status"); st && st->kind == decode::Value::Kind::Struct)
-    f.status = static_cast<int>(num(field(*st, "status")));
+    f.status = static_cast<int>(numberOf(field(*st, "status")));
   if (const decode::Value* c = field(m, "position_covariance"); c && c->kind == decode::Value::Kind::Array)
-    for (std::size_t i = 0; i < 9 && i < c->items.size(); ++i) f.covariance[i] = num(&c->items[i]);
-  f.covarianceType = static_cast<int>(num(field(m, "position_covariance_type")));
+    for (std::size_t i = 0; i < 9 && i < c->items.size(); ++i) f.covariance[i] = numberOf(&c->items[i]);
+  f.covarianceType = static_cast<int>(numberOf(field(m, "position_covariance_type")));
   return f;
 }
 
