@@ -61,6 +61,28 @@ bool near(double a, double b, double eps = 1e-5) { return std::abs(a - b) <= eps
 constexpr std::int64_t kT0 = 1'700'000'000'000'000'000;
 std::int64_t at(double seconds) { return kT0 + static_cast<std::int64_t>(std::llround(seconds * 1e9)); }
 
+// Every marker or scene-update message of `topic` as commands, by log time.
+using MarkerLog = std::vector<std::pair<std::int64_t, std::vector<scene::MarkerCommand>>>;
+MarkerLog markerLog(const session::Session& s, const std::string& topic) {
+  MarkerLog log;
+  eachMessage(s, topic, [&](std::int64_t t, const decode::Value& v) {
+    auto commands = scene::readMarkers(v, t);
+    if (!commands) qFatal("%s: %s", topic.c_str(), commands.error().message.c_str());
+    log.emplace_back(t, *commands);
+  });
+  return log;
+}
+// The markers alive at `seconds`, as "ns/id", after the log's commands up to then.
+QStringList aliveAt(const MarkerLog& log, double seconds) {
+  scene::MarkerState state;
+  for (const auto& [t, commands] : log)
+    if (t <= at(seconds)) state.apply(commands);
+  QStringList out;
+  for (const Item* it : state.alive(at(seconds)))
+    out << QString("%1/%2").arg(QString::fromStdString(it->ns)).arg(it->id);
+  return out;
+}
+
 }  // namespace
 
 class TestScene : public QObject {
@@ -112,25 +134,14 @@ private slots:
     // lifetime), b/1 text; 0.5 s delete a/1; 1.0 s a/3 mesh, b/2 strip; 1.5 s deleteall;
     // 1.6 s c/7 arrow.
     auto s = openOrFail("ros1/robot_state.bag");
-    std::vector<std::pair<std::int64_t, std::vector<scene::MarkerCommand>>> log;
-    eachMessage(*s, "/markers",
-                [&](std::int64_t t, const decode::Value& v) { log.emplace_back(t, *scene::readMarkers(v, t)); });
-    auto aliveAt = [&](double seconds) {
-      scene::MarkerState state;
-      for (const auto& [t, commands] : log)
-        if (t <= at(seconds)) state.apply(commands);
-      QStringList out;
-      for (const Item* it : state.alive(at(seconds)))
-        out << QString("%1/%2").arg(QString::fromStdString(it->ns)).arg(it->id);
-      return out;
-    };
-    QCOMPARE(aliveAt(0.05), QStringList{});
-    QCOMPARE(aliveAt(0.2), (QStringList{"a/1", "a/2", "b/1"}));
-    QCOMPARE(aliveAt(0.55), (QStringList{"a/2", "b/1"}));  // a/1 deleted at 0.5 s; a/2 lives to 0.1 + 0.5 s
-    QCOMPARE(aliveAt(0.65), (QStringList{"b/1"}));
-    QCOMPARE(aliveAt(1.2), (QStringList{"a/3", "b/1", "b/2"}));
-    QCOMPARE(aliveAt(1.55), QStringList{});
-    QCOMPARE(aliveAt(1.7), QStringList{"c/7"});
+    const MarkerLog log = markerLog(*s, "/markers");
+    QCOMPARE(aliveAt(log, 0.05), QStringList{});
+    QCOMPARE(aliveAt(log, 0.2), (QStringList{"a/1", "a/2", "b/1"}));
+    QCOMPARE(aliveAt(log, 0.55), (QStringList{"a/2", "b/1"}));  // a/1 deleted at 0.5 s; a/2 lives to 0.1 + 0.5 s
+    QCOMPARE(aliveAt(log, 0.65), (QStringList{"b/1"}));
+    QCOMPARE(aliveAt(log, 1.2), (QStringList{"a/3", "b/1", "b/2"}));
+    QCOMPARE(aliveAt(log, 1.55), QStringList{});
+    QCOMPARE(aliveAt(log, 1.7), QStringList{"c/7"});
   }
 
   void shapesHaveTheirSizeColourAndPlace() {
@@ -196,28 +207,14 @@ private slots:
     auto s = openOrFail("mcap_foreign/scene.mcap");
     QCOMPARE(scene::layerKindOf(s->topics()[*s->findTopic("/scene")].type), scene::LayerKind::Markers);
     QCOMPARE(scene::layerKindOf("foxglove_msgs/msg/SceneUpdate"), scene::LayerKind::Markers);
-    std::vector<std::pair<std::int64_t, std::vector<scene::MarkerCommand>>> log;
-    eachMessage(*s, "/scene", [&](std::int64_t t, const decode::Value& v) {
-      auto commands = scene::readMarkers(v, t);
-      QVERIFY2(commands.has_value(), commands ? "" : commands.error().message.c_str());
-      log.emplace_back(t, *commands);
-    });
+    const MarkerLog log = markerLog(*s, "/scene");
     QCOMPARE(log.size(), std::size_t{4});
-    scene::MarkerState state;
-    std::size_t applied = 0;
-    auto aliveAt = [&](double seconds) {
-      for (; applied < log.size() && log[applied].first <= at(seconds); ++applied) state.apply(log[applied].second);
-      QStringList out;
-      for (const Item* it : state.alive(at(seconds)))
-        out << QString("%1/%2").arg(QString::fromStdString(it->ns)).arg(it->id);
-      return out;
-    };
-    QCOMPARE(aliveAt(0.05),
+    QCOMPARE(aliveAt(log, 0.05),
              (QStringList{"arrow/0", "blink/0", "car/0", "car/1", "cone/0", "lane/0", "model/0", "tri/0"}));
-    QCOMPARE(aliveAt(0.12), (QStringList{"arrow/0", "blink/0", "car/0", "cone/0", "lane/0", "model/0", "tri/0"}));
-    QCOMPARE(aliveAt(0.16), (QStringList{"arrow/0", "car/0", "cone/0", "lane/0", "model/0", "tri/0"}));
-    QCOMPARE(aliveAt(0.25), (QStringList{"arrow/0", "car/0", "cone/0", "model/0", "tri/0"}));
-    QCOMPARE(aliveAt(0.3), QStringList{"after/0"});
+    QCOMPARE(aliveAt(log, 0.12), (QStringList{"arrow/0", "blink/0", "car/0", "cone/0", "lane/0", "model/0", "tri/0"}));
+    QCOMPARE(aliveAt(log, 0.16), (QStringList{"arrow/0", "car/0", "cone/0", "lane/0", "model/0", "tri/0"}));
+    QCOMPARE(aliveAt(log, 0.25), (QStringList{"arrow/0", "car/0", "cone/0", "model/0", "tri/0"}));
+    QCOMPARE(aliveAt(log, 0.3), QStringList{"after/0"});
 
     // The primitives' geometry, from the values make_scene.mjs wrote.
     auto first = [&](const std::string& ns) {
@@ -304,25 +301,11 @@ private slots:
     // (a sphere), at 0.4 s the deletion of ring.
     auto s = openOrFail("ros2/cases/foxglove_scene");
     QCOMPARE(scene::layerKindOf(s->topics()[*s->findTopic("/scene")].type), scene::LayerKind::Markers);
-    std::vector<std::pair<std::int64_t, std::vector<scene::MarkerCommand>>> log;
-    eachMessage(*s, "/scene", [&](std::int64_t t, const decode::Value& v) {
-      auto commands = scene::readMarkers(v, t);
-      QVERIFY2(commands.has_value(), commands ? "" : commands.error().message.c_str());
-      log.emplace_back(t, *commands);
-    });
-    auto aliveAt = [&](double seconds) {
-      scene::MarkerState state;
-      for (const auto& [t, commands] : log)
-        if (t <= at(seconds)) state.apply(commands);
-      QStringList out;
-      for (const Item* it : state.alive(at(seconds)))
-        out << QString("%1/%2").arg(QString::fromStdString(it->ns)).arg(it->id);
-      return out;
-    };
-    QCOMPARE(aliveAt(0.1), (QStringList{"box/0", "box/1"}));
-    QCOMPARE(aliveAt(0.3), (QStringList{"box/0", "box/1", "ring/0"}));
-    QCOMPARE(aliveAt(0.45), (QStringList{"box/0", "box/1"}));
-    QCOMPARE(aliveAt(0.55), QStringList{});
+    const MarkerLog log = markerLog(*s, "/scene");
+    QCOMPARE(aliveAt(log, 0.1), (QStringList{"box/0", "box/1"}));
+    QCOMPARE(aliveAt(log, 0.3), (QStringList{"box/0", "box/1", "ring/0"}));
+    QCOMPARE(aliveAt(log, 0.45), (QStringList{"box/0", "box/1"}));
+    QCOMPARE(aliveAt(log, 0.55), QStringList{});
     const Item& cube = log[0].second[1].item;
     QCOMPARE(cube.kind, Item::Kind::Cube);
     QCOMPARE(cube.pose.translation, (scene::Vec3{1, 2, 3}));
