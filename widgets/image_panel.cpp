@@ -456,15 +456,12 @@ void ImagePanel::sessionChanged() {
 }
 
 void ImagePanel::fillOverlayBox() {
-  QString wanted = pendingOverlay_.isEmpty() ? overlay_->currentData().toString() : pendingOverlay_;
-  QSignalBlocker block(overlay_);
-  overlay_->clear();
-  overlay_->addItem(tr("No overlay"), QString());
+  std::vector<std::pair<QString, QString>> clouds;
   for (const auto& t : document_->topics())
-    if (CloudPanel::shows(t.type)) overlay_->addItem(tr("Overlay %1").arg(t.name), t.name);
-  int at = overlay_->findData(wanted);
-  overlay_->setCurrentIndex(std::max(0, at));
-  if (at >= 0) pendingOverlay_.clear();
+    if (CloudPanel::shows(t.type)) clouds.emplace_back(tr("Overlay %1").arg(t.name), t.name);
+  if (refillChoice(overlay_, tr("No overlay"), clouds,
+                   pendingOverlay_.isEmpty() ? overlay_->currentData().toString() : pendingOverlay_))
+    pendingOverlay_.clear();
   fillOverlayColours();
 }
 
@@ -488,15 +485,9 @@ void ImagePanel::setOverlayColour(const QString& field) {
 void ImagePanel::fillOverlayColours() {
   QStringList fields = shown_.cloudFields;
   if (!overlayField_.isEmpty() && !fields.contains(overlayField_)) fields << overlayField_;
-  QSignalBlocker block(overlayColour_);
-  QStringList now;  // unchanged while playing: an open list stays open
-  for (int i = 1; i < overlayColour_->count(); ++i) now << overlayColour_->itemData(i).toString();
-  if (now != fields || overlayColour_->count() == 0) {
-    overlayColour_->clear();
-    overlayColour_->addItem(tr("by range"), QString());
-    for (const QString& f : fields) overlayColour_->addItem(tr("by %1").arg(f), f);
-  }
-  overlayColour_->setCurrentIndex(std::max(0, overlayColour_->findData(overlayField_)));
+  std::vector<std::pair<QString, QString>> choices;
+  for (const QString& f : fields) choices.emplace_back(tr("by %1").arg(f), f);
+  refillChoice(overlayColour_, tr("by range"), choices, overlayField_);  // the field chosen is always there
   overlayColour_->setVisible(overlay_->currentIndex() > 0);
 }
 

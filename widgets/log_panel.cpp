@@ -210,14 +210,11 @@ void LogPanel::setLines(std::vector<LogLine> lines) {
 void LogPanel::fillNodes() {
   std::set<std::string> nodes;
   for (const auto& l : model_->lines()) nodes.insert(l.entry.node);
-  QString wanted = pendingNode_.isEmpty() ? node_->currentText() : pendingNode_;
-  QSignalBlocker block(node_);
-  node_->clear();
-  node_->addItem(tr("All nodes"));
-  for (const auto& n : nodes) node_->addItem(toQt(n), toQt(n));
-  int at = node_->findData(wanted);
-  node_->setCurrentIndex(std::max(0, at));
-  if (at >= 0) pendingNode_.clear();
+  std::vector<std::pair<QString, QString>> choices;
+  for (const auto& n : nodes) choices.emplace_back(toQt(n), toQt(n));
+  if (refillChoice(node_, tr("All nodes"), choices,
+                   pendingNode_.isEmpty() ? node_->currentData().toString() : pendingNode_))
+    pendingNode_.clear();
 }
 
 void LogPanel::applyFilter() {

@@ -24,6 +24,23 @@ void Panel::askAndSave(const QString& title, const QString& suggested, const QSt
   save(path);
 }
 
+bool refillChoice(QComboBox* box, const QString& none, const std::vector<std::pair<QString, QString>>& choices,
+                  const QString& wanted) {
+  QSignalBlocker block(box);
+  bool same = box->count() == static_cast<int>(choices.size()) + 1;
+  for (int i = 0; same && i < static_cast<int>(choices.size()); ++i)
+    same = box->itemText(i + 1) == choices[static_cast<std::size_t>(i)].first &&
+           box->itemData(i + 1).toString() == choices[static_cast<std::size_t>(i)].second;
+  if (!same) {
+    box->clear();
+    box->addItem(none, QString());
+    for (const auto& [text, data] : choices) box->addItem(text, data);
+  }
+  const int at = wanted.isEmpty() ? 0 : box->findData(wanted);
+  box->setCurrentIndex(std::max(0, at));
+  return at >= 0;
+}
+
 TopicChoice::TopicChoice(QWidget* parent) : QComboBox(parent) {
   connect(this, &QComboBox::currentIndexChanged, this, [this] {
     asked_.clear();

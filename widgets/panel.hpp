@@ -7,6 +7,7 @@
 #include <QWidget>
 
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include "timeline.hpp"
@@ -44,6 +45,12 @@ signals:
   /// background (`error` empty), or why not.
   void saved(const QString& path, const QString& error);
 };
+
+/// Fills `box` with `none` (data "") and then `choices` (shown text, data), and selects the
+/// data `wanted`, else `none`; returns whether `wanted` was there. Emits nothing. A box that
+/// holds these choices already is left as it is (an open list stays open).
+bool refillChoice(QComboBox* box, const QString& none, const std::vector<std::pair<QString, QString>>& choices,
+                  const QString& wanted);
 
 /// A panel's topic box: the recording's topics of the panel's kind (name shown, id as item
 /// data), and the topic asked for (by a layout, or Show in …) while the open recording lacks
