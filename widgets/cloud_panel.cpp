@@ -412,7 +412,7 @@ void CloudPanel::sessionChanged() {
 }
 
 void CloudPanel::loadTf() {
-  QString keep = pendingFrame_.isEmpty() ? fixedFrame_->currentText() : pendingFrame_;
+  QString keep = pendingFrame_.isEmpty() ? fixedFrame_->currentData().toString() : pendingFrame_;
   {
     QSignalBlocker block(fixedFrame_);
     fixedFrame_->clear();
@@ -427,11 +427,9 @@ void CloudPanel::loadTf() {
     mailbox->post([this, buffer, session, keep] {
       if (session.get() != document_->session()) return;
       tf_ = buffer;
-      QSignalBlocker block(fixedFrame_);
-      for (const auto& f : buffer->frames()) fixedFrame_->addItem(toQt(f), toQt(f));
-      int i = fixedFrame_->findText(keep);
-      if (i > 0) {
-        fixedFrame_->setCurrentIndex(i);
+      std::vector<std::pair<QString, QString>> frames;
+      for (const auto& f : buffer->frames()) frames.emplace_back(toQt(f), toQt(f));
+      if (refillChoice(fixedFrame_, tr("(sensor frame)"), frames, keep) && !keep.isEmpty()) {
         pendingFrame_.clear();
         ++version_;
         frames_.clear();
