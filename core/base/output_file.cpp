@@ -1,6 +1,9 @@
 #include "output_file.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <mutex>
 #include <random>
@@ -29,10 +32,87 @@ Error existsAlready(const fs::path& final) {
   return fileError(ErrorCode::Write, "exists already (not replaced without --overwrite)", utf8(final));
 }
 
+Error refused(const fs::path& final, const std::string& why) {
+  return fileError(ErrorCode::Write, why + ": not replaced", utf8(final));
+}
+
+// The same file, whatever the spelling of the two paths.
+bool samePath(const fs::path& a, const fs::path& b) {
+  std::error_code ec;
+  return fs::weakly_canonical(fs::absolute(a, ec), ec) == fs::weakly_canonical(fs::absolute(b, ec), ec);
+}
+
+// Replaces the recording in the folder `final` (its files `old`) by the one in the folder
+// `temp`: the old files are removed and the new ones moved in, metadata.yaml last, so that
+// anything else in the folder stays. Refused, before anything is touched, when a new file's
+// name is held by a file that is not part of the old recording.
+Result<void> replaceMembers(const fs::path& temp, const fs::path& final, const std::vector<fs::path>& old) {
+  std::error_code ec;
+  std::vector<fs::path> incoming;
+  std::string inTheWay;
+  for (const auto& e : fs::directory_iterator(temp, ec)) {
+    incoming.push_back(e.path().filename());
+    fs::path target = final / e.path().filename();
+    if (!fs::exists(fs::symlink_status(target, ec))) continue;
+    bool member = std::any_of(old.begin(), old.end(), [&](const fs::path& o) { return samePath(o, target); });
+    if (!member) inTheWay += (inTheWay.empty() ? "" : ", ") + utf8(e.path().filename());
+  }
+  if (ec) return fileError(ErrorCode::Write, "cannot list the finished output: " + ec.message(), utf8(final));
+  if (!inTheWay.empty())
+    return fileError(ErrorCode::Write,
+                     "cannot replace the recording in this folder: files that are not part of it hold the names "
+                     "of the new one's files (" +
+                         inTheWay + "); nothing was changed",
+                     utf8(final));
+  for (const auto& o : old) {
+    fs::remove(o, ec);
+    if (ec)
+      return fileError(ErrorCode::Write,
+                       "cannot remove '" + utf8(o.filename()) + "' of the recording it replaces: " + ec.message(),
+                       utf8(final));
+  }
+  // metadata.yaml last: the folder reads as a recording only once every file is in place.
+  std::stable_partition(incoming.begin(), incoming.end(), [](const fs::path& n) { return n != "metadata.yaml"; });
+  for (const auto& name : incoming) {
+    fs::rename(temp / name, final / name, ec);
+    if (ec)
+      return fileError(ErrorCode::Write, "cannot move '" + utf8(name) + "' into place: " + ec.message(), utf8(final));
+  }
+  return {};
+}
+
+// ".<stem>.part-<12 hex><ext>": a name temporaryBeside makes.
+bool isPartName(const std::string& name) {
+  auto at = name.find(".part-");
+  return name.size() > 1 && name.front() == '.' && at != std::string::npos && name.size() >= at + 6 + 12 &&
+         std::all_of(name.begin() + static_cast<std::ptrdiff_t>(at + 6),
+                     name.begin() + static_cast<std::ptrdiff_t>(at + 18),
+                     [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }) &&
+         (name.size() == at + 18 || name[at + 18] == '.');
+}
+
 }  // namespace
 
-Result<void> publish(const fs::path& temp, const fs::path& final, bool overwrite,
-                     bool (*replaceableFolder)(const fs::path&)) {
+Result<void> checkReplaceable(const fs::path& final, bool folder, bool overwrite, RecordingMembersFn members) {
+  std::error_code ec;
+  auto status = fs::symlink_status(final, ec);
+  if (!fs::exists(status)) return {};
+  if (!overwrite) return existsAlready(final);
+  switch (status.type()) {
+    case fs::file_type::regular:
+      if (folder) return refused(final, "is a file, which a recording folder does not replace");
+      return {};
+    case fs::file_type::directory:
+      if (!folder) return refused(final, "is a folder");
+      if (!members || !members(final))
+        return refused(final, "is a folder that is not a recording (no metadata.yaml that reads as rosbag2 metadata)");
+      return {};
+    case fs::file_type::symlink: return refused(final, "is a symbolic link (only files and recordings are replaced)");
+    default: return refused(final, "is not a regular file (a FIFO, socket or device)");
+  }
+}
+
+Result<void> publish(const fs::path& temp, const fs::path& final, bool overwrite, RecordingMembersFn members) {
   std::error_code ec;
   TemporaryPath cleanup(temp);  // removed on every way out but success
   bool folder = fs::is_directory(temp, ec);
@@ -44,24 +124,37 @@ Result<void> publish(const fs::path& temp, const fs::path& final, bool overwrite
     // A file system without hard links: fall through to check-and-rename.
   }
 #endif
-  if (fs::exists(fs::symlink_status(final, ec))) {
-    if (!overwrite) return existsAlready(final);
-    if (fs::is_directory(final, ec)) {
-      if (!folder || !replaceableFolder || !replaceableFolder(final))
-        return fileError(ErrorCode::Write, "is a folder that is not a recording: not replaced", utf8(final));
-      fs::remove_all(final, ec);
-      if (ec)
-        return fileError(ErrorCode::Write, "cannot remove the recording it replaces: " + ec.message(), utf8(final));
-    } else if (folder) {
-      return fileError(ErrorCode::Write, "is a file: a recording folder does not replace it", utf8(final));
-    }
-  }
+  if (auto r = checkReplaceable(final, folder, overwrite, members); !r) return r;
+  if (folder && fs::is_directory(fs::symlink_status(final, ec))) return replaceMembers(temp, final, *members(final));
   // A folder moves only to a name that is free (rename refuses a non-empty folder).
   fs::rename(temp, final, ec);
   if (ec)
     return fileError(ErrorCode::Write, "cannot rename the finished output into place: " + ec.message(), utf8(final));
   cleanup.release();
   return {};
+}
+
+std::size_t removeStaleParts(const fs::path& dir, bool recursive) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return 0;
+  std::size_t removed = 0;
+  auto now = fs::file_time_type::clock::now();
+  auto stale = [&](const fs::directory_entry& e) {
+    return isPartName(utf8(e.path().filename())) && now - e.last_write_time(ec) >= std::chrono::minutes(1);
+  };
+  if (!recursive) {
+    for (const auto& e : fs::directory_iterator(dir, fs::directory_options::skip_permission_denied, ec)) {
+      if (e.is_symlink(ec) || !stale(e)) continue;
+      if (e.is_regular_file(ec) ? fs::remove(e.path(), ec) : e.is_directory(ec) && fs::remove_all(e.path(), ec) > 0)
+        ++removed;
+    }
+    return removed;
+  }
+  for (auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (it->is_regular_file(ec) && stale(*it) && fs::remove(it->path(), ec)) ++removed;
+  }
+  return removed;
 }
 
 TemporaryPath::~TemporaryPath() {

@@ -7,9 +7,11 @@
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "result.hpp"
 
@@ -19,12 +21,29 @@ namespace bagscope {
 /// for writers that choose a container by it).
 std::filesystem::path temporaryBeside(const std::filesystem::path& final);
 
-/// Moves a finished temporary file or folder to its final name. Without `overwrite` an
-/// existing file or folder is never replaced (an error naming it); with it, an existing file
-/// is replaced, and an existing folder only when `replaceableFolder` says it may be (a
-/// recording of ours, never an arbitrary folder). On error the temporary is removed.
+/// The files an existing recording folder consists of — what replacing it removes — or
+/// nothing when the folder is not a recording (its writer knows: rosbag2's metadata.yaml).
+using RecordingMembersFn = std::optional<std::vector<std::filesystem::path>> (*)(const std::filesystem::path& folder);
+
+/// Whether an output may be written under `final` (a file, or with `folder` a recording
+/// folder): the name is free; or, with `overwrite`, it is a regular file (for a file) or a
+/// recording folder `members` recognises (for a folder). FIFOs, sockets, devices, symbolic
+/// links and any other folder are never replaced. Checked before writing and when publishing.
+Result<void> checkReplaceable(const std::filesystem::path& final, bool folder, bool overwrite,
+                              RecordingMembersFn members = nullptr);
+
+/// Moves a finished temporary file or folder to its final name, as checkReplaceable allows.
+/// A recording folder is replaced member by member: its own files are removed and the new
+/// ones moved in (metadata last), anything else in the folder stays; a new file whose name
+/// another file of the folder holds is refused, naming every such file. On error the
+/// temporary is removed.
 Result<void> publish(const std::filesystem::path& temp, const std::filesystem::path& final, bool overwrite,
-                     bool (*replaceableFolder)(const std::filesystem::path&) = nullptr);
+                     RecordingMembersFn members = nullptr);
+
+/// Removes what a writer stopped by kill -9 or a power cut left in `dir`: files (and, not
+/// recursive, folders) of temporaryBeside's pattern not written to for a minute, so that a
+/// concurrent writer's are left alone. Returns how many were removed.
+std::size_t removeStaleParts(const std::filesystem::path& dir, bool recursive);
 
 /// A file written front to back (with patches of what was written: header fields that are
 /// known only at the end), buffered. Created new: opening fails if the path exists. Every

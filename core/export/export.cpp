@@ -106,30 +106,6 @@ std::string expand(const std::string& pattern, const std::string& bag, const std
   return out;
 }
 
-// Temporary files of our own pattern that an export killed before it could clean up
-// (kill -9, power loss) left in `dir` and its sub-folders: ".<stem>.part-<12 hex><ext>".
-// Only those not written to for a minute, so that a concurrent export's are left alone.
-std::size_t removeStaleParts(const fs::path& dir) {
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return 0;
-  std::size_t removed = 0;
-  auto now = fs::file_time_type::clock::now();
-  for (auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
-       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    if (!it->is_regular_file(ec)) continue;
-    std::string name = utf8(it->path().filename());
-    auto at = name.find(".part-");
-    bool ours = name.size() > 1 && name.front() == '.' && at != std::string::npos && name.size() >= at + 6 + 12 &&
-                std::all_of(name.begin() + static_cast<std::ptrdiff_t>(at + 6),
-                            name.begin() + static_cast<std::ptrdiff_t>(at + 18),
-                            [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }) &&
-                (name.size() == at + 18 || name[at + 18] == '.');
-    if (!ours || now - it->last_write_time(ec) < std::chrono::minutes(1)) continue;
-    if (fs::remove(it->path(), ec)) ++removed;
-  }
-  return removed;
-}
-
 // A cloud from a LaserScan: x, y, z, intensity as float32.
 struct ScanCloud {
   std::vector<sensors::ScanPoint> points;
@@ -798,7 +774,7 @@ Result<void> exportSession(const Session& session, const std::string& bag, const
                            ExportReport& report, std::stop_token stop, const ProgressFn& progress) {
   if (auto r = checkNameTemplate(options.nameTemplate); !r) return r;
   if (!options.dryRun)
-    if (std::size_t n = removeStaleParts(options.outDir))
+    if (std::size_t n = removeStaleParts(options.outDir, true))
       report.notes.push_back("removed " + std::to_string(n) +
                              " unfinished temporary files an earlier, interrupted export "
                              "left in " +

@@ -8,6 +8,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -197,6 +198,12 @@ bool isFolderOfRecordings(const std::filesystem::path& path);
 bool hasRecordingName(const std::filesystem::path& path);
 /// For file dialogs: "*.bag *.mcap *.db3 metadata.yaml".
 std::string recordingFilePatterns();
+
+/// The files the rosbag2 recording in `folder` consists of: its metadata.yaml and the storage
+/// files it lists that are there (each with its -wal and -shm). Nothing when `folder` holds
+/// no metadata.yaml that reads as rosbag2 metadata, or it lists a file outside the folder or
+/// one that is not a regular file. What replacing the recording (--overwrite) removes.
+std::optional<std::vector<std::filesystem::path>> rosbag2RecordingFiles(const std::filesystem::path& folder);
 
 /// Opens a recording, choosing the reader from the file's first bytes.
 /// Errors name the file; an unknown format says what the first bytes were.

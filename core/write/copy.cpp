@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "core/base/byte_source.hpp"
+#include "core/base/output_file.hpp"
 #include "core/schema/builtin_types.hpp"
 #include "write.hpp"
 
@@ -190,6 +191,10 @@ Result<CopyReport> copyRecording(const Session& s, const CopyRequest& request, s
     options.mcapProfile = profileFor(connections);
   auto writer = openWriter(output, options);
   if (!writer) return writer.error();
+  fs::path folder = output.parent_path().empty() ? fs::path(".") : output.parent_path();
+  if (std::size_t n = removeStaleParts(folder, false))
+    report.notes.push_back("removed " + std::to_string(n) +
+                           " unfinished outputs an earlier, interrupted run left in '" + utf8(folder) + "'");
   std::unordered_map<const storage::Connection*, ChannelId> channels;
   DefinitionFiller definitions(request.msgPaths);
   for (const auto* c : connections) {

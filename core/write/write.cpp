@@ -29,12 +29,6 @@ const std::vector<ContainerInfo>& table() {
   return rows;
 }
 
-// A rosbag2 folder an earlier run of ours (or rosbag2) wrote: what --overwrite may replace.
-bool isRecordingFolder(const fs::path& folder) {
-  std::error_code ec;
-  return fs::is_regular_file(folder / "metadata.yaml", ec);
-}
-
 // The writer of a container, completing its output at the temporary path; published by finish().
 class Published final : public RecordingWriter {
 public:
@@ -48,7 +42,7 @@ public:
   Result<void> finish() override {
     if (auto r = inner_->finish(); !r) return r;
     inner_.reset();
-    auto r = publish(temp_.path(), final_, overwrite_, isRecordingFolder);
+    auto r = publish(temp_.path(), final_, overwrite_, storage::rosbag2RecordingFiles);
     temp_.release();  // published, or removed by publish
     return r;
   }
@@ -125,8 +119,8 @@ Result<std::unique_ptr<RecordingWriter>> openWriter(const fs::path& path, const 
   std::error_code ec;
   fs::path parent = path.parent_path().empty() ? fs::path(".") : path.parent_path();
   if (!fs::is_directory(parent, ec)) return fileError(ErrorCode::Write, "its folder does not exist", utf8(path));
-  if (!options.overwrite && fs::exists(fs::symlink_status(path, ec)))
-    return fileError(ErrorCode::Write, "exists already (not replaced without --overwrite)", utf8(path));
+  if (auto r = checkReplaceable(path, info.extension.empty(), options.overwrite, storage::rosbag2RecordingFiles); !r)
+    return r.error();
   fs::path temp = temporaryBeside(path);
   std::unique_ptr<RecordingWriter> inner;
   if (info.extension.empty()) {  // a rosbag2 folder

@@ -444,6 +444,95 @@ class Safety(Workspace):
         self.assertEqual(copy.read_bytes(), before)
         self.assertEqual(sorted(p.name for p in folder.iterdir()), ['demo_db3_0.db3', 'metadata.yaml'])
 
+    def test_overwrite_refuses_a_folder_that_is_not_a_recording(self):
+        cfg = self.dir / 'cfg'
+        cfg.mkdir()
+        (cfg / 'metadata.yaml').write_text('name: my config\n')
+        (cfg / 'data.csv').write_text('precious\n')
+        run = cli('convert', data('ros2', 'demo.mcap'), '-o', cfg, '--format', 'rosbag2', '--overwrite', check=False)
+        self.assertEqual(run.returncode, 4, run.stderr)
+        self.assertIn('not a recording', run.stderr)
+        self.assertEqual(sorted(p.name for p in cfg.iterdir()), ['data.csv', 'metadata.yaml'])
+        self.assertEqual((cfg / 'data.csv').read_text(), 'precious\n')
+        self.assertNoLeftovers()
+
+    def test_overwrite_replaces_only_the_recordings_own_files(self):
+        r2x = self.dir / 'r2x'
+        shutil.copytree(data('ros2', 'demo_mcap_bag'), r2x)
+        old_storage = metadata_yaml(r2x)['relative_file_paths']
+        (r2x / 'notes.txt').write_text('notes\n')
+        (r2x / 'calib').mkdir()
+        (r2x / 'calib' / 'cam.yaml').write_text('c\n')
+        cli('convert', data('ros2', 'demo_db3'), '-o', r2x, '--format', 'rosbag2', '--overwrite', '-q')
+        self.assertEqual((r2x / 'notes.txt').read_text(), 'notes\n')
+        self.assertEqual((r2x / 'calib' / 'cam.yaml').read_text(), 'c\n')
+        new_storage = metadata_yaml(r2x)['relative_file_paths']
+        self.assertEqual(new_storage, ['r2x_0.mcap'])
+        for name in old_storage:
+            if name not in new_storage:
+                self.assertFalse((r2x / name).exists(), f'{name} of the replaced recording is still there')
+        self.assertEqual(sorted(p.name for p in r2x.iterdir()), sorted(['calib', 'notes.txt', 'metadata.yaml'] +
+                                                                      new_storage))
+        messages, _, _ = rosbags_read(r2x)
+        self.assertEqual(messages, rosbags_read(data('ros2', 'demo_db3'))[0])
+        self.assertNoLeftovers()
+
+    def test_overwrite_refuses_when_a_stranger_holds_a_new_files_name(self):
+        r2x = self.dir / 'r2x'
+        shutil.copytree(data('ros2', 'demo_db3'), r2x)
+        (r2x / 'r2x_0.mcap').write_bytes(b'not part of the recording')
+        before = sorted((p.name, p.read_bytes()) for p in r2x.iterdir())
+        run = cli('convert', data('ros2', 'demo.mcap'), '-o', r2x, '--format', 'rosbag2', '--overwrite', check=False)
+        self.assertEqual(run.returncode, 4, run.stderr)
+        self.assertIn('r2x_0.mcap', run.stderr)
+        self.assertIn('not part of it', run.stderr)
+        self.assertEqual(sorted((p.name, p.read_bytes()) for p in r2x.iterdir()), before)
+        self.assertNoLeftovers()
+
+    def test_overwrite_never_replaces_special_files(self):
+        import socket
+        import stat
+        fifo = self.dir / 'f.mcap'
+        os.mkfifo(fifo)
+        sock_path = self.dir / 's.mcap'
+        sock = socket.socket(socket.AF_UNIX)
+        sock.bind(str(sock_path))
+        link = self.dir / 'l.mcap'
+        (self.dir / 'target.mcap').write_bytes(b'kept')
+        link.symlink_to(self.dir / 'target.mcap')
+        cases = [(fifo, stat.S_ISFIFO), (sock_path, stat.S_ISSOCK), (link, stat.S_ISLNK)]
+        if os.geteuid() == 0:  # a device node as /dev/full is one, in our own folder
+            device = self.dir / 'full.mcap'
+            os.mknod(device, 0o666 | stat.S_IFCHR, os.makedev(1, 7))
+            cases.append((device, stat.S_ISCHR))
+        else:
+            print('not root: the device-node case is not run (FIFO, socket and link are)', file=sys.stderr)
+        for path, kind in cases:
+            run = cli('convert', data('ros1', 'demo_bz2.bag'), '-o', path, '--overwrite', check=False)
+            self.assertEqual(run.returncode, 4, f'{path.name}: {run.stderr}')
+            self.assertIn('not replaced', run.stderr)
+            self.assertTrue(kind(os.lstat(path).st_mode), f'{path.name} was replaced')
+        self.assertEqual((self.dir / 'target.mcap').read_bytes(), b'kept')
+        sock.close()
+        self.assertNoLeftovers()
+
+    def test_parts_left_by_a_killed_run_are_removed_and_reported(self):
+        stale_file = self.dir / '.out.part-0123456789ab.mcap'
+        stale_file.write_bytes(b'half')
+        stale_folder = self.dir / '.r2.part-00000000beef'
+        stale_folder.mkdir()
+        (stale_folder / 'r2_0.mcap').write_bytes(b'half')
+        fresh = self.dir / '.other.part-aaaaaaaaaaaa.bag'  # a concurrent run's: written just now
+        fresh.write_bytes(b'busy')
+        hour_ago = os.stat(stale_file).st_mtime - 3600
+        for p in (stale_file, stale_folder):
+            os.utime(p, (hour_ago, hour_ago))
+        run = cli('convert', data('ros1', 'demo_bz2.bag'), '-o', self.dir / 'out.mcap', '-q')
+        self.assertIn('removed 2 unfinished outputs', run.stderr)
+        self.assertFalse(stale_file.exists())
+        self.assertFalse(stale_folder.exists())
+        self.assertTrue(fresh.exists())
+
     def test_a_failed_write_leaves_nothing_under_the_name(self):
         # A file size limit stands in for a full disk: the write fails part way (EFBIG).
         def limit():

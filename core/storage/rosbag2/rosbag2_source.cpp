@@ -487,6 +487,35 @@ Result<fs::path> resolveListedFile(const fs::path& folder, const std::string& li
 
 }  // namespace
 
+std::optional<std::vector<fs::path>> rosbag2RecordingFiles(const fs::path& folder) {
+  std::error_code ec;
+  fs::path yaml = folder / "metadata.yaml";
+  if (!fs::is_regular_file(fs::symlink_status(yaml, ec))) return std::nullopt;
+  std::ifstream in(yaml, std::ios::binary);
+  std::string text(std::istreambuf_iterator<char>(in), {});
+  try {  // the metadata.yaml rosbag2 writes, not any YAML with a version in it
+    YAML::Node root = YAML::Load(text);
+    if (!root.IsMap() || !root["rosbag2_bagfile_information"].IsMap()) return std::nullopt;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  auto metadata = parseMetadata(text, yaml);
+  if (!metadata) return std::nullopt;
+  std::vector<fs::path> files{yaml};
+  for (const auto& listed : metadata->files) {
+    auto found = resolveListedFile(folder, listed);
+    if (!found || (!found->empty() && !fs::is_regular_file(fs::symlink_status(*found, ec)))) return std::nullopt;
+    if (found->empty()) continue;
+    for (const char* companion : {"", "-wal", "-shm", "-journal"}) {
+      fs::path f = *found;
+      f += companion;
+      if (fs::is_regular_file(fs::symlink_status(f, ec)) && std::find(files.begin(), files.end(), f) == files.end())
+        files.push_back(f);
+    }
+  }
+  return files;
+}
+
 Result<std::unique_ptr<Source>> openRosbag2(const fs::path& path) {
   std::error_code ec;
   fs::path folder = fs::is_directory(path, ec) ? path : path.parent_path();
