@@ -103,6 +103,7 @@ struct ChunkMessage {
 struct LoadedChunk {
   ByteBuffer data;
   std::vector<ChunkMessage> messages;  ///< sorted by (log time, position in the chunk)
+  std::uint32_t orphans = 0;           ///< messages on channels nothing defines: not listed, counted
   std::size_t memoryBytes() const { return data.capacity() + messages.capacity() * sizeof(ChunkMessage); }
 };
 

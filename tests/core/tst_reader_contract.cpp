@@ -26,7 +26,7 @@ private slots:
     QTest::newRow("ros1 uncompressed") << "ros1/demo_uncompressed.bag" << ros1 << QString();
     QTest::newRow("mcap zstd") << "ros2/demo_zstd.mcap" << ros2 << QString();
     QTest::newRow("mcap lz4") << "ros2/demo_lz4.mcap" << ros2 << QString();
-    QTest::newRow("mcap no summary") << "ros2/demo_nosummary.mcap" << ros2 << QString("no usable summary section");
+    QTest::newRow("mcap no summary") << "ros2/demo_nosummary.mcap" << ros2 << QString();  // optional: no damage
     QTest::newRow("rosbag2 sqlite") << "ros2/demo_db3" << ros2 << QString();
     QTest::newRow("rosbag2 sqlite split") << "ros2/demo_db3_split" << ros2 << QString();
     QTest::newRow("rosbag2 mcap") << "ros2/demo_mcap_bag" << ros2 << QString();

@@ -29,7 +29,6 @@ import rosbag
 
 ARGS = None
 HERE = Path(__file__).resolve().parent
-MCAP_PACKAGES = ['@mcap/core@2.2.2', '@mcap/support@1.1.0', '@foxglove/crc@0.0.3']
 
 
 def sha(data):
@@ -70,11 +69,7 @@ def ros1_connections(path):
 
 def mcap_read(*paths):
     """What @mcap/core reads from each file (verify_mcap.mjs), as dicts."""
-    modules = Path(ARGS.npm_cache).resolve()
-    if not (modules / 'node_modules' / '@mcap' / 'core').is_dir():
-        modules.mkdir(parents=True, exist_ok=True)
-        subprocess.run(['npm', 'install', '--no-audit', '--no-fund', '--prefix', str(modules), *MCAP_PACKAGES],
-                       check=True, capture_output=True)
+    modules = Path(ARGS.npm_cache).resolve()  # tests/npm/install.sh put the packages there
     run = subprocess.run(['node', str(HERE / 'verify_mcap.mjs'), str(modules), *map(str, paths)],
                          capture_output=True, text=True)
     if run.returncode != 0:
@@ -554,7 +549,7 @@ if __name__ == '__main__':
     parser.add_argument('--cli', required=True)
     parser.add_argument('--data', required=True)
     parser.add_argument('--rosbags', required=True, help='the rosbags library source (…/peers/rosbags/src)')
-    parser.add_argument('--npm-cache', required=True, help='where @mcap/core is installed from npm')
+    parser.add_argument('--npm-cache', required=True, help='where tests/npm/install.sh installed @mcap/core')
     ARGS, rest = parser.parse_known_args()
     if not Path(ARGS.rosbags, 'rosbags').is_dir():
         sys.exit(f'test_write.py: no rosbags library at {ARGS.rosbags} (../shared/peers/rosbags/src)')

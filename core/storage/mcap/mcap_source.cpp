@@ -176,6 +176,16 @@ private:
   Result<void> parseChunk(std::span<const std::byte> content, bool cut, LoadedChunk& out, LoadContext& ctx,
                           ChunkStats* stats, const DefinitionFn* onDefinition) const;
   void finishCounts(bool countsFromChunks);
+  // A chunk record's messages; its schema and channel records to `onDefinition` when given.
+  Result<void> loadChunkRecord(std::uint32_t index, LoadedChunk& out, LoadContext& ctx,
+                               const DefinitionFn* onDefinition) const;
+  // Chunks the summary lists without a message index (optional in MCAP, and no damage), or
+  // with channels the summary does not define: read at open, for their channels (which may be
+  // defined only inside them) and messages.
+  Result<void> readUnindexedChunks(bool haveStats, const std::map<std::uint16_t, std::uint64_t>& statsCounts);
+  // Gives pending channels their schemas, reading chunks in file order for schema records
+  // until every one is found (the summary need not repeat them).
+  void resolvePendingSchemas();
 
   std::unique_ptr<ByteSource> bytes_;
   SourceInfo info_;
@@ -184,10 +194,17 @@ private:
   std::map<std::uint16_t, std::uint32_t> connIndexById_;
   std::vector<Chunk> chunks_;
   std::optional<MessageIndex> index_;
+  // What readUnindexedChunks found in each chunk without a message index, for messageIndex().
+  std::map<std::uint32_t, std::vector<std::pair<std::uint32_t, IndexEntry>>> unindexedEntries_;
   LoadContext context_;  // for single-threaded loads
   detail::ChunkReadCache readCache_;
   ChunkStats stats_;
   bool statsKnown_ = false;
+  bool completeWithoutSummary_ = false;
+  // Channels whose schema record came after them (a summary need not repeat schemas): by
+  // connection index, the schema id still to find.
+  std::map<std::uint32_t, std::uint16_t>
+      schemaPending_;  // a footer and the closing magic, but no summary that indexes the messages
   // Metadata and attachment records: (offset, length) of each whole record, from the
   // summary's indexes or met by the scan.
   std::vector<std::pair<std::uint64_t, std::uint64_t>> extraRecords_;
@@ -228,6 +245,8 @@ bool McapSource::takeChannel(std::span<const std::byte> content) {
     c.type = it->second.name;
     c.schemaEncoding = it->second.encoding;
     c.definition = it->second.data;
+  } else if (schemaId != 0) {
+    schemaPending_[static_cast<std::uint32_t>(connections_.size())] = schemaId;  // defined later in the file
   }
   connIndexById_[id] = static_cast<std::uint32_t>(connections_.size());
   connections_.push_back(std::move(c));
@@ -254,14 +273,23 @@ Result<void> McapSource::open() {
   auto summary = readSummary();
   if (summary && *summary) return {};
   info_.indexed = false;
-  info_.problems.push_back(summary ? "the file has no usable summary section; it was scanned to index it"
-                                   : "the summary is unreadable (" + summary.error().message +
-                                         "); the file was scanned to index it");
   schemas_.clear();
   connections_.clear();
   connIndexById_.clear();
   chunks_.clear();
-  return scan();
+  unindexedEntries_.clear();
+  schemaPending_.clear();
+  if (auto r = scan(); !r) return r;
+  // The summary is optional: a file that ends with its footer, read to the end without damage,
+  // lost nothing (SourceInfo::indexed says it was scanned). Anything else is said.
+  bool clean = summary && completeWithoutSummary_ && info_.problems.size() == 1;
+  if (clean) info_.problems.clear();
+  else
+    info_.problems.insert(
+        info_.problems.begin(),
+        summary ? "the file has no usable summary section; it was scanned to index it"
+                : "the summary is unreadable (" + summary.error().message + "); the file was scanned to index it");
+  return {};
 }
 
 // True when the summary gave everything needed; false to fall back to a scan.
@@ -312,13 +340,14 @@ Result<void> McapSource::checkChunkIndexes(std::uint64_t dataEnd) {
   for (auto& c : chunks_) {
     if (c.recordPos < kMagic.size() || c.recordPos >= dataEnd || c.recordLength > dataEnd - c.recordPos)
       return error(ErrorCode::Format, "a chunk index points outside the data section", c.recordPos);
+    bool known = std::all_of(c.counts.begin(), c.counts.end(),
+                             [&](auto& p) { return connIndexById_.count(static_cast<std::uint16_t>(p.first)) != 0; });
+    if (!known) {  // channels defined only inside the chunks (the summary need not repeat them)
+      c.counts.clear();
+      continue;
+    }
     for (auto& [channel, n] : c.counts) {
-      auto it = connIndexById_.find(static_cast<std::uint16_t>(channel));
-      if (it == connIndexById_.end())
-        return error(ErrorCode::Format,
-                     "a chunk index names channel " + std::to_string(channel) + ", which the summary does not define",
-                     c.recordPos);
-      channel = it->second;
+      channel = connIndexById_.at(static_cast<std::uint16_t>(channel));
       n = 1;
     }
   }
@@ -336,6 +365,7 @@ Result<bool> McapSource::readSummary() {
   if (f.num<std::uint8_t>() != kOpFooter || f.num<std::uint64_t>() != 20)
     return error(ErrorCode::Format, "the footer record is malformed", footerPos);
   auto summaryStart = f.num<std::uint64_t>();
+  completeWithoutSummary_ = summaryStart == 0;
   if (summaryStart == 0) return false;
   if (summaryStart < kMagic.size() || summaryStart > footerPos)
     return error(ErrorCode::Format, "summary start " + std::to_string(summaryStart) + " is outside the file",
@@ -372,11 +402,19 @@ Result<bool> McapSource::readSummary() {
   if (malformed || !why.empty())
     return error(ErrorCode::Format, "summary record is malformed" + (why.empty() ? "" : ": " + why), summaryStart);
   if (auto r = checkChunkIndexes(summaryStart); !r) return std::move(r).error();
-  if (chunks_.empty() && (!haveStats || statsMessages > 0))
-    return false;  // messages outside chunks (or unknown): only a scan finds them
-  for (auto& conn : connections_) conn.messageCount = channelCounts[static_cast<std::uint16_t>(conn.id)];
+  if (chunks_.empty() && (!haveStats || statsMessages > 0)) {
+    completeWithoutSummary_ = true;  // messages outside chunks (or unknown): only a scan finds them
+    return false;
+  }
   stats_.chunkCount = chunks_.size();
   statsKnown_ = false;  // compression names need the chunk records
+  if (std::any_of(chunks_.begin(), chunks_.end(), [](const Chunk& c) { return c.counts.empty(); })) {
+    if (auto r = readUnindexedChunks(haveStats, channelCounts); !r) return std::move(r).error();
+    resolvePendingSchemas();
+    return true;
+  }
+  resolvePendingSchemas();
+  for (auto& conn : connections_) conn.messageCount = channelCounts[static_cast<std::uint16_t>(conn.id)];
   finishCounts(false);
   if (!haveStats) {
     // Counts from the message indexes instead.
@@ -386,6 +424,69 @@ Result<bool> McapSource::readSummary() {
     finishCounts(false);
   }
   return true;
+}
+
+Result<void> McapSource::readUnindexedChunks(bool haveStats,
+                                             const std::map<std::uint16_t, std::uint64_t>& statsCounts) {
+  DefinitionFn define = [this](const Record& d) {
+    return d.op == kOpSchema ? takeSchema(d.content) : takeChannel(d.content);
+  };
+  for (std::uint32_t ci = 0; ci < chunks_.size(); ++ci) {
+    Chunk& c = chunks_[ci];
+    if (!c.counts.empty()) continue;
+    LoadedChunk loaded;
+    if (auto r = loadChunkRecord(ci, loaded, context_, &define); !r) info_.problems.push_back(r.error().describe());
+    if (loaded.orphans)
+      info_.problems.push_back("the chunk at offset " + std::to_string(c.recordPos) + " holds " +
+                               std::to_string(loaded.orphans) +
+                               " messages on channels that nothing in the file defines; they are not read");
+    auto& entries = unindexedEntries_[ci];
+    for (const auto& m : loaded.messages) {
+      entries.push_back({m.connIndex, {m.logTimeNs, {ci, m.recordOffset}}});
+      auto it = std::find_if(c.counts.begin(), c.counts.end(), [&](auto& p) { return p.first == m.connIndex; });
+      if (it == c.counts.end()) c.counts.emplace_back(m.connIndex, 1);
+    }
+  }
+  // Counts from what was read, checked against the statistics record where there is one.
+  auto index = messageIndex();
+  if (!index) return std::move(index).error();
+  for (std::size_t i = 0; i < connections_.size(); ++i) {
+    auto& conn = connections_[i];
+    conn.messageCount = (**index)[i].size();
+    auto said = statsCounts.find(static_cast<std::uint16_t>(conn.id));
+    std::uint64_t claimed = said == statsCounts.end() ? 0 : said->second;
+    if (haveStats && claimed != conn.messageCount)
+      info_.problems.push_back("the statistics record says " + std::to_string(claimed) + " messages on " + conn.topic +
+                               ", the chunks hold " + std::to_string(conn.messageCount));
+  }
+  finishCounts(false);
+  return {};
+}
+
+void McapSource::resolvePendingSchemas() {
+  DefinitionFn define = [this](const Record& d) { return d.op != kOpSchema || takeSchema(d.content); };
+  auto resolved = [this] {
+    for (auto it = schemaPending_.begin(); it != schemaPending_.end();) {
+      auto schema = schemas_.find(it->second);
+      if (schema == schemas_.end()) {
+        ++it;
+        continue;
+      }
+      auto& c = connections_[it->first];
+      c.type = schema->second.name;
+      c.schemaEncoding = schema->second.encoding;
+      c.definition = schema->second.data;
+      it = schemaPending_.erase(it);
+    }
+    return schemaPending_.empty();
+  };
+  LoadedChunk loaded;
+  for (std::uint32_t ci = 0; ci < chunks_.size() && !resolved(); ++ci)
+    if (!chunks_[ci].loose) (void)loadChunkRecord(ci, loaded, context_, &define);  // damage: said when read
+  for (const auto& [conn, schemaId] : schemaPending_)
+    info_.problems.push_back("channel " + connections_[conn].topic + " names schema " + std::to_string(schemaId) +
+                             ", which the file does not define");
+  schemaPending_.clear();
 }
 
 void McapSource::finishCounts(bool countsFromChunks) {
@@ -456,7 +557,7 @@ Result<void> McapSource::parseChunk(std::span<const std::byte> content, bool cut
       m.num<std::uint64_t>();  // publish time
       if (!m.ok) return !(bad = true);
       auto it = connIndexById_.find(channel);
-      if (it == connIndexById_.end()) return true;  // a channel never defined: nothing to label it with
+      if (it == connIndexById_.end()) return ++out.orphans, true;  // a channel never defined: nothing to label it with
       auto dataOffset = static_cast<std::uint32_t>(r.content.data() - out.data.data()) + 22;
       out.messages.push_back({toNs(logTime), dataOffset, static_cast<std::uint32_t>(r.content.size() - 22), it->second,
                               static_cast<std::uint32_t>(r.offset)});
@@ -502,11 +603,16 @@ void McapSource::scanChunk(Scan& scan, std::uint64_t pos, std::span<const std::b
   auto chunkIndex = static_cast<std::uint32_t>(chunks_.size());
   chunks_.push_back(c);
   scan.loaded.messages.clear();
+  scan.loaded.orphans = 0;
   DefinitionFn define = [this](const Record& d) {
     return d.op == kOpSchema ? takeSchema(d.content) : takeChannel(d.content);
   };
   auto r = parseChunk(record, cut, scan.loaded, context_, &stats_, &define);
   for (const auto& m : scan.loaded.messages) addScanned(scan, chunkIndex, m);
+  if (scan.loaded.orphans)
+    info_.problems.push_back("the chunk at offset " + std::to_string(pos) + " holds " +
+                             std::to_string(scan.loaded.orphans) +
+                             " messages on channels that nothing in the file defines; they are not read");
   if (!r || cut) {
     info_.problems.push_back(
         std::string(cut ? "the file ends inside the chunk" : "the chunk") + " at offset " + std::to_string(pos) +
@@ -585,6 +691,7 @@ Result<void> McapSource::scan() {
   detail::sortIndex(*index_);
   index_->resize(connections_.size());
   statsKnown_ = true;
+  resolvePendingSchemas();
   info_.problems.push_back("recovered " + std::to_string(scan.recovered) + " messages by scanning");
   finishCounts(true);
   return {};
@@ -628,9 +735,15 @@ Result<FileExtras> McapSource::extras() {
 }
 
 Result<void> McapSource::loadChunk(std::uint32_t index, LoadedChunk& out, LoadContext& ctx) const {
+  return loadChunkRecord(index, out, ctx, nullptr);
+}
+
+Result<void> McapSource::loadChunkRecord(std::uint32_t index, LoadedChunk& out, LoadContext& ctx,
+                                         const DefinitionFn* onDefinition) const {
   if (index >= chunks_.size()) return error(ErrorCode::InvalidArgument, "no chunk " + std::to_string(index), 0);
   const Chunk& c = chunks_[index];
   out.messages.clear();
+  out.orphans = 0;
   if (c.loose) {
     // Message records in the data section, outside chunks: parse the span as records.
     if (auto r = readExact(c.recordPos, c.recordLength, out.data); !r) return r;
@@ -661,7 +774,7 @@ Result<void> McapSource::loadChunk(std::uint32_t index, LoadedChunk& out, LoadCo
   bool cut = len > bytes.size() - kRecordPrefix;
   auto content = bytes.subspan(kRecordPrefix,
                                static_cast<std::size_t>(std::min<std::uint64_t>(len, bytes.size() - kRecordPrefix)));
-  if (auto r = parseChunk(content, cut, out, ctx, nullptr, nullptr); !r) {
+  if (auto r = parseChunk(content, cut, out, ctx, nullptr, onDefinition); !r) {
     Error e = std::move(r).error();
     e.message = "chunk at offset " + std::to_string(c.recordPos) + ": " + e.message;
     e.file = bytes_->name();
@@ -696,7 +809,10 @@ Result<const MessageIndex*> McapSource::messageIndex() {
     bool ok = c.messageIndexPos != 0 && c.messageIndexLength > 0 && c.messageIndexPos <= bytes_->size() &&
               c.messageIndexLength <= bytes_->size() - c.messageIndexPos;
     std::vector<std::pair<std::uint32_t, IndexEntry>> entries;
-    if (ok && readExact(c.messageIndexPos, c.messageIndexLength, buf)) {
+    if (auto read = unindexedEntries_.find(ci); read != unindexedEntries_.end()) {
+      entries = std::move(read->second);
+      ok = true;
+    } else if (ok && readExact(c.messageIndexPos, c.messageIndexLength, buf)) {
       std::string why;
       forEachRecord(buf.span(), why, [&](const Record& r) {
         if (r.op != kOpMessageIndex) return true;
