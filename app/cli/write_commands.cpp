@@ -125,7 +125,8 @@ void printReport(const std::string& command, const WriteArgs& args, const write:
     std::fprintf(stderr, "bagscope-cli: %s: kept %llu metadata records and %llu attachments in '%s'\n", command.c_str(),
                  static_cast<unsigned long long>(report.metadataWritten),
                  static_cast<unsigned long long>(report.attachmentsWritten), utf8(args.output).c_str());
-  for (const auto& n : report.notes) std::fprintf(stderr, "bagscope-cli: %s: note: %s\n", command.c_str(), n.c_str());
+  for (const auto& n : report.notes)
+    std::fprintf(stderr, "bagscope-cli: %s: '%s': note: %s\n", command.c_str(), utf8(args.output).c_str(), n.c_str());
   for (const auto& s : report.skipped)
     std::fprintf(stderr, "bagscope-cli: %s: skipped %s\n", command.c_str(), s.c_str());
   for (const auto& l : report.lost)

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <list>
+#include <mutex>
 
 #ifdef _WIN32
 #ifndef NOMINMAX
@@ -11,6 +13,7 @@
 #include <windows.h>
 #else
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #endif
@@ -56,10 +59,85 @@ std::size_t readSome(int fd, std::uint64_t at, std::byte* out, std::size_t n, st
 }
 #endif
 
+// Opens `path` read-only: the handle, or the system's reason.
+#ifdef _WIN32
+bool openHandle(const std::filesystem::path& path, FileHandle& h, std::string& why) {
+  h = CreateFileW(path.c_str(), GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
+                  OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
+  if (h != INVALID_HANDLE_VALUE) return true;
+  why = "cannot open file (error " + std::to_string(GetLastError()) + ")";
+  return false;
+}
+std::int64_t handleSize(HANDLE h) {
+  LARGE_INTEGER size{};
+  return GetFileSizeEx(h, &size) ? static_cast<std::int64_t>(size.QuadPart) : -1;
+}
+#else
+bool openHandle(const std::filesystem::path& path, FileHandle& h, std::string& why) {
+  h = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (h >= 0) return true;
+  why = std::string("cannot open: ") + std::strerror(errno);
+  return false;
+}
+std::int64_t handleSize(int fd) {
+  struct stat st {};
+  return ::fstat(fd, &st) == 0 ? static_cast<std::int64_t>(st.st_size) : -1;
+}
+#endif
+
+class FileSource;
+
+std::filesystem::path absolutePath(const std::filesystem::path& p) {
+  std::error_code ec;
+  auto a = std::filesystem::absolute(p, ec);
+  return ec ? p : a;
+}
+
+// The files' open handles, at most kMaxOpen at once for the whole process (a session over
+// thousands of files, or a metadata.yaml listing as many): a file not being read gives its
+// handle back, least recently used first, and opens it again when next read.
+class HandlePool {
+public:
+  static HandlePool& instance() {
+    static HandlePool pool;
+    return pool;
+  }
+  // 256, or half of what the process may open where that is less (ulimit -n).
+  const std::size_t maxOpen = [] {
+    std::size_t most = 256;
+#ifndef _WIN32
+    struct rlimit limit {};
+    if (::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+      most = std::clamp<std::size_t>(static_cast<std::size_t>(limit.rlim_cur) / 2, 8, most);
+#endif
+    return most;
+  }();
+  std::mutex mutex;
+  std::list<FileSource*> idle;  // open and not being read, most recently used first
+  std::size_t open = 0;
+  void makeRoom();  // closes idle handles while the pool is full (mutex held)
+};
+
 class FileSource final : public ByteSource {
 public:
-  FileSource(FileHandle h, std::uint64_t size, std::string name) : h_(h), size_(size), name_(std::move(name)) {}
-  ~FileSource() override { closeHandle(h_); }
+  FileSource(std::filesystem::path path, FileHandle h, std::uint64_t size, std::string name)
+      : path_(absolutePath(path)), h_(h), size_(size), name_(std::move(name)) {
+    auto& pool = HandlePool::instance();
+    std::lock_guard lock(pool.mutex);
+    ++pool.open;
+    pool.idle.push_front(this);
+    idleAt_ = pool.idle.begin();
+    pool.makeRoom();
+  }
+  ~FileSource() override {
+    auto& pool = HandlePool::instance();
+    std::lock_guard lock(pool.mutex);
+    if (isOpen_) {
+      pool.idle.erase(idleAt_);
+      closeHandle(h_);
+      --pool.open;
+    }
+  }
   FileSource(const FileSource&) = delete;
   FileSource& operator=(const FileSource&) = delete;
 
@@ -67,26 +145,86 @@ public:
   const std::string& name() const override { return name_; }
   Result<void> readAt(std::uint64_t offset, std::span<std::byte> out) const override {
     if (offset > size_ || out.size() > size_ - offset) return rangeError(name_, offset, out.size(), size_);
+    if (out.empty()) return {};
+    FileHandle h{};
+    if (auto r = acquire(h); !r) return r;
     std::size_t done = 0;
+    Result<void> result;
     while (done < out.size()) {
       std::string why;
-      std::size_t got = readSome(h_, offset + done, out.data() + done, out.size() - done, why);
+      std::size_t got = readSome(h, offset + done, out.data() + done, out.size() - done, why);
       if (got == 0) {
         Error e = makeError(ErrorCode::Io, why.empty() ? "file ended early (was it truncated while open?)" : why,
                             static_cast<std::int64_t>(offset + done));
         e.file = name_;
-        return e;
+        result = e;
+        break;
       }
       done += got;
     }
-    return {};
+    release();
+    return result;
+  }
+
+  // Closes the handle (pool mutex held; not being read).
+  void closeIdle() {
+    closeHandle(h_);
+    isOpen_ = false;
   }
 
 private:
-  FileHandle h_;
+  // The handle, opened again if the pool took it back; held open until release().
+  Result<void> acquire(FileHandle& h) const {
+    auto& pool = HandlePool::instance();
+    std::lock_guard lock(pool.mutex);
+    if (!isOpen_) {
+      std::string why;
+      FileHandle reopened{};
+      if (!openHandle(path_, reopened, why) || handleSize(reopened) != static_cast<std::int64_t>(size_)) {
+        if (why.empty()) closeHandle(reopened);
+        Error e = makeError(ErrorCode::Io, why.empty() ? "it changed since it was opened (its size differs)"
+                                                       : why + " (opening it again to read)");
+        e.file = name_;
+        return e;
+      }
+      ++pool.open;
+      h_ = reopened;
+      isOpen_ = true;
+    } else if (users_ == 0) {
+      pool.idle.erase(idleAt_);
+    }
+    ++users_;
+    h = h_;
+    pool.makeRoom();
+    return {};
+  }
+  void release() const {
+    auto& pool = HandlePool::instance();
+    std::lock_guard lock(pool.mutex);
+    if (--users_ > 0) return;
+    pool.idle.push_front(const_cast<FileSource*>(this));
+    idleAt_ = pool.idle.begin();
+    pool.makeRoom();
+  }
+
+  std::filesystem::path path_;
+  // Guarded by the pool's mutex.
+  mutable FileHandle h_;
+  mutable bool isOpen_ = true;
+  mutable std::size_t users_ = 0;
+  mutable std::list<FileSource*>::iterator idleAt_;
   std::uint64_t size_;
   std::string name_;
 };
+
+void HandlePool::makeRoom() {
+  while (open > maxOpen && !idle.empty()) {
+    FileSource* oldest = idle.back();
+    idle.pop_back();
+    oldest->closeIdle();
+    --open;
+  }
+}
 
 class MemorySource final : public ByteSource {
 public:
@@ -118,19 +256,20 @@ Result<std::unique_ptr<ByteSource>> openFile(const std::filesystem::path& path) 
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) return fail(ErrorCode::InvalidArgument, "is a folder, not a file");
 #ifdef _WIN32
-  HANDLE h = CreateFileW(path.c_str(), GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
-                         OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
-  if (h == INVALID_HANDLE_VALUE)
-    return fail(ErrorCode::Io, "cannot open file (error " + std::to_string(GetLastError()) + ")");
+  HANDLE h{};
+  std::string why;
+  if (!openHandle(path, h, why)) return fail(ErrorCode::Io, why);
   LARGE_INTEGER size{};
   if (!GetFileSizeEx(h, &size)) {
     CloseHandle(h);
     return fail(ErrorCode::Io, "cannot read file size");
   }
-  return std::unique_ptr<ByteSource>(std::make_unique<FileSource>(h, static_cast<std::uint64_t>(size.QuadPart), name));
+  return std::unique_ptr<ByteSource>(
+      std::make_unique<FileSource>(path, h, static_cast<std::uint64_t>(size.QuadPart), name));
 #else
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return fail(ErrorCode::Io, std::string("cannot open: ") + std::strerror(errno));
+  int fd = -1;
+  std::string why;
+  if (!openHandle(path, fd, why)) return fail(ErrorCode::Io, why);
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
     ::close(fd);
@@ -139,7 +278,8 @@ Result<std::unique_ptr<ByteSource>> openFile(const std::filesystem::path& path) 
 #ifdef POSIX_FADV_SEQUENTIAL
   ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
-  return std::unique_ptr<ByteSource>(std::make_unique<FileSource>(fd, static_cast<std::uint64_t>(st.st_size), name));
+  return std::unique_ptr<ByteSource>(
+      std::make_unique<FileSource>(path, fd, static_cast<std::uint64_t>(st.st_size), name));
 #endif
 }
 

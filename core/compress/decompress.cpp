@@ -248,11 +248,33 @@ Result<void> decompressFile(const std::filesystem::path& in, const std::filesyst
   return {};
 }
 
+std::optional<std::string> implausibleSize(Codec codec, std::uint64_t compressedBytes, std::uint64_t claimed) {
+  if (codec == Codec::None) return std::nullopt;  // the bytes are in the file: nothing is inflated
+  auto said = [&] { return std::string(codecName(codec)) + " data claims " + std::to_string(claimed) + " bytes"; };
+  if (claimed > kMaxUncompressedBytes)
+    return said() +
+           " uncompressed, more than the 1 GiB a chunk may hold (a damaged size, or a decompression bomb): "
+           "it is not inflated";
+  // The most each codec can make of its input: lz4 255 bytes a byte (plus a block's worth),
+  // zstd a 128 KiB block from a 4-byte RLE block.
+  std::uint64_t most = codec == Codec::Lz4Frame ? compressedBytes * 256 + (std::uint64_t{4} << 20)
+                       : codec == Codec::Zstd   ? compressedBytes * 32768 + (std::uint64_t{1} << 20)
+                                                : kMaxUncompressedBytes;
+  if (claimed > most)
+    return said() + " from " + std::to_string(compressedBytes) + ", more than " + codecName(codec) +
+           " can produce (the size is damaged): it is not inflated";
+  return std::nullopt;
+}
+
 Decompressor::Decompressor() : contexts_(std::make_unique<Contexts>()) {}
 Decompressor::~Decompressor() = default;
 
 Result<void> Decompressor::decompress(Codec codec, std::span<const std::byte> in, std::size_t expectedSize,
                                       ByteBuffer& out) {
+  if (auto why = implausibleSize(codec, in.size(), expectedSize)) {
+    out.clear();
+    return makeError(ErrorCode::Format, *why);
+  }
   bool done = false;
   const char* error = nullptr;
   if (auto r = run(*contexts_, codec, in, expectedSize, out, done, error); !r) return r;
@@ -273,6 +295,7 @@ Result<void> Decompressor::decompress(Codec codec, std::span<const std::byte> in
 }
 
 void Decompressor::decompressPrefix(Codec codec, std::span<const std::byte> in, std::size_t maxSize, ByteBuffer& out) {
+  if (implausibleSize(codec, in.size(), maxSize)) return out.clear();
   bool done = false;
   const char* error = nullptr;
   if (!run(*contexts_, codec, in, maxSize, out, done, error)) out.clear();

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "core/base/byte_buffer.hpp"
@@ -33,6 +34,18 @@ std::optional<std::uint64_t> frameContentSize(Codec codec, std::span<const std::
 /// input file.
 Result<void> decompressFile(const std::filesystem::path& in, const std::filesystem::path& out);
 
+/// The most a compressed chunk (or a message compressed on its own) may claim to hold: 1 GiB.
+/// A larger claim is refused before anything is inflated — a decompression bomb, or a
+/// damaged size field; real chunks are far smaller (rosbag writes 768 KiB, MCAP writers 1-4
+/// MiB), and a claim beyond what the codec can make of the compressed bytes (lz4 at most
+/// 255:1, zstd 32768:1) is refused as well. Memory for one chunk so stays within this bound
+/// whatever a file says.
+constexpr std::uint64_t kMaxUncompressedBytes = std::uint64_t{1} << 30;
+
+/// Why `claimed` bytes cannot come from `compressedBytes` of `codec` (past kMaxUncompressedBytes,
+/// or more than the codec can produce), or nothing when the claim is plausible.
+std::optional<std::string> implausibleSize(Codec codec, std::uint64_t compressedBytes, std::uint64_t claimed);
+
 /// Decompresses chunk payloads, reusing its codec contexts from one call to the next.
 /// One thread at a time: give each reader or worker its own.
 class Decompressor {
@@ -43,14 +56,15 @@ public:
   Decompressor& operator=(const Decompressor&) = delete;
 
   /// Decompresses all of `in` into `out` (resized), which must come to exactly
-  /// `expectedSize` bytes. Errors: Format for corrupt data, Truncated when the input ends
-  /// early. LZ4 content checksums are not verified (it would cost 5x the decompression
-  /// time); corrupt LZ4 data is still caught by the block decoder and by the record and
-  /// message bounds checks that follow.
+  /// `expectedSize` bytes. Errors: Format for corrupt data or an implausible size (nothing
+  /// is inflated), Truncated when the input ends early. LZ4 content checksums are not verified (it would cost 5x the
+  /// decompression time); corrupt LZ4 data is still caught by the block decoder and by the record and message bounds
+  /// checks that follow.
   Result<void> decompress(Codec codec, std::span<const std::byte> in, std::size_t expectedSize, ByteBuffer& out);
 
   /// For recovering a cut chunk: decompresses as much of `in` as decodes cleanly, up to
-  /// `maxSize` bytes, into `out`. Never fails; `out` holds what could be decoded.
+  /// `maxSize` bytes, into `out`. Never fails; `out` holds what could be decoded (nothing
+  /// when `maxSize` is implausible).
   void decompressPrefix(Codec codec, std::span<const std::byte> in, std::size_t maxSize, ByteBuffer& out);
 
   struct Contexts;  ///< the codecs' own state (opaque)

@@ -124,11 +124,11 @@ private slots:
     auto original = sample(5000);
     auto packed = compressWith(Codec::Lz4Frame, original);
     ByteBuffer out;
-    // A header claiming 4 GiB for 5 kB of data must not make us allocate 4 GiB.
-    auto r = decompressor().decompress(Codec::Lz4Frame, packed, std::size_t{4} << 30, out);
+    // A header claiming 1 MiB for 5 kB of data must not make us allocate 1 MiB up front.
+    auto r = decompressor().decompress(Codec::Lz4Frame, packed, std::size_t{1} << 20, out);
     QVERIFY(!r);
     QCOMPARE(r.error().code, ErrorCode::Truncated);
-    QVERIFY(out.capacity() < (std::size_t{64} << 20));
+    QVERIFY(out.capacity() < (std::size_t{1} << 20));
     // Claiming less than the data holds is an error too.
     QVERIFY(!decompressor().decompress(Codec::Lz4Frame, packed, 100, out));
     // Uncompressed data of the wrong size says so in words (not "none data decompressed to").
@@ -136,6 +136,42 @@ private slots:
     QVERIFY(!plain);
     QCOMPARE(QString::fromStdString(plain.error().message),
              QStringLiteral("uncompressed data holds 5000 bytes, its header says 6000"));
+  }
+
+  // Decompression bombs: a claimed size past 1 GiB, or past what the codec can make of the
+  // bytes given, is refused before anything is inflated.
+  void implausibleSizesAreRefusedUninflated() {
+    std::vector<std::byte> zeros(std::size_t{64} << 20);
+    for (Codec codec : {Codec::Lz4Frame, Codec::Zstd, Codec::Bz2}) {
+      auto packed = compressWith(codec, zeros);
+      ByteBuffer out;
+      QElapsedTimer timer;
+      timer.start();
+      for (std::uint64_t claim : {(std::uint64_t{1} << 30) + 1, std::uint64_t{4} << 30, ~std::uint64_t{0}}) {
+        auto r = decompressor().decompress(codec, packed, static_cast<std::size_t>(claim), out);
+        QVERIFY(!r);
+        QCOMPARE(r.error().code, ErrorCode::Format);
+        QVERIFY2(r.error().message.find("more than the 1 GiB a chunk may hold") != std::string::npos,
+                 r.error().message.c_str());
+        QCOMPARE(out.size(), std::size_t{0});
+        decompressor().decompressPrefix(codec, packed, static_cast<std::size_t>(claim), out);
+        QCOMPARE(out.size(), std::size_t{0});
+      }
+      QVERIFY2(timer.elapsed() < 100, "nothing was to be inflated");
+      // What the data really holds is still read.
+      QVERIFY(decompressor().decompress(codec, packed, zeros.size(), out));
+      QCOMPARE(out.size(), zeros.size());
+    }
+    // Past the codec's own greatest ratio (lz4: 255 bytes a byte; zstd: 32768).
+    auto lz4 = compressWith(Codec::Lz4Frame, sample(5000));
+    ByteBuffer out;
+    auto r = decompressor().decompress(Codec::Lz4Frame, lz4, lz4.size() * 256 + (std::size_t{5} << 20), out);
+    QVERIFY(!r);
+    QVERIFY2(r.error().message.find("more than lz4 can produce") != std::string::npos, r.error().message.c_str());
+    auto zstd = compressWith(Codec::Zstd, sample(5000));
+    r = decompressor().decompress(Codec::Zstd, zstd, zstd.size() * 32768 + (std::size_t{2} << 20), out);
+    QVERIFY(!r);
+    QVERIFY2(r.error().message.find("more than zstd can produce") != std::string::npos, r.error().message.c_str());
   }
 
   void knowsCodecNames() {

@@ -12,7 +12,9 @@ a garbled metadata.yaml — then runs `info`, `cat`, `stats`, `export`, `recover
   export, recover and filter write only inside --out.
 
 The cases come from a seeded random generator (--seed), so a failure is reproduced by
-running the same command again; --keep leaves the failing case's folder in place.
+running the same command again; --keep leaves the failing case's folder in place. Fixed
+hostile inputs follow them (decompression bombs, storage files listed 20,000 times or 300
+of them with 64 descriptors, --overwrite onto what is not ours): README.md.
 """
 
 import argparse
@@ -182,6 +184,220 @@ def make_case(rng, data_dir, case_dir):
     return target, f"{rel}: {what}"
 
 
+# ---- hostile files made on purpose: decompression bombs ------------------------------------
+
+GIB = 1 << 30
+
+
+def zstd_rle_frame(total, content_size):
+    """A zstd frame of `total` zero bytes made of RLE blocks (4 bytes per 128 KiB: the format's
+    greatest ratio), whose header claims `content_size`."""
+    block = 128 << 10
+    out = bytearray(struct.pack("<I", 0xFD2FB528))
+    out += bytes([0xC0, (17 - 10) << 3])  # an 8-byte content size; a 128 KiB window
+    out += struct.pack("<Q", content_size)
+    left = total
+    while left:
+        n = min(block, left)
+        left -= n
+        last = 0 if left else 1
+        out += (last | 1 << 1 | n << 3).to_bytes(3, "little")  # block type 1: RLE, of n bytes
+        out += b"\x00"
+    return bytes(out)
+
+
+def mcap_record(op, content):
+    return bytes([op]) + struct.pack("<Q", len(content)) + content
+
+
+def mcap_string(text):
+    data = text.encode()
+    return struct.pack("<I", len(data)) + data
+
+
+def mcap_zstd_bomb(claimed):
+    """An MCAP file whose one zstd chunk inflates to 10 GiB and claims `claimed` bytes."""
+    frame = zstd_rle_frame(10 * GIB, 10 * GIB)
+    schema = struct.pack("<H", 1) + mcap_string("Item") + mcap_string("jsonschema") + struct.pack("<I", 2) + b"{}"
+    channel = struct.pack("<HH", 1, 1) + mcap_string("/bomb") + mcap_string("json") + struct.pack("<I", 0)
+    chunk = struct.pack("<QQQI", 0, 0, claimed, 0) + mcap_string("zstd") + struct.pack("<Q", len(frame)) + frame
+    return (b"\x89MCAP0\r\n" + mcap_record(0x01, mcap_string("") + mcap_string("bomb")) +
+            mcap_record(0x03, schema) + mcap_record(0x04, channel) + mcap_record(0x06, chunk) +
+            mcap_record(0x0F, struct.pack("<I", 0)) + mcap_record(0x02, struct.pack("<QQI", 0, 0, 0)) +
+            b"\x89MCAP0\r\n")
+
+
+def ros1_record(fields, data):
+    header = b"".join(struct.pack("<I", len(k) + 1 + len(v)) + k + b"=" + v for k, v in fields)
+    return struct.pack("<I", len(header)) + header + struct.pack("<I", len(data)) + data
+
+
+def ros1_chunk_bomb(compression):
+    """A ROS 1 bag (unindexed, as a crashed recording is) whose one chunk inflates to 1 GiB and
+    claims 4 GB."""
+    zeros = bytes(64 << 20)
+    if compression == b"bz2":
+        import bz2
+        c = bz2.BZ2Compressor(9)
+        data = b"".join(c.compress(zeros) for _ in range(16)) + c.flush()
+    else:
+        import lz4.frame
+        c = lz4.frame.LZ4FrameCompressor(block_size=lz4.frame.BLOCKSIZE_MAX4MB, content_checksum=True)
+        data = c.begin() + b"".join(c.compress(zeros) for _ in range(16)) + c.flush()
+    head = ros1_record([(b"op", b"\x03"), (b"index_pos", struct.pack("<Q", 0)), (b"conn_count", struct.pack("<I", 0)),
+                        (b"chunk_count", struct.pack("<I", 0))], b"")
+    head = head[:-4] + struct.pack("<I", 4096 - len(head)) + b" " * (4096 - len(head))
+    chunk = ros1_record([(b"op", b"\x05"), (b"compression", compression), (b"size", struct.pack("<I", 4_000_000_000))],
+                        data)
+    return b"#ROSBAG V2.0\n" + head + chunk
+
+
+def db3_message_bomb(path):
+    """A rosbag2 database whose one message is a zstd frame claiming (and inflating to) 10 GiB."""
+    import sqlite3
+    os.makedirs(path)
+    db = sqlite3.connect(os.path.join(path, "bomb_0.db3"))
+    db.executescript("CREATE TABLE topics(id INTEGER PRIMARY KEY, name TEXT, type TEXT, serialization_format TEXT,"
+                     " offered_qos_profiles TEXT);"
+                     "CREATE TABLE messages(id INTEGER PRIMARY KEY, topic_id INTEGER, timestamp INTEGER, data BLOB);")
+    db.execute("INSERT INTO topics VALUES (1, '/bomb', 'std_msgs/msg/String', 'cdr', '')")
+    db.execute("INSERT INTO messages VALUES (1, 1, 1700000000000000000, ?)", (zstd_rle_frame(10 * GIB, 10 * GIB),))
+    db.commit()
+    db.close()
+
+
+BOMBS = {
+    "mcap zstd chunk: 10 GiB, claimed": lambda d: write_file(d, "bomb.mcap", mcap_zstd_bomb(10 * GIB)),
+    "mcap zstd chunk: 10 GiB, claims 2^64-1": lambda d: write_file(d, "bomb.mcap", mcap_zstd_bomb(2**64 - 1)),
+    "ros1 bz2 chunk: 1 GiB, claims 4 GB": lambda d: write_file(d, "bomb.bag", ros1_chunk_bomb(b"bz2")),
+    "ros1 lz4 chunk: 1 GiB, claims 4 GB": lambda d: write_file(d, "bomb.bag", ros1_chunk_bomb(b"lz4")),
+    "rosbag2 zstd message: 10 GiB": lambda d: (db3_message_bomb(os.path.join(d, "bomb")), os.path.join(d, "bomb"))[1],
+}
+BOMB_MAX_RSS_MB = 300
+
+
+def write_file(folder, name, data):
+    path = os.path.join(folder, name)
+    with open(path, "wb") as f:
+        f.write(data)
+    return path
+
+
+def bomb_case(cli, root, name, make):
+    """Every command on one bomb: refused or read past, never inflated (memory under 300 MB)."""
+    case_dir = os.path.join(root, "bomb-" + "".join(c if c.isalnum() else "_" for c in name))
+    in_dir = os.path.join(case_dir, "in")
+    os.makedirs(in_dir)
+    target = make(in_dir)
+    kind = "rosbag2" if os.path.isdir(target) else os.path.splitext(target)[1].lstrip(".")
+    problems = check_case(cli, case_dir, target, kind, random.Random(name), max_rss_mb=BOMB_MAX_RSS_MB)
+    shutil.rmtree(case_dir)
+    return name, problems
+
+
+# ---- rosbag2 folders listing many storage files -------------------------------------------
+
+def listing_cases(cli, root, data):
+    """A metadata.yaml naming one storage file 20,000 times (rosbag2 MCAP and SQLite storage),
+    and a folder of 300 split files read with 64 file descriptors allowed: each read whole,
+    in bounded memory, without running out of descriptors."""
+    import resource
+    problems = []
+    work = os.path.join(root, "listing")
+    os.makedirs(work)
+    for fixture, storage in (("demo_mcap_bag", "demo_mcap_bag_0.mcap"), ("demo_db3", "demo_db3_0.db3")):
+        folder = os.path.join(work, fixture)
+        shutil.copytree(os.path.abspath(os.path.join(data, "ros2", fixture)), folder)
+        meta = os.path.join(folder, "metadata.yaml")
+        text = open(meta).read()
+        head, _, tail = text.partition("  relative_file_paths:\n")
+        rest = tail[tail.index("\n", tail.index(storage)) + 1:]
+        with open(meta, "w") as f:
+            f.write(head + "  relative_file_paths:\n" + f"    - {storage}\n" * 20000 + rest)
+        for args in (["info", folder], ["cat", folder]):
+            code, err, rss = run(cli, args, work, dict(os.environ, LC_ALL="C.UTF-8"))
+            what = f"bagscope-cli {args[0]} ({fixture} listed 20,000 times)"
+            if code != 3 or (args[0] == "cat" and "more than once" not in err):
+                problems.append(f"{what}: exit {code}, expected 3 and a note: {err[:300]}")
+            if rss > BOMB_MAX_RSS_MB:
+                problems.append(f"{what}: peak memory {rss:.0f} MB")
+        cat = subprocess.run([cli, "cat", folder], capture_output=True, text=True)
+        if len(cat.stdout.splitlines()) != 715:
+            problems.append(f"cat ({fixture} listed 20,000 times): {len(cat.stdout.splitlines())} messages, not 715")
+    split = os.path.join(work, "split")
+    os.makedirs(split)
+    source = os.path.join(data, "ros2", "demo_mcap_bag", "demo_mcap_bag_0.mcap")
+    names = [f"split_{i}.mcap" for i in range(300)]
+    for n in names:
+        os.link(source, os.path.join(split, n)) if hasattr(os, "link") else shutil.copyfile(source, os.path.join(split, n))
+    meta = open(os.path.join(data, "ros2", "demo_mcap_bag", "metadata.yaml")).read()
+    head, _, tail = meta.partition("  relative_file_paths:\n")
+    rest = tail[tail.index("\n", tail.index("demo_mcap_bag_0.mcap")) + 1:]
+    with open(os.path.join(split, "metadata.yaml"), "w") as f:
+        f.write(head + "  relative_file_paths:\n" + "".join(f"    - {n}\n" for n in names) + rest)
+    cat = subprocess.run([cli, "cat", split], capture_output=True, text=True,
+                         preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64)))
+    if cat.returncode not in (0, 3) or len(cat.stdout.splitlines()) != 300 * 715:
+        problems.append(f"cat of 300 split files with 64 descriptors: exit {cat.returncode}, "
+                        f"{len(cat.stdout.splitlines())} messages of {300 * 715}: {cat.stderr[:300]}")
+    shutil.rmtree(work)
+    return problems
+
+
+# ---- --overwrite where it must not replace ----------------------------------------------
+
+def overwrite_cases(cli, root, data):
+    """convert/filter/recover/export --overwrite into a folder that is not a recording, beside a
+    user's files in a recording folder, onto a FIFO and a socket: what is there stays."""
+    import socket
+    import stat
+    problems = []
+    work = os.path.join(root, "overwrite")
+    os.makedirs(work)
+    bag = os.path.abspath(os.path.join(data, "ros1", "demo_bz2.bag"))
+    cfg = os.path.join(work, "cfg")
+    os.makedirs(cfg)
+    write_file(cfg, "metadata.yaml", b"name: my config\n")
+    write_file(cfg, "data.csv", b"precious\n")
+    rec = os.path.join(work, "rec")
+    shutil.copytree(os.path.abspath(os.path.join(data, "ros2", "demo_mcap_bag")), rec)
+    write_file(rec, "notes.txt", b"notes\n")
+    fifo = os.path.join(work, "f.mcap")
+    os.mkfifo(fifo)
+    sock = socket.socket(socket.AF_UNIX)
+    sock.bind(os.path.join(work, "s.bag"))
+    mcap = os.path.abspath(os.path.join(data, "ros2", "demo.mcap"))
+    export_fifo = os.path.join(work, "topic.csv")
+    os.mkfifo(export_fifo)
+    runs = [(["convert", mcap, "-o", cfg, "--format", "rosbag2", "--overwrite"], {4}),
+            (["filter", mcap, "-o", cfg, "--format", "rosbag2-db3", "--overwrite"], {4}),
+            (["recover", mcap, "-o", cfg, "--format", "rosbag2", "--overwrite"], {4}),
+            (["convert", mcap, "-o", rec, "--format", "rosbag2", "--overwrite"], {0}),
+            (["convert", bag, "-o", fifo, "--overwrite"], {4}),
+            (["convert", bag, "-o", os.path.join(work, "s.bag"), "--overwrite"], {4}),
+            (["export", bag, "--format", "csv", "--out", work, "--overwrite", "--name", "topic.{ext}",
+              "--topic", "/imu"], {3, 4})]
+    for args, codes in runs:
+        code, err, rss = run(cli, args, work, dict(os.environ, LC_ALL="C.UTF-8"))
+        if code not in codes:
+            problems.append(f"bagscope-cli {' '.join(args)}: exit {code}, expected {codes}: {err[:300]}")
+        if rss > BOMB_MAX_RSS_MB:
+            problems.append(f"bagscope-cli {' '.join(args)}: peak memory {rss:.0f} MB")
+    if sorted(os.listdir(cfg)) != ["data.csv", "metadata.yaml"] or \
+            open(os.path.join(cfg, "data.csv"), "rb").read() != b"precious\n":
+        problems.append(f"the folder that is not a recording was changed: {sorted(os.listdir(cfg))}")
+    if open(os.path.join(rec, "notes.txt"), "rb").read() != b"notes\n":
+        problems.append("a file beside the replaced recording was lost")
+    for f in (fifo, export_fifo):
+        if not stat.S_ISFIFO(os.lstat(f).st_mode):
+            problems.append(f"the FIFO {os.path.basename(f)} was replaced")
+    if not stat.S_ISSOCK(os.lstat(os.path.join(work, "s.bag")).st_mode):
+        problems.append("the socket was replaced")
+    sock.close()
+    shutil.rmtree(work)
+    return problems
+
+
 # ---- running one command and checking what it did ----------------------------------------
 
 def tree_state(root):
@@ -219,7 +435,7 @@ def run(cli, args, cwd, env):
     return proc.returncode, b"".join(err).decode("utf-8", "replace"), usage.ru_maxrss / 1024
 
 
-def check_case(cli, case_dir, target, kind, rng):
+def check_case(cli, case_dir, target, kind, rng, max_rss_mb=MAX_RSS_MB):
     problems = []
     name = os.path.basename(target)
     work = os.path.join(case_dir, "work")
@@ -246,8 +462,8 @@ def check_case(cli, case_dir, target, kind, rng):
             problems.append(f"{what}: killed by signal {-code}")
         elif code not in EXIT_CODES:
             problems.append(f"{what}: exit code {code}")
-        if rss > MAX_RSS_MB:
-            problems.append(f"{what}: peak memory {rss:.0f} MB > {MAX_RSS_MB} MB")
+        if rss > max_rss_mb:
+            problems.append(f"{what}: peak memory {rss:.0f} MB > {max_rss_mb} MB")
         for line in err.splitlines():
             if not line.startswith("bagscope-cli: "):
                 continue  # details under a line that names the file
@@ -300,6 +516,11 @@ def main():
     started = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         results = list(pool.map(lambda k: one_case(cli, args.data, root, args.seed, k, args.keep), cases))
+    if args.only is None:
+        for name, make in BOMBS.items():
+            results.append(("bomb",) + bomb_case(cli, root, name, make))
+        results.append(("overwrite", "--overwrite onto what is not ours", overwrite_cases(cli, root, args.data)))
+        results.append(("listing", "storage files listed many times, or many", listing_cases(cli, root, args.data)))
     failures = 0
     for k, what, problems in results:
         if problems:

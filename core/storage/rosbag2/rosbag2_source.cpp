@@ -14,6 +14,7 @@
 #include <iterator>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 
 #include "core/compress/decompress.hpp"
@@ -531,13 +532,27 @@ Result<std::unique_ptr<Source>> openRosbag2(const fs::path& path) {
   if (!fs::is_directory(path, ec) && path.extension() != ".yaml") {
     files.push_back(path);  // a storage file named directly
   } else if (metadata && !metadata->files.empty()) {
+    std::set<fs::path> seen;  // a file listed twice is one file (read once)
+    std::set<std::string> listedBefore;
+    std::uint64_t repeats = 0;
     for (const auto& listed : metadata->files) {
+      if (!listedBefore.insert(listed).second) {
+        ++repeats;
+        continue;
+      }
       auto found = resolveListedFile(folder, listed);
       if (!found) return std::move(found).error();
-      if (found->empty())
+      if (found->empty()) {
         notes.push_back("metadata.yaml lists '" + listed + "', which is missing; its messages are not read");
-      else files.push_back(*found);
+      } else if (!seen.insert(fs::weakly_canonical(*found, ec)).second) {
+        ++repeats;
+      } else {
+        files.push_back(*found);
+      }
     }
+    if (repeats)
+      notes.push_back("metadata.yaml lists " + std::to_string(repeats) +
+                      " storage files more than once; each is read once");
   }
   if (files.empty() && fs::is_directory(folder, ec)) {
     // No metadata, or none of what it lists: the storage files that are there.
