@@ -165,6 +165,17 @@ std::optional<int> selectMessages(const session::Session& s, const CatArgs& args
   return std::nullopt;
 }
 
+// The type of the topic named `name`, when one type has that name.
+std::optional<std::string> typeOf(const session::Session& s, const std::string& name) {
+  std::optional<std::string> type;
+  for (const auto& t : s.topics()) {
+    if (t.name != name) continue;
+    if (type) return std::nullopt;
+    type = t.type;
+  }
+  return type;
+}
+
 // Prints every message of `selection` as a JSON line. Every message gets its line, in
 // place: one that cannot be decoded says why, with its size and digest (or its bytes), so
 // that counts and order always match the file. Returns the messages lost; `writeFailed`
@@ -223,6 +234,17 @@ Result<std::uint64_t> printMessages(const session::Session& s, const CatArgs& ar
       [&](const Error& e) {
         printError(e);
         ++lost;
+        // A message that could not be read, where it was (its time known): its line says so.
+        if (e.logTimeNs < 0) return;
+        out += "{\"topic\":";
+        appendJsonString(e.topic, out);
+        if (auto type = typeOf(s, e.topic)) {
+          out += ",\"type\":";
+          appendJsonString(*type, out);
+        }
+        out += ",\"log_time_ns\":" + std::to_string(e.logTimeNs) + ",\"msg\":null,\"error\":";
+        appendJsonString(e.message, out);
+        out += "}\n";
       });
   flush();
   if (!result) return std::move(result).error();

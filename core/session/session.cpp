@@ -294,22 +294,26 @@ Result<detail::ChunkCache::Chunk> Session::State::chunk(std::uint32_t source, st
 // too, behind its lock. A long pass (an export) therefore takes the lock for one batch of
 // messages at a time, copies them out, and calls back without it. Each batch starts again at
 // the last time delivered, passing over the messages of that time already delivered (ties
-// come in the same file order every time).
+// come in the same file order every time). What could not be read comes back in its place
+// among the messages, once.
 Result<void> Session::State::readInBatches(std::uint32_t s, storage::ReadFilter filter,
                                            const storage::MessageFn& deliver,
                                            const storage::ProblemFn& onProblem) const {
   constexpr std::size_t kBatchMessages = 256, kBatchBytes = std::size_t{8} << 20;
   struct Held {
-    const storage::Connection* connection;
+    const storage::Connection* connection;  // null: heldProblems[offset]
     std::int64_t logTimeNs;
     std::size_t offset, size;
   };
   std::vector<Held> held;
   std::vector<std::byte> bytes;
+  std::vector<Error> heldProblems;
+  std::set<std::string> reported;    // a batch that starts again meets the same damage again
   std::size_t deliveredAtStart = 0;  // messages at filter.startNs already delivered
   for (;;) {
     held.clear();
     bytes.clear();
+    heldProblems.clear();
     bool more = false;
     {
       std::lock_guard lock(*sourceMutex[s]);
@@ -323,16 +327,27 @@ Result<void> Session::State::readInBatches(std::uint32_t s, storage::ReadFilter 
             bytes.insert(bytes.end(), v.bytes.begin(), v.bytes.end());
             return true;
           },
-          onProblem);
+          [&](const Error& e) {
+            if (!reported.insert(e.describe()).second) return;
+            held.push_back({nullptr, e.logTimeNs, heldProblems.size(), 0});
+            heldProblems.push_back(e);
+          });
       if (!r) return r;
     }
-    for (const Held& h : held)
-      if (!deliver({h.connection, h.logTimeNs, std::span<const std::byte>(bytes).subspan(h.offset, h.size), {}}))
+    for (const Held& h : held) {
+      if (!h.connection) {
+        if (onProblem) onProblem(heldProblems[h.offset]);
+      } else if (!deliver(
+                     {h.connection, h.logTimeNs, std::span<const std::byte>(bytes).subspan(h.offset, h.size), {}})) {
         return {};
+      }
+    }
     if (!more) return {};
-    const std::int64_t last = held.back().logTimeNs;
+    std::int64_t last = filter.startNs;
+    for (const Held& h : held)
+      if (h.connection) last = h.logTimeNs;
     std::size_t atLast = last == filter.startNs ? deliveredAtStart : 0;
-    for (const Held& h : held) atLast += h.logTimeNs == last;
+    for (const Held& h : held) atLast += h.connection && h.logTimeNs == last;
     filter.startNs = last;
     deliveredAtStart = atLast;
   }

@@ -392,6 +392,93 @@ class Merge(Workspace):
         self.assertIn(('/imu', 'cdr'), encodings)
 
 
+def damage_cell_count(folder):
+    """The fault campaign's damaged .db3: in demo_db3, two bytes of a b-tree page header (page
+    259's cell count, 0x0414) made 0x8000."""
+    db = Path(folder, 'demo_db3_0.db3')
+    data = bytearray(db.read_bytes())
+    assert data[1056771:1056773] == b'\x04\x14', 'the fixture is not the one the damage was found on'
+    data[1056771:1056773] = b'\x80\x00'
+    db.write_bytes(data)
+
+
+def damage_leaf_page(folder):
+    """A leaf page of the messages table in the middle of it zeroed: rows its table pages held
+    can be found only by the timestamp index."""
+    db = Path(folder, 'demo_db3_0.db3')
+    data = bytearray(db.read_bytes())
+    page_size = int.from_bytes(data[16:18], 'big')
+    with sqlite3.connect(f'file:{db}?mode=ro', uri=True) as c:
+        root = c.execute("SELECT rootpage FROM sqlite_master WHERE name = 'messages'").fetchone()[0]
+    def page(n):
+        return (n - 1) * page_size + (100 if n == 1 else 0)
+    at = page(root)
+    assert data[at] == 0x05, 'the messages table has one level of interior pages'
+    cells = int.from_bytes(data[at + 3:at + 5], 'big')
+    pointer = int.from_bytes(data[at + 12 + 2 * (cells // 2):at + 14 + 2 * (cells // 2)], 'big')
+    leaf = int.from_bytes(data[(root - 1) * page_size + pointer:(root - 1) * page_size + pointer + 4], 'big')
+    assert data[page(leaf)] == 0x0D, 'a table leaf'
+    data[(leaf - 1) * page_size:leaf * page_size] = bytes(page_size)
+    db.write_bytes(data)
+
+
+def readable_rows(folder):
+    """Every row of the damaged database as Python's sqlite3 (an independent reader) gets it one
+    at a time: (timestamp, topic or None, sha256 or None) in (timestamp, id) order, the ids and
+    times from the timestamp index."""
+    db = Path(folder, 'demo_db3_0.db3')
+    out = []
+    with sqlite3.connect(f'file:{db}?immutable=1', uri=True) as c:
+        topics = dict(c.execute('SELECT id, name FROM topics'))
+        for t, i in c.execute('SELECT timestamp, id FROM messages INDEXED BY timestamp_idx ORDER BY timestamp, id'):
+            try:
+                topic_id, blob = c.execute('SELECT topic_id, data FROM messages WHERE id = ?', (i,)).fetchone()
+                out.append((t, topics[topic_id], sha(blob)))
+            except sqlite3.DatabaseError:
+                out.append((t, None, None))
+    return out
+
+
+class DamagedDatabase(Workspace):
+    def check(self, damage, unreadable_at_least):
+        import json
+        folder = self.dir / 'demo_db3'
+        shutil.copytree(data('ros2', 'demo_db3'), folder)
+        damage(folder)
+        rows = readable_rows(folder)
+        self.assertEqual(len(rows), 715)
+        lost = [r for r in rows if r[1] is None]
+        self.assertGreaterEqual(len(lost), unreadable_at_least)
+        readable = [(topic, t, h) for t, topic, h in rows if topic is not None]
+        for command in (['info', folder], ['stats', folder], ['cat', folder],
+                        ['export', folder, '--format', 'csv', '--out', self.dir / 'csv', '-q']):
+            run = cli(*command, check=False)
+            self.assertEqual(run.returncode, 3, f'{command[0]}: {run.stderr}')
+        # cat: a line for every message, in place; the unreadable ones say so.
+        lines = [json.loads(line) for line in cli('cat', folder, check=False).stdout.splitlines()]
+        self.assertEqual([m['log_time_ns'] for m in lines], [t for t, _, _ in rows])
+        expected = [json.loads(line) for line in Path(data('ros2', 'demo.expected.jsonl')).read_text().splitlines()]
+        for got, (t, topic, _), want in zip(lines, rows, expected):
+            if topic is None:
+                self.assertIsNone(got['msg'])
+                self.assertIn('damaged', got['error'])
+            else:
+                self.assertEqual(got['msg'], want['msg'])
+        # recover, convert and filter salvage every row that can be read, and say what not.
+        for command, out in (('recover', self.dir / 'recovered.mcap'), ('convert', self.dir / 'converted.mcap'),
+                             ('filter', self.dir / 'filtered.mcap')):
+            run = cli(command, folder, '-o', out, check=False)
+            self.assertEqual(run.returncode, 3, f'{command}: {run.stderr}')
+            self.assertEqual(by_time(mcap_messages(out)), by_time(readable), command)
+            self.assertIn('not readable', run.stderr)
+
+    def test_a_damaged_page_header_loses_only_the_row_it_holds(self):
+        self.check(damage_cell_count, 1)
+
+    def test_a_zeroed_table_page_loses_only_its_rows(self):
+        self.check(damage_leaf_page, 2)
+
+
 class InfoSizes(unittest.TestCase):
     def test_bytes_per_topic_as_independent_readers_count_them(self):
         import json

@@ -8,7 +8,10 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 
 #include <algorithm>
+#include <limits>
 #include <map>
+#include <stdexcept>
+#include <tuple>
 
 #include "core/compress/decompress.hpp"
 #include "core/schema/builtin_types.hpp"
@@ -70,6 +73,95 @@ struct DbFile {
   std::map<std::int64_t, std::uint32_t> connByTopicId;
 };
 
+// A row of the messages table, as far as it could be listed: its topic id is -1 when only
+// the timestamp index could be read.
+struct Row {
+  std::int64_t timestamp, id, topicId;
+};
+
+// The rows of `db` with timestamps in [start, end], in (timestamp, id) order, as far as the
+// database can be read: by the table; else (table pages damaged) by the timestamp index, which
+// rosbag2 keeps and which holds each row's time; else by ranges of row ids, halved where a range
+// cannot be read. What cannot be listed at all is said in `lost`.
+std::vector<Row> listRows(SQLite::Database& db, std::int64_t start, std::int64_t end, const fs::path& file,
+                          std::vector<std::string>& lost) {
+  std::vector<Row> rows;
+  auto query = [&](const std::string& sql, std::int64_t a, std::int64_t b) {
+    try {
+      SQLite::Statement q(db, sql);
+      q.bind(1, a);
+      q.bind(2, b);
+      while (q.executeStep()) rows.push_back({q.getColumn(0).getInt64(), q.getColumn(1).getInt64(), q.getColumn(2)});
+      return true;
+    } catch (const std::exception&) {
+      return false;
+    }
+  };
+  std::size_t before = rows.size();
+  if (query("SELECT timestamp, id, topic_id FROM messages WHERE timestamp BETWEEN ? AND ? ORDER BY timestamp, id",
+            start, end))
+    return rows;
+  rows.resize(before);
+  if (query("SELECT timestamp, id, -1 FROM messages INDEXED BY timestamp_idx WHERE timestamp BETWEEN ? AND ? "
+            "ORDER BY timestamp, id",
+            start, end))
+    return rows;
+  rows.resize(before);
+  std::int64_t lo = 1, hi = std::numeric_limits<std::int64_t>::max();
+  try {
+    SQLite::Statement q(db, "SELECT MIN(id), MAX(id) FROM messages");
+    if (q.executeStep() && !q.getColumn(0).isNull()) {
+      lo = q.getColumn(0).getInt64();
+      hi = q.getColumn(1).getInt64();
+    }
+  } catch (const std::exception&) {
+    lo = std::numeric_limits<std::int64_t>::min();  // the ends cannot be read either: every id
+  }
+  std::vector<std::pair<std::int64_t, std::int64_t>> ranges{{lo, hi}}, unreadable;
+  while (!ranges.empty()) {
+    auto [a, b] = ranges.back();
+    ranges.pop_back();
+    if (query("SELECT timestamp, id, topic_id FROM messages WHERE id BETWEEN ? AND ?", a, b)) continue;
+    if (a == b) {
+      if (!unreadable.empty() && unreadable.back().second + 1 == a) unreadable.back().second = a;
+      else unreadable.emplace_back(a, a);
+      continue;
+    }
+    std::int64_t mid = a + (b - a) / 2;
+    ranges.emplace_back(mid + 1, b);  // the lower half first, so that ids come in order
+    ranges.emplace_back(a, mid);
+  }
+  for (auto [a, b] : unreadable)
+    lost.push_back("the rows with ids " + std::to_string(a) + (a == b ? "" : " to " + std::to_string(b)) + " of '" +
+                   u8(file.filename()) + "' lie in damaged pages of the database and cannot be read");
+  std::erase_if(rows, [&](const Row& r) { return r.timestamp < start || r.timestamp > end; });
+  std::sort(rows.begin(), rows.end(),
+            [](const Row& x, const Row& y) { return std::tie(x.timestamp, x.id) < std::tie(y.timestamp, y.id); });
+  return rows;
+}
+
+// SQLite's quick check of a database up to 256 MiB (it reads every page: 0.85 s for 1 GiB from
+// the page cache, measured); in larger ones damage is found where it is read. Said in `problems`.
+void checkIntegrity(SQLite::Database& db, const fs::path& file, std::vector<std::string>& problems) {
+  constexpr std::uintmax_t kCheckedUpTo = std::uintmax_t{256} << 20;
+  std::error_code ec;
+  if (fs::file_size(file, ec) > kCheckedUpTo || ec) return;
+  std::string found;
+  try {
+    SQLite::Statement q(db, "PRAGMA quick_check(5)");
+    while (q.executeStep()) {
+      std::string line = q.getColumn(0).getString();
+      if (line != "ok") found += (found.empty() ? "" : "; ") + line;
+    }
+  } catch (const std::exception& e) {
+    found = e.what();
+  }
+  if (found.empty()) return;
+  std::replace(found.begin(), found.end(), '\n', ' ');
+  problems.push_back("'" + u8(file.filename()) + "' is damaged (SQLite's check: " + found.substr(0, 300) +
+                     "): what can be read is read, and each message that cannot is named where it is met");
+}
+
 class SqliteSource final : public Source {
 public:
   Result<void> open(const std::vector<fs::path>& files, std::optional<BagMetadata> metadata, const fs::path& shownPath);
@@ -85,6 +177,21 @@ private:
   Result<void> openWithWal(DbFile& f, const fs::path& wal);
   // Per-message compression (zstd frames, with or without metadata.yaml saying so).
   bool unpack(std::span<const std::byte>& bytes, ByteBuffer& buffer, std::string& why);
+  // Where a pass has got to: the last row handled, in the pass's order (timestamp, file, id).
+  struct Position {
+    std::int64_t timestamp = std::numeric_limits<std::int64_t>::min();
+    std::size_t file = 0;
+    std::int64_t id = std::numeric_limits<std::int64_t>::min();
+    bool operator<(const Position& o) const {
+      return std::tie(timestamp, file, id) < std::tie(o.timestamp, o.file, o.id);
+    }
+  };
+  // readMessages over a damaged database: rows listed as far as they can be (listRows), each
+  // read on its own, an unreadable one reported at its place; rows up to `after` passed over.
+  Result<void> readCarefully(const ReadFilter& filter, const std::vector<bool>& wanted, const Position& after,
+                             const MessageFn& onMessage, const ProblemFn& onProblem);
+  // Every row of file `fi` with its topic id, as far as it can be read (the unreadable said).
+  std::vector<Row> rowsWithTopics(std::size_t fi, std::vector<std::string>& lost);
 
   SourceInfo info_;
   std::vector<DbFile> files_;
@@ -139,24 +246,46 @@ Result<void> SqliteSource::openFile(const fs::path& file,
         definitions.emplace(defs.getColumn(0).getString(),
                             std::make_pair(defs.getColumn(1).getString(), defs.getColumn(2).getString()));
     }
-    SQLite::Statement counts(
-        *f.db, "SELECT topic_id, COUNT(*), MIN(timestamp), MAX(timestamp) FROM messages GROUP BY topic_id");
-    while (counts.executeStep()) {
-      auto it = f.connByTopicId.find(counts.getColumn(0).getInt64());
-      std::uint64_t n = static_cast<std::uint64_t>(counts.getColumn(1).getInt64());
+    // Per topic id: count, first and last time; from one aggregate, or where the table is
+    // damaged, from the rows that can still be listed.
+    std::map<std::int64_t, std::tuple<std::uint64_t, std::int64_t, std::int64_t>> perTopic;
+    try {
+      SQLite::Statement counts(
+          *f.db, "SELECT topic_id, COUNT(*), MIN(timestamp), MAX(timestamp) FROM messages GROUP BY topic_id");
+      while (counts.executeStep())
+        perTopic[counts.getColumn(0).getInt64()] = {static_cast<std::uint64_t>(counts.getColumn(1).getInt64()),
+                                                    counts.getColumn(2).getInt64(), counts.getColumn(3).getInt64()};
+    } catch (const std::exception& e) {
+      perTopic.clear();
+      files_.push_back(std::move(f));  // rowsWithTopics reads a file of files_
+      std::vector<std::string> lost;
+      for (const Row& r : rowsWithTopics(files_.size() - 1, lost)) {
+        auto& [n, lo, hi] = perTopic.try_emplace(r.topicId, 0, r.timestamp, r.timestamp).first->second;
+        ++n;
+        lo = std::min(lo, r.timestamp);
+        hi = std::max(hi, r.timestamp);
+      }
+      info_.problems.push_back("'" + u8(file.filename()) + "' is damaged (" + e.what() +
+                               "): its messages were counted row by row");
+      info_.problems.insert(info_.problems.end(), lost.begin(), lost.end());
+      f = std::move(files_.back());
+      files_.pop_back();
+    }
+    for (const auto& [topicId, counted] : perTopic) {
+      auto [n, lo, hi] = counted;
+      auto it = f.connByTopicId.find(topicId);
       if (it == f.connByTopicId.end()) {
         info_.problems.push_back(std::to_string(n) + " messages in '" + u8(file.filename()) + "' belong to topic id " +
-                                 std::to_string(counts.getColumn(0).getInt64()) +
-                                 ", which the topics table does not list; they are skipped");
+                                 std::to_string(topicId) + ", which the topics table does not list; they are skipped");
         continue;
       }
-      std::int64_t lo = counts.getColumn(2).getInt64(), hi = counts.getColumn(3).getInt64();
       bool first = info_.messageCount == 0;
       info_.startNs = first ? lo : std::min(info_.startNs, lo);
       info_.endNs = first ? hi : std::max(info_.endNs, hi);
       info_.messageCount += n;
       connections_[it->second].messageCount += n;
     }
+    checkIntegrity(*f.db, file, info_.problems);
   } catch (const std::exception& e) {
     return fail(ErrorCode::Format, std::string("cannot read the database: ") + e.what(), file);
   }
@@ -253,21 +382,31 @@ bool SqliteSource::unpack(std::span<const std::byte>& bytes, ByteBuffer& buffer,
   return true;
 }
 
+// A message's data column; a blob SQLite could not read (a damaged overflow page) throws.
+std::span<const std::byte> blobOf(const SQLite::Column& data) {
+  auto* bytes = static_cast<const std::byte*>(data.getBlob());
+  auto n = static_cast<std::size_t>(data.getBytes());
+  if (!bytes && n > 0) throw std::runtime_error("the message's data cannot be read");
+  return {bytes, n};
+}
+
 Result<void> SqliteSource::readMessages(const ReadFilter& filter, const MessageFn& onMessage,
                                         const ProblemFn& onProblem) {
   std::vector<bool> wanted(connections_.size(), filter.connections.empty());
   for (auto id : filter.connections)
     if (id < wanted.size()) wanted[id] = true;
+  Position done;  // the last row handled: where a careful pass takes over after damage
   try {
     // One cursor per file, merged by (timestamp, file); each is in (timestamp, id) order.
     struct Cursor {
       std::unique_ptr<SQLite::Statement> q;
-      const DbFile* file;
+      std::size_t file;
       bool live = false;
     };
     std::vector<Cursor> cursors;
-    for (const auto& f : files_) {
-      std::string sql = "SELECT topic_id, timestamp, data FROM messages WHERE timestamp >= ? AND timestamp <= ?";
+    for (std::size_t fi = 0; fi < files_.size(); ++fi) {
+      const auto& f = files_[fi];
+      std::string sql = "SELECT topic_id, timestamp, id, data FROM messages WHERE timestamp >= ? AND timestamp <= ?";
       if (!filter.connections.empty()) {
         std::string ids;
         for (const auto& [topicId, conn] : f.connByTopicId)
@@ -276,7 +415,7 @@ Result<void> SqliteSource::readMessages(const ReadFilter& filter, const MessageF
         sql += " AND topic_id IN (" + ids + ")";
       }
       sql += " ORDER BY timestamp, id";
-      Cursor c{std::make_unique<SQLite::Statement>(*f.db, sql), &f};
+      Cursor c{std::make_unique<SQLite::Statement>(*f.db, sql), fi};
       c.q->bind(1, static_cast<std::int64_t>(filter.startNs));
       c.q->bind(2, static_cast<std::int64_t>(filter.endNs));
       c.live = c.q->executeStep();
@@ -290,16 +429,17 @@ Result<void> SqliteSource::readMessages(const ReadFilter& filter, const MessageF
         if (c.live && (!next || c.q->getColumn(1).getInt64() < next->q->getColumn(1).getInt64())) next = &c;
       if (!next) break;
       auto& q = *next->q;
-      auto conn = next->file->connByTopicId.find(q.getColumn(0).getInt64());
-      if (conn != next->file->connByTopicId.end()) {
-        SQLite::Column data = q.getColumn(2);
+      const DbFile& f = files_[next->file];
+      auto conn = f.connByTopicId.find(q.getColumn(0).getInt64());
+      Position here{q.getColumn(1).getInt64(), next->file, q.getColumn(2).getInt64()};
+      if (conn != f.connByTopicId.end()) {
         view.connection = &connections_[conn->second];
-        view.logTimeNs = q.getColumn(1).getInt64();
-        view.bytes = {static_cast<const std::byte*>(data.getBlob()), static_cast<std::size_t>(data.getBytes())};
+        view.logTimeNs = here.timestamp;
+        view.bytes = blobOf(q.getColumn(3));
         std::string why;
         if (!unpack(view.bytes, unpacked, why)) {
           if (onProblem) {
-            Error e = fail(ErrorCode::Format, "message data: " + why, next->file->path);
+            Error e = fail(ErrorCode::Format, "message data: " + why, f.path);
             e.topic = view.connection->topic;
             e.logTimeNs = view.logTimeNs;
             onProblem(e);
@@ -308,34 +448,140 @@ Result<void> SqliteSource::readMessages(const ReadFilter& filter, const MessageF
           return {};
         }
       }
+      done = here;
       next->live = q.executeStep();
+    }
+    return {};
+  } catch (const std::exception&) {
+    // Damage met part way: the rest is read row by row, each unreadable row said where it is.
+  }
+  return readCarefully(filter, wanted, done, onMessage, onProblem);
+}
+
+std::vector<Row> SqliteSource::rowsWithTopics(std::size_t fi, std::vector<std::string>& lost) {
+  auto& db = *files_[fi].db;
+  auto rows = listRows(db, std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max(),
+                       files_[fi].path, lost);
+  std::uint64_t unknown = 0;
+  SQLite::Statement topicOf(db, "SELECT topic_id FROM messages WHERE id = ?");
+  for (Row& r : rows) {
+    if (r.topicId >= 0) continue;
+    try {
+      (void)topicOf.tryReset();  // a failed row leaves its error here: cleared, not thrown again
+      topicOf.bind(1, r.id);
+      if (topicOf.executeStep()) r.topicId = topicOf.getColumn(0).getInt64();
+    } catch (const std::exception&) {
+    }
+    unknown += r.topicId < 0;
+  }
+  if (unknown)
+    lost.push_back(std::to_string(unknown) + " messages of '" + u8(files_[fi].path.filename()) +
+                   "' lie in damaged pages of the database: their times are known, their topics and data are not");
+  std::erase_if(rows, [](const Row& r) { return r.topicId < 0; });
+  return rows;
+}
+
+Result<void> SqliteSource::readCarefully(const ReadFilter& filter, const std::vector<bool>& wanted,
+                                         const Position& after, const MessageFn& onMessage,
+                                         const ProblemFn& onProblem) {
+  auto report = [&](Error e) {
+    if (onProblem) onProblem(e);
+  };
+  struct Cursor {
+    std::vector<Row> rows;
+    std::size_t at = 0;
+    std::unique_ptr<SQLite::Statement> one;
+  };
+  std::vector<Cursor> cursors(files_.size());
+  try {
+    for (std::size_t fi = 0; fi < files_.size(); ++fi) {
+      std::vector<std::string> lost;
+      auto& c = cursors[fi];
+      c.rows = listRows(*files_[fi].db, filter.startNs, filter.endNs, files_[fi].path, lost);
+      std::erase_if(c.rows, [&](const Row& r) {
+        if (!(after < Position{r.timestamp, fi, r.id})) return true;  // handled before the damage
+        if (r.topicId < 0) return false;                              // its topic is read with its data
+        auto conn = files_[fi].connByTopicId.find(r.topicId);
+        return conn == files_[fi].connByTopicId.end() || !wanted[conn->second];
+      });
+      c.one = std::make_unique<SQLite::Statement>(*files_[fi].db, "SELECT topic_id, data FROM messages WHERE id = ?");
+      for (const auto& l : lost) report(fail(ErrorCode::Format, l, files_[fi].path));
     }
   } catch (const std::exception& e) {
     return fail(ErrorCode::Format, std::string("reading the database: ") + e.what(), info_.path);
   }
-  return {};
+  ByteBuffer unpacked;
+  MessageView view;
+  while (true) {
+    Cursor* next = nullptr;
+    std::size_t fi = 0;
+    for (std::size_t i = 0; i < cursors.size(); ++i)
+      if (cursors[i].at < cursors[i].rows.size() &&
+          (!next || cursors[i].rows[cursors[i].at].timestamp < next->rows[next->at].timestamp))
+        next = &cursors[i], fi = i;
+    if (!next) return {};
+    const Row row = next->rows[next->at++];
+    const DbFile& f = files_[fi];
+    auto topicName = [&](std::int64_t topicId) {
+      auto conn = f.connByTopicId.find(topicId);
+      return conn == f.connByTopicId.end() ? std::string() : connections_[conn->second].topic;
+    };
+    try {
+      auto& q = *next->one;
+      (void)q.tryReset();  // a failed row leaves its error here: cleared, not thrown again
+      q.bind(1, row.id);
+      if (!q.executeStep()) continue;
+      auto conn = f.connByTopicId.find(q.getColumn(0).getInt64());
+      if (conn == f.connByTopicId.end() || !wanted[conn->second]) continue;
+      view.connection = &connections_[conn->second];
+      view.logTimeNs = row.timestamp;
+      view.bytes = blobOf(q.getColumn(1));
+    } catch (const std::exception& e) {
+      Error error = fail(ErrorCode::Format,
+                         "message " + std::to_string(row.id) + " lies in a damaged page of the database (" + e.what() +
+                             "): it cannot be read",
+                         f.path);
+      error.topic = topicName(row.topicId);
+      error.logTimeNs = row.timestamp;
+      report(std::move(error));
+      continue;
+    }
+    std::string why;
+    if (!unpack(view.bytes, unpacked, why)) {
+      Error e = fail(ErrorCode::Format, "message data: " + why, f.path);
+      e.topic = view.connection->topic;
+      e.logTimeNs = view.logTimeNs;
+      report(std::move(e));
+    } else if (!onMessage(view)) {
+      return {};
+    }
+  }
 }
 
 Result<const MessageIndex*> SqliteSource::messageIndex() {
   if (index_) return &*index_;
   MessageIndex index(connections_.size());
   std::uint64_t unindexable = 0;  // row ids beyond 32 bits do not fit a MessageLocation
-  try {
-    for (std::uint32_t fi = 0; fi < files_.size(); ++fi) {
-      SQLite::Statement q(*files_[fi].db, "SELECT id, topic_id, timestamp FROM messages ORDER BY timestamp, id");
-      while (q.executeStep()) {
-        auto conn = files_[fi].connByTopicId.find(q.getColumn(1).getInt64());
-        std::int64_t id = q.getColumn(0).getInt64();
-        if (conn == files_[fi].connByTopicId.end()) continue;  // reported at open
-        if (id < 0 || id > UINT32_MAX) {
-          ++unindexable;
-          continue;
-        }
-        index[conn->second].push_back({q.getColumn(2).getInt64(), {fi, static_cast<std::uint32_t>(id)}});
-      }
+  for (std::uint32_t fi = 0; fi < files_.size(); ++fi) {
+    std::vector<Row> rows;
+    try {
+      SQLite::Statement q(*files_[fi].db, "SELECT timestamp, id, topic_id FROM messages ORDER BY timestamp, id");
+      while (q.executeStep())
+        rows.push_back({q.getColumn(0).getInt64(), q.getColumn(1).getInt64(), q.getColumn(2).getInt64()});
+    } catch (const std::exception&) {
+      std::vector<std::string> lost;  // damaged: the rows that can still be listed, and what cannot
+      rows = rowsWithTopics(fi, lost);
+      info_.problems.insert(info_.problems.end(), lost.begin(), lost.end());
     }
-  } catch (const std::exception& e) {
-    return fail(ErrorCode::Format, std::string("reading the database: ") + e.what(), info_.path);
+    for (const Row& r : rows) {
+      auto conn = files_[fi].connByTopicId.find(r.topicId);
+      if (conn == files_[fi].connByTopicId.end()) continue;  // reported at open
+      if (r.id < 0 || r.id > UINT32_MAX) {
+        ++unindexable;
+        continue;
+      }
+      index[conn->second].push_back({r.timestamp, {fi, static_cast<std::uint32_t>(r.id)}});
+    }
   }
   detail::sortIndex(index);
   if (unindexable > 0)
@@ -357,9 +603,7 @@ Result<MessageView> SqliteSource::read(const IndexEntry& entry) {
       return fail(ErrorCode::InvalidArgument, "no message with id " + std::to_string(entry.location.offset), f.path);
     auto conn = f.connByTopicId.find(q.getColumn(0).getInt64());
     if (conn == f.connByTopicId.end()) return fail(ErrorCode::Format, "message of an unknown topic", f.path);
-    SQLite::Column data = q.getColumn(2);
-    std::span<const std::byte> bytes{static_cast<const std::byte*>(data.getBlob()),
-                                     static_cast<std::size_t>(data.getBytes())};
+    std::span<const std::byte> bytes = blobOf(q.getColumn(2));
     auto buffer = std::make_shared<ByteBuffer>();
     ByteBuffer unpacked;
     std::string why;
