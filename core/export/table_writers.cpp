@@ -147,7 +147,9 @@ private:
     for (const auto& c : plan) {
       std::uint8_t byte = 0;
       bool isByte = false;
-      appendCsv(columnValue(row.value, c, byte, isByte), byte, isByte, c, o.timeInSeconds, line_);
+      // Found first: the byte and isByte it sets are passed by value (argument order is unspecified).
+      const Value* value = columnValue(row.value, c, byte, isByte);
+      appendCsv(value, byte, isByte, c, o.timeInSeconds, line_);
       line_ += ',';
     }
     line_.back() = '\n';
@@ -190,7 +192,8 @@ private:
       if (!*npyType(c)) continue;
       std::uint8_t byte = 0;
       bool isByte = false;
-      appendNpy(columnValue(row.value, c, byte, isByte), byte, isByte, c, rows);
+      const Value* value = columnValue(row.value, c, byte, isByte);  // before byte and isByte are read
+      appendNpy(value, byte, isByte, c, rows);
     }
     return std::nullopt;
   }

@@ -440,6 +440,73 @@ class ExportTest(unittest.TestCase):
         self.assertTrue(np.isnan(gps['latitude'][0]))  # the first fix is NaN
         self.assertEqual(list(gps['status.status']), [m.status.status for m, _ in messages('/gps')])
 
+    def test_byte_arrays_are_written_like_any_integer_array(self):
+        # ROS 1: uint8[], uint8[N], char[N] and byte[] fields and std_msgs/UInt8MultiArray,
+        # written by python3-rosbag from definitions given here (genpy builds the classes).
+        from genpy.dynamic import generate_dynamic
+        from std_msgs.msg import UInt8MultiArray
+        definition = 'uint8[] var\nuint8[6] mac\nchar[3] code\nbyte[] raw\nint8[2] signed\n'
+        Bytes = generate_dynamic('test_msgs/Bytes', definition)['test_msgs/Bytes']
+        bag_path = os.path.join(self.out, 'bytes.bag')
+        # ROS 1's byte is int8, its char uint8.
+        rows = [([1], bytes([0, 0, 186, 101, 67, 44]), b'abc', [-1, 7], [-1, 2]),
+                ([], bytes(6), b'xyz', [], [0, -128]),
+                (list(range(20)), bytes([1, 2, 3, 4, 5, 6]), b'\x00\x01\xff', [9], [127, 3])]
+        with rosbag.Bag(bag_path, 'w') as b:
+            for i, (var, mac, code, raw, signed) in enumerate(rows):
+                t = genpy.Time(1700000000, i)
+                b.write('/bytes', Bytes(var=bytes(var), mac=mac, code=code, raw=raw, signed=signed), t)
+                b.write('/multi', UInt8MultiArray(data=bytes(var)), t)
+        out = os.path.join(self.out, 'bytes_csv')
+        cli('export', bag_path, '--format', 'csv', '--out', out)
+        csv = pd.read_csv(os.path.join(out, 'bytes_bytes.csv'), keep_default_na=False, dtype=str)
+        multi = pd.read_csv(os.path.join(out, 'bytes_multi.csv'), keep_default_na=False, dtype=str)
+        def cells(values, n):
+            return [str(v) for v in values][:n] + [''] * max(0, n - len(values))
+        for r, (var, mac, code, raw, signed) in enumerate(rows):
+            row = csv.iloc[r]
+            self.assertEqual([row[f'var[{i}]'] for i in range(16)], cells(var, 16))
+            self.assertEqual([row[f'mac[{i}]'] for i in range(6)], cells(list(mac), 6))
+            self.assertEqual([row[f'code[{i}]'] for i in range(3)], cells(list(code), 3))
+            self.assertEqual([row[f'raw[{i}]'] for i in range(16)], cells(raw, 16))
+            self.assertEqual([row[f'signed[{i}]'] for i in range(2)], cells(signed, 2))
+            self.assertEqual([multi.iloc[r][f'data[{i}]'] for i in range(16)], cells(var, 16))
+        # The same values in a NumPy table (absent elements 0).
+        cli('export', bag_path, '--format', 'npy', '--topic', '/bytes', '--out', os.path.join(self.out, 'bytes_npy'))
+        arr = np.load(os.path.join(self.out, 'bytes_npy', 'bytes_bytes.npy'))
+        for r, (var, mac, code, raw, signed) in enumerate(rows):
+            self.assertEqual([int(arr[f'mac[{i}]'][r]) for i in range(6)], list(mac))
+            self.assertEqual([int(arr[f'var[{i}]'][r]) for i in range(16)], (list(var) + [0] * 16)[:16])
+        # ROS 2 (CDR): byte[], uint8[N] and char, written by rosbags into a rosbag2 folder.
+        sys.path.insert(0, ARGS.rosbags)
+        from rosbags.rosbag2 import Writer
+        from rosbags.typesys import Stores, get_typestore, get_types_from_msg
+        store = get_typestore(Stores.ROS2_HUMBLE)
+        store.register(get_types_from_msg('byte[] raw\nuint8[6] mac\nuint8[<=4] bounded\nchar c\n',
+                                          'test_msgs/msg/Bytes'))
+        Msg = store.types['test_msgs/msg/Bytes']
+        folder = os.path.join(self.out, 'bytes2')
+        ros2 = [(bytes([255, 0, 7]), [0, 0, 186, 101, 67, 44], [1, 2], 65), (bytes(), [9] * 6, [], 0)]
+        with Writer(folder, version=8) as w:
+            conn = w.add_connection('/bytes', 'test_msgs/msg/Bytes', typestore=store)
+            for i, (raw, mac, bounded, c) in enumerate(ros2):
+                msg = Msg(raw=np.frombuffer(raw, dtype=np.uint8), mac=np.array(mac, dtype=np.uint8),
+                          bounded=np.array(bounded, dtype=np.uint8), c=c)
+                w.write(conn, 1700000000 * 10**9 + i, store.serialize_cdr(msg, 'test_msgs/msg/Bytes'))
+        out2 = os.path.join(self.out, 'bytes2_csv')
+        msg_dir = os.path.join(self.out, 'msgs', 'test_msgs', 'msg')
+        os.makedirs(msg_dir)
+        with open(os.path.join(msg_dir, 'Bytes.msg'), 'w') as f:
+            f.write('byte[] raw\nuint8[6] mac\nuint8[<=4] bounded\nchar c\n')
+        cli('export', folder, '--format', 'csv', '--out', out2, '--msg-path', os.path.join(self.out, 'msgs'))
+        csv2 = pd.read_csv(os.path.join(out2, 'bytes2_bytes.csv'), keep_default_na=False, dtype=str)
+        for r, (raw, mac, bounded, c) in enumerate(ros2):
+            row = csv2.iloc[r]
+            self.assertEqual([row[f'raw[{i}]'] for i in range(16)], cells(list(raw), 16))
+            self.assertEqual([row[f'mac[{i}]'] for i in range(6)], cells(mac, 6))
+            self.assertEqual([row[f'bounded[{i}]'] for i in range(4)], cells(bounded, 4))
+            self.assertEqual(row['c'], str(c))
+
     def test_csv_fields_by_message_path_with_filters_and_slices(self):
         out = os.path.join(self.out, 'csv_paths')
         temp = 'status[0].values[:]{key=="temperature"}.value'
@@ -548,6 +615,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--cli', required=True)
     ap.add_argument('--data', required=True)
+    ap.add_argument('--rosbags', required=True, help='the rosbags library source (…/peers/rosbags/src)')
     ARGS, rest = ap.parse_known_args()
     unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
 
