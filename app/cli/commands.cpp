@@ -21,13 +21,21 @@ namespace {
 void printError(const Error& e) { std::fprintf(stderr, "bagscope-cli: %s\n", describeForCli(e).c_str()); }
 
 // Standard output is an output like any file: a full disk or a failed write is exit 4, never
-// 0 with the text silently cut.
+// 0 with the text silently cut. A reader that stops reading (`| head`) closes it: that ends
+// the command quietly with the code it had, as cat and grep do (SIGPIPE is ignored in main).
+bool outputClosed = false;
+
 bool writeStdout(std::string_view text) {
-  return text.empty() || std::fwrite(text.data(), 1, text.size(), stdout) == text.size();
+  if (outputClosed) return false;
+  errno = 0;
+  if (text.empty() || std::fwrite(text.data(), 1, text.size(), stdout) == text.size()) return true;
+  outputClosed = errno == EPIPE;
+  return false;
 }
 
 int stdoutWritten(int code) {
-  if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return code;
+  if (!outputClosed && std::fflush(stdout) == 0 && !std::ferror(stdout)) return code;
+  if (outputClosed || errno == EPIPE) return code;
   std::fprintf(stderr, "bagscope-cli: cannot write to standard output: %s\n", std::strerror(errno));
   return kOutputFailed;
 }
@@ -273,7 +281,7 @@ int runCat(const std::vector<std::string>& args) {
   auto lost = printMessages(s, parsed, selection, writeFailed);
   for (const auto& note : s.decodeNotes())
     std::fprintf(stderr, "bagscope-cli: '%s': %s\n", parsed.path.c_str(), note.c_str());
-  if (writeFailed) return stdoutWritten(kOutputFailed);
+  if (writeFailed && !outputClosed) return stdoutWritten(kOutputFailed);
   if (!lost) {
     printError(lost.error());
     return kFailed;

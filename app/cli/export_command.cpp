@@ -146,6 +146,7 @@ std::optional<int> parseExportArgs(const std::vector<std::string>& list, ExportA
 struct ExportTally {
   exporters::ExportReport report;
   int failedRecordings = 0;
+  bool damagedInput = false;  // a recording was damaged or incomplete (what was read is exported)
   bool cancelled = false, outputFailed = false;
   std::optional<int> exitNow;  // a usage error or a name conflict: stop with this code
 };
@@ -165,6 +166,11 @@ ExportTally exportEach(const ExportArgs& args, const std::vector<fs::path>& reco
       std::fprintf(stderr, "bagscope-cli: %s\n", opened.error().describe().c_str());
       ++t.failedRecordings;
       continue;
+    }
+    for (const auto& p : (*opened)->problems()) {  // said as info and cat say it: exit 3
+      line.done();
+      std::fprintf(stderr, "bagscope-cli: %s\n", p.c_str());  // names the file
+      t.damagedInput = true;
     }
     exporters::ExportOptions mine = o;
     for (const auto* arg : {&args.startArg, &args.endArg})
@@ -186,6 +192,10 @@ ExportTally exportEach(const ExportArgs& args, const std::vector<fs::path>& reco
     Error e = r.error();
     if (e.file.empty()) e.file = utf8(path);
     std::fprintf(stderr, "bagscope-cli: %s\n", e.describe().c_str());
+    if (!t.report.nameClash.empty()) {  // the user's --name: a command-line error, nothing written
+      t.exitNow = kUsage;
+      break;
+    }
     if (e.code == ErrorCode::Write) t.outputFailed = true;
     if (!t.report.conflicts.empty()) {
       const auto& conflicts = t.report.conflicts;
@@ -237,7 +247,7 @@ int finishExport(const ExportArgs& args, std::size_t recordings, const ExportTal
   }
   if (t.failedRecordings > 0 && !t.outputFailed) return kFailed;
   if (t.outputFailed || manifestFailed || report.skipped.count("file cannot be written")) return kOutputFailed;
-  return skipped > 0 ? kPartial : kOk;
+  return skipped > 0 || t.damagedInput ? kPartial : kOk;
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // bagscope-cli: the headless entry point. Parses the subcommand and hands over.
 
+#include <csignal>
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -117,6 +118,11 @@ bool asksForHelp(const std::vector<std::string>& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
+#ifdef SIGPIPE
+  // A reader that closes the pipe (`| head`) makes writes fail with EPIPE instead of killing
+  // the process: the command ends quietly (commands.cpp, writeStdout).
+  std::signal(SIGPIPE, SIG_IGN);
+#endif
   try {
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {

@@ -12,6 +12,7 @@
 #include <mutex>
 #include <set>
 
+#include "core/base/digest.hpp"
 #include "core/base/json_text.hpp"
 #include "core/base/output_file.hpp"
 #include "detail/topic_writers.hpp"
@@ -85,6 +86,40 @@ std::string topicForNames(const std::string& topic) {
   return safeFileNameComponent(s.empty() ? "topic" : s);
 }
 
+// The names of the topics to export as `{topic}` writes them: readable ('/' as '_'). Where the
+// default names would give two topics one file (/imu/data and /imu_data, or /tf of two types),
+// each of those gets a suffix that tells it apart: "~" and its type when one name has several
+// types, "~" and 8 hex digits of a SHA-256 of its name when names differ.
+std::map<TopicId, std::string> topicNamesForFiles(const Session& s, const std::vector<TopicId>& targets,
+                                                  bool disambiguate) {
+  std::map<TopicId, std::string> names;
+  std::map<std::string, std::vector<TopicId>> byName;
+  for (TopicId t : targets) {
+    names[t] = topicForNames(s.topics()[t].name);
+    byName[names[t]].push_back(t);
+  }
+  if (!disambiguate) return names;
+  for (const auto& [name, group] : byName) {
+    if (group.size() < 2) continue;
+    std::set<std::string> distinctNames;
+    for (TopicId t : group) distinctNames.insert(s.topics()[t].name);
+    for (TopicId t : group) {
+      const auto& topic = s.topics()[t];
+      std::string suffix;
+      if (distinctNames.size() > 1) suffix += "~" + sha256Hex(std::as_bytes(std::span(topic.name))).substr(0, 8);
+      bool typed =
+          std::count_if(group.begin(), group.end(), [&](TopicId o) { return s.topics()[o].name == topic.name; }) > 1;
+      if (typed) {
+        std::string type = topic.type;
+        std::replace(type.begin(), type.end(), '/', '-');
+        suffix += "~" + safeFileNameComponent(type);
+      }
+      names[t] = name + suffix;
+    }
+  }
+  return names;
+}
+
 std::string expand(const std::string& pattern, const std::string& bag, const std::string& topic, std::uint64_t index,
                    std::int64_t stampNs, std::int64_t logTimeNs, const char* ext) {
   char padded[32];
@@ -97,7 +132,7 @@ std::string expand(const std::string& pattern, const std::string& bag, const std
       i += key.size();
       return true;
     };
-    if (put("{bag}", safeFileNameComponent(bag)) || put("{topic}", topicForNames(topic)) || put("{index}", padded) ||
+    if (put("{bag}", safeFileNameComponent(bag)) || put("{topic}", topic) || put("{index}", padded) ||
         put("{stamp_ns}", std::to_string(stampNs)) || put("{log_time_ns}", std::to_string(logTimeNs)) ||
         put("{ext}", ext))
       continue;
@@ -350,6 +385,7 @@ private:
     std::vector<std::pair<Target, fs::path>> streams;
     std::map<std::pair<TopicId, std::size_t>, std::size_t> frameAt;  // (topic, row) -> frame
     session::Selection frameTopics;                                  // the frames' topics and range
+    std::map<TopicId, std::string> topicNames;                       // what {topic} writes for each
   };
   struct Progress {
     std::size_t work;  // files to write
@@ -447,7 +483,8 @@ Result<void> Exporter::writeFrame(const Planned& p, const Message& m) {
   std::int64_t stampNs = 0;
   auto bytes = frameBytes(p, *v, kindOf(s_.topics()[p.topic].type), stampNs);
   if (!bytes) return std::move(bytes).error();
-  WrittenFile f{p.path, bag_, s_.topics()[p.topic].name, p.index, p.logTimeNs, stampNs, bytes->size()};
+  const auto& topic = s_.topics()[p.topic];
+  WrittenFile f{p.path, bag_, topic.name, topic.type, p.index, p.logTimeNs, stampNs, bytes->size()};
   if (!o_.dryRun)
     if (auto r = writeFileAtomically(p.path, *bytes, o_.overwrite); !r) return r;
   wrote(std::move(f));
@@ -509,7 +546,7 @@ Result<void> Exporter::writeStream(const Target& t, const fs::path& path, const 
   auto size = fs::file_size(temp, ec);
   if (auto p = publish(temp, path, o_.overwrite); !p) return p;
   cleanup.keep = true;
-  wrote({path, bag_, topic.name, 0, firstLog, firstStamp, ec ? 0 : size});
+  wrote({path, bag_, topic.name, topic.type, 0, firstLog, firstStamp, ec ? 0 : size});
   return {};
 }
 
@@ -573,11 +610,19 @@ Result<Exporter::Plan> Exporter::planFiles(const std::vector<Target>& targets) {
   const std::string framePattern = !o_.nameTemplate.empty() ? o_.nameTemplate
                                    : targets.size() > 1     ? "{topic}/{bag}_frame_{index}.{ext}"
                                                             : "{bag}_frame_{index}.{ext}";
+  std::vector<TopicId> ids;
+  for (const auto& t : targets) ids.push_back(t.topic);
+  // Default names are unique by construction; a user's template that clashes is refused.
+  plan.topicNames = topicNamesForFiles(s_, ids, o_.nameTemplate.empty());
   for (const auto& t : targets) {
-    const std::string& name = topics[t.topic].name;
+    const std::string& name = plan.topicNames[t.topic];
     if (!t.perMessage) {
+      // A file per topic: {log_time_ns} is its first message's in the range, {index} 0.
       std::string pattern = o_.nameTemplate.empty() ? "{bag}_{topic}.{ext}" : o_.nameTemplate;
-      plan.streams.push_back({t, o_.outDir / fs::u8path(expand(pattern, bag_, name, 0, 0, 0, ext))});
+      const auto& refs = s_.index(t.topic);
+      auto first = s_.atOrAfter(t.topic, o_.startNs);
+      std::int64_t firstNs = first && *first < refs.size() ? refs[*first].logTimeNs : 0;
+      plan.streams.push_back({t, o_.outDir / fs::u8path(expand(pattern, bag_, name, 0, 0, firstNs, ext))});
       continue;
     }
     auto refs = s_.index(t.topic);
@@ -596,8 +641,8 @@ Result<Exporter::Plan> Exporter::planFiles(const std::vector<Target>& targets) {
   if (framePattern.find("{stamp_ns}") != std::string::npos && !plan.frames.empty())
     if (auto r = readFrameStamps(plan); !r) return std::move(r).error();
   for (auto& f : plan.frames)
-    f.path =
-        o_.outDir / fs::u8path(expand(framePattern, bag_, topics[f.topic].name, f.index, f.stampNs, f.logTimeNs, ext));
+    f.path = o_.outDir /
+             fs::u8path(expand(framePattern, bag_, plan.topicNames[f.topic], f.index, f.stampNs, f.logTimeNs, ext));
   return plan;
 }
 
@@ -624,27 +669,32 @@ Result<void> Exporter::readFrameStamps(Plan& plan) {
 // Every name inside the output folder and distinct, existing files listed (an error unless
 // overwriting), and the folders made.
 Result<void> Exporter::checkNames(const Plan& plan) {
-  std::set<fs::path> names;
+  std::map<fs::path, TopicId> names;
   std::error_code ec;
   const fs::path outDir = o_.outDir.lexically_normal();
-  auto check = [&](const fs::path& p) -> Result<void> {
+  auto topics = s_.topics();
+  auto check = [&](const fs::path& p, TopicId topic) -> Result<void> {
     // Nothing is written outside the chosen folder, whatever a recording's names hold.
     fs::path rel = p.lexically_normal().lexically_relative(outDir);
     if (rel.empty() || *rel.begin() == ".." || rel.is_absolute())
       return fileError(ErrorCode::InvalidArgument, "a file name would lie outside the output folder " + utf8(o_.outDir),
                        utf8(p));
-    if (!names.insert(p).second)
-      return fileError(ErrorCode::InvalidArgument,
-                       "two exported files would have the same name; put {index} or {topic} "
-                       "in the name template",
-                       utf8(p));
+    auto [at, added] = names.emplace(p, topic);
+    if (!added) {
+      auto describe = [&](TopicId t) { return topics[t].name + " (" + topics[t].type + ")"; };
+      std::string from =
+          at->second == topic ? "two messages of " + describe(topic) : describe(at->second) + " and " + describe(topic);
+      report_.nameClash = "the name template '" + o_.nameTemplate + "' gives two files the name '" + utf8(p) +
+                          "': " + from + " (put {topic}, {index} or {log_time_ns} in it)";
+      return fileError(ErrorCode::InvalidArgument, report_.nameClash);
+    }
     if (!o_.overwrite && fs::exists(p, ec)) report_.conflicts.push_back(utf8(p));
     return {};
   };
   for (const auto& f : plan.frames)
-    if (auto r = check(f.path); !r) return r;
+    if (auto r = check(f.path, f.topic); !r) return r;
   for (const auto& [t, p] : plan.streams)
-    if (auto r = check(p); !r) return r;
+    if (auto r = check(p, t.topic); !r) return r;
   if (!report_.conflicts.empty())
     return fileError(
         ErrorCode::InvalidArgument,
@@ -691,7 +741,8 @@ Result<void> Exporter::writeStreams(const Plan& plan, Progress& done) {
     if (o_.dryRun) {  // the name is known; nothing is computed or written (size unknown: 0)
       const auto& refs = s_.index(t.topic);
       auto first = s_.atOrAfter(t.topic, o_.startNs);
-      wrote({path, bag_, topics[t.topic].name, 0, first && *first < refs.size() ? refs[*first].logTimeNs : 0, 0, 0});
+      wrote({path, bag_, topics[t.topic].name, topics[t.topic].type, 0,
+             first && *first < refs.size() ? refs[*first].logTimeNs : 0, 0, 0});
       ++done.count;
       continue;
     }
@@ -833,6 +884,8 @@ Result<fs::path> writeManifest(const ExportReport& report, const ExportOptions& 
     appendJsonString(f.bag, j);
     j += ", \"topic\": ";
     appendJsonString(f.topic, j);
+    j += ", \"type\": ";
+    appendJsonString(f.type, j);
     j += ", \"index\": " + std::to_string(f.index) + ", \"log_time_ns\": " + std::to_string(f.logTimeNs) +
          ", \"stamp_ns\": " + std::to_string(f.stampNs) + ", \"bytes\": " + std::to_string(f.bytes) + "}";
   }

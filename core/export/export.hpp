@@ -111,7 +111,7 @@ struct ExportOptions {
 /// One file written (or, in a dry run, that would be).
 struct WrittenFile {
   std::filesystem::path path;
-  std::string bag, topic;
+  std::string bag, topic, type;
   std::uint64_t index = 0;  ///< frame number within the topic (after --every)
   std::int64_t logTimeNs = 0;
   std::int64_t stampNs = 0;  ///< header stamp, 0 if none
@@ -123,8 +123,10 @@ struct ExportReport {
   std::uint64_t bytes = 0;
   std::map<std::string, std::uint64_t> skipped;  ///< reason -> messages
   std::vector<std::string> conflicts;            ///< existing files that were not replaced
-  std::vector<std::string> errors;               ///< failures (each also counted in skipped)
-  std::vector<std::string> notes;                ///< e.g. a cloud layout that changes
+  /// Set when the name template the user gave names two files alike (nothing was written).
+  std::string nameClash;
+  std::vector<std::string> errors;  ///< failures (each also counted in skipped)
+  std::vector<std::string> notes;   ///< e.g. a cloud layout that changes
   /// For the manifest: camera intrinsics by topic, and sensor frames in the tf tree.
   std::map<std::string, sensors::CameraInfo> cameraInfo;
   std::map<std::string, std::pair<std::string, sensors::Transform>> frames;  ///< frame -> (root, T_root_frame)

@@ -17,6 +17,7 @@ import sys
 import tempfile
 import time
 import unittest
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -343,6 +344,84 @@ class ExportTest(unittest.TestCase):
         self.assertFalse(os.path.exists(os.path.join(self.out, 't')))
         self.assertFalse(os.path.exists('/abs'))
 
+    def test_topics_that_would_share_a_file_name_get_names_of_their_own(self):
+        # /imu/data and /imu_data; /tf in two types (tf/tfMessage, tf2_msgs/TFMessage): a bag
+        # written by rosbags (python3-rosbag keeps one connection per topic).
+        sys.path.insert(0, ARGS.rosbags)
+        from rosbags.rosbag1 import Writer
+        from rosbags.typesys import Stores, get_typestore, get_types_from_msg
+        store = get_typestore(Stores.ROS1_NOETIC)
+        for name in ('tf/msg/tfMessage', 'tf2_msgs/msg/TFMessage'):  # the same definition under both names
+            store.register(get_types_from_msg('geometry_msgs/TransformStamped[] transforms', name))
+        T = store.types
+        def tf(type_name, child):
+            header = T['std_msgs/msg/Header'](seq=0, stamp=T['builtin_interfaces/msg/Time'](sec=0, nanosec=0),
+                                              frame_id='map')
+            transform = T['geometry_msgs/msg/Transform'](translation=T['geometry_msgs/msg/Vector3'](x=0, y=0, z=0),
+                                                         rotation=T['geometry_msgs/msg/Quaternion'](x=0, y=0, z=0, w=1))
+            stamped = T['geometry_msgs/msg/TransformStamped'](header=header, child_frame_id=child, transform=transform)
+            return store.serialize_ros1(T[type_name](transforms=[stamped]), type_name)
+        bag_path = os.path.join(self.out, 'clash.bag')
+        ns = 1700000000 * 10**9
+        with Writer(Path(bag_path)) as w:
+            a = w.add_connection('/imu/data', 'std_msgs/msg/Int32', typestore=store)
+            b = w.add_connection('/imu_data', 'std_msgs/msg/Int32', typestore=store)
+            old = w.add_connection('/tf', 'tf/msg/tfMessage', typestore=store)
+            new = w.add_connection('/tf', 'tf2_msgs/msg/TFMessage', typestore=store)
+            int32 = lambda v: store.serialize_ros1(T['std_msgs/msg/Int32'](data=v), 'std_msgs/msg/Int32')
+            for i in range(3):
+                w.write(a, ns + i, int32(i))
+            for i in range(5):
+                w.write(b, ns + 10 + i, int32(100 + i))
+            for i in range(2):
+                w.write(old, ns + 10**9 + i, tf('tf/msg/tfMessage', f'old{i}'))
+            for i in range(4):
+                w.write(new, ns + 2 * 10**9 + i, tf('tf2_msgs/msg/TFMessage', f'new{i}'))
+        out = os.path.join(self.out, 'clash')
+        p = cli('export', bag_path, '--format', 'csv', '--out', out, check=False)
+        self.assertEqual(p.returncode, 3, p.stderr)  # as every command, it says the topic has two types
+        self.assertIn('topic /tf has different types', p.stderr)
+        manifest = read_json(os.path.join(out, 'manifest.json'))
+        by_topic = {(f['topic'], f['type']): f['file'] for f in manifest['files']}
+        self.assertEqual(len(set(by_topic.values())), 4, by_topic)
+        def column(key, name):
+            return list(pd.read_csv(os.path.join(out, by_topic[key]), keep_default_na=False, dtype=str)[name])
+        self.assertEqual(column(('/imu/data', 'std_msgs/Int32'), 'data'), ['0', '1', '2'])
+        self.assertEqual(column(('/imu_data', 'std_msgs/Int32'), 'data'), [str(100 + i) for i in range(5)])
+        self.assertEqual(column(('/tf', 'tf/tfMessage'), 'transforms[0].child_frame_id'), ['old0', 'old1'])
+        self.assertEqual(column(('/tf', 'tf2_msgs/TFMessage'), 'transforms[0].child_frame_id'),
+                         [f'new{i}' for i in range(4)])
+        self.assertIn('tf2_msgs-TFMessage', by_topic[('/tf', 'tf2_msgs/TFMessage')])
+        # A name template of the user's that gives files one name is refused before anything is
+        # written, as a command-line error naming the clash; one that tells them apart is used.
+        p = cli('export', bag_path, '--format', 'csv', '--name', '{topic}.{ext}', '--out', os.path.join(self.out, 'x'),
+                check=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn('/imu/data (std_msgs/Int32) and /imu_data (std_msgs/Int32)', p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.out, 'x')))
+        timed = os.path.join(self.out, 'timed')
+        cli('export', bag_path, '--format', 'csv', '--topic', '/tf', '--name', '{bag}_{topic}_{log_time_ns}.{ext}',
+            '--out', timed, check=False)
+        self.assertEqual(sorted(os.listdir(timed)), ['clash_tf_1700000001000000000.csv', 'clash_tf_1700000002000000000.csv',
+                                                     'manifest.json'])
+
+    def test_a_recording_read_past_damage_is_said_and_exits_3(self):
+        # rosbag's .bag.active (a crashed recording, no index): the 500 complete messages are
+        # exported, and like info and cat the export says what was recovered and exits 3.
+        active = os.path.join(self.out, 'recording.bag.active')
+        with open(data('ros1/demo_crashed.bag'), 'rb') as src, open(active, 'wb') as dst:
+            dst.write(src.read())
+        p = cli('export', active, '--format', 'csv', '--topic', '/imu', '--out', os.path.join(self.out, 'active'),
+                check=False)
+        self.assertEqual(p.returncode, 3, p.stderr)
+        self.assertIn('recovered 500 messages by scanning', p.stderr)
+        self.assertIn('recording.bag.active', p.stderr)
+        with rosbag.Bag(data('ros1/demo_uncompressed.bag')) as b:
+            in_crashed = [t.to_nsec() for _, _, t in b.read_messages(topics=['/imu'])]
+        imu = pd.read_csv(os.path.join(self.out, 'active', 'recording.bag_imu.csv'))
+        self.assertGreater(len(imu), 0)
+        self.assertTrue(set(imu['log_time_ns']) <= set(in_crashed))
+
     def test_stale_temporary_files_of_a_killed_export_are_removed_next_time(self):
         out = os.path.join(self.out, 'again')
         os.makedirs(os.path.join(out, 'sub'))
@@ -568,8 +647,10 @@ class ExportTest(unittest.TestCase):
 
     def test_batch_over_a_folder_with_every_and_a_name_template(self):
         out = os.path.join(self.out, 'batch')
-        cli('export', data('ros1'), '--format', 'bin', '--topic', '/points', '--every', '5', '--out', out,
-            '--name', '{bag}/{topic}_{index}_{stamp_ns}.bin')
+        p = cli('export', data('ros1'), '--format', 'bin', '--topic', '/points', '--every', '5', '--out', out,
+                '--name', '{bag}/{topic}_{index}_{stamp_ns}.bin', check=False)
+        self.assertEqual(p.returncode, 3, p.stderr)  # the cut and crashed bags: what they recover, said
+        self.assertIn('demo_truncated.bag', p.stderr)
         with open(os.path.join(out, 'manifest.json')) as f:
             manifest = json.load(f)
         bags = sorted({f['bag'] for f in manifest['files']})

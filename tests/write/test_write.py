@@ -204,7 +204,8 @@ class Ros1Bags(Workspace):
                            check=True, capture_output=True)
             reindexed = ros1_messages(self.dir / 'reindexed' / fixture)
             out = self.dir / f'recovered-{fixture}'
-            run = cli('recover', data('ros1', fixture), '-o', out, '-q')
+            run = cli('recover', data('ros1', fixture), '-o', out, '-q', check=False)
+            self.assertEqual(run.returncode, 3, run.stderr)  # damage recovered: 3, as every command says
             recovered = ros1_messages(out)
             print(f'{fixture}: rosbag reindex {len(reindexed)}, bagscope recover {len(recovered)}', file=sys.stderr)
             self.assertGreaterEqual(len(recovered), len(reindexed))
@@ -214,7 +215,7 @@ class Ros1Bags(Workspace):
         # A recording still being written (rosbag's .bag.active) is recovered the same way.
         active = self.dir / 'recording.bag.active'
         shutil.copy(data('ros1', 'demo_crashed.bag'), active)
-        cli('recover', active, '-o', self.dir / 'from_active.bag', '-q')
+        self.assertEqual(cli('recover', active, '-o', self.dir / 'from_active.bag', '-q', check=False).returncode, 3)
         self.assertEqual(len(ros1_messages(self.dir / 'from_active.bag')), 500)
 
     def test_a_ros2_topic_is_not_written_into_a_bag(self):
@@ -274,9 +275,10 @@ class Mcap(Workspace):
     def test_recover_cut_and_unsummarised_mcap(self):
         intact = mcap_messages(data('ros2', 'demo.mcap'))
         # 577 messages are in the chunks before the cut; 8 more are complete in the cut chunk.
-        for fixture, complete in (('demo_truncated.mcap', 585), ('demo_nosummary.mcap', 715)):
+        # A file without a summary lost nothing (the summary is optional): exit 0; a cut one 3.
+        for fixture, complete, code in (('demo_truncated.mcap', 585, 3), ('demo_nosummary.mcap', 715, 0)):
             out = self.dir / f'recovered-{fixture}'
-            cli('recover', data('ros2', fixture), '-o', out, '-q')
+            self.assertEqual(cli('recover', data('ros2', fixture), '-o', out, '-q', check=False).returncode, code)
             recovered = mcap_messages(out)
             print(f'{fixture}: bagscope recover {len(recovered)} of {complete} complete', file=sys.stderr)
             self.assertEqual(len(recovered), complete)
@@ -366,7 +368,8 @@ class Rosbag2(Workspace):
         expected = [(n, t, sha(d)) for n, t, d in rows]
         self.assertEqual(len(expected), 40)
         out = self.dir / 'recovered'
-        cli('recover', data('ros2', 'wal'), '-o', out, '-q')
+        run = cli('recover', data('ros2', 'wal'), '-o', out, '-q', check=False)
+        self.assertEqual(run.returncode, 3, run.stderr)  # rows only in the -wal: recovered, and said
         messages, _, _ = rosbags_read(out)
         self.assertEqual(messages, expected)
 
@@ -477,6 +480,28 @@ class DamagedDatabase(Workspace):
 
     def test_a_zeroed_table_page_loses_only_its_rows(self):
         self.check(damage_leaf_page, 2)
+
+
+class ExitCodes(Workspace):
+    def test_a_reader_that_stops_reading_ends_the_command_quietly(self):
+        for command in (['cat', data('ros1', 'demo_bz2.bag')], ['info', data('ros1', 'demo_bz2.bag')]):
+            proc = subprocess.Popen([ARGS.cli, *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            proc.stdout.readline()  # as `| head -1` does, then the pipe is closed
+            proc.stdout.close()
+            err = proc.stderr.read().decode()
+            self.assertEqual(proc.wait(), 0, f'{command[0]}: {err}')
+            self.assertEqual(err, '')
+
+    def test_filter_of_an_input_whose_messages_are_all_lost_is_3(self):
+        cut = self.dir / 'cut.bag'
+        cut.write_bytes(Path(data('ros1', 'demo_uncompressed.bag')).read_bytes()[:6000])
+        run = cli('filter', cut, '-o', self.dir / 'out.mcap', '--topic', '/.*/', check=False)
+        self.assertEqual(run.returncode, 3, run.stderr)
+        self.assertIn('recovered 0 complete messages', run.stderr)
+        self.assertIn('nothing was written', run.stderr)
+        self.assertFalse((self.dir / 'out.mcap').exists())
+        run = cli('recover', cut, '-o', self.dir / 'rec.bag', check=False)
+        self.assertEqual(run.returncode, 3, run.stderr)
 
 
 class InfoSizes(unittest.TestCase):
