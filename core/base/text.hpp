@@ -14,4 +14,9 @@ std::string formatBytes(std::uint64_t bytes);
 /// so that ROS 1 and ROS 2 spellings of a type compare equal.
 std::string normalTypeName(std::string_view type);
 
+/// Whether `text` is well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF).
+bool isValidUtf8(std::string_view text);
+/// `text` with every byte that is not part of well-formed UTF-8 replaced by `replacement`.
+std::string withValidUtf8(std::string_view text, char replacement = '?');
+
 }  // namespace bagscope

@@ -5,8 +5,11 @@
 #include <set>
 #include <unordered_map>
 
+#include <yaml-cpp/yaml.h>
+
 #include "core/base/byte_source.hpp"
 #include "core/base/output_file.hpp"
+#include "core/base/text.hpp"
 #include "core/schema/builtin_types.hpp"
 #include "write.hpp"
 
@@ -65,13 +68,45 @@ std::uint64_t countInRange(const Session& s, TopicId t, std::int64_t start, std:
   return first && last && *last >= *first ? *last - *first + 1 : 0;
 }
 
+bool isYaml(const std::string& text) {
+  try {
+    YAML::Load(text);
+    return true;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
 // Connections as they are written: a ROS 2 one without a definition gets one from the .msg
 // folders or the standard interfaces; what was added and what is still missing is said.
 class DefinitionFiller {
 public:
-  explicit DefinitionFiller(const std::vector<fs::path>& msgPaths) : msgPaths_(msgPaths) {}
+  DefinitionFiller(const std::vector<fs::path>& msgPaths, Container container)
+      : msgPaths_(msgPaths),
+        expandServiceEvents_(container == Container::Mcap || container == Container::Rosbag2Mcap) {}
   storage::Connection completed(const storage::Connection& c) {
     storage::Connection out = c;
+    // Text the independent readers refuse (python3-rosbag and rosbags decode definitions as
+    // UTF-8 and parse QoS as YAML) is mended, and said: bytes that are not UTF-8 become '?',
+    // QoS that is not YAML is left out.
+    if (!isValidUtf8(out.definition)) {
+      out.definition = withValidUtf8(out.definition);
+      mended_.insert(c.topic + ": its definition was not UTF-8 (such bytes written as '?')");
+    }
+    if (!out.offeredQos.empty() && !isYaml(out.offeredQos)) {
+      out.offeredQos.clear();
+      mended_.insert(c.topic + ": its QoS profiles were not YAML (left out)");
+    }
+    // A service event stored with its .srv text (rosbag2 Jazzy): readers of MCAP schemas take
+    // the text as a message definition (rosbags, Foxglove) and cannot parse it; the event's own
+    // message is written instead, as rosidl generates it. A .db3 keeps rosbag2's convention.
+    if (expandServiceEvents_ && c.schemaEncoding != "ros2idl")
+      if (auto expanded = schema::serviceEventDefinition(c.type, c.definition)) {
+        out.definition = *expanded;
+        out.schemaEncoding = "ros2msg";
+        expanded_.insert(c.type);
+        return out;
+      }
     if (!c.definition.empty() || c.messageEncoding != "cdr" || c.type.empty()) return out;
     if (auto text = schema::findDefinition(c.type, msgPaths_)) {
       out.definition = *text;
@@ -93,6 +128,12 @@ public:
           "definitions the input did not carry were written from the standard interfaces or the .msg "
           "folders given: " +
           list(added_));
+    for (const auto& m : mended_) r.notes.push_back(m);
+    if (!expanded_.empty())
+      r.notes.push_back(
+          "service events stored with their .srv text were written with the event's message "
+          "definition (service_msgs/ServiceEventInfo info, request, response): " +
+          list(expanded_));
     if (!missing_.empty())
       r.notes.push_back("no definition of " + list(missing_) +
                         " was found to write with it (add the folder of its package's .msg files)");
@@ -100,7 +141,8 @@ public:
 
 private:
   const std::vector<fs::path>& msgPaths_;
-  std::set<std::string> added_, missing_;
+  bool expandServiceEvents_;
+  std::set<std::string> added_, missing_, expanded_, mended_;
 };
 
 // Every file's metadata records and attachments, into the writer when it has a place for them,
@@ -196,7 +238,7 @@ Result<CopyReport> copyRecording(const Session& s, const CopyRequest& request, s
     report.notes.push_back("removed " + std::to_string(n) +
                            " unfinished outputs an earlier, interrupted run left in '" + utf8(folder) + "'");
   std::unordered_map<const storage::Connection*, ChannelId> channels;
-  DefinitionFiller definitions(request.msgPaths);
+  DefinitionFiller definitions(request.msgPaths, options.container);
   for (const auto* c : connections) {
     auto ch = (*writer)->addConnection(definitions.completed(*c));
     if (!ch) return ch.error();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/base/byte_source.hpp"
+#include "core/schema/builtin_types.hpp"
 #include "core/schema/schema.hpp"
 #include "detail/writers.hpp"
 
@@ -154,7 +155,10 @@ public:
       SQLite::Statement def(db_,
                             "INSERT INTO message_definitions(topic_type, encoding, encoded_message_definition, "
                             "type_description_hash) VALUES(?,?,?,?)");
-      def.bind(1, c.type);
+      // A service event's .srv text is filed under the service's name, as rosbag2 (Jazzy) does.
+      auto names = schema::definitionNames(c.type);
+      bool srvText = names.size() > 1 && schema::serviceEventDefinition(c.type, c.definition).has_value();
+      def.bind(1, srvText ? names[1] : c.type);
       def.bind(2, c.schemaEncoding.empty() ? "ros2msg" : c.schemaEncoding);
       def.bind(3, c.definition);
       def.bind(4, c.typeHash);

@@ -482,6 +482,83 @@ class DamagedDatabase(Workspace):
         self.check(damage_leaf_page, 2)
 
 
+class ReadableOutput(Workspace):
+    """What Bagscope writes is read by the independent readers even where the input's own text
+    is not: service events stored with their .srv text, definitions that are not UTF-8, QoS
+    profiles that are not YAML."""
+
+    def test_service_events_get_their_message_definition(self):
+        import json
+        expected = [json.loads(line)['msg'] for line in
+                    Path(data('ros2', 'cases', 'service_event.expected.jsonl')).read_text().splitlines()]
+        sys.path.insert(0, ARGS.rosbags)
+        from rosbags.highlevel import AnyReader
+        for fmt, name in (('rosbag2', 'r2'), ('mcap', 'events.mcap')):
+            out = self.dir / name
+            run = cli('convert', data('ros2', 'cases', 'service_event'), '-o', out, '--format', fmt)
+            self.assertIn("written with the event's message definition", run.stderr)
+            # rosbags parses the definition from the file alone; it files a type of a /srv/ name
+            # under pkg/srv/msg/Name (its normalisation), where it is looked up.
+            with AnyReader([out]) as r:
+                got = []
+                for c, _, raw in r.messages():
+                    self.assertEqual(c.msgtype, 'example_interfaces/srv/AddTwoInts_Event')
+                    m = r.deserialize(raw, 'example_interfaces/srv/msg/AddTwoInts_Event')
+                    got.append({'info': {'event_type': m.info.event_type,
+                                         'stamp': {'sec': m.info.stamp.sec, 'nanosec': m.info.stamp.nanosec},
+                                         'client_gid': [int(x) for x in m.info.client_gid],
+                                         'sequence_number': m.info.sequence_number},
+                                'request': [{'a': q.a, 'b': q.b} for q in m.request],
+                                'response': [{'sum': q.sum} for q in m.response]})
+            self.assertEqual(got, expected, fmt)
+        # A .db3 keeps rosbag2's own convention: the .srv text filed under the service's name
+        # (rosbags reads no service event from a .db3: it cannot hash a /srv/ type).
+        out = self.dir / 'db3'
+        cli('convert', data('ros2', 'cases', 'service_event'), '-o', out, '--format', 'rosbag2-db3', '-q')
+        rows = sqlite3.connect(str(out / 'db3_0.db3')).execute(
+            'SELECT topic_type, encoded_message_definition FROM message_definitions').fetchall()
+        self.assertEqual([r[0] for r in rows], ['example_interfaces/srv/AddTwoInts'])
+        self.assertIn('\n---\n', rows[0][1])
+        ours = [json.loads(line)['msg'] for line in cli('cat', out).stdout.splitlines()]
+        self.assertEqual(ours, expected)
+
+    def test_text_readers_refuse_is_mended_and_said(self):
+        # A Jazzy-layout database (Python's sqlite3): a definition with a Latin-1 byte in a
+        # comment, QoS text that is not YAML; the messages are std_msgs/msg/String in CDR.
+        folder = self.dir / 'odd'
+        folder.mkdir()
+        db = sqlite3.connect(str(folder / 'odd_0.db3'))
+        db.executescript(
+            'CREATE TABLE schema(schema_version INTEGER PRIMARY KEY, ros_distro TEXT NOT NULL);'
+            'CREATE TABLE topics(id INTEGER PRIMARY KEY, name TEXT NOT NULL, type TEXT NOT NULL, serialization_format'
+            ' TEXT NOT NULL, offered_qos_profiles TEXT NOT NULL, type_description_hash TEXT NOT NULL);'
+            'CREATE TABLE message_definitions(id INTEGER PRIMARY KEY, topic_type TEXT NOT NULL, encoding TEXT NOT NULL,'
+            ' encoded_message_definition TEXT NOT NULL, type_description_hash TEXT NOT NULL);'
+            'CREATE TABLE messages(id INTEGER PRIMARY KEY, topic_id INTEGER NOT NULL, timestamp INTEGER NOT NULL,'
+            ' data BLOB NOT NULL);')
+        db.execute("INSERT INTO topics VALUES (1, '/chatter', 'std_msgs/msg/String', 'cdr', '- history: [unclosed', '')")
+        db.execute("INSERT INTO message_definitions VALUES (1, 'std_msgs/msg/String', 'ros2msg', ?, '')",
+                   (b'# caf\xe9 au lait\nstring data\n'.decode('latin-1').encode('latin-1'),))
+        cdr = lambda text: bytes([0, 1, 0, 0]) + len(text.encode() + b'\0').to_bytes(4, 'little') + text.encode() + b'\0'
+        for i in range(3):
+            db.execute('INSERT INTO messages(topic_id, timestamp, data) VALUES (1, ?, ?)', (1700000000 * 10**9 + i,
+                                                                                         cdr(f'hello {i}')))
+        db.commit()
+        db.close()
+        sys.path.insert(0, ARGS.rosbags)
+        from rosbags.highlevel import AnyReader
+        for fmt, name in (('rosbag2', 'out_r2'), ('mcap', 'out.mcap')):
+            out = self.dir / name
+            run = cli('convert', folder, '-o', out, '--format', fmt)
+            self.assertIn("/chatter: its definition was not UTF-8 (such bytes written as '?')", run.stderr)
+            self.assertIn('/chatter: its QoS profiles were not YAML (left out)', run.stderr)
+            with AnyReader([out]) as r:
+                self.assertEqual([r.deserialize(raw, c.msgtype).data for c, _, raw in r.messages()],
+                                 [f'hello {i}' for i in range(3)], fmt)
+                self.assertIn('# caf? au lait', r.connections[0].msgdef.data)
+        self.assertEqual(len(mcap_messages(self.dir / 'out.mcap')), 3)
+
+
 class ExitCodes(Workspace):
     def test_a_reader_that_stops_reading_ends_the_command_quietly(self):
         for command in (['cat', data('ros1', 'demo_bz2.bag')], ['info', data('ros1', 'demo_bz2.bag')]):
