@@ -10,7 +10,7 @@
 
 namespace bagscope::widgets {
 
-/// A topic whose name says "static" holds static transforms.
+/// exporters::loadTransforms, as the panels take it: a topic is transforms by its type.
 std::shared_ptr<const sensors::TfBuffer> readTransforms(const session::Session& session);
 
 }  // namespace bagscope::widgets

@@ -307,24 +307,6 @@ void describeSensors(const Session& s, const std::vector<Target>& targets, const
   }
 }
 
-Result<sensors::TfBuffer> loadTf(const Session& s, bool dynamicToo, std::stop_token stop = {}) {
-  sensors::TfBuffer tf;
-  for (const char* name : {"/tf_static", "/tf"}) {
-    bool isStatic = std::string_view(name) == "/tf_static";
-    if (!isStatic && !dynamicToo) continue;
-    auto topic = s.findTopic(name);
-    if (!topic) continue;
-    auto r = s.forEach({{*topic}}, [&](const Message& m) {
-      if (auto d = s.decoder(*m.connection))
-        if (auto v = (*d)->decode(m.bytes)) tf.add(*v, isStatic);
-      return !stop.stop_requested();
-    });
-    if (!r) return std::move(r).error();
-    if (stop.stop_requested()) return makeError(ErrorCode::Cancelled, "cancelled");
-  }
-  return tf;
-}
-
 // Why a message was passed over, as the summary counts it: what the error says when it is
 // about the request (a transform, a field the cloud lacks), not the data.
 std::string skipReason(const Error& e) {
@@ -341,9 +323,10 @@ Result<void> checkTargetFrame(const Session& s, const std::vector<Target>& targe
   if (!std::binary_search(frames.begin(), frames.end(), target)) {
     std::string known;
     for (const auto& f : frames) known += (known.empty() ? "" : ", ") + f;
-    return makeError(ErrorCode::InvalidArgument, "the target frame '" + target + "' is not in /tf or /tf_static" +
-                                                     (known.empty() ? std::string(" (the recording has no transforms)")
-                                                                    : " (its frames: " + known + ")"));
+    return makeError(
+        ErrorCode::InvalidArgument,
+        "the target frame '" + target + "' is not a frame of the recording's transforms" +
+            (known.empty() ? std::string(" (the recording has no transforms)") : " (its frames: " + known + ")"));
   }
   auto topics = s.topics();
   for (const auto& t : targets) {
@@ -577,7 +560,7 @@ Result<void> Exporter::run(const ProgressFn& progress) {
     if (!axes) return std::move(axes).error();
     axes_ = *axes;
   }
-  auto tf = loadTf(s_, !o_.targetFrame.empty(), stop_);
+  auto tf = loadTransforms(s_, !o_.targetFrame.empty(), stop_);
   if (!tf) return std::move(tf).error();
   tf_ = std::move(tf).value();
   if (!o_.targetFrame.empty())
@@ -815,8 +798,36 @@ std::string recordingName(const fs::path& path) {
   return utf8(p.stem());
 }
 
+bool isStaticTransforms(const session::Topic& topic) {
+  if (topic.name.find("tf_static") != std::string::npos) return true;
+  return std::any_of(topic.members.begin(), topic.members.end(), [](const session::Topic::Member& m) {
+    return m.connection->latching || m.connection->offeredQos.find("transient_local") != std::string::npos;
+  });
+}
+
+Result<sensors::TfBuffer> loadTransforms(const Session& s, bool dynamicToo, std::stop_token stop) {
+  sensors::TfBuffer tf;
+  for (bool statics : {true, false}) {  // static ones first: the dynamic ones are looked up in their tree
+    if (!statics && !dynamicToo) continue;
+    session::Selection selection;
+    for (TopicId t = 0; t < s.topics().size(); ++t)
+      if (sensors::kindOf(s.topics()[t].type) == sensors::SensorKind::Transforms &&
+          isStaticTransforms(s.topics()[t]) == statics)
+        selection.topics.push_back(t);
+    if (selection.topics.empty()) continue;
+    auto r = s.forEach(selection, [&](const Message& m) {
+      if (auto d = s.decoder(*m.connection))
+        if (auto v = (*d)->decode(m.bytes)) tf.add(*v, statics);
+      return !stop.stop_requested();
+    });
+    if (!r) return std::move(r).error();
+    if (stop.stop_requested()) return makeError(ErrorCode::Cancelled, "cancelled");
+  }
+  return tf;
+}
+
 Result<std::vector<std::string>> tfFrames(const Session& session, std::stop_token stop) {
-  auto tf = loadTf(session, true, std::move(stop));
+  auto tf = loadTransforms(session, true, std::move(stop));
   if (!tf) return std::move(tf).error();
   return tf->frames();
 }

@@ -158,13 +158,21 @@ std::string safeFileNameComponent(std::string_view value);
 /// name (also for its metadata.yaml or a path ending in '/').
 std::string recordingName(const std::filesystem::path& path);
 
-/// The frames /tf and /tf_static name (sorted): what clouds can be moved into.
+/// Whether a transforms topic holds static transforms: its name says tf_static, or its
+/// publishers latched (ROS 1) or offered transient-local durability (ROS 2).
+bool isStaticTransforms(const session::Topic& topic);
+/// Every transform of the recording, from each topic whose type is transforms
+/// (tf2_msgs/TFMessage, tf/tfMessage, foxglove FrameTransform(s)), whatever its name: the
+/// static ones, and with `dynamicToo` the others. The one rule for the export, the manifest
+/// and the panels.
+Result<sensors::TfBuffer> loadTransforms(const session::Session& session, bool dynamicToo, std::stop_token stop = {});
+/// The frames the transforms name (sorted): what clouds can be moved into.
 Result<std::vector<std::string>> tfFrames(const session::Session& session, std::stop_token stop = {});
 
 /// Exports the session's messages as `options` say; `bag` names the recording in file names
 /// and the manifest. Results are appended to `report`. Fails before writing anything when
 /// names collide with existing files (listed in report.conflicts) unless overwriting, and when
-/// a target frame is not in /tf or /tf_static or a cloud topic's frame is not connected to it.
+/// a target frame is not one the transforms name or a cloud topic's frame is not connected to it.
 Result<void> exportSession(const session::Session& session, const std::string& bag, const ExportOptions& options,
                            ExportReport& report, std::stop_token stop = {}, const ProgressFn& progress = {});
 

@@ -69,6 +69,7 @@ SensorKind kindOf(std::string_view type) {
       {"foxglove.LaserScan", SensorKind::LaserScan},
       {"sensor_msgs/CameraInfo", SensorKind::CameraInfo},
       {"tf2_msgs/TFMessage", SensorKind::Transforms},
+      {"tf/tfMessage", SensorKind::Transforms},  // ROS 1 before tf2: many real bags
       {"foxglove.FrameTransform", SensorKind::Transforms},
       {"foxglove.FrameTransforms", SensorKind::Transforms},
       {"rosgraph_msgs/Log", SensorKind::Log},

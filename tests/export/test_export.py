@@ -187,6 +187,20 @@ class ExportTest(unittest.TestCase):
             self.assertEqual(p.returncode, 2, bad)
             self.assertIn('--axes', p.stderr)
 
+    def test_transforms_are_found_by_type_whatever_the_topic(self):
+        # tf_old.bag (gen_tf_old.py): tf/tfMessage on /tf and a latched /tf_static,
+        # tf2_msgs/TFMessage on /robot/tf. Each cloud at t in {0.5, 1, 1.5} s moves into map by
+        # (1, 2, 0) + (t, 0, 0) + (0.5, 0, 1.2).
+        out = os.path.join(self.out, 'tf_old')
+        cli('export', data('ros1/tf_old.bag'), '--format', 'pcd', '--frame', 'map', '--out', out)
+        points = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1]], dtype=np.float64)
+        for path, t in zip(files(out, '.pcd'), (0.5, 1.0, 1.5)):
+            moved = o3d.t.io.read_point_cloud(path).point.positions.numpy()
+            np.testing.assert_allclose(moved, points + [1.5 + t, 2, 1.2], rtol=1e-6, err_msg=path)
+        manifest = read_json(os.path.join(out, 'manifest.json'))
+        self.assertEqual(manifest['frames']['lidar']['parent'], 'base_link')
+        self.assertEqual(manifest['frames']['lidar']['translation'], [0.5, 0.0, 1.2])
+
     def test_ply_binary_and_ascii_with_renamed_fields_and_normalised_intensity(self):
         msg = messages('/points')[5][0]
         ref = reference_cloud(msg)

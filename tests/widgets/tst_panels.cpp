@@ -526,6 +526,24 @@ private slots:
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
   }
 
+  // A topic is transforms by its type: tf/tfMessage (ROS 1 before tf2) on /tf and a latched
+  // /tf_static, and tf2_msgs/TFMessage on /robot/tf (tests/data/gen_tf_old.py).
+  void tfTreeReadsEveryTransformsTypeWhateverItsName() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/tf_old.bag")}));
+    TfTreePanel panel(&d);
+    QSignalSpy loaded(&panel, &TfTreePanel::loaded);
+    panel.resize(760, 360);
+    panel.show();
+    QVERIFY(loaded.count() || loaded.wait(20000));
+    QCOMPARE(panel.frameRows(),
+             (QStringList{"map root", "  odom dynamic", "    base_link dynamic", "      lidar static"}));
+    // The lidar in the map at 1 s: (1, 2, 0) + (1, 0, 0) + (0.5, 0, 1.2).
+    d.setPlayhead(1'700'000'001'000'000'000);
+    panel.setFrames("lidar", "map");
+    QCOMPARE(panel.relativeText(), QString("2.500 2.000 1.200 m · 0.000 0.000 0.000 °"));
+  }
+
   void messagesListReadsTheRowsInViewAndMovesThePlayhead() {
     Document d;
     QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
