@@ -46,6 +46,7 @@ void collectPaths(const schema::MessageType& type, const QString& prefix, int de
   if (depth > 8) return;
   auto leaf = [text](schema::Primitive p) { return numeric(p) || (text && p == schema::Primitive::String); };
   for (const auto& f : type.fields) {
+    if (f.hidden) continue;
     QString path = prefix + QString::fromStdString(f.name);
     if (f.array == schema::ArrayKind::None) {
       if (f.message) collectPaths(*f.message, path + QLatin1Char('.'), depth + 1, text, out);

@@ -99,9 +99,12 @@ void appendScalarYaml(const Value& v, const schema::Field* field, std::string& o
 void appendYaml(const Value& v, const schema::Field* field, int indent, std::string& out) {
   std::string pad(static_cast<std::size_t>(indent), ' ');
   if (v.kind == Kind::Struct) {
-    if (!v.type || v.items.empty()) return void(out += " {}\n");
+    bool shown = v.type && std::any_of(v.type->fields.begin(), v.type->fields.end(),
+                                       [](const schema::Field& f) { return !f.hidden; });
+    if (!shown || v.items.empty()) return void(out += " {}\n");
     out += "\n";
     for (std::size_t i = 0; i < v.items.size() && i < v.type->fields.size(); ++i) {
+      if (v.type->fields[i].hidden) continue;
       out += pad + v.type->fields[i].name + ":";
       appendYaml(v.items[i], &v.type->fields[i], indent + 2, out);
     }
@@ -192,8 +195,12 @@ struct MessageTreeModel::Node {
   std::vector<std::unique_ptr<Node>> children;
 
   bool expandable() const {
-    return value && ((value->kind == Kind::Struct && !value->items.empty()) ||
-                     (value->kind == Kind::Array && !value->items.empty()));
+    if (!value || value->items.empty()) return false;
+    if (value->kind == Kind::Array) return true;
+    // A struct with fields to show (not only rosidl's hidden placeholder).
+    return value->kind == Kind::Struct && value->type &&
+           std::any_of(value->type->fields.begin(), value->type->fields.end(),
+                       [](const schema::Field& f) { return !f.hidden; });
   }
   void build() {
     if (built) return;
@@ -214,6 +221,7 @@ struct MessageTreeModel::Node {
     if (value->kind == Kind::Struct && value->type) {
       for (std::size_t i = 0; i < value->items.size() && i < value->type->fields.size(); ++i) {
         const auto& f = value->type->fields[i];
+        if (f.hidden) continue;
         QString fieldName = toQt(f.name);
         add(&value->items[i], &f, fieldName, path.isEmpty() ? fieldName : path + QLatin1Char('.') + fieldName,
             toQt(f.typeText));

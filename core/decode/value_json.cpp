@@ -63,8 +63,9 @@ void appendJson(const Value& v, std::string& out, BytesMode bytes) {
       return;
     case Value::Kind::Struct:
       out += '{';
-      for (std::size_t i = 0; i < v.items.size(); ++i) {
-        if (i) out += ',';
+      for (std::size_t i = 0, shown = 0; i < v.items.size(); ++i) {
+        if (v.type && i < v.type->fields.size() && v.type->fields[i].hidden) continue;
+        if (shown++) out += ',';
         appendJsonString(v.type->fields[i].name, out);
         out += ':';
         appendJson(v.items[i], out, bytes);

@@ -21,6 +21,7 @@ void plan(const schema::MessageType& type, const std::string& prefix, std::vecto
   if (depth > 32) return;
   for (std::uint32_t fi = 0; fi < type.fields.size(); ++fi) {
     const auto& f = type.fields[fi];
+    if (f.hidden) continue;
     auto leaf = [&](const std::string& name, std::vector<std::uint32_t> p) {
       if (f.type == Primitive::Message && f.message && !isTimeType(f.message)) {
         plan(*f.message, name + ".", std::move(p), limit, out, depth + 1);

@@ -290,6 +290,7 @@ void detail::addPlaceholderMembers(MessageSchema& schema) {
     f.name = std::string(kPlaceholderMember);
     f.type = Primitive::UInt8;
     f.typeText = "uint8";
+    f.hidden = true;
     t->fields.push_back(std::move(f));
   }
 }

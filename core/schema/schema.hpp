@@ -48,6 +48,9 @@ struct Field {
   std::uint32_t arrayLength = 0;  ///< Fixed: the length; Bounded: the upper bound
   std::uint32_t stringBound = 0;  ///< string<=N; 0 = unbounded
   std::string typeText;           ///< as written ("float64[3]"), for display
+  /// The member rosidl adds to a type without fields (kPlaceholderMember), not written in its
+  /// definition: decoded (it takes its byte on the wire), never shown.
+  bool hidden = false;
   /// ROS 1 uint8[]/char[] (and ROS 2 uint8[]/byte[]): raw bytes, shown as a blob.
   bool isByteArray() const { return array != ArrayKind::None && (type == Primitive::UInt8); }
 };

@@ -668,9 +668,9 @@ class ExportTest(unittest.TestCase):
         with open(os.path.join(out, 'manifest.json')) as f:
             manifest = json.load(f)
         bags = sorted({f['bag'] for f in manifest['files']})
-        # Every fixture bag with clouds, the damaged ones with what they recover; empty.bag
+        # Every fixture bag with clouds (tf_old.bag too), the damaged ones with what they recover; empty.bag
         # has no /points and is passed over.
-        self.assertEqual(bags, ['demo_bz2', 'demo_crashed', 'demo_lz4', 'demo_truncated', 'demo_uncompressed'])
+        self.assertEqual(bags, ['demo_bz2', 'demo_crashed', 'demo_lz4', 'demo_truncated', 'demo_uncompressed', 'tf_old'])
         ours = [f for f in manifest['files'] if f['bag'] == 'demo_uncompressed']
         self.assertEqual([f['index'] for f in ours], [0, 1, 2, 3])
         self.assertEqual(ours[1]['file'], 'demo_uncompressed/points_000001_%d.bin' % ours[1]['stamp_ns'])

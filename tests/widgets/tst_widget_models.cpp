@@ -405,6 +405,26 @@ private slots:
     QVERIFY(m->message.bytes.size() > 4);
   }
 
+  // A ROS 2 type without fields decodes rosidl's placeholder byte but shows nothing, as
+  // `ros2 topic echo` and Foxglove do (tests/data/ros2/cases/empty_types).
+  void emptyRos2MessagesShowNoFields() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros2/cases/empty_types")}));
+    MessageTreeModel model;
+    model.setMessage(readDecoded(*d.session(), *d.session()->findTopic("/empty"), 0));
+    QVERIFY(model.message() && model.message()->error.isEmpty());
+    QCOMPARE(model.rowCount(), 0);
+    QCOMPARE(messageYaml(model.message()->value).trimmed(), QString("{}"));
+    QCOMPARE(messageJson(model.message()->value), QString("{}"));
+    model.setMessage(readDecoded(*d.session(), *d.session()->findTopic("/with_empty"), 1));
+    QModelIndex first = findPath(model, "first");
+    QVERIFY(first.isValid());
+    QCOMPARE(model.rowCount(first), 0);
+    QVERIFY(!model.hasChildren(first));
+    QVERIFY(!findPath(model, "first.structure_needs_at_least_one_member").isValid());
+    QCOMPARE(valueText(model, findPath(model, "after")), QString("-8"));
+  }
+
   void inspectorShowsNestedAndArrayFields() {
     Document d;
     QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));

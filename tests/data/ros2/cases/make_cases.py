@@ -37,6 +37,7 @@ SEP = '=' * 80
 
 
 FIELDS = {}  # type name -> its fields, from the typestore in use
+PLACEHOLDER = 'structure_needs_at_least_one_member'  # rosidl's member of a type without fields
 
 
 def to_json(value):
@@ -63,8 +64,11 @@ def to_json(value):
     if isinstance(value, str):
         return value
     if hasattr(value, '__dataclass_fields__'):
-        # The type's fields as its definition lists them (not its constants)
-        names = [name for name, _ in FIELDS[value.__msgtype__]]
+        # The type's fields as its definition lists them (not its constants). A type with none
+        # holds the uint8 that rosidl's code generators add (its one byte on the wire); rosbags
+        # shows it as a field, ROS 2's own tools (`ros2 topic echo`) and Foxglove show {}: so
+        # does the expectation.
+        names = [name for name, _ in FIELDS[value.__msgtype__] if name != PLACEHOLDER]
         return {name: to_json(getattr(value, name)) for name in names}
     raise TypeError(f'cannot write {type(value)}')
 
