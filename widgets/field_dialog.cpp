@@ -91,6 +91,11 @@ QStringList stateFieldPaths(const Document& document, int topic) {
   return out;
 }
 
+bool hasHeaderStamp(const Document& document, int topic) {
+  auto d = topicDecoder(document, topic);
+  return d && schema::startsWithHeader(*d->schema().root);
+}
+
 QStringList numericFieldPaths(const Document& document, int topic) {
   QStringList out;
   if (auto d = topicDecoder(document, topic)) collectPaths(*d->schema().root, {}, 0, false, out);

@@ -20,6 +20,9 @@ class Document;
 /// arrays of up to 36 elements by index, the first element of variable arrays and all of
 /// them, [:]).
 QStringList numericFieldPaths(const Document& document, int topic);
+/// Whether the topic's type starts with a std_msgs/Header (ROS 1 or ROS 2): its samples can
+/// be placed at their header stamp.
+bool hasHeaderStamp(const Document& document, int topic);
 /// The same with string fields too: what a state lane can show.
 QStringList stateFieldPaths(const Document& document, int topic);
 /// Paths of a topic's message type that hold an orientation (a message of float x, y, z, w:

@@ -18,6 +18,7 @@
 #include "core/base/json_text.hpp"
 #include "core/base/text.hpp"
 #include "core/decode/decoder.hpp"
+#include "core/sensors/sensors.hpp"
 #include "document.hpp"
 #include "plot_panel.hpp"
 #include "qt_text.hpp"
@@ -50,17 +51,11 @@ QString elementType(const schema::Field& f) {
   return bracket < 0 ? t : t.left(bracket);
 }
 
+// The stamp of a std_msgs/Header that starts the message (ROS 1 time or ROS 2 Time).
 std::optional<qint64> headerStamp(const Value& root) {
-  if (root.kind != Kind::Struct || !root.type) return std::nullopt;
-  for (std::size_t i = 0; i < root.type->fields.size() && i < root.items.size(); ++i) {
-    const auto& f = root.type->fields[i];
-    if (f.name != "header" || !f.message || normalTypeName(f.message->name) != "std_msgs/Header") continue;
-    const Value& header = root.items[i];
-    for (std::size_t k = 0; k < f.message->fields.size() && k < header.items.size(); ++k)
-      if (f.message->fields[k].name == "stamp" && header.items[k].kind == Kind::Time)
-        return header.items[k].t.sec * 1'000'000'000 + header.items[k].t.nsec;
-  }
-  return std::nullopt;
+  if (root.kind != Kind::Struct || !root.type || !schema::startsWithHeader(*root.type)) return std::nullopt;
+  auto h = sensors::headerOf(root);
+  return h ? std::optional<qint64>(h->stampNs) : std::nullopt;
 }
 
 // YAML (block style; primitive arrays in flow style; long byte arrays summarised).

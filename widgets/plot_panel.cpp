@@ -762,7 +762,7 @@ QString PlotPanel::timeAxisLabel() const {
 
 bool PlotPanel::typeHasStamp(const QString& topic) const {
   const TopicInfo* t = document_->topicByName(topic);
-  return t && numericFieldPaths(*document_, static_cast<int>(t->id)).contains(QStringLiteral("header.stamp"));
+  return t && hasHeaderStamp(*document_, static_cast<int>(t->id));
 }
 
 void PlotPanel::sessionChanged() {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/base/result.hpp"
+#include "core/base/text.hpp"
 
 namespace bagscope::schema {
 
@@ -66,6 +67,14 @@ struct MessageType {
   std::vector<Field> fields;
   std::vector<Constant> constants;
 };
+
+/// Whether `type` starts with a std_msgs/Header (ROS 1's "std_msgs/Header" or ROS 2's
+/// "std_msgs/msg/Header"), as sensor messages do: what "header stamp" means for a topic.
+inline bool startsWithHeader(const MessageType& type) {
+  if (type.fields.empty()) return false;
+  const Field& f = type.fields.front();
+  return f.message && f.array == ArrayKind::None && normalTypeName(f.message->name) == "std_msgs/Header";
+}
 
 /// The uint8 member rosidl adds to a ROS 2 type that has no fields (the Ros2 dialect adds it
 /// too, so that CDR decoding takes the byte such a message occupies).

@@ -114,9 +114,7 @@ Result<std::vector<TopicTiming>> timingStats(const Session& session, std::stop_t
     header[id] = !members.empty() && std::all_of(members.begin(), members.end(), [&](const Topic::Member& m) {
       auto d = session.decoder(*m.connection);
       if (!d) return false;
-      const auto& fields = (*d)->schema().root->fields;
-      return !fields.empty() && fields[0].message && fields[0].array == schema::ArrayKind::None &&
-             fields[0].message->name == "std_msgs/Header";
+      return schema::startsWithHeader(*(*d)->schema().root);
     });
     if (header[id]) withHeader.topics.push_back(id);
   }

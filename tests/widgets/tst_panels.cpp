@@ -1103,6 +1103,36 @@ private slots:
     QTRY_VERIFY_WITH_TIMEOUT(qAbs(again.seriesX(0).front() - stamps.front()) < 1e-6, 20000);
   }
 
+  // Issue #33: "Header Stamp as Time" for ROS 2 types too (their stamp a builtin_interfaces
+  // Time message), placed at the fixture's stamps.
+  void ros2SeriesCanUseTheirHeaderStamps() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros2/demo.mcap")}));
+    PlotPanel plot(&d);
+    plot.resize(640, 400);
+    plot.show();
+    QSignalSpy loaded(&plot, &PlotPanel::loaded);
+    plot.addSeries("/odom", "twist.twist.linear.x");
+    QVERIFY(loaded.wait(20000));
+    QMenu* menu = plot.seriesMenu(0);
+    QStringList actions;
+    for (QAction* a : menu->actions()) actions << a->text();
+    QVERIFY2(actions.contains("Header Stamp as Time"), qPrintable(actions.join(", ")));
+    plot.setSeriesStampTime(0, true);
+    QVERIFY(loaded.wait(20000));
+    QString error;
+    std::vector<double> stamps;
+    for (const auto& l : bagscope::test::readJsonLines(dataPath("ros2/demo.expected.jsonl"), &error))
+      if (l["topic"] == "/odom") {
+        auto stamp = l["msg"][u"header"][u"stamp"];
+        qint64 ns = stamp[u"sec"].toInteger() * 1'000'000'000 + stamp[u"nanosec"].toInteger();
+        stamps.push_back(static_cast<double>(ns - d.startNs()) / 1e9);
+      }
+    QVERIFY(!stamps.empty());
+    QCOMPARE(plot.seriesX(0).size(), stamps.size());
+    for (std::size_t i = 0; i < stamps.size(); ++i) QVERIFY(qAbs(plot.seriesX(0)[i] - stamps[i]) < 1e-6);
+  }
+
   // Issue #20: a typed path the type does not have is said in the panel, naming it, beside a
   // series that loads.
   void aPathThatDoesNotExistIsSaid() {
