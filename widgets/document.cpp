@@ -237,6 +237,10 @@ void Document::startSizeJob() {
 
 const TopicInfo* Document::topicByName(const QString& name) const {
   auto it = std::find_if(topics_.begin(), topics_.end(), [&](const TopicInfo& t) { return t.name == name; });
+  if (it != topics_.end()) return &*it;
+  // "name (type)": one of several types that share a name (as topic boxes show them).
+  it = std::find_if(topics_.begin(), topics_.end(),
+                    [&](const TopicInfo& t) { return name == QStringLiteral("%1 (%2)").arg(t.name, t.type); });
   return it == topics_.end() ? nullptr : &*it;
 }
 

@@ -68,6 +68,7 @@ public:
   std::shared_ptr<const session::Session> sharedSession() const { return session_; }
   const QStringList& paths() const { return paths_; }
   const std::vector<TopicInfo>& topics() const { return topics_; }
+  /// The first topic of `name`, or the one "name (type)" says where types share a name.
   const TopicInfo* topicByName(const QString& name) const;
   /// Empty when everything opened and reads and decodes as it should.
   const std::vector<ProblemGroup>& problems() const { return problems_; }

@@ -1,5 +1,7 @@
 #include "field_dialog.hpp"
 
+#include <map>
+
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -109,8 +111,12 @@ FieldDialog::FieldDialog(const Document& document, Purpose purpose, QWidget* par
                  : states_ ? PlotPanel::tr("Add State Lane")
                            : PlotPanel::tr("Add Series"));
   resize(460, 480);
+  std::map<QString, int> named;  // a name several types share is offered once per type, with it
+  for (const auto& t : document.topics()) ++named[t.name];
   for (const auto& t : document.topics())
-    if (t.decodeProblem.isEmpty()) topic_->addItem(t.name, static_cast<uint>(t.id));
+    if (t.decodeProblem.isEmpty())
+      topic_->addItem(named[t.name] > 1 ? QStringLiteral("%1 (%2)").arg(t.name, t.type) : t.name,
+                      static_cast<uint>(t.id));
   filter_->setPlaceholderText(PlotPanel::tr("Filter fields"));
   filter_->setClearButtonEnabled(true);
   list_->setSelectionMode(xy ? QAbstractItemView::MultiSelection : QAbstractItemView::ExtendedSelection);

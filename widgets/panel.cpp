@@ -1,5 +1,7 @@
 #include "panel.hpp"
 
+#include <map>
+
 #include <QComboBox>
 #include <QFileDialog>
 #include <QMessageBox>
@@ -54,12 +56,17 @@ void TopicChoice::refill(const std::vector<TopicInfo>& topics, const std::functi
   QSignalBlocker block(this);
   clear();
   int fallback = -1;
+  std::map<QString, int> named;  // a name several types share is shown with its type
+  for (const auto& t : topics)
+    if (accept(t)) ++named[t.name];
   for (const auto& t : topics) {
     if (!accept(t)) continue;
     if (fallback < 0 && preferred && preferred(t)) fallback = count();
-    addItem(t.name, static_cast<uint>(t.id));
+    addItem(named[t.name] > 1 ? QStringLiteral("%1 (%2)").arg(t.name, t.type) : t.name, static_cast<uint>(t.id));
+    setItemData(count() - 1, t.name, kNameRole);
   }
-  const int i = findText(wanted);
+  int i = findText(wanted);
+  if (i < 0) i = findData(wanted, kNameRole);  // a name asked for without its type: the first of it
   if (i < 0 && !wanted.isEmpty()) {
     // The panel keeps its topic: it shows nothing rather than another topic's data, and
     // binds again when a recording with that topic opens.

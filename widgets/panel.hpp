@@ -67,7 +67,8 @@ public:
               const std::function<bool(const TopicInfo&)>& preferred = {});
   /// Asks for `name`: selected at the next refill (empty: the first there is).
   void ask(const QString& name) { asked_ = name; }
-  /// The topic asked for while it is absent, else the one selected ("" for none).
+  /// The topic asked for while it is absent, else the one selected ("" for none): its name,
+  /// or "name (type)" where types share the name (what layouts keep; ask() takes either).
   QString topic() const { return asked_.isEmpty() ? currentText() : asked_; }
   /// What the panel says when nothing is selected: no recording, the topic asked for absent
   /// from this one, or no topic of the kind (`noneText`).
@@ -78,6 +79,7 @@ signals:
   void chosen();
 
 private:
+  static constexpr int kNameRole = Qt::UserRole + 1;  // the topic's name (its id is the data)
   QString asked_;
 };
 

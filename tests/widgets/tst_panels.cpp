@@ -403,6 +403,43 @@ private slots:
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
   }
 
+  // Issue #33: one name, two types (rosgraph_msgs/Log in a bag, rcl_interfaces/msg/Log in a
+  // rosbag2 opened with it): the topic box shows each with its type, and each can be chosen.
+  void aTopicNameOfTwoTypesIsOfferedOnceForEach() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/robot_state.bag"), dataPath("ros2/cases/bad_definition")}));
+    LogPanel log(&d);
+    QSignalSpy loaded(&log, &LogPanel::loaded);
+    log.show();
+    QVERIFY2(loaded.count() || loaded.wait(20000), qPrintable(log.status()));
+    auto* box = log.findChild<TopicChoice*>();
+    QVERIFY(box);
+    QStringList items;
+    for (int i = 0; i < box->count(); ++i) items << box->itemText(i);
+    items.sort();
+    QCOMPARE(items, (QStringList{"/rosout (rcl_interfaces/msg/Log)", "/rosout (rosgraph_msgs/Log)"}));
+    QString error;
+    auto rows = [&](const QString& file) {
+      int n = 0;
+      for (const auto& l : bagscope::test::readJsonLines(dataPath(file), &error)) n += l["topic"] == "/rosout";
+      return n;
+    };
+    for (const auto& [text, file] :
+         {std::pair{QString("/rosout (rosgraph_msgs/Log)"), "ros1/robot_state.expected.jsonl"},
+          {QString("/rosout (rcl_interfaces/msg/Log)"), "ros2/cases/bad_definition.expected.jsonl"}}) {
+      loaded.clear();
+      box->setCurrentIndex(box->findText(text));
+      QVERIFY2(loaded.count() || loaded.wait(20000), qPrintable(log.status()));
+      QCOMPARE(log.model()->rowCount(), rows(file));
+      // Kept in layouts with its type, and found again by it.
+      LogPanel again(&d);
+      QSignalSpy loadedAgain(&again, &LogPanel::loaded);
+      again.restoreSettings(log.saveSettings());
+      QVERIFY2(loadedAgain.count() || loadedAgain.wait(20000), qPrintable(again.status()));
+      QCOMPARE(again.findChild<TopicChoice*>()->currentText(), text);
+    }
+  }
+
   void logPanelFiltersByLevelNodeAndText() {
     Document d;
     QVERIFY(openAndWait(d, {dataPath("ros1/robot_state.bag")}));
