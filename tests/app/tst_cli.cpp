@@ -344,7 +344,8 @@ private slots:
                          "--frame", "map", "--out", dir.filePath("a")});
     QCOMPARE(absent.exitCode, 1);
     QVERIFY2(
-        absent.err.contains("'map' is not a frame of the recording's transforms (its frames: base_link, camera_optical, lidar, odom)"),
+        absent.err.contains(
+            "'map' is not a frame of the recording's transforms (its frames: base_link, camera_optical, lidar, odom)"),
         absent.err.constData());
     Run apart = runCli({"export", test::dataPath("ros1/demo_lz4.bag"), "--topic", "/scan", "--format", "pcd", "--frame",
                         "odom", "--out", dir.filePath("b")});
