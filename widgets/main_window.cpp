@@ -14,6 +14,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
+#include <QLayout>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -22,6 +23,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTimer>
 #include <QToolButton>
 #include <QTreeView>
 
@@ -47,6 +49,9 @@ namespace {
 constexpr int kMaxRecent = 10;
 const QString kRecentKey = QStringLiteral("recent");
 const QString kLastLayoutKey = QStringLiteral("lastLayout");
+// Set while the last arrangement is being restored, cleared once the window has been laid out:
+// still set at the next start, that start died restoring it (a crash loop is broken there).
+const QString kRestoringKey = QStringLiteral("restoringLastLayout");
 
 // A message box that does not block (tests and scripted runs keep going).
 void tell(QWidget* parent, QMessageBox::Icon icon, const QString& title, const QString& text,
@@ -164,12 +169,44 @@ MainWindow::MainWindow(QWidget* parent, const QString& layoutFolder)
 
   createMenus();
   applySettings(AppSettings::load());
-  // The arrangement the user left last time.
-  QByteArray last = QSettings().value(kLastLayoutKey).toByteArray();
-  if (!last.isEmpty())
-    if (auto layout = Layout::fromJson(QJsonDocument::fromJson(last).object(), nullptr)) applyLayout(*layout);
+  defaultState_ = saveState();
   statusBar()->showMessage(
       tr("Open a recording (ROS 1 .bag, .mcap, rosbag2 folder) with File ▸ Open or drop it on the window."));
+  // The arrangement the user left last time, unless restoring it is what ended the last start.
+  QSettings settings;
+  QByteArray last = settings.value(kLastLayoutKey).toByteArray();
+  if (settings.value(kRestoringKey).toBool()) {
+    settings.remove(kRestoringKey);
+    settings.remove(kLastLayoutKey);
+    layoutNotice_ =
+        tr("The arrangement of the last session could not be restored (the app stopped while restoring "
+           "it); the default arrangement is shown. Saved layouts are kept in View ▸ Layouts.");
+  } else if (!last.isEmpty()) {
+    if (auto layout = Layout::fromJson(QJsonDocument::fromJson(last).object(), nullptr))
+      pendingStart_ = *layout;  // applied when the window is shown
+  }
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+  QMainWindow::showEvent(event);
+  if (shownOnce_) return;
+  shownOnce_ = true;
+  // Floating docks restored into a window not yet shown crashed Qt's dock layout at its first
+  // pass (issue #33): the last arrangement is restored into the shown window.
+  if (pendingStart_) {
+    QSettings settings;
+    settings.setValue(kRestoringKey, true);
+    settings.sync();
+    applyLayout(*pendingStart_, true);
+    pendingStart_.reset();
+  }
+  // Once the window has been laid out with the restored arrangement, it is known to work.
+  QTimer::singleShot(0, this, [this] {
+    if (layout()) layout()->activate();
+    QSettings().remove(kRestoringKey);
+    if (!layoutNotice_.isEmpty()) tell(this, QMessageBox::Information, tr("Arrangement"), layoutNotice_);
+    layoutNotice_.clear();
+  });
 }
 
 MainWindow::~MainWindow() {
@@ -201,7 +238,9 @@ Panel* MainWindow::addPanel(const QString& kind, const QString& name) {
   const QString title = translated(type->title);
   QString dockName = name.isEmpty() ? QStringLiteral("%1-%2").arg(kind).arg(nextPanel_++) : name;
   auto* dock = addDock(panel, title, dockName, Qt::RightDockWidgetArea);
-  dock->setAttribute(Qt::WA_DeleteOnClose);  // a closed plot or view is gone, not hidden
+  // A closed panel is hidden, not deleted: View ▸ Panels shows it again (or removes the closed
+  // ones). Deleting a dock that floated out of a tab group left Qt a group of placeholders
+  // only, which crashed its layout (issue #33).
   dock->setProperty("panelKind", kind);
   connect(panel, &Panel::titleChanged, dock, [dock, title](const QString& topic) {
     dock->setWindowTitle(topic.isEmpty() ? title : QStringLiteral("%1 — %2").arg(title, topic));
@@ -230,11 +269,32 @@ QList<Panel*> MainWindow::panels() const {
 }
 
 void MainWindow::removePanels() {
-  for (QDockWidget* d : QList<QDockWidget*>(panelDocks_)) {
-    removeDockWidget(d);
-    delete d;
-  }
+  if (panelDocks_.isEmpty()) return;
+  const QList<QDockWidget*> docks = panelDocks_;
   panelDocks_.clear();
+  for (QDockWidget* d : docks) removeDockWidget(d);
+  // Qt keeps a placeholder where each removed dock was; the default arrangement, which names
+  // none of them, rebuilds the tree without them before the docks go.
+  restoreState(defaultState_);
+  qDeleteAll(docks);
+}
+
+void MainWindow::removePanel(QDockWidget* dock) {
+  removeDockWidget(dock);
+  panelDocks_.removeAll(dock);
+  delete dock;
+}
+
+void MainWindow::fillPanelsMenu(QMenu* menu) {
+  menu->clear();
+  for (QDockWidget* d : panelDocks_) menu->addAction(d->toggleViewAction());
+  if (panelDocks_.isEmpty()) menu->addAction(tr("No panels"))->setEnabled(false);
+  menu->addSeparator();
+  QAction* removeClosed = menu->addAction(tr("Remove Closed Panels"), this, [this] {
+    for (QDockWidget* d : QList<QDockWidget*>(panelDocks_))
+      if (d->isHidden()) removePanel(d);
+  });
+  removeClosed->setEnabled(std::any_of(panelDocks_.begin(), panelDocks_.end(), [](auto* d) { return d->isHidden(); }));
 }
 
 PlotPanel* MainWindow::plotForField() {
@@ -293,6 +353,8 @@ void MainWindow::createMenus() {
   QMenu* view = menuBar()->addMenu(tr("&View"));
   for (QDockWidget* dock : docks()) view->addAction(dock->toggleViewAction());
   view->addAction(playbackBar_->toggleViewAction());
+  QMenu* panelsMenu = view->addMenu(tr("&Panels"));  // plots and views, shown or closed
+  connect(panelsMenu, &QMenu::aboutToShow, this, [this, panelsMenu] { fillPanelsMenu(panelsMenu); });
   view->addSeparator();
   for (const PanelType& type : panelTypes())
     view->addAction(translated(type.newAction), QKeySequence(translated(type.shortcut)), this,
@@ -441,7 +503,7 @@ Layout MainWindow::currentLayout(const QString& name) const {
   return l;
 }
 
-void MainWindow::applyLayout(const Layout& l) {
+void MainWindow::applyLayout(const Layout& l, bool atStart) {
   // The layout's plots and views first: restoreState places docks that exist.
   removePanels();
   QList<QPair<Panel*, QJsonObject>> created;
@@ -453,8 +515,17 @@ void MainWindow::applyLayout(const Layout& l) {
       if (auto n = name.section(QLatin1Char('-'), -1).toInt(); n >= nextPanel_) nextPanel_ = n + 1;
     }
   }
-  if (!l.geometry.isEmpty()) restoreGeometry(l.geometry);
-  if (!l.windowState.isEmpty()) restoreState(l.windowState);
+  // The window's own size and place at start; a layout chosen later arranges the panels
+  // inside the window as it is (maximized stays maximized).
+  if (!l.geometry.isEmpty() && (atStart || !(windowState() & (Qt::WindowMaximized | Qt::WindowFullScreen))))
+    restoreGeometry(l.geometry);
+  if (!l.windowState.isEmpty() && !restoreState(l.windowState)) {
+    restoreState(defaultState_);
+    QString text = tr("The arrangement of the layout “%1” could not be applied; the default arrangement is shown.")
+                       .arg(l.name.isEmpty() ? tr("of the last session") : l.name);
+    if (atStart) layoutNotice_ = text;
+    else tell(this, QMessageBox::Warning, tr("Arrangement"), text);
+  }
   for (const auto& [panel, settings] : created) panel->restoreSettings(settings);
   QJsonObject topics = l.panels.value(QStringLiteral("topics")).toObject();
   topics_->filterBox()->setText(topics.value(QStringLiteral("filter")).toString());

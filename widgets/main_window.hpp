@@ -6,6 +6,8 @@
 #include <QMainWindow>
 #include <QStringList>
 
+#include <optional>
+
 #include "layouts.hpp"
 #include "settings.hpp"
 
@@ -57,7 +59,9 @@ public:
 
   /// The arrangement and panel settings now, under `name`.
   Layout currentLayout(const QString& name) const;
-  void applyLayout(const Layout& layout);
+  /// Applies `layout`; a dock arrangement that cannot be applied falls back to the default one,
+  /// with a message. `atStart`: the window's saved size and place too (else they stay).
+  void applyLayout(const Layout& layout, bool atStart = false);
   const LayoutStore& layoutStore() const { return store_; }
   /// Layout ▸ Import for the file at `path`: named by the name inside it (a path's stem), else
   /// by the file's stem; asks before replacing a layout of that name. False when not imported.
@@ -73,12 +77,16 @@ protected:
   void dragEnterEvent(QDragEnterEvent* event) override;
   void dropEvent(QDropEvent* event) override;
   void closeEvent(QCloseEvent* event) override;
+  void showEvent(QShowEvent* event) override;
   /// Files the system asks the app to open (macOS Finder's double click, Open With).
   bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
   QDockWidget* addDock(QWidget* panel, const QString& title, const QString& name, Qt::DockWidgetArea area);
   void removePanels();
+  void removePanel(QDockWidget* dock);
+  /// View ▸ Panels: every plot and view, checked while shown, and Remove Closed Panels.
+  void fillPanelsMenu(QMenu* menu);
   PlotPanel* plotForField();
   void linkPlot(PlotPanel* plot);
   void createMenus();
@@ -118,6 +126,10 @@ private:
   QString pendingTopic_;            // from a layout: selected when a session with it opens
   QList<QDockWidget*> panelDocks_;  // plots, image viewers, 3D views
   int nextPanel_ = 1;
+  QByteArray defaultState_;  // the docks as the window first arranges them
+  QString layoutNotice_;     // why the last arrangement is not shown, said once the window is up
+  bool shownOnce_ = false;
+  std::optional<Layout> pendingStart_;
 };
 
 }  // namespace bagscope::widgets

@@ -6,7 +6,9 @@
 #include <QtTest>
 
 #include <QDockWidget>
+#include <QJsonDocument>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
@@ -190,6 +192,59 @@ private slots:
     QVERIFY2(colouredPixels > 500, qPrintable(QString("%1 coloured timeline pixels").arg(colouredPixels)));
   }
 
+  // Issue #33: a saved arrangement with floating docks (tests/data/layouts/crash-on-start.*,
+  // from a maximized window, docks floated, closed and tabbed), restored before the window
+  // was shown, crashed Qt's dock layout at the first layout pass, on every start. It is
+  // restored once the window is shown; and a start that dies restoring the last arrangement
+  // makes the next start show the default one, with a message.
+  void aSavedArrangementThatCrashedQtIsRepairedNotLooped() {
+    QSettings repro(dataPath("layouts/crash-on-start.Bagscope.conf"), QSettings::IniFormat);
+    const QByteArray last = repro.value("lastLayout").toByteArray();
+    QVERIFY(!last.isEmpty());
+    auto layout = Layout::fromJson(QJsonDocument::fromJson(last).object(), nullptr);
+    QVERIFY(layout);
+    QTemporaryDir layouts;
+    QSettings().setValue("lastLayout", last);
+    {
+      MainWindow w(nullptr, layouts.path());
+      w.show();
+      QVERIFY(QTest::qWaitForWindowExposed(&w));
+      QSignalSpy opened(&w, &MainWindow::openFinished);
+      w.open({dataPath("ros1/demo_lz4.bag")});  // the crash was here: the first layout pass
+      QVERIFY(opened.wait(30000));
+      QTRY_VERIFY(!QSettings().contains("restoringLastLayout"));
+      QCOMPARE(w.panels().size(), 6);
+      w.close();
+    }
+    // The same layout imported from its file, applied in the window that restored the last
+    // arrangement: its panels go and the new ones come, no crash either.
+    {
+      MainWindow w(nullptr, layouts.path());
+      w.show();
+      QVERIFY(QTest::qWaitForWindowExposed(&w));
+      QVERIFY(w.importLayoutFile(dataPath("layouts/crash-on-start.layout.json")));
+      w.applyLayout(*w.layoutStore().load(w.layoutStore().names().front(), nullptr));
+      QSignalSpy opened(&w, &MainWindow::openFinished);
+      w.open({dataPath("ros1/demo_lz4.bag")});
+      QVERIFY(opened.wait(30000));
+    }
+    // A start that died restoring the last arrangement (the mark still set): the next one
+    // shows the default arrangement, says so, and forgets the arrangement that failed.
+    QSettings().setValue("lastLayout", last);
+    QSettings().setValue("restoringLastLayout", true);
+    {
+      MainWindow w(nullptr, layouts.path());
+      w.show();
+      QVERIFY(QTest::qWaitForWindowExposed(&w));
+      QTRY_VERIFY(w.findChild<QMessageBox*>());
+      QVERIFY(w.findChild<QMessageBox*>()->text().contains("could not be restored"));
+      QCOMPARE(w.panels().size(), 0);
+      QVERIFY(!QSettings().contains("restoringLastLayout"));
+      QVERIFY(!QSettings().contains("lastLayout"));
+    }
+    QSettings().remove("lastLayout");
+  }
+
   void dropsManyFilesAndRemembersThem() {
     QTemporaryDir layouts;
     MainWindow w(nullptr, layouts.path());
@@ -280,6 +335,50 @@ private slots:
     QVERIFY(view);
     QCOMPARE(view->topic(), QString("/points"));
     QCOMPARE(view->kind(), QString("cloud"));
+  }
+
+  // Issue #33: a closed plot or view stays listed in View ▸ Panels and comes back from there
+  // (before, it was deleted and could not be reopened, though saved layouts still held it);
+  // Remove Closed Panels drops it. A layout chosen while maximized keeps the window maximized.
+  void closedPanelsCanBeReopenedAndALayoutKeepsTheWindowMaximized() {
+    QTemporaryDir layouts;
+    MainWindow w(nullptr, layouts.path());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    Panel* plot = w.addPanel("plot");
+    auto* dock = qobject_cast<QDockWidget*>(plot->parentWidget());
+    QVERIFY(dock);
+    QVERIFY(dock->close());
+    QVERIFY(dock->isHidden());
+    QMenu* panelsMenu = nullptr;
+    for (QMenu* m : w.findChildren<QMenu*>())
+      if (m->title().remove('&') == "Panels") panelsMenu = m;
+    QVERIFY(panelsMenu);
+    emit panelsMenu->aboutToShow();
+    QAction* reopen = nullptr;
+    QAction* removeClosed = nullptr;
+    for (QAction* a : panelsMenu->actions()) {
+      if (a->text() == dock->windowTitle()) reopen = a;
+      if (a->text() == "Remove Closed Panels") removeClosed = a;
+    }
+    QVERIFY(reopen && removeClosed && removeClosed->isEnabled());
+    QVERIFY(reopen->isCheckable() && !reopen->isChecked());
+    reopen->trigger();
+    QTRY_VERIFY(dock->isVisible());
+    QCOMPARE(w.panels().size(), 1);
+    QVERIFY(dock->close());
+    emit panelsMenu->aboutToShow();
+    for (QAction* a : panelsMenu->actions())
+      if (a->text() == "Remove Closed Panels") a->trigger();
+    QCOMPARE(w.panels().size(), 0);
+
+    Layout small = w.currentLayout("small");
+    w.resize(500, 400);
+    small.geometry = w.saveGeometry();
+    w.setWindowState(Qt::WindowMaximized);
+    QVERIFY(w.windowState() & Qt::WindowMaximized);
+    w.applyLayout(small);
+    QVERIFY2(w.windowState() & Qt::WindowMaximized, "a layout switched while maximized un-maximized the window");
   }
 
   // A recovered file says so for as long as it is open: a badge and the Problems panel.
