@@ -320,7 +320,7 @@ int main(int argc, char** argv) {
     auto lagMs = std::make_shared<std::vector<double>>(), cloudLagMs = std::make_shared<std::vector<double>>();
     auto* sampler = new QTimer(&window);
     QObject::connect(sampler, &QTimer::timeout, [&window, d, followed, cloud, lagMs, cloudLagMs] {
-      const auto* s = d->session();
+      auto s = d->session();
       auto at = s->atOrBefore(followed, d->playheadNs());
       if (!at) return;
       qint64 due = s->index(followed)[*at].logTimeNs;

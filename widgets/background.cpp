@@ -39,7 +39,7 @@ void startDetached(std::function<void()> task) {
 }
 
 std::shared_ptr<session::Job> startSessionJob(
-    const session::Session& session, std::shared_ptr<Mailbox> mailbox,
+    std::shared_ptr<const session::Session> session, std::shared_ptr<Mailbox> mailbox,
     std::function<Result<void>(std::stop_token, const session::ProgressFn&)> work, std::function<void(double)> progress,
     std::function<void(Result<void>)> done) {
   // Progress and the end reach the owner only while it holds the job: one it dropped for another
@@ -52,12 +52,15 @@ std::shared_ptr<session::Job> startSessionJob(
         if (!held->expired()) progress(f);
       });
     };
-  auto job =
-      session.startJob(std::move(work), std::move(onProgress), [mailbox, held, done = std::move(done)](Result<void> r) {
-        mailbox->post([held, done, r = std::move(r)] {
-          if (!held->expired()) done(r);
-        });
-      });
+  auto holding = [session, work = std::move(work)](std::stop_token stop, const session::ProgressFn& report) {
+    return work(std::move(stop), report);
+  };
+  auto job = session->startJob(std::move(holding), std::move(onProgress),
+                               [mailbox, held, done = std::move(done)](Result<void> r) {
+                                 mailbox->post([held, done, r = std::move(r)] {
+                                   if (!held->expired()) done(r);
+                                 });
+                               });
   *held = job;  // before anything posted can run: both happen on the owner's thread
   return job;
 }

@@ -38,9 +38,10 @@ void startDetached(std::function<void()> task);
 /// Starts `work` as a job of `session`; `progress` (may be empty) and `done` run on the
 /// mailbox owner's thread, and not at all once the mailbox is closed or the job dropped.
 /// Keep the job: dropping it cancels and waits, and its end is not reported (cancel() it to
-/// hear that it stopped).
+/// hear that it stopped). The job holds `session` until its work ends: a recording opened
+/// meanwhile cannot free it under the job (issue #33).
 std::shared_ptr<session::Job> startSessionJob(
-    const session::Session& session, std::shared_ptr<Mailbox> mailbox,
+    std::shared_ptr<const session::Session> session, std::shared_ptr<Mailbox> mailbox,
     std::function<Result<void>(std::stop_token, const session::ProgressFn&)> work, std::function<void(double)> progress,
     std::function<void(Result<void>)> done);
 

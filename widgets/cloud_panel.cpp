@@ -405,7 +405,7 @@ void CloudPanel::sessionChanged() {
   tf_.reset();
   cameraSet_ = false;
   emit titleChanged(topic());
-  layers_->setTopics(layers_->topics(), document_->sharedSession());
+  layers_->setTopics(layers_->topics(), document_->session());
   ++layersVersion_;
   loadTf();
   refresh();
@@ -418,14 +418,14 @@ void CloudPanel::loadTf() {
     fixedFrame_->clear();
     fixedFrame_->addItem(tr("(sensor frame)"), QString());
   }
-  auto session = document_->sharedSession();
+  auto session = document_->session();
   if (!session) return;
   auto mailbox = mailbox_;
   // All of /tf and /tf_static into a buffer, on a pool thread (they are small messages).
   startInPool([session, mailbox, keep, this] {
     auto buffer = readTransforms(*session);
     mailbox->post([this, buffer, session, keep] {
-      if (session.get() != document_->session()) return;
+      if (session != document_->session()) return;
       tf_ = buffer;
       std::vector<std::pair<QString, QString>> frames;
       for (const auto& f : buffer->frames()) frames.emplace_back(toQt(f), toQt(f));
@@ -456,14 +456,14 @@ std::size_t CloudPanel::pointsDrawn() const {
 }
 
 void CloudPanel::refresh() {
-  const session::Session* s = document_->session();
+  auto s = document_->session();
   if (!s || topic_->currentIndex() < 0) {
     // Never the points of a recording that is no longer open.
     frames_.clear();
     rebuild();
-    status_->setText(
-        topic_->noTopicText(s, tr("This recording has no point cloud or laser scan topics; Layers draws its markers, "
-                                  "paths, poses and maps.")));
+    status_->setText(topic_->noTopicText(
+        s != nullptr, tr("This recording has no point cloud or laser scan topics; Layers draws its markers, "
+                         "paths, poses and maps.")));
     return;
   }
   auto id = static_cast<session::TopicId>(topic_->currentData().toUInt());
@@ -471,7 +471,7 @@ void CloudPanel::refresh() {
   if (!row && !s->index(id).empty()) row = 0;
   if (!row) return;
   s->prefetch({&id, 1}, document_->playheadNs(), 1'000'000'000);
-  auto session = document_->sharedSession();
+  auto session = document_->session();
   QString field = pendingField_.isEmpty() ? field_->currentText() : pendingField_;
   if (field.isEmpty()) field = QStringLiteral("intensity");
   QString fixed = fixedFrame_->currentData().toString();
@@ -490,7 +490,7 @@ void CloudPanel::refresh() {
       missing.push_back(r);
   int version = version_;
   reader_->want(
-      {s, static_cast<int>(id), last, version_},
+      {s.get(), static_cast<int>(id), last, version_},
       [session, id, missing, field, tf, fixed] {
         std::vector<CloudFrame> read;
         for (std::size_t r : missing) {
@@ -500,7 +500,7 @@ void CloudPanel::refresh() {
         return read;
       },
       [this, version, first, last](const ReadKey&, std::vector<CloudFrame> fresh) {
-        if (reader_->shown().session != document_->session() || version != version_) return;
+        if (reader_->shown().session != document_->session().get() || version != version_) return;
         bool failed = std::any_of(fresh.begin(), fresh.end(), [](const CloudFrame& f) { return !f.error.isEmpty(); });
         showFrames(std::move(fresh), first, last);
         // Asked for with other frames at hand (N changed meanwhile): read what is still missing.
@@ -718,7 +718,7 @@ QMenu* CloudPanel::layersMenu() {
 }
 
 void CloudPanel::setLayers(const QStringList& topics) {
-  layers_->setTopics(topics, document_->sharedSession());
+  layers_->setTopics(topics, document_->session());
   ++layersVersion_;
   rebuildLayers();
 }
@@ -762,7 +762,7 @@ void CloudPanel::setHiddenNamespaces(const QStringList& namespaces) {
 void CloudPanel::saveFrame(const QString& path) {
   if (!document_->session() || frames_.empty() || topic_->currentIndex() < 0)
     return emit saved(path, tr("%1: no cloud is shown").arg(path));
-  saveMessage(this, document_->sharedSession(), topic(), frames_.back().logTimeNs, path);
+  saveMessage(this, document_->session(), topic(), frames_.back().logTimeNs, path);
 }
 
 void CloudPanel::resetView() { lookFrom({-12, -12, 9}, {0, 0, 1}); }

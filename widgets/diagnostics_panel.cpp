@@ -78,7 +78,7 @@ void DiagnosticsPanel::sessionChanged() {
   entries_.clear();
   tree_->clear();
   emit titleChanged(topic_->currentText());
-  auto session = document_->sharedSession();
+  auto session = document_->session();
   if (!session || topic_->currentIndex() < 0) {
     status_->setText(topic_->noTopicText(session != nullptr, tr("This recording has no diagnostics topics.")));
     return;

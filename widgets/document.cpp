@@ -209,17 +209,17 @@ void Document::adopt(std::shared_ptr<session::Session> session, const QStringLis
 void Document::measureSizes() {
   // A second after opening, when the window has drawn the new recording: the pass keeps
   // every core busy for a while.
-  const session::Session* s = session_.get();
+  std::weak_ptr<session::Session> s = session_;
   QTimer::singleShot(1000, this, [this, s] {
-    if (session_.get() == s) startSizeJob();
+    if (!s.expired() && s.lock() == session_) startSizeJob();
   });
 }
 
 void Document::startSizeJob() {
   auto sizes = std::make_shared<std::vector<qint64>>();
-  const session::Session* s = session_.get();
+  std::shared_ptr<const session::Session> s = session_;
   sizeJob_ = startSessionJob(
-      *session_, mailbox_,
+      s, mailbox_,
       [s, sizes](std::stop_token stop, const session::ProgressFn& progress) -> Result<void> {
         auto r = topicSizes(*s, stop, progress);
         if (!r) return std::move(r).error();
@@ -229,7 +229,7 @@ void Document::startSizeJob() {
       [this](double f) { emit sizeProgress(f); },
       [this, s, sizes](const Result<void>& r) {
         // Cancelled (a new session) or unreadable: sizes stay unknown.
-        if (!r || session_.get() != s || sizes->size() != topics_.size()) return;
+        if (!r || session_ != s || sizes->size() != topics_.size()) return;
         for (std::size_t i = 0; i < topics_.size(); ++i) topics_[i].sizeBytes = (*sizes)[i];
         emit topicSizesChanged();
       });

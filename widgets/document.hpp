@@ -64,8 +64,9 @@ public:
   void close();
 
   /// Empty when nothing is open.
-  const session::Session* session() const { return session_.get(); }
-  std::shared_ptr<const session::Session> sharedSession() const { return session_; }
+  /// Shared: a job or read that uses the session holds it, so a recording opened meanwhile
+  /// cannot free it under the job (issue #33).
+  std::shared_ptr<const session::Session> session() const { return session_; }
   const QStringList& paths() const { return paths_; }
   const std::vector<TopicInfo>& topics() const { return topics_; }
   /// The first topic of `name`, or the one "name (type)" says where types share a name.

@@ -2,6 +2,7 @@
 
 #include <QButtonGroup>
 #include <QCheckBox>
+#include <QCollator>
 #include <QComboBox>
 #include <QDateTime>
 #include <QDesktopServices>
@@ -276,6 +277,10 @@ QWidget* ExportWizard::makeWherePage() {
   layout->addLayout(form);
   layout->addWidget(new QLabel(tr("The first files:"), page));
   layout->addWidget(preview_, 1);
+  choices_ = new QLabel(page);
+  choices_->setObjectName(QStringLiteral("choices"));
+  choices_->setWordWrap(true);
+  layout->addWidget(choices_);
   layout->addWidget(whereProblem_);
   connect(browse, &QPushButton::clicked, this, [this] {
     QString dir = QFileDialog::getExistingDirectory(this, tr("Export into"), folder_->text());
@@ -446,8 +451,26 @@ void ExportWizard::updateHowPage() {
   tableBox_->setVisible(table);
 }
 
+// Choices that change what is written and may be remembered from an earlier export, said
+// where the files are chosen and in the summary, so that none applies unseen (issue #33).
+QString ExportWizard::changingChoices() const {
+  QStringList said;
+  if (every_->value() > 1) said << tr("one message in %1 of each topic").arg(every_->value());
+  if (cloudBox_->isVisible()) {
+    if (!fields_->text().trimmed().isEmpty()) said << tr("fields %1 only").arg(fields_->text().trimmed());
+    if (dropNaN_->isChecked()) said << tr("points without x, y, z left out");
+    if (normalise_->isChecked()) said << tr("intensity normalised");
+    if (!targetFrame_->currentText().isEmpty()) said << tr("moved into frame %1").arg(targetFrame_->currentText());
+    if (!axes_->text().trimmed().isEmpty()) said << tr("axes %1").arg(axes_->text().trimmed());
+  }
+  if (imageBox_->isVisible() && fps_->value() > 0) said << tr("video at %1 fps").arg(fps_->value());
+  return said.isEmpty() ? QString() : tr("Also applied: %1.").arg(said.join(QStringLiteral("; ")));
+}
+
 void ExportWizard::updatePreview() {
   if (currentId() != Where) return;
+  choices_->setText(changingChoices());
+  choices_->setVisible(!choices_->text().isEmpty());
   preview_->clear();
   whereProblem_->clear();
   if (tasks().empty() || folder_->text().isEmpty() || !document_->session()) return;
@@ -458,7 +481,7 @@ void ExportWizard::updatePreview() {
         tr("File names may only make folders inside the chosen folder: no absolute path, no '..'."));
   // A dry run of the first three messages of each topic, on a pool thread.
   int generation = ++previewGeneration_;
-  auto session = document_->sharedSession();
+  auto session = document_->session();
   QString bag = bagName();
   auto options = taskOptions();
   for (auto& o : options) {
@@ -473,11 +496,17 @@ void ExportWizard::updatePreview() {
   }
   startInPool([session, bag, options, mailbox = mailbox_, generation, this] {
     QStringList names, conflicts;
+    QCollator numeric;  // frame 2 before frame 10, as a file manager sorts them
+    numeric.setNumericMode(true);
     for (const auto& o : options) {
       exporters::ExportReport r;
       (void)exporters::exportSession(*session, bag.toStdString(), o, r);
-      for (std::size_t i = 0; i < r.files.size() && i < 3; ++i) {
-        QString path = fromPath(r.files[i].path);
+      // Written in parallel, the files are reported as they end: listed in name order.
+      QStringList paths;
+      for (const auto& f : r.files) paths << fromPath(f.path);
+      std::sort(paths.begin(), paths.end(),
+                [&](const QString& a, const QString& b) { return numeric.compare(a, b) < 0; });
+      for (const QString& path : paths.mid(0, 3)) {
         names << QDir(fromPath(o.outDir)).relativeFilePath(path);
         if (QFileInfo::exists(path)) conflicts << path;
       }
@@ -503,10 +532,10 @@ void ExportWizard::initializePage(int id) {
     // Frames the clouds could be moved into: those /tf and /tf_static name, read in the
     // background (a long /tf takes a while).
     if (!framesJob_ && document_->session()) {
-      auto session = document_->sharedSession();
+      auto session = document_->session();
       auto frames = std::make_shared<std::vector<std::string>>();
       framesJob_ = startSessionJob(
-          *session, mailbox_,
+          session, mailbox_,
           [session, frames](std::stop_token stop, const session::ProgressFn&) -> Result<void> {
             auto r = exporters::tfFrames(*session, stop);
             if (!r) return std::move(r).error();
@@ -641,7 +670,7 @@ void ExportWizard::start() {
   button(QWizard::FinishButton)->setEnabled(false);
   *report_ = {};
   QDir().mkpath(folder_->text());
-  auto session = document_->sharedSession();
+  auto session = document_->session();
   QString bag = bagName();
   auto options = taskOptions();
   auto report = report_;
@@ -650,7 +679,7 @@ void ExportWizard::start() {
   runStartedMs_ = QDateTime::currentMSecsSinceEpoch();
   // One job runs the topics one after another, each on every core.
   job_ = startSessionJob(
-      *session, mailbox_,
+      session, mailbox_,
       [session, bag, options, report, mailbox, current, this](std::stop_token stop,
                                                               const session::ProgressFn&) -> Result<void> {
         std::vector<std::string> failures;
@@ -717,6 +746,12 @@ void ExportWizard::onFinished(bool ok, QString error) {
         QStringLiteral("<br>") + tr("Not replaced (they exist): %1").arg(toQt(r.conflicts.front()).toHtmlEscaped()) +
         (r.conflicts.size() > 1 ? tr(" and %n more", nullptr, static_cast<int>(r.conflicts.size() - 1)) : QString());
   for (const auto& n : r.notes) text += QStringLiteral("<br>") + toQt(n).toHtmlEscaped();
+  if (QString choices = changingChoices(); !choices.isEmpty()) text += QStringLiteral("<br>") + choices.toHtmlEscaped();
+  // The core's words are the CLI's; here the choice is a button, not a flag.
+  error.replace(QStringLiteral("use --overwrite to replace them"),
+                tr("choose \"Replace existing files\" to replace them"));
+  error.replace(QStringLiteral("not replaced without --overwrite"),
+                tr("not replaced unless \"Replace existing files\" is chosen"));
   if (!error.isEmpty())
     text +=
         QStringLiteral("<br><span style='color:#b00020'>%1</span>").arg(error.toHtmlEscaped().replace('\n', "<br>"));

@@ -66,6 +66,8 @@ public:
   bool running() const { return job_ != nullptr; }
   /// The run's summary text (empty until it ends).
   QString summary() const;
+  /// What the export applies beyond the plain copy (every n-th, cloud options, video rate).
+  QString changingChoices() const;
   const exporters::ExportReport& report() const;
 
 signals:
@@ -142,6 +144,7 @@ private:
   QRadioButton* replace_ = nullptr;
   QListWidget* preview_ = nullptr;
   QLabel* whereProblem_ = nullptr;
+  QLabel* choices_ = nullptr;  // remembered choices that change what is written
   int previewGeneration_ = 0;
   // Run
   QTreeWidget* progress_ = nullptr;

@@ -71,7 +71,7 @@ void collectPaths(const schema::MessageType& type, const QString& prefix, int de
 
 // The decoded message type of a topic (its first connection's), when there is one.
 std::shared_ptr<const decode::Decoder> topicDecoder(const Document& document, int topic) {
-  const session::Session* s = document.session();
+  auto s = document.session();
   if (!s || topic < 0 || static_cast<std::size_t>(topic) >= s->topics().size()) return nullptr;
   const auto& members = s->topics()[static_cast<std::size_t>(topic)].members;
   if (members.empty()) return nullptr;

@@ -439,12 +439,12 @@ void ImagePanel::sessionChanged() {
   reader_->reset();
   fillOverlayBox();
   tf_.reset();
-  if (auto session = document_->sharedSession()) {  // the transforms the overlay needs, on the pool
+  if (auto session = document_->session()) {  // the transforms the overlay needs, on the pool
     auto mailbox = mailbox_;
     startInPool([session, mailbox, this] {
       auto tf = readTransforms(*session);
       mailbox->post([this, tf, session] {
-        if (session.get() != document_->session()) return;
+        if (session != document_->session()) return;
         tf_ = tf;
         ++styleVersion_;
         refresh();
@@ -502,7 +502,7 @@ QString ImagePanel::status() const { return status_->text(); }
 
 void ImagePanel::saveFrame(const QString& path) {
   if (!document_->session() || !shown_.raw) return emit saved(path, tr("%1: no frame is shown").arg(path));
-  saveMessage(this, document_->sharedSession(), topic(), shown_.logTimeNs, path);
+  saveMessage(this, document_->session(), topic(), shown_.logTimeNs, path);
 }
 
 ImageStyle ImagePanel::style() const { return {range_->map(), range_->autoRange(), range_->low(), range_->high()}; }
@@ -512,12 +512,12 @@ QString ImagePanel::readout(int x, int y) const {
 }
 
 void ImagePanel::refresh() {
-  const session::Session* s = document_->session();
+  auto s = document_->session();
   if (!s || topic_->currentIndex() < 0) {
     // Never the frame of a recording that is no longer open.
     shown_ = {};
     view_->setImage({}, {});
-    status_->setText(topic_->noTopicText(s, tr("This recording has no image topics.")));
+    status_->setText(topic_->noTopicText(s != nullptr, tr("This recording has no image topics.")));
     return;
   }
   auto id = static_cast<session::TopicId>(topic_->currentData().toUInt());
@@ -526,7 +526,7 @@ void ImagePanel::refresh() {
   if (!row) return;
   // The next second of frames into the cache, so stepping and playing read from memory.
   s->prefetch({&id, 1}, document_->playheadNs(), 1'000'000'000);
-  auto session = document_->sharedSession();
+  auto session = document_->session();
   ImageStyle look = style();
   ImageOverlay overlay;
   if (const TopicInfo* cloud = document_->topicByName(overlay_->currentData().toString()))
@@ -536,10 +536,10 @@ void ImagePanel::refresh() {
   overlay.colourField = overlayField_;
   overlay.tf = tf_;
   reader_->want(
-      {s, static_cast<int>(id), *row, styleVersion_},
+      {s.get(), static_cast<int>(id), *row, styleVersion_},
       [session, id, n = *row, look, overlay] { return renderImage(*session, id, n, look, overlay); },
       [this](const ReadKey&, RenderedImage frame) {
-        if (reader_->shown().session == document_->session()) showFrame(std::move(frame));
+        if (reader_->shown().session == document_->session().get()) showFrame(std::move(frame));
       });
 }
 

@@ -408,7 +408,10 @@ InspectorPanel::InspectorPanel(Document* document, QWidget* parent)
     if (!text.trimmed().isEmpty()) view_->expandAll();
   });
   connect(view_, &QWidget::customContextMenuRequested, this, &InspectorPanel::showContextMenu);
-  connect(document_, &Document::playheadChanged, this, &InspectorPanel::refresh);
+  connect(document_, &Document::playheadChanged, this, [this] {
+    refresh();
+    updateHeader();  // the same message may now lie before the playhead (issue #33)
+  });
   connect(document_, &Document::currentTopicChanged, this, &InspectorPanel::refresh);
   connect(document_, &Document::sessionChanged, this, &InspectorPanel::refresh);
   refresh();
@@ -422,7 +425,7 @@ void InspectorPanel::setTimeDisplay(TimeDisplay display) {
 }
 
 void InspectorPanel::refresh() {
-  const session::Session* s = document_->session();
+  auto s = document_->session();
   int topic = document_->currentTopic();
   std::optional<std::size_t> row;
   if (s && topic >= 0) {
@@ -437,12 +440,12 @@ void InspectorPanel::refresh() {
     updateHeader();
     return;
   }
-  auto session = document_->sharedSession();
+  auto session = document_->session();
   auto id = static_cast<session::TopicId>(topic);
   reader_->want(
-      {s, topic, *row, 0}, [session, id, n = *row] { return readDecoded(*session, id, n); },
+      {s.get(), topic, *row, 0}, [session, id, n = *row] { return readDecoded(*session, id, n); },
       [this](const ReadKey&, std::shared_ptr<const DecodedMessage> message) {
-        if (reader_->shown().session == document_->session()) show(std::move(message));
+        if (reader_->shown().session == document_->session().get()) show(std::move(message));
       });
 }
 
@@ -485,6 +488,8 @@ void InspectorPanel::show(std::shared_ptr<const DecodedMessage> message) {
   updateHeader();
   emit messageShown();
 }
+
+QString InspectorPanel::headerText() const { return header_->text(); }
 
 void InspectorPanel::updateHeader() {
   const DecodedMessage* m = model_->message();

@@ -106,6 +106,8 @@ public:
   QTreeView* view() const { return view_; }
   QLineEdit* searchBox() const { return search_; }
   void setTimeDisplay(TimeDisplay display);
+  /// The line above the tree: the topic, the message's number, times and notes.
+  QString headerText() const;
 
 signals:
   /// A decoded message is shown (tests wait for this).

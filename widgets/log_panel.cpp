@@ -175,7 +175,7 @@ void LogPanel::sessionChanged() {
   job_.reset();
   model_->setLines({}, document_->startNs());
   emit titleChanged(topic_->currentText());
-  auto session = document_->sharedSession();
+  auto session = document_->session();
   if (!session || topic_->currentIndex() < 0) {
     status_->setText(topic_->noTopicText(session != nullptr, tr("This recording has no log topics.")));
     return;

@@ -268,6 +268,22 @@ QList<Panel*> MainWindow::panels() const {
   return out;
 }
 
+// A new image viewer, Messages list, … opens on the topic selected in the topic list when it
+// shows that topic's type (as Foxglove's new panels take the selection); else on its first.
+Panel* MainWindow::addPanelOnSelectedTopic(const QString& kind) {
+  Panel* panel = addPanel(kind);
+  const PanelType* type = panelType(kind);
+  const int current = document_->currentTopic();
+  if (!panel || !type || !type->shows || current < 0) return panel;
+  const auto& topics = document_->topics();
+  auto it =
+      std::find_if(topics.begin(), topics.end(), [&](const TopicInfo& t) { return static_cast<int>(t.id) == current; });
+  if (it == topics.end() || !type->shows(it->type)) return panel;
+  bool shared = std::count_if(topics.begin(), topics.end(), [&](const TopicInfo& t) { return t.name == it->name; }) > 1;
+  panel->setTopic(shared ? QStringLiteral("%1 (%2)").arg(it->name, it->type) : it->name);
+  return panel;
+}
+
 void MainWindow::removePanels() {
   if (panelDocks_.isEmpty()) return;
   const QList<QDockWidget*> docks = panelDocks_;
@@ -358,7 +374,7 @@ void MainWindow::createMenus() {
   view->addSeparator();
   for (const PanelType& type : panelTypes())
     view->addAction(translated(type.newAction), QKeySequence(translated(type.shortcut)), this,
-                    [this, kind = QString::fromLatin1(type.kind)] { addPanel(kind); });
+                    [this, kind = QString::fromLatin1(type.kind)] { addPanelOnSelectedTopic(kind); });
   view->addSeparator();
   view->addAction(tr("Zoom Timeline to Fit"), timeline_, &TimelineWidget::zoomToFit);
   QAction* align = view->addAction(tr("Align Start Times"));
@@ -403,7 +419,7 @@ void MainWindow::onOpenFinished(const QString& error, const QStringList& failure
 }
 
 void MainWindow::onSessionChanged() {
-  const session::Session* s = document_->session();
+  auto s = document_->session();
   timeline_->setRows(topics_->filter()->shownTopics());
   for (Panel* p : panels()) p->sessionChanged();  // on close too: nothing of the old one stays
   bool damaged = SaveRecordingDialog::hasDamage(*document_);

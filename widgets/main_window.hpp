@@ -46,6 +46,7 @@ public:
   TopicListPanel* topicPanel() const { return topics_; }
   TimelineWidget* timeline() const { return timeline_; }
   InspectorPanel* inspector() const { return inspector_; }
+  PlaybackBar* playbackBar() const { return playbackBar_; }
   ProblemsPanel* problemsPanel() const { return problems_; }
   /// The status bar's "N problems" button (hidden while there are none).
   QToolButton* problemsBadge() const { return problemsBadge_; }
@@ -83,6 +84,7 @@ protected:
 
 private:
   QDockWidget* addDock(QWidget* panel, const QString& title, const QString& name, Qt::DockWidgetArea area);
+  Panel* addPanelOnSelectedTopic(const QString& kind);
   void removePanels();
   void removePanel(QDockWidget* dock);
   /// View ▸ Panels: every plot and view, checked while shown, and Remove Closed Panels.

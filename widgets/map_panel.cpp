@@ -267,7 +267,7 @@ void MapPanel::sessionChanged() {
   view_->setTrack({});
   summary_.clear();
   emit titleChanged(topic_->currentText());
-  auto session = document_->sharedSession();
+  auto session = document_->session();
   if (!session || topic_->currentIndex() < 0) {
     status_->setText(topic_->noTopicText(session != nullptr, tr("This recording has no satellite fixes.")));
     return;

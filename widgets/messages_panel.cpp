@@ -35,13 +35,13 @@ void MessagesModel::setTopic(int topic) {
 }
 
 qint64 MessagesModel::logTimeAt(int row) const {
-  const auto* s = document_->session();
+  auto s = document_->session();
   if (!s || topic_ < 0) return 0;
   return s->index(static_cast<session::TopicId>(topic_))[static_cast<std::size_t>(row)].logTimeNs;
 }
 
 int MessagesModel::rowCount(const QModelIndex& parent) const {
-  const auto* s = document_->session();
+  auto s = document_->session();
   if (parent.isValid() || !s || topic_ < 0 || static_cast<std::size_t>(topic_) >= s->topics().size()) return 0;
   return static_cast<int>(s->index(static_cast<session::TopicId>(topic_)).size());
 }
@@ -80,7 +80,7 @@ QVariant MessagesModel::headerData(int section, Qt::Orientation orientation, int
 
 void MessagesModel::request(int row) const {
   if (pending_.count(row)) return;
-  auto session = document_->sharedSession();
+  auto session = document_->session();
   if (!session || topic_ < 0) return;
   const int total = rowCount();
   const int first = std::max(0, row - kReadAround / 4), last = std::min(total - 1, first + kReadAround - 1);
@@ -176,7 +176,7 @@ void MessagesPanel::setTopic(const QString& name) {
 void MessagesPanel::setFollowPlayhead(bool follow) { follow_->setChecked(follow); }
 
 void MessagesPanel::followPlayhead() {
-  const auto* s = document_->session();
+  auto s = document_->session();
   if (!follow_->isChecked() || !s || model_->topic() < 0) return;
   auto row = s->atOrBefore(static_cast<session::TopicId>(model_->topic()), document_->playheadNs());
   if (!row) return;

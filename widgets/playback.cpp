@@ -140,7 +140,7 @@ void Playback::tick() {
 }
 
 bool Playback::step(int direction, int topic) {
-  const session::Session* s = document_->session();
+  auto s = document_->session();
   if (!s) return false;
   pause();
   qint64 now = document_->playheadNs();
@@ -250,10 +250,21 @@ void PlaybackBar::setTimeDisplay(TimeDisplay display) {
   updateRange();
 }
 
+QString PlaybackBar::timeText() const { return time_->text(); }
+
 void PlaybackBar::updateTime() {
   if (!document_->session()) return time_->setText(QStringLiteral("–"));
   qint64 origin = document_->startNs();
-  QString now = formatTime(document_->playheadNs(), display_, origin, 3);
+  const qint64 at = document_->playheadNs();
+  // Milliseconds, unless the playhead stands between them (messages closer than 1 ms).
+  const qint64 inSecond =
+      ((at - (display_ == TimeDisplay::Relative ? origin : 0)) % 1'000'000'000 + 1'000'000'000) % 1'000'000'000;
+  const int decimals = inSecond % 1'000'000 == 0 ? 3 : inSecond % 1'000 == 0 ? 6 : 9;
+  QString now = formatTime(at, display_, origin, decimals);
+  // The clock with its date when the recordings span days.
+  if (display_ == TimeDisplay::Clock && QDateTime::fromMSecsSinceEpoch(origin / 1'000'000).date() !=
+                                            QDateTime::fromMSecsSinceEpoch(document_->endNs() / 1'000'000).date())
+    now = QDateTime::fromMSecsSinceEpoch(at / 1'000'000).toString(QStringLiteral("yyyy-MM-dd ")) + now;
   QString end = display_ == TimeDisplay::Relative ? formatTime(document_->endNs(), display_, origin, 3) : QString();
   time_->setText(end.isEmpty() ? now : QStringLiteral("%1 / %2").arg(now, end));
 }

@@ -66,6 +66,8 @@ public:
   /// Play/pause, step back/forward (selected topic, any topic), start, end, loop.
   QList<QAction*> playbackActions() const { return actions_; }
   void setTimeDisplay(TimeDisplay display);
+  /// The playhead's time as the bar shows it.
+  QString timeText() const;
 
 private:
   void updateTime();

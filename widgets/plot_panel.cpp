@@ -3,6 +3,7 @@
 #include <QColorDialog>
 #include <QComboBox>
 #include <QDialog>
+#include <QDialogButtonBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
@@ -73,6 +74,7 @@ QString number(double v) { return std::isfinite(v) ? QString::number(v, 'g', 6) 
 using Mode = PlotPanel::Mode;
 // Modes that show the same series: time, its spectrum and its histogram; XY; state lanes.
 int seriesGroup(Mode m) { return m == Mode::XY ? 1 : m == Mode::States ? 2 : 0; }
+constexpr std::array<const char*, 3> kSeriesGroupNames = {"time", "xy", "states"};  // saved layouts' keys
 bool overTime(Mode m) { return seriesGroup(m) == 0; }
 constexpr std::array<const char*, 5> kModeNames{"time", "xy", "spectrum", "histogram", "states"};
 
@@ -183,7 +185,7 @@ PlotPanel::PlotPanel(Document* document, QWidget* parent)
     l->hide();
   }
   stats_->setEnabled(false);  // grey: figures, not controls
-  hint_->setText(tr("Drag a numeric field here from the message inspector, or use Add Series…"));
+  hint_->setText(emptyHint());
   hint_->setEnabled(false);
 
   setUpPlot();
@@ -315,6 +317,16 @@ bool PlotPanel::eventFilter(QObject* watched, QEvent* event) {
   return Panel::eventFilter(watched, event);
 }
 
+// The sample shown for time `at`: at the playhead the last one at or before it, as the
+// inspector shows the last message (issue #33); under the pointer the nearest.
+std::optional<std::size_t> PlotPanel::sampleAt(const std::vector<double>& x, double at, bool playhead) {
+  if (x.empty()) return std::nullopt;
+  if (!playhead) return analysis::nearestSample(x, at);
+  auto after = std::upper_bound(x.begin(), x.end(), at);
+  if (after == x.begin()) return std::nullopt;
+  return static_cast<std::size_t>(after - x.begin() - 1);
+}
+
 void PlotPanel::updateReadout() {
   QStringList values;
   const double playhead = static_cast<double>(document_->playheadNs() - document_->startNs()) / 1e9;
@@ -323,9 +335,8 @@ void PlotPanel::updateReadout() {
   for (const auto& s : series_) {
     auto* entry = dynamic_cast<ValueLegendItem*>(plot_->legend->itemWithPlottable(s->plottable));
     if (!entry) continue;
-    entry->value = mode_ == Mode::Time && !s->x.empty() && s->xPath.isEmpty()
-                       ? QStringLiteral("= ") + number(s->y[analysis::nearestSample(s->x, playhead)])
-                       : QString();
+    auto i = mode_ == Mode::Time && s->xPath.isEmpty() ? sampleAt(s->x, playhead, true) : std::nullopt;
+    entry->value = i ? QStringLiteral("= ") + number(s->y[*i]) : QString();
   }
   for (const auto& s : series_) {
     if (!s->visible || s->x.empty() || !s->xPath.isEmpty()) continue;
@@ -336,12 +347,13 @@ void PlotPanel::updateReadout() {
                                               toQt(s->keys[static_cast<std::size_t>(after - s->x.begin() - 1)]));
       continue;
     }
-    std::size_t i = analysis::nearestSample(s->x, at);
-    values << QStringLiteral("%1 = %2 (%3 s)").arg(seriesName(*s), number(s->y[i]), number(s->x[i]));
+    auto i = sampleAt(s->x, at, !hoverX_);
+    if (!i) continue;
+    values << QStringLiteral("%1 = %2 (%3)").arg(seriesName(*s), number(s->y[*i]), timeText(s->x[*i]));
   }
   readout_->setVisible(timeAxis() && !values.isEmpty());
   if (values.isEmpty()) return;
-  QString where = hoverX_ ? tr("At %1 s:").arg(number(at)) : tr("At the playhead (%1 s):").arg(number(at));
+  QString where = hoverX_ ? tr("At %1:").arg(timeText(at)) : tr("At the playhead (%1):").arg(timeText(at));
   readout_->setText(where + QLatin1Char(' ') + values.join(QStringLiteral(" · ")));
 }
 
@@ -621,13 +633,38 @@ void PlotPanel::askExpression(int i) {
       others.emplace_back(s->topic, s->path);
       lines << QStringLiteral("%1 = %2 %3").arg(QChar('a' + static_cast<char>(others.size())), s->topic, s->path);
     }
-  bool ok = false;
-  QString expression =
-      QInputDialog::getText(this, tr("Custom Expression"),
-                            tr("%1\nt = time (s)\n\nExpression (e.g. sqrt(a^2 + b^2), a - b, abs(a) * 2, atan2(b, a)):")
-                                .arg(lines.join(QLatin1Char('\n'))),
-                            QLineEdit::Normal, QStringLiteral("a"), &ok);
-  if (!ok || expression.trimmed().isEmpty()) return;
+  // Checked before it is added: one that does not parse stays in the dialog with the place
+  // of its fault, instead of becoming a dead series.
+  std::vector<std::string> names;
+  for (std::size_t k = 0; k <= others.size(); ++k) names.emplace_back(1, static_cast<char>('a' + k));
+  QDialog dialog(this);
+  dialog.setObjectName(QStringLiteral("customExpression"));
+  dialog.setWindowTitle(tr("Custom Expression"));
+  auto* form = new QVBoxLayout(&dialog);
+  form->addWidget(
+      new QLabel(tr("%1\nt = time (s)\n\nExpression (e.g. sqrt(a^2 + b^2), a - b, abs(a) * 2, atan2(b, a)):")
+                     .arg(lines.join(QLatin1Char('\n'))),
+                 &dialog));
+  auto* edit = new QLineEdit(QStringLiteral("a"), &dialog);
+  auto* fault = new QLabel(&dialog);
+  fault->setObjectName(QStringLiteral("expressionError"));
+  fault->setWordWrap(true);
+  fault->hide();
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+  form->addWidget(edit);
+  form->addWidget(fault);
+  form->addWidget(buttons);
+  connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+  connect(buttons, &QDialogButtonBox::accepted, &dialog, [&] {
+    if (edit->text().trimmed().isEmpty()) return dialog.reject();
+    std::vector<analysis::SeriesView> none(names.size());
+    auto checked = analysis::evaluateExpression(edit->text().trimmed().toStdString(), names, none);
+    if (checked) return dialog.accept();
+    fault->setText(toQt(checked.error().describe()));
+    fault->show();
+  });
+  if (dialog.exec() != QDialog::Accepted) return;
+  const QString expression = edit->text().trimmed();
   // Only the variables it names are read (b … z, as whole words).
   std::vector<std::pair<QString, QString>> used;
   std::size_t last = 0;
@@ -736,7 +773,11 @@ void PlotPanel::clearSeries() {
   marker_ = nullptr;
   nextColour_ = 0;
   progress_->hide();
+  hint_->setText(emptyHint());  // not the problems of series that are gone
   hint_->show();
+  axisTitles_ = {};
+  plot_->yAxis->setLabel(QString());
+  plot_->yAxis2->setLabel(QString());
   plot_->replot();
 }
 
@@ -783,7 +824,7 @@ void PlotPanel::sessionChanged() {
 void PlotPanel::load(Series& s) {
   s.job.reset();
   s.problem.clear();
-  const session::Session* session = document_->session();
+  auto session = document_->session();
   const TopicInfo* topic = document_->topicByName(s.topic);
   const TopicInfo* xTopic = s.xTopic.isEmpty() ? topic : document_->topicByName(s.xTopic);
   SeriesQuery query{topic ? topic->id : 0,
@@ -812,7 +853,7 @@ void PlotPanel::load(Series& s) {
   progress_->setValue(0);
   progress_->show();
   s.job = startSessionJob(
-      *session, mailbox_,
+      session, mailbox_,
       [session, query, points, keys, lane](std::stop_token stop, const session::ProgressFn& progress) -> Result<void> {
         if (!lane) {
           *points = readPoints(*session, query, stop, progress);
@@ -862,6 +903,17 @@ void PlotPanel::onLoaded() {
   progress_->hide();
   fitAll();
   emit loaded();
+}
+
+// Seconds from the start as the time display shows them (the toolbar's and the axis' mode).
+QString PlotPanel::timeText(double seconds) const {
+  qint64 ns = document_->startNs() + static_cast<qint64>(std::llround(seconds * 1e9));
+  QString text = formatTime(ns, ticker_->display, document_->startNs(), 6);
+  return ticker_->display == TimeDisplay::Clock ? text : text + QStringLiteral(" s");
+}
+
+QString PlotPanel::emptyHint() const {
+  return tr("Drag a numeric field here from the message inspector, or use Add Series…");
 }
 
 QString PlotPanel::problemText() const {
@@ -988,6 +1040,16 @@ void PlotPanel::redraw() {
       if (!titles[s->rightAxis ? 1 : 0].contains(what)) titles[s->rightAxis ? 1 : 0] << what;
     }
     for (int k = 0; k < 2; ++k) axisTitles_[static_cast<std::size_t>(k)] = titles[k].join(QStringLiteral(", "));
+  } else if (mode_ == Mode::XY) {  // each axis titled by its fields, as PlotJuggler's XY curves are
+    QStringList xs, ys;
+    for (const auto& s : series_) {
+      QString x = (s->xTopic.isEmpty() || s->xTopic == s->topic ? QString() : s->xTopic + QLatin1Char(' ')) + s->xPath;
+      QString y = (s->xTopic.isEmpty() || s->xTopic == s->topic ? QString() : s->topic + QLatin1Char(' ')) + s->path;
+      if (!xs.contains(x)) xs << x;
+      if (!ys.contains(y)) ys << y;
+    }
+    plot_->xAxis->setLabel(xs.join(QStringLiteral(", ")));
+    plot_->yAxis->setLabel(ys.join(QStringLiteral(", ")));
   }
   updateStatistics();
   updateCursor();
@@ -1083,7 +1145,7 @@ void PlotPanel::updateCursor() {
       marker_->removeFromLegend();
     }
     QVector<double> kx, vy;
-    const session::Session* session = document_->session();
+    auto session = document_->session();
     for (auto& s : series_) {
       const TopicInfo* topic = document_->topicByName(s->xTopic.isEmpty() ? s->topic : s->xTopic);
       if (!session || !topic || s->x.empty()) continue;
@@ -1209,7 +1271,25 @@ QJsonObject PlotPanel::saveSettings() const {
                                  for (const auto& [topic, path] : s->inputs) inputs.append(QJsonArray{topic, path});
                                  return inputs;
                                }()}});
+  // The series of the other modes, as they come back when their mode is chosen.
+  QJsonObject parked;
+  for (std::size_t g = 0; g < parked_.size(); ++g) {
+    if (parked_[g].empty()) continue;
+    QJsonArray specs;
+    for (const auto& spec : parked_[g]) {
+      QJsonArray inputs;
+      for (const auto& [topic, path] : spec.inputs) inputs.append(QJsonArray{topic, path});
+      specs.append(QJsonObject{{QStringLiteral("topic"), spec.topic},
+                               {QStringLiteral("path"), spec.path},
+                               {QStringLiteral("xPath"), spec.xPath},
+                               {QStringLiteral("xTopic"), spec.xTopic},
+                               {QStringLiteral("derive"), spec.derive},
+                               {QStringLiteral("inputs"), inputs}});
+    }
+    parked[QLatin1String(kSeriesGroupNames[g])] = specs;
+  }
   return {{QStringLiteral("mode"), QLatin1String(kModeNames[static_cast<std::size_t>(mode_)])},
+          {QStringLiteral("otherModes"), parked},
           {QStringLiteral("timeRange"), QJsonArray{timeRange_.first, timeRange_.second}},
           {QStringLiteral("logY"), logScale()},
           {QStringLiteral("equalAspect"), equalAspect_},
@@ -1248,6 +1328,20 @@ void PlotPanel::restoreSettings(const QJsonObject& settings) {
     if (!o.value(QStringLiteral("visible")).toBool(true)) {
       series_.back()->visible = false;
       series_.back()->plottable->setVisible(false);
+    }
+  }
+  QJsonObject parked = settings.value(QStringLiteral("otherModes")).toObject();
+  for (std::size_t g = 0; g < parked_.size(); ++g) {
+    if (static_cast<int>(g) == seriesGroup(mode_)) continue;
+    parked_[g].clear();
+    for (const auto& v : parked.value(QLatin1String(kSeriesGroupNames[g])).toArray()) {
+      QJsonObject o = v.toObject();
+      SeriesSpec spec{o.value(QStringLiteral("topic")).toString(),  o.value(QStringLiteral("path")).toString(),
+                      o.value(QStringLiteral("xPath")).toString(),  o.value(QStringLiteral("derive")).toString(),
+                      o.value(QStringLiteral("xTopic")).toString(), {}};
+      for (const auto& input : o.value(QStringLiteral("inputs")).toArray())
+        spec.inputs.emplace_back(input.toArray().at(0).toString(), input.toArray().at(1).toString());
+      if (!spec.topic.isEmpty()) parked_[g].push_back(std::move(spec));
     }
   }
   setLogScale(settings.value(QStringLiteral("logY")).toBool());

@@ -152,8 +152,11 @@ public slots:
   /// Asks for a topic and fields (the selected topic first) and adds them.
   void showAddDialog();
 
+  /// The Custom Expression… dialog over series i (a) and the others; an expression that does
+  /// not parse is refused there, with the column of its fault.
+  void askExpression(int i);
+
 private:
-  void askExpression(int i);  // the Custom Expression… dialog over series i (a) and the others
   void setUpPlot();
   QMenu* makeMoreMenu();
   void connectPlot();
@@ -166,6 +169,9 @@ private:
   void redrawViews();           // Spectrum, Histogram
   void redrawLanes();           // States
   double recordingEnd() const;  // seconds from the start: where the last state of a lane ends
+  QString emptyHint() const;
+  QString timeText(double seconds) const;
+  static std::optional<std::size_t> sampleAt(const std::vector<double>& x, double at, bool playhead);
   bool timeAxis() const { return mode_ == Mode::Time || mode_ == Mode::States; }
   void updateCursor();
   void updateReadout();

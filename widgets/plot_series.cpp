@@ -1,7 +1,9 @@
 #include "plot_series.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 #include "core/analysis/derive.hpp"
 #include "core/decode/decoder.hpp"
@@ -160,6 +162,47 @@ Result<Points> readPoints(const session::Session& session, const SeriesQuery& q,
   return Points{std::move(t), std::move(y)};
 }
 
+namespace {
+
+// The constants of the message that holds the field at `path` ("status.state", "modes[2]"),
+// with the field's name: what a state lane names its values by.
+std::pair<const std::vector<schema::Constant>*, std::string> constantsAt(const schema::MessageSchema& schema,
+                                                                         const std::string& path) {
+  const schema::MessageType* type = schema.root;
+  std::string name;
+  std::size_t from = 0;
+  while (type && from <= path.size()) {
+    std::size_t dot = path.find('.', from);
+    std::string part = path.substr(from, dot == std::string::npos ? std::string::npos : dot - from);
+    part = part.substr(0, part.find('['));
+    auto f =
+        std::find_if(type->fields.begin(), type->fields.end(), [&](const schema::Field& x) { return x.name == part; });
+    if (f == type->fields.end()) return {nullptr, {}};
+    if (dot == std::string::npos) return {&type->constants, part};
+    type = f->message;
+    from = dot + 1;
+  }
+  return {nullptr, {}};
+}
+
+// A state's value with the constant that names it ("IDLE (0)"), as rqt and Foxglove show
+// enums; where several constants share the value, the one that starts with the field's name.
+std::string namedValue(double v, const std::vector<schema::Constant>& constants, const std::string& field) {
+  std::string text = QString::number(v, 'g', 17).toStdString();
+  std::vector<const schema::Constant*> named;
+  for (const auto& c : constants) {
+    bool ok = false;
+    double value = QString::fromStdString(c.value).trimmed().toDouble(&ok);
+    if (ok && value == v) named.push_back(&c);
+  }
+  if (named.empty()) return text;
+  const std::string prefix = QString::fromStdString(field).toUpper().toStdString() + "_";
+  auto best = std::find_if(named.begin(), named.end(), [&](const auto* c) { return c->name.rfind(prefix, 0) == 0; });
+  return (best != named.end() ? *best : named.front())->name + " (" + text + ")";
+}
+
+}  // namespace
+
 Result<StatePoints> readStates(const session::Session& session, session::TopicId topic, const std::string& path,
                                qint64 originNs, std::stop_token stop, const session::ProgressFn& progress) {
   auto s = session.extractPath(topic, path, kFirst, kLast, stop, progress);
@@ -169,7 +212,16 @@ Result<StatePoints> readStates(const session::Session& session, session::TopicId
   if (s->textLeaf) {
     out.keys = std::move(s->texts);
   } else {
-    for (double v : s->values) out.keys.push_back(QString::number(v, 'g', 17).toStdString());
+    const std::vector<schema::Constant>* constants = nullptr;
+    std::string field;
+    std::shared_ptr<const decode::Decoder> decoder;  // keeps the schema the constants are in
+    if (const auto& members = session.topics()[topic].members; !members.empty())
+      if (auto d = session.decoder(*members.front().connection)) {
+        decoder = *d;
+        std::tie(constants, field) = constantsAt(decoder->schema(), path);
+      }
+    for (double v : s->values)
+      out.keys.push_back(constants ? namedValue(v, *constants, field) : QString::number(v, 'g', 17).toStdString());
   }
   return out;
 }

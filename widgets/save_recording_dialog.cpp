@@ -65,7 +65,7 @@ SaveRecordingDialog::SaveRecordingDialog(Document* document, Purpose purpose, QW
   layOut();
   fillTopics();
   for (const auto& c : write::containers()) format_->addItem(toQt(c.label), static_cast<int>(c.container));
-  if (const auto* s = document_->session())
+  if (auto s = document_->session())
     format_->setCurrentIndex(format_->findData(static_cast<int>(write::containerOf(*s))));
   containerChanged();
   connect(format_, &QComboBox::currentIndexChanged, this, &SaveRecordingDialog::containerChanged);
@@ -169,7 +169,7 @@ void SaveRecordingDialog::containerChanged() {
   const auto& info = write::containerInfo(container());
   compression_->clear();
   for (auto c : info.codecs) compression_->addItem(codecLabel(c), static_cast<int>(c));
-  const auto* s = document_->session();
+  auto s = document_->session();
   for (int i = 0; i < topics_->count() && s; ++i) {
     auto* item = topics_->item(i);
     const auto& topic = s->topics()[static_cast<std::size_t>(item->data(kTopicIdRole).toInt())];
@@ -209,7 +209,7 @@ void SaveRecordingDialog::setTopicTicked(const QString& topic, bool ticked) {
 QString SaveRecordingDialog::outcome() const { return outcome_->text(); }
 
 bool SaveRecordingDialog::hasDamage(const Document& document) {
-  const auto* s = document.session();
+  auto s = document.session();
   if (!s) return false;
   for (std::uint32_t i = 0; i < s->sourceCount(); ++i)
     if (!s->sourceInfo(i).indexed || !s->sourceInfo(i).problems.empty()) return true;
@@ -217,7 +217,7 @@ bool SaveRecordingDialog::hasDamage(const Document& document) {
 }
 
 void SaveRecordingDialog::start() {
-  const auto* s = document_->session();
+  auto s = document_->session();
   if (!s || job_) return;
   write::CopyRequest request;
   for (int i = 0; i < topics_->count(); ++i)
@@ -253,7 +253,7 @@ void SaveRecordingDialog::start() {
   outcome_->setText(tr("Writing %1…").arg(path));
   buttons_->button(QDialogButtonBox::Save)->setEnabled(false);
   job_ = startSessionJob(
-      *s, mailbox_,
+      s, mailbox_,
       [s, request, report](std::stop_token stop, const session::ProgressFn& progress) -> Result<void> {
         auto r = write::copyRecording(*s, request, stop, progress);
         if (!r) return std::move(r).error();
@@ -285,7 +285,7 @@ void SaveRecordingDialog::ended(const Result<void>& r) {
   for (const auto& skipped : report_->skipped)
     text += QStringLiteral("\n• ") + tr("Not written: %1").arg(toQt(skipped));
   // What the damaged input itself lost (found when it was opened), beside what was saved.
-  if (const auto* s = document_->session(); s && purpose_ == Purpose::Recover && !s->problems().empty()) {
+  if (auto s = document_->session(); s && purpose_ == Purpose::Recover && !s->problems().empty()) {
     text += QStringLiteral("\n\n") + tr("What the damaged recording lost:");
     for (const auto& p : s->problems()) text += QStringLiteral("\n• ") + toQt(p);
   }

@@ -43,9 +43,9 @@ StatsDialog::StatsDialog(Document* document, session::TopicId topic, QWidget* pa
   progress_->setTextVisible(false);
 
   auto result = std::make_shared<std::optional<session::TopicTiming>>();
-  const session::Session* s = document_->session();
+  auto s = document_->session();
   job_ = startSessionJob(
-      *s, mailbox_,
+      s, mailbox_,
       [s, topic, result](std::stop_token stop, const session::ProgressFn&) -> Result<void> {
         auto r = session::timingStats(*s, stop, std::span(&topic, 1));
         if (!r) return std::move(r).error();

@@ -69,7 +69,7 @@ void TfTreePanel::sessionChanged() {
   if (pendingTo_.isEmpty()) pendingTo_ = to_->currentText();
   tf_.reset();
   rebuild();
-  auto session = document_->sharedSession();
+  auto session = document_->session();
   if (!session) return;
   bool any = std::any_of(session->topics().begin(), session->topics().end(), [](const session::Topic& t) {
     return sensors::kindOf(t.type) == sensors::SensorKind::Transforms;
@@ -80,7 +80,7 @@ void TfTreePanel::sessionChanged() {
   startInPool([session, mailbox, this] {
     auto buffer = readTransforms(*session);
     mailbox->post([this, buffer, session] {
-      if (session.get() != document_->session()) return;
+      if (session != document_->session()) return;
       tf_ = buffer;
       rebuild();
       emit loaded();

@@ -27,7 +27,7 @@ void Thumbnails::clear() {
 const QImage* Thumbnails::get(session::TopicId topic, std::size_t row) {
   auto key = std::pair{topic, row};
   if (auto it = images_.find(key); it != images_.end()) return &it->second;
-  auto session = document_->sharedSession();
+  auto session = document_->session();
   if (!session || pending_.count(key) || pending_.size() >= kInFlight) return nullptr;
   pending_.insert(key);
   auto mailbox = mailbox_;

@@ -279,7 +279,7 @@ int TimelineWidget::rowAt(int y) const {
 void TimelineWidget::paintRows(QPainter& p) {
   const QPalette& pal = palette();
   p.fillRect(rect(), pal.base());
-  const session::Session* s = document_->session();
+  auto s = document_->session();
   QRect track = trackRect();
   int columns = std::max(0, track.width());
   // Ticks are written straight into an image, a pixel column at a time: thousands of

@@ -21,7 +21,7 @@ std::shared_ptr<session::Job> decodeTopic(std::shared_ptr<const session::Session
                                           std::function<void(Result<TopicJobResult>)> done) {
   auto result = std::make_shared<TopicJobResult>();
   return startSessionJob(
-      *session, std::move(mailbox),
+      session, std::move(mailbox),
       [session, topic, each, result](std::stop_token stop, const session::ProgressFn& progress) -> Result<void> {
         const std::size_t total = std::max<std::size_t>(1, session->index(topic).size());
         std::size_t seen = 0;

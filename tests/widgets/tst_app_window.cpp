@@ -20,20 +20,24 @@
 #include <atomic>
 #include <chrono>
 #include <map>
+#include <span>
 #include <stdexcept>
 #include <thread>
 
 #include "common/test_support.hpp"
+#include "core/write/write.hpp"
 #include "widgets/background.hpp"
 #include "widgets/cloud_panel.hpp"
 #include "widgets/document.hpp"
 #include "widgets/export_wizard.hpp"
 #include "widgets/inspector.hpp"
 #include "widgets/layouts.hpp"
+#include "widgets/mailbox.hpp"
 #include "widgets/main_window.hpp"
 #include "widgets/newest_read.hpp"
 #include "widgets/panel_registry.hpp"
 #include "widgets/playback.hpp"
+#include "widgets/plot_panel.hpp"
 #include "widgets/problems_panel.hpp"
 #include "widgets/settings.hpp"
 #include "widgets/timeline.hpp"
@@ -379,6 +383,115 @@ private slots:
     QVERIFY(w.windowState() & Qt::WindowMaximized);
     w.applyLayout(small);
     QVERIFY2(w.windowState() & Qt::WindowMaximized, "a layout switched while maximized un-maximized the window");
+  }
+
+  // Issue #33: a plot still loading when another recording is opened ran on the freed session
+  // (its job held a raw pointer the document released first). Every job holds the session
+  // now; run under ASan (CI's asan build), the old code reports a heap-use-after-free here.
+  void openingARecordingWhileAPlotLoadsKeepsTheOldSessionForTheJob() {
+    QTemporaryDir dir;
+    const QString big = dir.filePath("many.bag");
+    {  // 1,000,000 Float64 messages: the plot's read takes long enough to be cut short
+      bagscope::write::WriterOptions options;
+      options.container = bagscope::write::Container::Ros1Bag;
+      auto writer = bagscope::write::openWriter(big.toStdString(), options);
+      QVERIFY(writer);
+      bagscope::storage::Connection c;
+      c.topic = "/value";
+      c.type = "std_msgs/Float64";
+      c.messageEncoding = "ros1";
+      c.schemaEncoding = "ros1msg";
+      c.definition = "float64 data\n";
+      c.md5sum = "fdb28210bfa9d7c91146260178d9a584";
+      auto channel = (*writer)->addConnection(c);
+      QVERIFY(channel);
+      for (int i = 0; i < 1'000'000; ++i) {
+        double v = i * 0.5;
+        QVERIFY((*writer)->write(*channel, 1'000'000'000LL + i * 1000LL, std::as_bytes(std::span(&v, 1))));
+      }
+      QVERIFY((*writer)->finish());
+    }
+    QTemporaryDir layouts;
+    MainWindow w(nullptr, layouts.path());
+    QSignalSpy opened(&w, &MainWindow::openFinished);
+    w.open({big});
+    QVERIFY(opened.wait(60000));
+    std::weak_ptr<const bagscope::session::Session> first = w.document()->session();
+    auto* plot = qobject_cast<PlotPanel*>(w.addPanel("plot"));
+    QVERIFY(plot);
+    plot->addSeries("/value", "data");
+    QVERIFY(plot->seriesX(0).empty());        // still reading
+    w.open({dataPath("ros1/demo_lz4.bag")});  // while the plot reads /value
+    QVERIFY(opened.wait(60000));
+    QVERIFY(w.document()->session() && w.document()->session() != first.lock());
+    QTRY_VERIFY_WITH_TIMEOUT(first.expired(), 30000);  // the job let it go when it ended
+    QCOMPARE(w.document()->paths(), QStringList{dataPath("ros1/demo_lz4.bag")});
+  }
+
+  // Issue #33: the rule under the test above, without its timing: a session job holds its
+  // session until its work ends, whoever else lets go of it meanwhile.
+  void aSessionJobHoldsItsSessionUntilItEnds() {
+    auto opened = bagscope::session::Session::open({dataPath("ros1/demo_lz4.bag").toStdString()});
+    QVERIFY(opened);
+    std::shared_ptr<const bagscope::session::Session> session = std::move(opened).value();
+    std::weak_ptr<const bagscope::session::Session> weak = session;
+    const bagscope::session::Session* raw = session.get();
+    std::atomic<bool> go{false};
+    std::atomic<std::size_t> topicsSeen{0};
+    bool ended = false;
+    QObject owner;
+    auto job = startSessionJob(
+        session, Mailbox::create(&owner),
+        [raw, &go, &topicsSeen](std::stop_token, const bagscope::session::ProgressFn&) -> bagscope::Result<void> {
+          while (!go) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+          topicsSeen = raw->topics().size();  // what a job reads of its session
+          return {};
+        },
+        {}, [&ended](const bagscope::Result<void>&) { ended = true; });
+    session.reset();  // the document opened another recording
+    QVERIFY2(!weak.expired(), "the job does not hold its session");
+    go = true;
+    QTRY_VERIFY(ended);
+    QCOMPARE(topicsSeen.load(), std::size_t{21});
+    job.reset();
+    QTRY_VERIFY(weak.expired());  // and lets it go when it has ended
+  }
+
+  // Issue #33: on a topic of one message, "after the playhead" goes once the playhead has
+  // passed it (End); a new image viewer or Messages list opens on the selected topic; the
+  // toolbar's time shows steps under a millisecond.
+  void theInspectorNewPanelsAndTheToolbarFollowTheSelection() {
+    QTemporaryDir layouts;
+    MainWindow w(nullptr, layouts.path());
+    w.show();
+    QSignalSpy opened(&w, &MainWindow::openFinished);
+    w.open({dataPath("ros1/robot_state.bag")});
+    QVERIFY(opened.wait(30000));
+    auto* d = w.document();
+    auto topicIndex = [&](const QString& name) {
+      for (const auto& t : d->topics())
+        if (t.name == name) return static_cast<int>(t.id);
+      return -1;
+    };
+    d->setCurrentTopic(topicIndex("/goal"));  // one message, 0.3 s after the start
+    QTRY_VERIFY(w.inspector()->headerText().contains("after the playhead"));
+    d->setPlayhead(d->endNs());
+    QTRY_VERIFY(w.inspector()->headerText().contains("message 1 of 1"));
+    QVERIFY2(!w.inspector()->headerText().contains("after the playhead"), qPrintable(w.inspector()->headerText()));
+
+    d->setCurrentTopic(topicIndex("/rosout"));
+    QAction* newMessages = nullptr;
+    for (QAction* a : w.findChildren<QAction*>())
+      if (a->text() == "New &Messages List") newMessages = a;
+    QVERIFY(newMessages);
+    newMessages->trigger();
+    QCOMPARE(w.panels().size(), 1);
+    QCOMPARE(w.panels().front()->saveSettings().value("topic").toString(), QString("/rosout"));
+
+    d->setPlayhead(d->startNs() + 300'250'000);  // between milliseconds
+    QVERIFY2(w.playbackBar()->timeText().startsWith("0.300250"), qPrintable(w.playbackBar()->timeText()));
+    d->setPlayhead(d->startNs() + 300'000'000);
+    QVERIFY2(w.playbackBar()->timeText().startsWith("0.300 "), qPrintable(w.playbackBar()->timeText()));
   }
 
   // A recovered file says so for as long as it is open: a badge and the Problems panel.

@@ -5,6 +5,8 @@
 
 #include <QtTest>
 
+#include <QLabel>
+
 #include <QAbstractButton>
 #include <QDirIterator>
 
@@ -87,12 +89,21 @@ private slots:
     again.next();
     again.next();
     QTRY_VERIFY_WITH_TIMEOUT(!again.previewNames().isEmpty(), 10000);
-    QCOMPARE(again.previewNames().front(), QString("points/demo_uncompressed_frame_000000.pcd"));
+    // Issue #33: the first files in their order (they are written in parallel), and the
+    // remembered "every n-th" said where the files are chosen, and again in the summary.
+    QCOMPARE(again.previewNames(),
+             QStringList({"points/demo_uncompressed_frame_000000.pcd", "points/demo_uncompressed_frame_000001.pcd",
+                          "points/demo_uncompressed_frame_000002.pcd"}));
+    auto* choices = again.findChild<QLabel*>("choices");
+    QVERIFY(choices && choices->isVisibleTo(&again));
+    QVERIFY2(choices->text().contains("one message in 2 of each topic"), qPrintable(choices->text()));
     again.next();
     QSignalSpy finished(&again, &ExportWizard::exportFinished);
     QVERIFY(finished.wait(60000));
     QCOMPARE(finished.at(0).at(0).toBool(), false);
     QVERIFY2(again.summary().contains("exist"), qPrintable(again.summary()));
+    QVERIFY2(again.summary().contains("one message in 2 of each topic"), qPrintable(again.summary()));
+    QVERIFY2(!again.summary().contains("--overwrite"), qPrintable(again.summary()));  // a CLI flag
     QCOMPARE(QFileInfo(out.filePath(files[1])).lastModified(), before);
     QCOMPARE(filesUnder(out.path()), files);
   }

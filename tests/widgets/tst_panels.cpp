@@ -3,7 +3,14 @@
 // .expected.jsonl; pictures are compared with baselines in tests/baselines (looked at by
 // a person when written: BAGSCOPE_UPDATE_BASELINES=1 writes them instead of comparing).
 
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QLabel>
+#include <QLineEdit>
 #include <QProcess>
+#include <QPushButton>
+#include <QSet>
+#include <QTimer>
 #include <QtTest>
 
 #include <QBuffer>
@@ -178,12 +185,11 @@ private slots:
     QVERIFY(qAbs(d.playheadNs() - (d.startNs() + static_cast<qint64>(seconds * 1e9))) < 10'000'000);
     d.setPlayhead(d.startNs() + 1'000'000'000);
     QTest::qWait(100);
-    // The legend holds each series' value at the playhead: the fixture's sample nearest 1 s.
+    // The legend holds each series' value at the playhead: the fixture's last sample at or
+    // before 1 s, the message the inspector shows there (issue #33).
     std::size_t nearest = 0;
     for (std::size_t i = 0; i < imu.size(); ++i)
-      if (std::abs(imu[i]["log_time_ns"].toInteger() - d.playheadNs()) <
-          std::abs(imu[nearest]["log_time_ns"].toInteger() - d.playheadNs()))
-        nearest = i;
+      if (imu[i]["log_time_ns"].toInteger() <= d.playheadNs()) nearest = i;
     QCOMPARE(plot.legendValue(0),
              "= " + QString::number(imu[nearest]["msg"][u"linear_acceleration"][u"y"].toDouble(), 'g', 6));
     QCOMPARE(plot.legendValue(1),
@@ -673,7 +679,7 @@ private slots:
     auto mailbox = Mailbox::create(&d);
     int called = 0;
     auto job = decodeTopic(
-        d.sharedSession(), mailbox, *d.session()->findTopic("/rosout"),
+        d.session(), mailbox, *d.session()->findTopic("/rosout"),
         [](qint64, const bagscope::decode::Value&) { QThread::msleep(20); },  // 30 lines: 600 ms
         [&called](bagscope::Result<TopicJobResult>) { ++called; });
     QTest::qWait(50);
@@ -683,7 +689,7 @@ private slots:
     // One cancelled and kept says that it stopped (the export and save dialogs rely on it).
     bool stopped = false;
     job = decodeTopic(
-        d.sharedSession(), mailbox, *d.session()->findTopic("/rosout"),
+        d.session(), mailbox, *d.session()->findTopic("/rosout"),
         [](qint64, const bagscope::decode::Value&) { QThread::msleep(20); },
         [&stopped](bagscope::Result<TopicJobResult> r) {
           stopped = !r && r.error().code == bagscope::ErrorCode::Cancelled;
@@ -901,6 +907,9 @@ private slots:
       QCOMPARE(plot.seriesX(0)[i], odom[i]["pose"][u"pose"][u"position"][u"x"].toDouble());
       QCOMPARE(plot.seriesY(0)[i], odom[i]["pose"][u"pose"][u"position"][u"y"].toDouble());
     }
+    // Issue #33: each axis says which field it shows.
+    QCOMPARE(plot.plot()->xAxis->label(), QString("pose.pose.position.x"));
+    QCOMPARE(plot.plot()->yAxis->label(), QString("pose.pose.position.y"));
     // The marker sits on the message at or before the playhead.
     auto id = *d.session()->findTopic("/odom");
     qint64 t = d.session()->index(id)[7].logTimeNs + 1000;
@@ -1022,12 +1031,25 @@ private slots:
     QPoint at = p->axisRect()->center();
     QTest::mouseMove(p, at);
     double t = p->xAxis->pixelToCoord(at.x());
-    QVERIFY2(plot.readoutText().startsWith(QString("At %1 s:").arg(valueText(t))), qPrintable(plot.readoutText()));
+    QVERIFY2(plot.readoutText().startsWith(QString("At %1 s:").arg(t, 0, 'f', 6)), qPrintable(plot.readoutText()));
     QVERIFY2(plot.readoutText().contains("= " + valueText(nearestTo(t).second)), qPrintable(plot.readoutText()));
     QEvent leave(QEvent::Leave);
     QApplication::sendEvent(p, &leave);
-    d.setPlayhead(d.startNs() + 1'234'000'000);
-    QVERIFY2(plot.readoutText().contains("= " + valueText(nearestTo(1.234).second)), qPrintable(plot.readoutText()));
+    // Issue #33: at the playhead, the last sample at or before it (the inspector's message),
+    // never a nearer one after it. 1.2349 s lies just before a sample (every 5 ms from 0).
+    auto lastUpTo = [&](double time) {
+      std::pair<double, double> last{-1, 0};
+      for (auto sample : imu)
+        if (sample.first <= time) last = sample;
+      return last;
+    };
+    const double playhead = 1.2349;
+    QVERIFY(nearestTo(playhead).first > playhead);  // the old rule's answer lies after it
+    d.setPlayhead(d.startNs() + 1'234'900'000);
+    QVERIFY2(plot.readoutText().startsWith("At the playhead (1.234900 s):"), qPrintable(plot.readoutText()));
+    QVERIFY2(plot.readoutText().contains("= " + valueText(lastUpTo(playhead).second)), qPrintable(plot.readoutText()));
+    QCOMPARE(plot.legendValue(0), "= " + valueText(lastUpTo(playhead).second));
+    QVERIFY(lastUpTo(playhead).second != nearestTo(playhead).second);
 
     plot.setXRange(0.5, 1.0);
     std::size_t count = 0;
@@ -1224,6 +1246,108 @@ private slots:
     QCOMPARE(plot.seriesCount(), 1);
     QVERIFY(loaded.wait(20000));
     QCOMPARE(plot.seriesX(0), xs);
+  }
+
+  // Issue #33: a saved layout keeps every mode's series, not only the shown mode's: Time and
+  // XY series, saved while Time is shown, both come back.
+  void layoutsKeepTheSeriesOfEveryMode() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
+    QJsonObject saved;
+    {
+      PlotPanel plot(&d);
+      QSignalSpy loaded(&plot, &PlotPanel::loaded);
+      plot.addSeries("/imu", "angular_velocity.z");
+      QVERIFY(loaded.wait(20000));
+      plot.setMode(PlotPanel::Mode::XY);
+      plot.addSeries("/odom", "pose.pose.position.y", "pose.pose.position.x");
+      QVERIFY(loaded.wait(20000));
+      plot.setMode(PlotPanel::Mode::States);
+      plot.addStateLane("/vehicle_state", "mode");
+      QVERIFY(loaded.wait(20000));
+      plot.setMode(PlotPanel::Mode::Time);
+      saved = plot.saveSettings();
+    }
+    PlotPanel back(&d);
+    QSignalSpy loaded(&back, &PlotPanel::loaded);
+    back.restoreSettings(saved);
+    QCOMPARE(back.mode(), PlotPanel::Mode::Time);
+    QCOMPARE(back.seriesCount(), 1);
+    back.setMode(PlotPanel::Mode::XY);
+    QCOMPARE(back.seriesCount(), 1);
+    QVERIFY(loaded.wait(20000));
+    QCOMPARE(back.seriesX(0).size(), std::size_t{40});  // /odom's 40 messages
+    back.setMode(PlotPanel::Mode::States);
+    QCOMPARE(back.seriesCount(), 1);
+  }
+
+  // Issue #33: a state lane of a field with constants names its values by them, as the
+  // definition of demo_msgs/VehicleState says (MODE_MANUAL=0, MODE_AUTO=1).
+  void stateLanesNameEnumConstants() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
+    PlotPanel plot(&d);
+    plot.resize(640, 300);
+    plot.show();
+    QSignalSpy loaded(&plot, &PlotPanel::loaded);
+    plot.setMode(PlotPanel::Mode::States);
+    plot.addStateLane("/vehicle_state", "mode");
+    QVERIFY(loaded.wait(20000));
+    QString error;
+    QSet<QString> want;
+    for (const auto& l : bagscope::test::readJsonLines(dataPath("ros1/demo.expected.jsonl"), &error))
+      if (l["topic"] == "/vehicle_state") {
+        int mode = l["msg"][u"mode"].toInt();
+        want << (mode == 0 ? "MODE_MANUAL (0)" : mode == 1 ? "MODE_AUTO (1)" : QString::number(mode));
+      }
+    QVERIFY(want.size() >= 2);
+    QSet<QString> shown;
+    for (const QString& span : plot.laneSpans(0)) shown << span.section(' ', 1);
+    QCOMPARE(shown, want);
+  }
+
+  // Issue #33: a custom expression that does not parse stays in its dialog with the column of
+  // the fault, and adds no series; Remove All Series leaves no problem line and no y label.
+  void aCustomExpressionIsCheckedInItsDialog() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
+    PlotPanel plot(&d);
+    plot.resize(640, 400);
+    plot.show();
+    QSignalSpy loaded(&plot, &PlotPanel::loaded);
+    plot.addSeries("/imu", "angular_velocity.z");
+    QVERIFY(loaded.wait(20000));
+    QString faultShown;
+    bool stayedOpen = false;
+    QTimer::singleShot(200, [&] {
+      auto* dialog = plot.findChild<QDialog*>("customExpression");
+      QVERIFY(dialog);
+      auto* edit = dialog->findChild<QLineEdit*>();
+      edit->setText("a +* foo");
+      dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
+      stayedOpen = dialog->isVisible();
+      faultShown = dialog->findChild<QLabel*>("expressionError")->text();
+      edit->setText("a * 2");
+      dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
+    });
+    plot.askExpression(0);
+    QVERIFY(stayedOpen);
+    QVERIFY2(faultShown.contains("at column"), qPrintable(faultShown));
+    QCOMPARE(plot.seriesCount(), 2);
+    QVERIFY(loaded.wait(20000));
+    QCOMPARE(plot.seriesY(1).size(), plot.seriesY(0).size());
+    QCOMPARE(plot.seriesY(1)[3], plot.seriesY(0)[3] * 2);
+
+    plot.addSeries("/imu", "no_such_field");
+    QVERIFY(loaded.wait(20000));
+    QVERIFY2(plot.problemText().contains("no_such_field"), qPrintable(plot.problemText()));
+    QVERIFY(!plot.plot()->yAxis->label().isEmpty());
+    plot.clearSeries();
+    QCOMPARE(plot.seriesCount(), 0);
+    QVERIFY(plot.problemText().isEmpty());
+    plot.plot()->replot();
+    QCOMPARE(plot.plot()->yAxis->label(), QString());
+    for (QLabel* label : plot.findChildren<QLabel*>()) QVERIFY(!label->text().contains("no_such_field"));
   }
 
   // Issue #20: XY across topics — /imu's linear_acceleration.y against /odom's position.x, the
@@ -1577,7 +1701,7 @@ private slots:
     QVERIFY(openAndWait(d, {dataPath("ros1/robot_state.bag")}));
     SceneLayers layers;
     QSignalSpy read(&layers, &SceneLayers::changed);
-    layers.setTopics({"/plan", "/goal", "/camera_info", "/map"}, d.sharedSession());
+    layers.setTopics({"/plan", "/goal", "/camera_info", "/map"}, d.session());
     QTRY_COMPARE(read.count(), 4);
     const std::int64_t now = 1'700'000'001'200'000'000;
     QStringList notes;

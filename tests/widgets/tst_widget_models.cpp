@@ -280,7 +280,7 @@ private slots:
   void cancellingAnOpenKeepsWhatWasOpen() {
     Document d;
     QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
-    const session::Session* before = d.session();
+    auto before = d.session();
     QSignalSpy finished(&d, &Document::openFinished), cancelled(&d, &Document::openCancelled);
     d.open({dataPath("ros2/demo_zstd.mcap")});
     QVERIFY(d.isOpening());
