@@ -246,19 +246,46 @@ Panel* MainWindow::addPanel(const QString& kind, const QString& name) {
     dock->setWindowTitle(topic.isEmpty() ? title : QStringLiteral("%1 — %2").arg(title, topic));
   });
   connect(dock, &QObject::destroyed, this, [this, dock] { panelDocks_.removeAll(dock); });
-  // The first beside the inspector, the next ones as tabs with it: adding a view never
-  // squeezes the timeline or the lists (drag a tab out to see two at once).
-  QDockWidget* inspector = findChild<QDockWidget*>(QStringLiteral("inspector"), Qt::FindDirectChildrenOnly);
-  if (!panelDocks_.isEmpty() && !panelDocks_.back()->isFloating()) tabifyDockWidget(panelDocks_.back(), dock);
-  else if (inspector && inspector->isVisible() && !inspector->isFloating()) {
-    splitDockWidget(inspector, dock, Qt::Horizontal);
-    resizeDocks({inspector, dock}, {2, 3}, Qt::Horizontal);  // the view gets the larger share
-  }
+  if (name.isEmpty()) placeNewPanel(dock);  // a layout's panels are placed by its state
   panelDocks_ << dock;
   panel->setTimeDisplay(settings_.timeDisplay);
   dock->show();
   dock->raise();
   return panel;
+}
+
+// New panels share the room above the timeline as a grid: the first takes most of the
+// bottom area over the timeline (whose empty rows gave the room), each next one halves the
+// largest panel along its longer side, so that none gets squeezed into a narrow column.
+void MainWindow::placeNewPanel(QDockWidget* dock) {
+  QDockWidget* largest = nullptr;
+  for (QDockWidget* d : panelDocks_)
+    if (d->isVisible() && !d->isFloating() &&
+        (!largest || d->width() * d->height() > largest->width() * largest->height()))
+      largest = d;
+  if (largest) {
+    // Side by side while both halves keep a readable width, else one above the other.
+    const Qt::Orientation along =
+        largest->width() >= largest->height() && largest->width() >= 2 * 380 ? Qt::Horizontal : Qt::Vertical;
+    splitDockWidget(largest, dock, along);
+    resizeDocks({largest, dock}, {1, 1}, along);
+    return;
+  }
+  auto* timelineDock = findChild<QDockWidget*>(QStringLiteral("timeline"), Qt::FindDirectChildrenOnly);
+  addDockWidget(Qt::BottomDockWidgetArea, dock, Qt::Vertical);
+  if (!timelineDock || !timelineDock->isVisible() || timelineDock->isFloating() ||
+      dockWidgetArea(timelineDock) != Qt::BottomDockWidgetArea)
+    return;
+  splitDockWidget(dock, timelineDock, Qt::Vertical);  // the timeline stays at the bottom
+  // The panels get half the height; the lists above and the timeline share the rest.
+  QList<QDockWidget*> column{dock, timelineDock};
+  QList<int> heights{height() / 2, height() / 5};
+  if (auto* inspector = findChild<QDockWidget*>(QStringLiteral("inspector"), Qt::FindDirectChildrenOnly);
+      inspector && inspector->isVisible() && !inspector->isFloating()) {
+    column.prepend(inspector);
+    heights.prepend(height() * 3 / 10);
+  }
+  resizeDocks(column, heights, Qt::Vertical);
 }
 
 QList<Panel*> MainWindow::panels() const {

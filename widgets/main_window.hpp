@@ -85,6 +85,7 @@ protected:
 private:
   QDockWidget* addDock(QWidget* panel, const QString& title, const QString& name, Qt::DockWidgetArea area);
   Panel* addPanelOnSelectedTopic(const QString& kind);
+  void placeNewPanel(QDockWidget* dock);
   void removePanels();
   void removePanel(QDockWidget* dock);
   /// View ▸ Panels: every plot and view, checked while shown, and Remove Closed Panels.

@@ -5,6 +5,7 @@
 
 #include <QtTest>
 
+#include <qcustomplot.h>
 #include <QDockWidget>
 #include <QJsonDocument>
 #include <QLineEdit>
@@ -492,6 +493,34 @@ private slots:
     QVERIFY2(w.playbackBar()->timeText().startsWith("0.300250"), qPrintable(w.playbackBar()->timeText()));
     d->setPlayhead(d->startNs() + 300'000'000);
     QVERIFY2(w.playbackBar()->timeText().startsWith("0.300 "), qPrintable(w.playbackBar()->timeText()));
+  }
+
+  // Issue #33: new panels share the room above the timeline as a grid — none squeezed into
+  // the right column, none hidden behind another's tab, a plot's canvas well over 100 px.
+  void newPanelsGoWhereThereIsRoom() {
+    QTemporaryDir layouts;
+    MainWindow w(nullptr, layouts.path());
+    w.resize(1280, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QSignalSpy opened(&w, &MainWindow::openFinished);
+    w.open({dataPath("ros1/demo_lz4.bag")});
+    QVERIFY(opened.wait(30000));
+    for (const char* kind : {"plot", "plot", "image", "messages"}) {
+      QVERIFY(w.addPanel(kind));
+      QApplication::processEvents();
+    }
+    QTest::qWait(200);
+    for (Panel* p : w.panels()) {
+      auto* dock = qobject_cast<QDockWidget*>(p->parentWidget());
+      QVERIFY(dock->isVisible() && !dock->isFloating());
+      QVERIFY2(w.tabifiedDockWidgets(dock).isEmpty(), qPrintable(dock->objectName()));
+      QVERIFY2(dock->width() >= 300 && dock->height() >= 180,
+               qPrintable(QString("%1: %2x%3").arg(dock->objectName()).arg(dock->width()).arg(dock->height())));
+    }
+    auto* plot = qobject_cast<PlotPanel*>(w.panels().front());
+    QVERIFY(plot->plot()->height() >= 150);
+    w.grab().save(QStringLiteral(BAGSCOPE_SHOTS "/new_panels.png"));
   }
 
   // A recovered file says so for as long as it is open: a badge and the Problems panel.
