@@ -255,6 +255,7 @@ CloudPanel::CloudPanel(Document* document, QWidget* parent)
       fixedFrame_(new QComboBox(this)),
       grid_(new QCheckBox(tr("Grid"), this)),
       triads_(new QCheckBox(tr("TF frames"), this)),
+      follow_(new QComboBox(this)),
       status_(new QLabel(this)),
       layerStatus_(new QLabel(this)),
       layers_(new SceneLayers(this)) {
@@ -284,6 +285,9 @@ void CloudPanel::layOutControls() {
   decay_->setSpecialValueText(tr("no decay"));
   decay_->setToolTip(tr("Show only the frames of the last seconds before the playhead (at most the last N)"));
   fixedFrame_->setToolTip(tr("Fixed frame: clouds are moved into it through /tf at their stamp"));
+  follow_->setObjectName(QStringLiteral("follow"));
+  follow_->setToolTip(tr("The camera moves with this frame as the playhead moves (in the fixed frame)"));
+  follow_->addItem(tr("follow no frame"), QString());
   grid_->setChecked(true);
   triads_->setChecked(true);
   auto button = [this](const QString& text, auto fn) {
@@ -303,6 +307,7 @@ void CloudPanel::layOutControls() {
   auto* third = new QHBoxLayout;
   third->addWidget(new QLabel(tr("Fixed frame:"), this));
   third->addWidget(fixedFrame_, 1);
+  third->addWidget(follow_, 1);
   third->addWidget(accumulate_);
   third->addWidget(decay_);
   third->addWidget(grid_);
@@ -385,6 +390,11 @@ void CloudPanel::connectControls() {
     view_->render();
   });
   connect(triads_, &QCheckBox::toggled, this, &CloudPanel::rebuild);
+  connect(follow_, &QComboBox::currentIndexChanged, this, [this] {
+    followed_.reset();
+    followFrame();
+  });
+  connect(document_, &Document::playheadChanged, this, &CloudPanel::followFrame);
   connect(document_, &Document::playheadChanged, this, &CloudPanel::refresh);
   connect(document_, &Document::playheadChanged, this, &CloudPanel::rebuildLayers);
   connect(layers_, &SceneLayers::changed, this, [this] {
@@ -413,22 +423,33 @@ void CloudPanel::sessionChanged() {
 
 void CloudPanel::loadTf() {
   QString keep = pendingFrame_.isEmpty() ? fixedFrame_->currentData().toString() : pendingFrame_;
+  QString keepFollow = pendingFollow_.isEmpty() ? follow_->currentData().toString() : pendingFollow_;
   {
     QSignalBlocker block(fixedFrame_);
     fixedFrame_->clear();
     fixedFrame_->addItem(tr("(sensor frame)"), QString());
   }
+  {
+    QSignalBlocker block(follow_);
+    follow_->clear();
+    follow_->addItem(tr("follow no frame"), QString());
+  }
+  followed_.reset();
   auto session = document_->session();
   if (!session) return;
   auto mailbox = mailbox_;
   // All of /tf and /tf_static into a buffer, on a pool thread (they are small messages).
-  startInPool([session, mailbox, keep, this] {
+  startInPool([session, mailbox, keep, keepFollow, this] {
     auto buffer = readTransforms(*session);
-    mailbox->post([this, buffer, session, keep] {
+    mailbox->post([this, buffer, session, keep, keepFollow] {
       if (session != document_->session()) return;
       tf_ = buffer;
       std::vector<std::pair<QString, QString>> frames;
       for (const auto& f : buffer->frames()) frames.emplace_back(toQt(f), toQt(f));
+      {
+        QSignalBlocker block(follow_);
+        if (refillChoice(follow_, tr("follow no frame"), frames, keepFollow)) pendingFollow_.clear();
+      }
       if (refillChoice(fixedFrame_, tr("(sensor frame)"), frames, keep) && !keep.isEmpty()) {
         pendingFrame_.clear();
         ++version_;
@@ -766,6 +787,31 @@ void CloudPanel::saveFrame(const QString& path) {
 }
 
 void CloudPanel::resetView() { lookFrom({-12, -12, 9}, {0, 0, 1}); }
+
+// The camera keeps its place relative to the followed frame: it moves by as much as the
+// frame's origin moved in the fixed frame since the last playhead (RViz's target frame).
+void CloudPanel::followFrame() {
+  const QString frame = follow_->currentData().toString(), fixed = fixedFrame_->currentData().toString();
+  if (!tf_ || frame.isEmpty() || fixed.isEmpty()) return followed_.reset();
+  auto t = tf_->lookup(fixed.toStdString(), frame.toStdString(), document_->playheadNs());
+  if (!t) return followed_.reset();
+  const auto origin = t->apply({0, 0, 0});
+  vtkCamera* c = view_->renderer()->GetActiveCamera();
+  double focal[3], position[3];
+  c->GetFocalPoint(focal);
+  c->GetPosition(position);
+  // At first the camera looks at the frame; then it moves with it.
+  const auto from = followed_.value_or(std::array<double, 3>{focal[0], focal[1], focal[2]});
+  for (int i = 0; i < 3; ++i) {
+    focal[i] += origin[i] - from[i];
+    position[i] += origin[i] - from[i];
+  }
+  c->SetFocalPoint(focal);
+  c->SetPosition(position);
+  view_->renderer()->ResetCameraClippingRange();
+  followed_ = origin;
+  view_->render();
+}
 void CloudPanel::topView() { lookFrom({0, 0, 30}, {0, 1, 0}); }
 void CloudPanel::sideView() { lookFrom({0, -30, 0}, {0, 0, 1}); }
 
@@ -775,8 +821,17 @@ void CloudPanel::lookFrom(std::array<double, 3> position, std::array<double, 3> 
   c->SetFocalPoint(0, 0, 0);
   c->SetPosition(position.data());
   c->SetViewUp(up.data());
-  r->ResetCamera(scene_->cloud.data->GetNumberOfPoints() > 0 ? scene_->cloud.data->GetBounds()
-                                                             : scene_->grid.data->GetBounds());
+  // Framed on what is drawn — the clouds, the layers, the frames — not on the grid, unless
+  // nothing else is there.
+  const bool grid = scene_->grid.actor->GetVisibility();
+  scene_->grid.actor->SetVisibility(false);
+  double bounds[6];
+  r->ComputeVisiblePropBounds(bounds);
+  scene_->grid.actor->SetVisibility(grid);
+  if (bounds[0] > bounds[1]) scene_->grid.data->GetBounds(bounds);
+  r->ResetCamera(bounds);
+  followed_.reset();
+  followFrame();
   view_->render();
 }
 
@@ -787,6 +842,7 @@ QJsonObject CloudPanel::saveSettings() const {
                 {QStringLiteral("accumulate"), accumulate_->value()},
                 {QStringLiteral("decaySeconds"), decay_->value()},
                 {QStringLiteral("fixedFrame"), fixedFrame_->currentData().toString()},
+                {QStringLiteral("followFrame"), follow_->currentData().toString()},
                 {QStringLiteral("grid"), grid_->isChecked()},
                 {QStringLiteral("tfFrames"), triads_->isChecked()},
                 {QStringLiteral("layers"), QJsonArray::fromStringList(layers_->topics())}};
@@ -814,6 +870,7 @@ void CloudPanel::restoreSettings(const QJsonObject& s) {
   triads_->setChecked(s.value(QStringLiteral("tfFrames")).toBool(true));
   pendingField_ = s.value(QStringLiteral("field")).toString();
   pendingFrame_ = s.value(QStringLiteral("fixedFrame")).toString();
+  pendingFollow_ = s.value(QStringLiteral("followFrame")).toString();
   QStringList hidden;
   for (const auto& n : s.value(QStringLiteral("hiddenNamespaces")).toArray()) hidden << n.toString();
   setHiddenNamespaces(hidden);

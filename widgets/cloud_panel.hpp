@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <span>
 #include <tuple>
 #include <vector>
@@ -103,6 +104,8 @@ public:
   /// saved().
   void saveFrame(const QString& path);
   void resetView();
+  /// The camera moves with the followed frame (Follow:), if one is chosen.
+  void followFrame();
   void topView();
   void sideView();
   /// Topics drawn beside the cloud: markers, paths, poses, odometry, grids, polygons, camera
@@ -153,6 +156,8 @@ private:
   QComboBox* fixedFrame_;
   QCheckBox* grid_;
   QCheckBox* triads_;
+  QComboBox* follow_;                              // the frame the camera moves with
+  std::optional<std::array<double, 3>> followed_;  // its origin when the camera last moved with it
   QLabel* status_;
   QLabel* layerStatus_;
   std::deque<CloudFrame> frames_;
@@ -164,7 +169,7 @@ private:
   std::shared_ptr<const sensors::TfBuffer> tf_;
   bool cameraSet_ = false;
   int version_ = 0;
-  QString pendingField_, pendingFrame_;
+  QString pendingField_, pendingFrame_, pendingFollow_;
 };
 
 }  // namespace bagscope::widgets

@@ -5,7 +5,10 @@
 #include <QOpenGLExtraFunctions>
 #include <QWheelEvent>
 
+#include <cmath>
+
 #include <vtkCallbackCommand.h>
+#include <vtkCamera.h>
 #include <vtkCommand.h>
 #include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkGenericRenderWindowInteractor.h>
@@ -187,9 +190,65 @@ void VtkView::mouseReleaseEvent(QMouseEvent* e) {
 }
 
 void VtkView::wheelEvent(QWheelEvent* e) {
-  impl_->setEventPosition(e->position(), e->modifiers());
-  impl_->interactor->InvokeEvent(e->angleDelta().y() > 0 ? vtkCommand::MouseWheelForwardEvent
-                                                         : vtkCommand::MouseWheelBackwardEvent);
+  if (e->angleDelta().y() == 0) return;
+  zoomAt(e->position(), std::pow(1.1, e->angleDelta().y() / 120.0));  // one notch: 10 %
+}
+
+QPointF VtkView::toWidget(const std::array<double, 3>& p) const {
+  vtkRenderer* r = impl_->renderer;
+  r->SetWorldPoint(p[0], p[1], p[2], 1.0);
+  r->WorldToDisplay();
+  double d[3];
+  r->GetDisplayPoint(d);
+  return {d[0] / impl_->dpr(), height() - d[1] / impl_->dpr()};  // display y grows upwards
+}
+
+std::array<double, 3> VtkView::underPointer(QPointF at) const {
+  vtkRenderer* r = impl_->renderer;
+  const auto focal = focalPoint();
+  r->SetWorldPoint(focal[0], focal[1], focal[2], 1.0);
+  r->WorldToDisplay();
+  double depth[3], w[4];
+  r->GetDisplayPoint(depth);
+  r->SetDisplayPoint(at.x() * impl_->dpr(), (height() - at.y()) * impl_->dpr(), depth[2]);
+  r->DisplayToWorld();
+  r->GetWorldPoint(w);
+  if (w[3] == 0) return focal;
+  return {w[0] / w[3], w[1] / w[3], w[2] / w[3]};
+}
+
+std::array<double, 3> VtkView::focalPoint() const {
+  std::array<double, 3> p{};
+  impl_->renderer->GetActiveCamera()->GetFocalPoint(p.data());
+  return p;
+}
+
+std::array<double, 3> VtkView::cameraPosition() const {
+  std::array<double, 3> p{};
+  impl_->renderer->GetActiveCamera()->GetPosition(p.data());
+  return p;
+}
+
+void VtkView::zoomAt(QPointF at, double factor) {
+  if (factor <= 0 || width() <= 0 || height() <= 0) return;
+  vtkRenderer* r = impl_->renderer;
+  vtkCamera* camera = r->GetActiveCamera();
+  // Moving focal point and eye toward the point under the pointer by 1 - 1/factor of the
+  // way, then closing the distance by `factor`, keeps that point under the pointer.
+  const auto pointed = underPointer(at);
+  auto focal = focalPoint(), position = cameraPosition();
+  const double share = 1.0 - 1.0 / factor;
+  for (std::size_t i = 0; i < 3; ++i) {
+    const double shift = (pointed[i] - focal[i]) * share;
+    focal[i] += shift;
+    position[i] += shift;
+  }
+  camera->SetFocalPoint(focal.data());
+  camera->SetPosition(position.data());
+  if (camera->GetParallelProjection()) camera->Zoom(factor);
+  else camera->Dolly(factor);
+  r->ResetCameraClippingRange();
+  render();
 }
 
 }  // namespace bagscope::widgets

@@ -8,8 +8,10 @@
 // Only widgets/*.cpp that draw with VTK include this; it names VTK types by declaration.
 
 #include <QOpenGLWidget>
+#include <QPointF>
 #include <QSurfaceFormat>
 
+#include <array>
 #include <memory>
 
 class vtkRenderer;
@@ -29,6 +31,16 @@ public:
   vtkRenderer* renderer() const;
   /// Schedules a render (after scene changes).
   void render() { update(); }
+  /// Zooms by `factor` (> 1: closer) toward the point under `at` (widget pixels), which stays
+  /// under it, as the wheel does (RViz, Foxglove): the trackball's own wheel zoom aims at the
+  /// centre only.
+  void zoomAt(QPointF at, double factor);
+  /// Where world point `p` shows in the widget (pixels from the top left).
+  QPointF toWidget(const std::array<double, 3>& p) const;
+  /// The world point under `at` on the camera's focal plane.
+  std::array<double, 3> underPointer(QPointF at) const;
+  std::array<double, 3> focalPoint() const;
+  std::array<double, 3> cameraPosition() const;
 
 protected:
   void initializeGL() override;

@@ -23,6 +23,8 @@
 #include <QTcpSocket>
 
 #include <qcustomplot.h>
+#include <QComboBox>
+#include <QWheelEvent>
 
 #include "common/test_support.hpp"
 #include "widget_test_support.hpp"
@@ -1591,6 +1593,85 @@ private slots:
     QVERIFY2(plot->problemText().isEmpty(), qPrintable(plot->problemText()));
     QTRY_VERIFY(!image->shown().picture.isNull());
     QTRY_COMPARE(cloud->pointsDrawn(), std::size_t{2000});
+  }
+
+  // Issue #33: the wheel zooms toward the point under the pointer (it stays there); Reset
+  // View frames what is drawn, not the 20 m grid; Follow moves the camera with a frame as
+  // the playhead moves, by as much as the fixture's /tf moves base_link in odom.
+  void theThreeDViewZoomsToThePointerFramesTheDataAndFollowsAFrame() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
+    CloudPanel panel(&d);
+    panel.resize(640, 480);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.restoreSettings({{"topic", "/points"}, {"fixedFrame", "odom"}, {"grid", true}});
+    QTRY_VERIFY(!panel.frames().empty());
+    QTest::qWait(200);
+    VtkView* view = panel.view();
+    auto distance = [&] {
+      auto f = view->focalPoint(), p = view->cameraPosition();
+      return std::hypot(f[0] - p[0], f[1] - p[1], f[2] - p[2]);
+    };
+
+    // Reset View: every point of the cloud in sight, filling a good part of it (framing the
+    // 20 m grid left the few metres of cloud a small patch in the middle).
+    panel.resetView();
+    const auto& frame = panel.frames().back();
+    QRectF extent;
+    for (std::size_t i = 0; i < frame.size(); i += 20) {
+      QPointF at = view->toWidget({frame.xyz[3 * i], frame.xyz[3 * i + 1], frame.xyz[3 * i + 2]});
+      QVERIFY2(QRectF(0, 0, view->width(), view->height()).contains(at), "a point of the cloud out of sight");
+      extent = extent.isNull() ? QRectF(at, QSizeF(0.01, 0.01)) : extent.united(QRectF(at, QSizeF(0.01, 0.01)));
+    }
+    QVERIFY2(extent.width() > 0.4 * view->width() || extent.height() > 0.4 * view->height(),
+             qPrintable(QString("the cloud fills %1 x %2 px").arg(extent.width()).arg(extent.height())));
+
+    // The wheel: the world point under the pointer stays under it; the distance shrinks.
+    const QPointF pointer(view->width() * 0.25, view->height() * 0.3);
+    const auto under = view->underPointer(pointer);
+    const double before = distance();
+    QWheelEvent wheel(pointer, view->mapToGlobal(pointer), {}, {0, 240}, Qt::NoButton, Qt::NoModifier,
+                      Qt::NoScrollPhase, false);
+    QApplication::sendEvent(view, &wheel);
+    QVERIFY(std::abs(distance() - before / 1.21) < 1e-6 * before);  // two notches of 10 %
+    QPointF after = view->toWidget(under);
+    QVERIFY2(
+        std::abs(after.x() - pointer.x()) < 1.0 && std::abs(after.y() - pointer.y()) < 1.0,
+        qPrintable(QString("%1,%2 moved to %3,%4").arg(pointer.x()).arg(pointer.y()).arg(after.x()).arg(after.y())));
+
+    // Follow base_link: the camera moves as base_link does between two /tf stamps.
+    std::map<qint64, std::array<double, 3>> baseLink;  // stamp: translation in odom
+    QString error;
+    for (const auto& l : bagscope::test::readJsonLines(dataPath("ros1/demo.expected.jsonl"), &error))
+      if (l["topic"] == "/tf")
+        for (const auto& t : l["msg"][u"transforms"].toArray()) {
+          QJsonObject o = t.toObject();
+          if (o["header"][u"frame_id"] != "odom" || o["child_frame_id"] != "base_link") continue;
+          qint64 stamp = static_cast<qint64>(o["header"][u"stamp"][u"sec"].toInteger()) * 1'000'000'000 +
+                         o["header"][u"stamp"][u"nsec"].toInteger();
+          QJsonObject v = o["transform"][u"translation"].toObject();
+          baseLink[stamp] = {v["x"].toDouble(), v["y"].toDouble(), v["z"].toDouble()};
+        }
+    const qint64 t1 = 1'700'000'000'500'000'000, t2 = 1'700'000'001'000'000'000;
+    QVERIFY(baseLink.count(t1) && baseLink.count(t2));
+    d.setPlayhead(t1);
+    auto* follow = panel.findChild<QComboBox*>("follow");
+    QVERIFY(follow);
+    QTRY_VERIFY(follow->findData("base_link") >= 0);
+    follow->setCurrentIndex(follow->findData("base_link"));
+    const auto f1 = view->focalPoint(), p1 = view->cameraPosition();
+    for (std::size_t i = 0; i < 3; ++i) QVERIFY(std::abs(f1[i] - baseLink[t1][i]) < 1e-6);
+    d.setPlayhead(t2);
+    const auto f2 = view->focalPoint(), p2 = view->cameraPosition();
+    for (std::size_t i = 0; i < 3; ++i) {
+      const double moved = baseLink[t2][i] - baseLink[t1][i];
+      QVERIFY(std::abs((f2[i] - f1[i]) - moved) < 1e-6);
+      QVERIFY(std::abs((p2[i] - p1[i]) - moved) < 1e-6);
+    }
+    QCOMPARE(panel.saveSettings().value("followFrame").toString(), QString("base_link"));
+    QTest::qWait(100);
+    panel.grab().save(QStringLiteral(BAGSCOPE_SHOTS "/view_follow.png"));
   }
 
   void cloudLastNFramesCountBackFromThePlayheadAfterASeek() {
