@@ -382,6 +382,14 @@
         <source>This recording has no point cloud or laser scan topics; Layers draws its markers, paths, poses and maps.</source>
         <translation>この記録には点群やレーザースキャンのトピックがありません。「レイヤー」でマーカー・経路・姿勢・地図を表示できます。</translation>
     </message>
+    <message>
+        <source>The camera moves with this frame as the playhead moves (in the fixed frame)</source>
+        <translation>再生位置が動くと、カメラがこのフレームとともに動きます（固定フレーム内）</translation>
+    </message>
+    <message>
+        <source>follow no frame</source>
+        <translation>フレームを追従しない</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::ColourRange</name>
@@ -779,6 +787,46 @@
     <message>
         <source>Three of x, y, z, each once, each with an optional minus: such as z,-y,x</source>
         <translation>x、y、z を一度ずつ、必要ならマイナス付きで：例 z,-y,x</translation>
+    </message>
+    <message>
+        <source>one message in %1 of each topic</source>
+        <translation>各トピックの %1 件に 1 件のメッセージ</translation>
+    </message>
+    <message>
+        <source>fields %1 only</source>
+        <translation>フィールド %1 のみ</translation>
+    </message>
+    <message>
+        <source>points without x, y, z left out</source>
+        <translation>x, y, z のない点を除外</translation>
+    </message>
+    <message>
+        <source>intensity normalised</source>
+        <translation>強度を正規化</translation>
+    </message>
+    <message>
+        <source>moved into frame %1</source>
+        <translation>フレーム %1 に変換</translation>
+    </message>
+    <message>
+        <source>axes %1</source>
+        <translation>軸 %1</translation>
+    </message>
+    <message>
+        <source>video at %1 fps</source>
+        <translation>動画 %1 fps</translation>
+    </message>
+    <message>
+        <source>Also applied: %1.</source>
+        <translation>さらに適用：%1。</translation>
+    </message>
+    <message>
+        <source>choose &quot;Replace existing files&quot; to replace them</source>
+        <translation>置き換えるには「既存のファイルを置き換える」を選んでください</translation>
+    </message>
+    <message>
+        <source>not replaced unless &quot;Replace existing files&quot; is chosen</source>
+        <translation>「既存のファイルを置き換える」を選ばない限り置き換えません</translation>
     </message>
 </context>
 <context>
@@ -1353,6 +1401,34 @@
         <source>&amp;Recover…</source>
         <translation>復元(&amp;R)…</translation>
     </message>
+    <message>
+        <source>The arrangement of the last session could not be restored (the app stopped while restoring it); the default arrangement is shown. Saved layouts are kept in View ▸ Layouts.</source>
+        <translation>前回のセッションの配置を復元できませんでした（復元中にアプリが停止しました）。既定の配置を表示します。保存したレイアウトは 表示 ▸ レイアウト に残っています。</translation>
+    </message>
+    <message>
+        <source>Arrangement</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <source>No panels</source>
+        <translation>パネルなし</translation>
+    </message>
+    <message>
+        <source>Remove Closed Panels</source>
+        <translation>閉じたパネルを削除</translation>
+    </message>
+    <message>
+        <source>&amp;Panels</source>
+        <translation>パネル(&amp;P)</translation>
+    </message>
+    <message>
+        <source>The arrangement of the layout “%1” could not be applied; the default arrangement is shown.</source>
+        <translation>レイアウト「%1」の配置を適用できませんでした。既定の配置を表示します。</translation>
+    </message>
+    <message>
+        <source>of the last session</source>
+        <translation>前回のセッションの</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::MapPanel</name>
@@ -1777,14 +1853,6 @@
         <source>Difference of Consecutive Samples</source>
         <translation>連続するサンプルの差</translation>
     </message>
-    <message>
-        <source>At %1 s:</source>
-        <translation>%1 秒：</translation>
-    </message>
-    <message>
-        <source>At the playhead (%1 s):</source>
-        <translation>再生位置（%1 秒）：</translation>
-    </message>
     <message numerus="yes">
         <source>%1: %n sample(s), min %2, max %3, mean %4, std %5, %6 Hz</source>
         <translation>
@@ -1960,6 +2028,14 @@ t = 時刻（秒）
     <message>
         <source>Over %1 s to %2 s of the time plot</source>
         <translation>時間プロットの %1 秒から %2 秒まで</translation>
+    </message>
+    <message>
+        <source>At %1:</source>
+        <translation>%1 の値：</translation>
+    </message>
+    <message>
+        <source>At the playhead (%1):</source>
+        <translation>再生位置（%1）の値：</translation>
     </message>
 </context>
 <context>

@@ -382,6 +382,14 @@
         <source>This recording has no point cloud or laser scan topics; Layers draws its markers, paths, poses and maps.</source>
         <translation>此录制中没有点云或激光扫描话题；“图层”可绘制其中的标记、路径、位姿和地图。</translation>
     </message>
+    <message>
+        <source>The camera moves with this frame as the playhead moves (in the fixed frame)</source>
+        <translation>播放头移动时，相机随此坐标系移动（在固定坐标系中）</translation>
+    </message>
+    <message>
+        <source>follow no frame</source>
+        <translation>不跟随坐标系</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::ColourRange</name>
@@ -779,6 +787,46 @@
     <message>
         <source>Three of x, y, z, each once, each with an optional minus: such as z,-y,x</source>
         <translation>x、y、z 各用一次，可带负号：例如 z,-y,x</translation>
+    </message>
+    <message>
+        <source>one message in %1 of each topic</source>
+        <translation>每个话题每 %1 条消息取一条</translation>
+    </message>
+    <message>
+        <source>fields %1 only</source>
+        <translation>仅字段 %1</translation>
+    </message>
+    <message>
+        <source>points without x, y, z left out</source>
+        <translation>省略没有 x、y、z 的点</translation>
+    </message>
+    <message>
+        <source>intensity normalised</source>
+        <translation>强度已归一化</translation>
+    </message>
+    <message>
+        <source>moved into frame %1</source>
+        <translation>变换到坐标系 %1</translation>
+    </message>
+    <message>
+        <source>axes %1</source>
+        <translation>坐标轴 %1</translation>
+    </message>
+    <message>
+        <source>video at %1 fps</source>
+        <translation>视频 %1 fps</translation>
+    </message>
+    <message>
+        <source>Also applied: %1.</source>
+        <translation>另外应用：%1。</translation>
+    </message>
+    <message>
+        <source>choose &quot;Replace existing files&quot; to replace them</source>
+        <translation>选择“替换已有文件”以替换它们</translation>
+    </message>
+    <message>
+        <source>not replaced unless &quot;Replace existing files&quot; is chosen</source>
+        <translation>除非选择“替换已有文件”，否则不替换</translation>
     </message>
 </context>
 <context>
@@ -1353,6 +1401,34 @@
         <source>&amp;Recover…</source>
         <translation>恢复(&amp;R)…</translation>
     </message>
+    <message>
+        <source>The arrangement of the last session could not be restored (the app stopped while restoring it); the default arrangement is shown. Saved layouts are kept in View ▸ Layouts.</source>
+        <translation>无法恢复上次会话的布局（恢复时应用程序已停止）；现显示默认布局。已保存的布局仍在 视图 ▸ 布局 中。</translation>
+    </message>
+    <message>
+        <source>Arrangement</source>
+        <translation>布局</translation>
+    </message>
+    <message>
+        <source>No panels</source>
+        <translation>没有面板</translation>
+    </message>
+    <message>
+        <source>Remove Closed Panels</source>
+        <translation>移除已关闭的面板</translation>
+    </message>
+    <message>
+        <source>&amp;Panels</source>
+        <translation>面板(&amp;P)</translation>
+    </message>
+    <message>
+        <source>The arrangement of the layout “%1” could not be applied; the default arrangement is shown.</source>
+        <translation>无法应用布局“%1”的排列；现显示默认布局。</translation>
+    </message>
+    <message>
+        <source>of the last session</source>
+        <translation>上次会话的</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::MapPanel</name>
@@ -1777,14 +1853,6 @@
         <source>Difference of Consecutive Samples</source>
         <translation>相邻样本之差</translation>
     </message>
-    <message>
-        <source>At %1 s:</source>
-        <translation>%1 秒处：</translation>
-    </message>
-    <message>
-        <source>At the playhead (%1 s):</source>
-        <translation>播放头处（%1 秒）：</translation>
-    </message>
     <message numerus="yes">
         <source>%1: %n sample(s), min %2, max %3, mean %4, std %5, %6 Hz</source>
         <translation>
@@ -1960,6 +2028,14 @@ t = 时间（秒）
     <message>
         <source>Over %1 s to %2 s of the time plot</source>
         <translation>时间图中 %1 秒至 %2 秒的范围</translation>
+    </message>
+    <message>
+        <source>At %1:</source>
+        <translation>在 %1：</translation>
+    </message>
+    <message>
+        <source>At the playhead (%1):</source>
+        <translation>在播放头处（%1）：</translation>
     </message>
 </context>
 <context>
