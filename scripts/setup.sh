@@ -16,8 +16,9 @@ packages=(
   # MCAP messages in json (nlohmann-json) and protobuf (libprotobuf; protoc makes the tests'
   # descriptor sets)
   nlohmann-json3-dev libprotobuf-dev protobuf-compiler
-  # the plot's custom expressions (muparser)
-  libmuparser-dev
+  # the plot's custom expressions (muparser); exact floating-point parsing everywhere (fast_float,
+  # header-only: libc++ before 20 has no floating-point std::from_chars)
+  libmuparser-dev libfast-float-dev
   # app and tests: Qt 6 (Widgets, OpenGLWidgets, Svg, Test, LinguistTools), QCustomPlot built
   # for Qt 6, VTK 9 (drawn through our own QOpenGLWidget adapter, not VTK's Qt 5 module)
   qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libqt6opengl6-dev
@@ -46,6 +47,8 @@ for arg in "$@"; do
                  python3-diagnostic-msgs python3-visualization-msgs)
       ;;
     --fuzz) packages+=(clang libclang-rt-dev) ;;
+    # the macOS rule (scripts/check-libcxx.sh): clang 19 with LLVM's libc++ 19, as Xcode has
+    --libcxx) packages+=(clang-19 libc++-19-dev libc++abi-19-dev) ;;
     --fixtures) ;;
     *) echo "setup.sh: unknown option '$arg'" >&2; exit 2 ;;
   esac

@@ -38,10 +38,11 @@ void startDetached(std::function<void()> task) {
   }).detach();
 }
 
-std::shared_ptr<session::Job> startSessionJob(
-    std::shared_ptr<const session::Session> session, std::shared_ptr<Mailbox> mailbox,
-    std::function<Result<void>(std::stop_token, const session::ProgressFn&)> work, std::function<void(double)> progress,
-    std::function<void(Result<void>)> done) {
+std::shared_ptr<session::Job> startSessionJob(std::shared_ptr<const session::Session> session,
+                                              std::shared_ptr<Mailbox> mailbox,
+                                              std::function<Result<void>(StopToken, const session::ProgressFn&)> work,
+                                              std::function<void(double)> progress,
+                                              std::function<void(Result<void>)> done) {
   // Progress and the end reach the owner only while it holds the job: one it dropped for another
   // (a new topic, a new read) stopped, and what it says would overwrite the new one's news.
   auto held = std::make_shared<std::weak_ptr<session::Job>>();
@@ -52,7 +53,7 @@ std::shared_ptr<session::Job> startSessionJob(
         if (!held->expired()) progress(f);
       });
     };
-  auto holding = [session, work = std::move(work)](std::stop_token stop, const session::ProgressFn& report) {
+  auto holding = [session, work = std::move(work)](StopToken stop, const session::ProgressFn& report) {
     return work(std::move(stop), report);
   };
   auto job = session->startJob(std::move(holding), std::move(onProgress),

@@ -16,7 +16,7 @@
 
 #include <functional>
 #include <memory>
-#include <stop_token>
+#include "core/base/stop.hpp"
 
 #include "core/session/session.hpp"
 #include "mailbox.hpp"
@@ -40,9 +40,10 @@ void startDetached(std::function<void()> task);
 /// Keep the job: dropping it cancels and waits, and its end is not reported (cancel() it to
 /// hear that it stopped). The job holds `session` until its work ends: a recording opened
 /// meanwhile cannot free it under the job (issue #33).
-std::shared_ptr<session::Job> startSessionJob(
-    std::shared_ptr<const session::Session> session, std::shared_ptr<Mailbox> mailbox,
-    std::function<Result<void>(std::stop_token, const session::ProgressFn&)> work, std::function<void(double)> progress,
-    std::function<void(Result<void>)> done);
+std::shared_ptr<session::Job> startSessionJob(std::shared_ptr<const session::Session> session,
+                                              std::shared_ptr<Mailbox> mailbox,
+                                              std::function<Result<void>(StopToken, const session::ProgressFn&)> work,
+                                              std::function<void(double)> progress,
+                                              std::function<void(Result<void>)> done);
 
 }  // namespace bagscope::widgets

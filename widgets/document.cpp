@@ -50,7 +50,7 @@ QString TopicInfo::decodeAdvice() const {
              "Settings ▸ Message definitions.");
 }
 
-Result<std::vector<qint64>> topicSizes(const session::Session& session, std::stop_token stop,
+Result<std::vector<qint64>> topicSizes(const session::Session& session, StopToken stop,
                                        const session::ProgressFn& progress) {
   std::vector<std::atomic<qint64>> sums(session.topics().size());
   auto r = session.forEachParallel(
@@ -69,7 +69,7 @@ Result<std::vector<qint64>> topicSizes(const session::Session& session, std::sto
 // window must not wait for it: a cancelled open's thread finishes on its own and its
 // result is dropped (the mailbox is closed).
 struct Document::Opening {
-  std::stop_source stop;
+  StopSource stop;
   std::shared_ptr<Mailbox> mailbox;
   void release() {
     stop.request_stop();
@@ -220,7 +220,7 @@ void Document::startSizeJob() {
   std::shared_ptr<const session::Session> s = session_;
   sizeJob_ = startSessionJob(
       s, mailbox_,
-      [s, sizes](std::stop_token stop, const session::ProgressFn& progress) -> Result<void> {
+      [s, sizes](StopToken stop, const session::ProgressFn& progress) -> Result<void> {
         auto r = topicSizes(*s, stop, progress);
         if (!r) return std::move(r).error();
         *sizes = std::move(r).value();

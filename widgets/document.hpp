@@ -136,7 +136,7 @@ private:
 };
 
 /// Message sizes summed per topic over `session`, on its workers (for TopicInfo::sizeBytes).
-Result<std::vector<qint64>> topicSizes(const session::Session& session, std::stop_token stop,
+Result<std::vector<qint64>> topicSizes(const session::Session& session, StopToken stop,
                                        const session::ProgressFn& progress);
 
 }  // namespace bagscope::widgets

@@ -536,7 +536,7 @@ void ExportWizard::initializePage(int id) {
       auto frames = std::make_shared<std::vector<std::string>>();
       framesJob_ = startSessionJob(
           session, mailbox_,
-          [session, frames](std::stop_token stop, const session::ProgressFn&) -> Result<void> {
+          [session, frames](StopToken stop, const session::ProgressFn&) -> Result<void> {
             auto r = exporters::tfFrames(*session, stop);
             if (!r) return std::move(r).error();
             *frames = std::move(r).value();
@@ -680,7 +680,7 @@ void ExportWizard::start() {
   // One job runs the topics one after another, each on every core.
   job_ = startSessionJob(
       session, mailbox_,
-      [session, bag, options, report, mailbox, current, this](std::stop_token stop,
+      [session, bag, options, report, mailbox, current, this](StopToken stop,
                                                               const session::ProgressFn&) -> Result<void> {
         std::vector<std::string> failures;
         for (std::size_t i = 0; i < options.size(); ++i) {

@@ -854,7 +854,7 @@ void PlotPanel::load(Series& s) {
   progress_->show();
   s.job = startSessionJob(
       session, mailbox_,
-      [session, query, points, keys, lane](std::stop_token stop, const session::ProgressFn& progress) -> Result<void> {
+      [session, query, points, keys, lane](StopToken stop, const session::ProgressFn& progress) -> Result<void> {
         if (!lane) {
           *points = readPoints(*session, query, stop, progress);
           return {};

@@ -51,7 +51,7 @@ struct Columns {
   std::vector<std::vector<double>> values;
 };
 Result<Columns> readColumns(const session::Session& session, session::TopicId topic,
-                            const std::vector<std::string>& paths, std::stop_token stop,
+                            const std::vector<std::string>& paths, StopToken stop,
                             const session::ProgressFn& progress) {
   Columns out;
   bool plain = std::all_of(paths.begin(), paths.end(), [](auto& p) { return decode::MessagePath::isPlain(p); });
@@ -108,7 +108,7 @@ QString derivedLabel(const QString& derive) {
   return PlotPanel::tr("difference");
 }
 
-Result<Points> readPoints(const session::Session& session, const SeriesQuery& q, std::stop_token stop,
+Result<Points> readPoints(const session::Session& session, const SeriesQuery& q, StopToken stop,
                           const session::ProgressFn& progress) {
   auto seconds = [&q](const std::vector<std::int64_t>& ns) { return secondsFrom(ns, q.originNs); };
   if (q.xTopic) {  // y interpolated at the log times of x's messages; nothing extrapolated
@@ -204,7 +204,7 @@ std::string namedValue(double v, const std::vector<schema::Constant>& constants,
 }  // namespace
 
 Result<StatePoints> readStates(const session::Session& session, session::TopicId topic, const std::string& path,
-                               qint64 originNs, std::stop_token stop, const session::ProgressFn& progress) {
+                               qint64 originNs, StopToken stop, const session::ProgressFn& progress) {
   auto s = session.extractPath(topic, path, kFirst, kLast, stop, progress);
   if (!s) return std::move(s).error();
   StatePoints out;

@@ -8,10 +8,10 @@
 
 #include <cstdint>
 #include <optional>
-#include <stop_token>
 #include <string>
 #include <utility>
 #include <vector>
+#include "core/base/stop.hpp"
 
 #include "core/base/result.hpp"
 #include "core/session/session.hpp"
@@ -39,7 +39,7 @@ struct SeriesQuery {
 using Points = std::pair<std::vector<double>, std::vector<double>>;  // x, y
 
 /// A series' points: extraction and any derivation or alignment, off the GUI thread.
-Result<Points> readPoints(const session::Session& session, const SeriesQuery& query, std::stop_token stop,
+Result<Points> readPoints(const session::Session& session, const SeriesQuery& query, StopToken stop,
                           const session::ProgressFn& progress);
 
 /// A field's values as states (a state lane): times (seconds from originNs) and each sample's
@@ -49,6 +49,6 @@ struct StatePoints {
   std::vector<std::string> keys;
 };
 Result<StatePoints> readStates(const session::Session& session, session::TopicId topic, const std::string& path,
-                               qint64 originNs, std::stop_token stop, const session::ProgressFn& progress);
+                               qint64 originNs, StopToken stop, const session::ProgressFn& progress);
 
 }  // namespace bagscope::widgets

@@ -254,7 +254,7 @@ void SaveRecordingDialog::start() {
   buttons_->button(QDialogButtonBox::Save)->setEnabled(false);
   job_ = startSessionJob(
       s, mailbox_,
-      [s, request, report](std::stop_token stop, const session::ProgressFn& progress) -> Result<void> {
+      [s, request, report](StopToken stop, const session::ProgressFn& progress) -> Result<void> {
         auto r = write::copyRecording(*s, request, stop, progress);
         if (!r) return std::move(r).error();
         *report = std::move(r).value();

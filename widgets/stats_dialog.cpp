@@ -46,7 +46,7 @@ StatsDialog::StatsDialog(Document* document, session::TopicId topic, QWidget* pa
   auto s = document_->session();
   job_ = startSessionJob(
       s, mailbox_,
-      [s, topic, result](std::stop_token stop, const session::ProgressFn&) -> Result<void> {
+      [s, topic, result](StopToken stop, const session::ProgressFn&) -> Result<void> {
         auto r = session::timingStats(*s, stop, std::span(&topic, 1));
         if (!r) return std::move(r).error();
         *result = r->front();

@@ -22,7 +22,7 @@ std::shared_ptr<session::Job> decodeTopic(std::shared_ptr<const session::Session
   auto result = std::make_shared<TopicJobResult>();
   return startSessionJob(
       session, std::move(mailbox),
-      [session, topic, each, result](std::stop_token stop, const session::ProgressFn& progress) -> Result<void> {
+      [session, topic, each, result](StopToken stop, const session::ProgressFn& progress) -> Result<void> {
         const std::size_t total = std::max<std::size_t>(1, session->index(topic).size());
         std::size_t seen = 0;
         auto note = [&](const Error& e) {

@@ -16,8 +16,8 @@ namespace {
 extern "C" void onInterrupt(int) { interrupt().request_stop(); }
 }  // namespace
 
-std::stop_source& interrupt() {
-  static std::stop_source source;
+StopSource& interrupt() {
+  static StopSource source;
   return source;
 }
 

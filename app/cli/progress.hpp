@@ -4,13 +4,13 @@
 
 #include <cstddef>
 #include <mutex>
-#include <stop_token>
 #include <string>
+#include "core/base/stop.hpp"
 
 namespace bagscope::cli {
 
 /// Requested when the user presses Ctrl-C inside an InterruptScope.
-std::stop_source& interrupt();
+StopSource& interrupt();
 
 /// While it lives, SIGINT requests interrupt() instead of ending the process.
 class InterruptScope {

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 
+#include <fast_float/fast_float.h>
+
 #include "decoder.hpp"
 
 namespace bagscope::decode {
@@ -263,7 +265,7 @@ private:
       if (isText) return failAt(litAt, "'" + leaf->name + "' is a string, compared with a boolean");
     } else {
       const char* b = text_.data() + pos_;
-      auto r = std::from_chars(b, text_.data() + text_.size(), f.number);
+      auto r = fast_float::from_chars(b, text_.data() + text_.size(), f.number);  // portable, exact
       if (r.ec != std::errc() || r.ptr == b) return failAt(litAt, "expected a number, a quoted string, true or false");
       pos_ = static_cast<std::size_t>(r.ptr - text_.data());
       if (isText) return failAt(litAt, "'" + leaf->name + "' is a string, compared with a number");

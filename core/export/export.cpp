@@ -344,7 +344,7 @@ Result<void> checkTargetFrame(const Session& s, const std::vector<Target>& targe
 
 class Exporter {
 public:
-  Exporter(const Session& s, const std::string& bag, const ExportOptions& o, ExportReport& r, std::stop_token stop)
+  Exporter(const Session& s, const std::string& bag, const ExportOptions& o, ExportReport& r, StopToken stop)
       : s_(s), bag_(bag), o_(o), report_(r), stop_(std::move(stop)) {}
 
   Result<void> run(const ProgressFn& progress);
@@ -388,7 +388,7 @@ private:
   std::string bag_;
   const ExportOptions& o_;
   ExportReport& report_;
-  std::stop_token stop_;
+  StopToken stop_;
   std::mutex mutex_;
   std::atomic<bool> writeFailed_{false};  // a disk full or a refused write ends the export
   sensors::TfBuffer tf_;
@@ -805,7 +805,7 @@ bool isStaticTransforms(const session::Topic& topic) {
   });
 }
 
-Result<sensors::TfBuffer> loadTransforms(const Session& s, bool dynamicToo, std::stop_token stop) {
+Result<sensors::TfBuffer> loadTransforms(const Session& s, bool dynamicToo, StopToken stop) {
   sensors::TfBuffer tf;
   for (bool statics : {true, false}) {  // static ones first: the dynamic ones are looked up in their tree
     if (!statics && !dynamicToo) continue;
@@ -826,14 +826,14 @@ Result<sensors::TfBuffer> loadTransforms(const Session& s, bool dynamicToo, std:
   return tf;
 }
 
-Result<std::vector<std::string>> tfFrames(const Session& session, std::stop_token stop) {
+Result<std::vector<std::string>> tfFrames(const Session& session, StopToken stop) {
   auto tf = loadTransforms(session, true, std::move(stop));
   if (!tf) return std::move(tf).error();
   return tf->frames();
 }
 
 Result<void> exportSession(const Session& session, const std::string& bag, const ExportOptions& options,
-                           ExportReport& report, std::stop_token stop, const ProgressFn& progress) {
+                           ExportReport& report, StopToken stop, const ProgressFn& progress) {
   if (auto r = checkNameTemplate(options.nameTemplate); !r) return r;
   if (!options.dryRun)
     if (std::size_t n = removeStaleParts(options.outDir, true))

@@ -10,9 +10,9 @@
 #include <map>
 #include <optional>
 #include <span>
-#include <stop_token>
 #include <string>
 #include <vector>
+#include "core/base/stop.hpp"
 
 #include "core/base/result.hpp"
 #include "core/sensors/sensors.hpp"
@@ -165,16 +165,16 @@ bool isStaticTransforms(const session::Topic& topic);
 /// (tf2_msgs/TFMessage, tf/tfMessage, foxglove FrameTransform(s)), whatever its name: the
 /// static ones, and with `dynamicToo` the others. The one rule for the export, the manifest
 /// and the panels.
-Result<sensors::TfBuffer> loadTransforms(const session::Session& session, bool dynamicToo, std::stop_token stop = {});
+Result<sensors::TfBuffer> loadTransforms(const session::Session& session, bool dynamicToo, StopToken stop = {});
 /// The frames the transforms name (sorted): what clouds can be moved into.
-Result<std::vector<std::string>> tfFrames(const session::Session& session, std::stop_token stop = {});
+Result<std::vector<std::string>> tfFrames(const session::Session& session, StopToken stop = {});
 
 /// Exports the session's messages as `options` say; `bag` names the recording in file names
 /// and the manifest. Results are appended to `report`. Fails before writing anything when
 /// names collide with existing files (listed in report.conflicts) unless overwriting, and when
 /// a target frame is not one the transforms name or a cloud topic's frame is not connected to it.
 Result<void> exportSession(const session::Session& session, const std::string& bag, const ExportOptions& options,
-                           ExportReport& report, std::stop_token stop = {}, const ProgressFn& progress = {});
+                           ExportReport& report, StopToken stop = {}, const ProgressFn& progress = {});
 
 /// A plotted series: its name and samples (x: seconds from the start, or another field).
 struct Series {

@@ -139,10 +139,10 @@ struct Session::State {
   using MessageCallback = std::function<bool(const Message&)>;
   Result<void> forEachInFile(std::uint32_t source, const std::vector<TopicId>& wanted, const Selection& selection,
                              const MessageCallback& onMessage, const storage::ProblemFn& onProblem,
-                             std::stop_token stop) const;
+                             StopToken stop) const;
   Result<void> forEachMerged(const std::vector<TopicId>& wanted, const Selection& selection,
                              const MessageCallback& onMessage, const storage::ProblemFn& onProblem,
-                             std::stop_token stop) const;
+                             StopToken stop) const;
   std::vector<std::vector<TopicId>> topicOf;  // [source][connection index]
   std::vector<Topic> topics;
   std::vector<std::vector<MessageRef>> index;  // [topic]
@@ -572,7 +572,7 @@ Result<Message> Session::read(TopicId topic, std::size_t n) const {
 // Time-ordered reading
 
 Result<void> Session::forEach(const Selection& selection, const std::function<bool(const Message&)>& onMessage,
-                              const storage::ProblemFn& onProblem, std::stop_token stop) const {
+                              const storage::ProblemFn& onProblem, StopToken stop) const {
   const State& st = *state_;
   std::vector<TopicId> topics = selection.topics;
   if (topics.empty())
@@ -591,7 +591,7 @@ Result<void> Session::forEach(const Selection& selection, const std::function<bo
 // One file: its reader's own merge, which streams chunks without caching them.
 Result<void> Session::State::forEachInFile(std::uint32_t s, const std::vector<TopicId>& wanted,
                                            const Selection& selection, const MessageCallback& onMessage,
-                                           const storage::ProblemFn& onProblem, std::stop_token stop) const {
+                                           const storage::ProblemFn& onProblem, StopToken stop) const {
   const std::int64_t offset = shift[s];  // session time = the file's time + offset
   auto fileTime = [offset](std::int64_t t) {
     if (t == std::numeric_limits<std::int64_t>::min() || t == std::numeric_limits<std::int64_t>::max()) return t;
@@ -628,7 +628,7 @@ Result<void> Session::State::forEachInFile(std::uint32_t s, const std::vector<To
 // chunk loaded ahead on the workers.
 Result<void> Session::State::forEachMerged(const std::vector<TopicId>& wanted, const Selection& selection,
                                            const MessageCallback& onMessage, const storage::ProblemFn& onProblem,
-                                           std::stop_token stop) const {
+                                           StopToken stop) const {
   struct Cursor {
     TopicId topic;
     const MessageRef* at;
@@ -859,8 +859,7 @@ struct ProblemCount {
 }  // namespace
 
 Result<FieldColumns> Session::extractFields(TopicId topic, const std::vector<std::string>& paths, std::int64_t startNs,
-                                            std::int64_t endNs, std::stop_token stop,
-                                            const ProgressFn& progress) const {
+                                            std::int64_t endNs, StopToken stop, const ProgressFn& progress) const {
   const State& st = *state_;
   if (topic >= st.topics.size()) return fileError(ErrorCode::InvalidArgument, "no topic " + std::to_string(topic));
   const Topic& t = st.topics[topic];
@@ -898,7 +897,7 @@ Result<FieldColumns> Session::extractFields(TopicId topic, const std::vector<std
 }
 
 Result<PathSamples> Session::extractPath(TopicId topic, const std::string& path, std::int64_t startNs,
-                                         std::int64_t endNs, std::stop_token stop, const ProgressFn& progress) const {
+                                         std::int64_t endNs, StopToken stop, const ProgressFn& progress) const {
   const State& st = *state_;
   if (topic >= st.topics.size()) return fileError(ErrorCode::InvalidArgument, "no topic " + std::to_string(topic));
   const Topic& t = st.topics[topic];
@@ -953,8 +952,8 @@ Result<PathSamples> Session::extractPath(TopicId topic, const std::string& path,
   return out;
 }
 
-Result<void> Session::forEachParallel(const Selection& selection, const ParallelMessageFn& onMessage,
-                                      std::stop_token stop, const ProgressFn& progress) const {
+Result<void> Session::forEachParallel(const Selection& selection, const ParallelMessageFn& onMessage, StopToken stop,
+                                      const ProgressFn& progress) const {
   const State& st = *state_;
   std::vector<TopicId> topics = selection.topics;
   if (topics.empty())
@@ -1059,18 +1058,17 @@ void Job::wait() {
   control_->finished.wait(lock, [&] { return control_->done; });
 }
 
-std::shared_ptr<Job> Session::startJob(std::function<Result<void>(std::stop_token, const ProgressFn&)> work,
+std::shared_ptr<Job> Session::startJob(std::function<Result<void>(StopToken, const ProgressFn&)> work,
                                        ProgressFn progress, std::function<void(Result<void>)> done) const {
   std::shared_ptr<Job> job(new Job());
-  job->thread_ =
-      std::jthread([control = job->control_, work = std::move(work), progress = throttled(std::move(progress)),
-                    done = std::move(done)](std::stop_token stop) {
-        Result<void> r = runCatching([&] { return work(stop, progress); });
-        if (done) done(std::move(r));
-        std::lock_guard lock(control->mutex);
-        control->done = true;
-        control->finished.notify_all();
-      });
+  job->thread_ = JoiningThread([control = job->control_, work = std::move(work),
+                                progress = throttled(std::move(progress)), done = std::move(done)](StopToken stop) {
+    Result<void> r = runCatching([&] { return work(stop, progress); });
+    if (done) done(std::move(r));
+    std::lock_guard lock(control->mutex);
+    control->done = true;
+    control->finished.notify_all();
+  });
   return job;
 }
 

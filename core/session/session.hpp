@@ -22,10 +22,10 @@
 #include <memory>
 #include <optional>
 #include <span>
-#include <stop_token>
 #include <string>
 #include <thread>
 #include <vector>
+#include "core/base/stop.hpp"
 
 #include "core/base/result.hpp"
 #include "core/session/detail/chunk_cache.hpp"
@@ -56,8 +56,8 @@ struct SessionOptions {
   /// Shifts each file's log times so that all start together, at the earliest file's start
   /// (recordings of different days compared side by side). Message bytes are unchanged.
   bool alignStarts = false;
-  std::stop_token stop;  ///< opening returns Cancelled soon after a stop is requested
-  ProgressFn progress;   ///< opening progress (files opened of files found, then the index)
+  StopToken stop;       ///< opening returns Cancelled soon after a stop is requested
+  ProgressFn progress;  ///< opening progress (files opened of files found, then the index)
 };
 
 /// A file that could not be opened, and why.
@@ -141,7 +141,7 @@ private:
   struct Control;  // shared with the thread, which may outlive the handle
   Job();
   std::shared_ptr<Control> control_;
-  std::jthread thread_;
+  JoiningThread thread_;
 };
 
 class Session {
@@ -193,7 +193,7 @@ public:
   /// batches of 256 messages (8 MB at most) under the lock, `onMessage` called without it:
   /// other threads' reads go between batches, never wait for the whole pass.
   Result<void> forEach(const Selection& selection, const std::function<bool(const Message&)>& onMessage,
-                       const storage::ProblemFn& onProblem = {}, std::stop_token stop = {}) const;
+                       const storage::ProblemFn& onProblem = {}, StopToken stop = {}) const;
 
   /// Loads, on the workers, the chunks holding the messages of `topics` in [timeNs, timeNs +
   /// aheadNs] into the cache, so that reading them later costs no I/O (for playback).
@@ -205,8 +205,8 @@ public:
   /// that cannot be decoded gives a NaN row, counted in `unreadable`. Thread-safe.
   Result<FieldColumns> extractFields(TopicId topic, const std::vector<std::string>& paths,
                                      std::int64_t startNs = std::numeric_limits<std::int64_t>::min(),
-                                     std::int64_t endNs = std::numeric_limits<std::int64_t>::max(),
-                                     std::stop_token stop = {}, const ProgressFn& progress = {}) const;
+                                     std::int64_t endNs = std::numeric_limits<std::int64_t>::max(), StopToken stop = {},
+                                     const ProgressFn& progress = {}) const;
 
   /// The samples a message path (Foxglove's syntax, with slices and filters: see
   /// decode::MessagePath) selects in the topic's messages in [startNs, endNs], each message
@@ -214,8 +214,8 @@ public:
   /// column; a message that cannot be decoded is counted in `unreadable`. Thread-safe.
   Result<PathSamples> extractPath(TopicId topic, const std::string& path,
                                   std::int64_t startNs = std::numeric_limits<std::int64_t>::min(),
-                                  std::int64_t endNs = std::numeric_limits<std::int64_t>::max(),
-                                  std::stop_token stop = {}, const ProgressFn& progress = {}) const;
+                                  std::int64_t endNs = std::numeric_limits<std::int64_t>::max(), StopToken stop = {},
+                                  const ProgressFn& progress = {}) const;
 
   /// Calls onMessage(topic, row, message) for every message of `selection` (row 0 is the
   /// topic's first message in the time range), on several threads at once, each chunk's
@@ -223,8 +223,8 @@ public:
   /// every core. A message that cannot be read comes as its error. Cancelled when `stop`
   /// is requested.
   using ParallelMessageFn = std::function<void(TopicId, std::size_t, const Result<Message>&)>;
-  Result<void> forEachParallel(const Selection& selection, const ParallelMessageFn& onMessage,
-                               std::stop_token stop = {}, const ProgressFn& progress = {}) const;
+  Result<void> forEachParallel(const Selection& selection, const ParallelMessageFn& onMessage, StopToken stop = {},
+                               const ProgressFn& progress = {}) const;
 
   /// The compiled decoder for a message's connection (cached). Thread-safe. The definition
   /// is the file's own, else the same type as another open file (or a recording in msgPaths)
@@ -239,8 +239,8 @@ public:
   /// Runs `work` on a thread of its own (for long jobs: it may use the workers). `work`
   /// gets a stop token and a throttled progress function; `done` is called with its result
   /// on that thread when it ends. The GUI turns both into queued signals.
-  std::shared_ptr<Job> startJob(std::function<Result<void>(std::stop_token, const ProgressFn&)> work,
-                                ProgressFn progress, std::function<void(Result<void>)> done) const;
+  std::shared_ptr<Job> startJob(std::function<Result<void>(StopToken, const ProgressFn&)> work, ProgressFn progress,
+                                std::function<void(Result<void>)> done) const;
 
   /// The storage overview of one file, as `bagscope-cli info` prints it (reads its chunk
   /// headers). Thread-safe.

@@ -100,8 +100,7 @@ TopicTiming computeTiming(std::vector<std::int64_t> logTimes, const std::vector<
   return t;
 }
 
-Result<std::vector<TopicTiming>> timingStats(const Session& session, std::stop_token stop,
-                                             std::span<const TopicId> only) {
+Result<std::vector<TopicTiming>> timingStats(const Session& session, StopToken stop, std::span<const TopicId> only) {
   auto topics = session.topics();
   std::vector<TopicId> ids(only.begin(), only.end());
   if (ids.empty())

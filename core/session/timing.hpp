@@ -51,7 +51,7 @@ TopicTiming computeTiming(std::vector<std::int64_t> logTimesInFileOrder, const s
 /// Diagnostics for the topics `only` (in that order), or for every topic of the session in
 /// its topic order. Reads every message of header-bearing types for its stamp, on every
 /// core. Out-of-order counts are within each file, in the order its messages were written.
-Result<std::vector<TopicTiming>> timingStats(const Session& session, std::stop_token stop = {},
+Result<std::vector<TopicTiming>> timingStats(const Session& session, StopToken stop = {},
                                              std::span<const TopicId> only = {});
 
 /// As text (a table) and as a JSON array.

@@ -195,7 +195,7 @@ Result<std::vector<TopicId>> selectTopics(const Session& s, const TopicPatterns&
   return chosen;
 }
 
-Result<CopyReport> copyRecording(const Session& s, const CopyRequest& request, std::stop_token stop,
+Result<CopyReport> copyRecording(const Session& s, const CopyRequest& request, StopToken stop,
                                  const session::ProgressFn& progress) {
   fs::path output = request.output.has_filename() ? request.output : request.output.parent_path();
   if (auto r = checkOutputIsNoInput(s, output); !r) return r.error();

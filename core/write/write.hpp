@@ -10,10 +10,10 @@
 #include <memory>
 #include <optional>
 #include <span>
-#include <stop_token>
 #include <string>
 #include <string_view>
 #include <vector>
+#include "core/base/stop.hpp"
 
 #include "core/base/result.hpp"
 #include "core/compress/decompress.hpp"
@@ -123,7 +123,7 @@ struct CopyReport {
 /// Writes the selected messages of `session` in log-time order to `request.output`. Refuses an
 /// output that is, or is inside, one of the session's inputs. Cancelled when `stop` is
 /// requested (nothing is left under the output's name).
-Result<CopyReport> copyRecording(const session::Session& session, const CopyRequest& request, std::stop_token stop = {},
+Result<CopyReport> copyRecording(const session::Session& session, const CopyRequest& request, StopToken stop = {},
                                  const session::ProgressFn& progress = {});
 
 }  // namespace bagscope::write

@@ -2,10 +2,15 @@
 
 #include <QtTest>
 
+#include <atomic>
+#include <chrono>
+#include <thread>
+
 #include "core/base/byte_cursor.hpp"
 #include "core/base/byte_source.hpp"
 #include "core/base/digest.hpp"
 #include "core/base/json_text.hpp"
+#include "core/base/stop.hpp"
 
 using namespace bagscope;
 
@@ -118,6 +123,34 @@ private slots:
     e.message = "bad record";
     e.offset = 4117;
     QCOMPARE(e.describe(), std::string("'x.mcap': bad record (offset 4117)"));
+  }
+
+  // Issue #34: the portable stand-ins for std::stop_source and std::jthread behave as those.
+  void stopSourcesAndJoiningThreadsBehaveAsTheStandardOnes() {
+    bagscope::StopToken never;
+    QVERIFY(!never.stop_possible() && !never.stop_requested());
+    bagscope::StopSource source;
+    bagscope::StopToken token = source.get_token();
+    bagscope::StopSource copy = source;  // copies share the state
+    QVERIFY(token.stop_possible() && !token.stop_requested());
+    QVERIFY(copy.request_stop());
+    QVERIFY(!source.request_stop());  // made already
+    QVERIFY(token.stop_requested() && source.stop_requested());
+
+    std::atomic<int> seen{0};
+    {
+      bagscope::JoiningThread worker([&seen](bagscope::StopToken stop) {
+        while (!stop.stop_requested()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        seen = 1;
+      });
+      QVERIFY(worker.joinable());
+    }  // asked to stop and joined here
+    QCOMPARE(seen.load(), 1);
+    bagscope::JoiningThread plain([&seen] { seen = 2; });  // a function without a token
+    plain.join();
+    QCOMPARE(seen.load(), 2);
+    bagscope::JoiningThread moved(std::move(plain));
+    QVERIFY(!moved.joinable());
   }
 };
 

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <functional>
+#include <numbers>
 
 #include "common/test_support.hpp"
 #include "core/scene/scene.hpp"

@@ -180,7 +180,7 @@ private slots:
     auto s = sessionOf(one(memorySource(float64Bag(4, 10), "job.bag")));
     std::optional<Result<void>> outcome;
     auto job = s->startJob(
-        [](std::stop_token, const session::ProgressFn&) -> Result<void> {
+        [](bagscope::StopToken, const session::ProgressFn&) -> Result<void> {
           throw std::runtime_error("cv::Exception: bad size");
         },
         {}, [&](Result<void> r) { outcome = std::move(r); });
@@ -708,7 +708,7 @@ private slots:
     QVERIFY(!none.has_value());
     QVERIFY2(none.error().message.find("broken.bag") != std::string::npos, none.error().message.c_str());
     // A stop requested before opening ends it as cancelled.
-    std::stop_source stop;
+    bagscope::StopSource stop;
     stop.request_stop();
     keepGoing.stop = stop.get_token();
     auto cancelled = Session::open({root / "a.bag"}, keepGoing);
@@ -763,7 +763,7 @@ private slots:
     std::chrono::steady_clock::time_point ended;
     auto started = std::chrono::steady_clock::now();
     auto job = s->startJob(
-        [&](std::stop_token stop, const session::ProgressFn& progress) -> Result<void> {
+        [&](bagscope::StopToken stop, const session::ProgressFn& progress) -> Result<void> {
           auto cols = s->extractFields(x, {"data"}, INT64_MIN, INT64_MAX, stop, progress);
           if (!cols) return std::move(cols).error();
           return {};
@@ -795,7 +795,7 @@ private slots:
     QVERIFY(lastProgress > 0 && lastProgress < 1);
 
     // Time-ordered reading stops too.
-    std::stop_source stopper;
+    bagscope::StopSource stopper;
     int seen = 0;
     auto r = s->forEach(
         {},

@@ -97,7 +97,7 @@ private slots:
     auto ros1 = openSession("ros1/demo_uncompressed.bag");
     auto ros2 = openSession("ros2/demo.mcap");
     for (auto container : {Container::Mcap, Container::Ros1Bag, Container::Rosbag2Mcap, Container::Rosbag2Db3}) {
-      std::stop_source stop;
+      bagscope::StopSource stop;
       write::CopyRequest request;
       request.output = dir.path().toStdString() + "/cancelled" + std::string(write::containerInfo(container).extension);
       request.writer.container = container;

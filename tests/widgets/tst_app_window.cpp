@@ -443,7 +443,7 @@ private slots:
     QObject owner;
     auto job = startSessionJob(
         session, Mailbox::create(&owner),
-        [raw, &go, &topicsSeen](std::stop_token, const bagscope::session::ProgressFn&) -> bagscope::Result<void> {
+        [raw, &go, &topicsSeen](bagscope::StopToken, const bagscope::session::ProgressFn&) -> bagscope::Result<void> {
           while (!go) std::this_thread::sleep_for(std::chrono::milliseconds(1));
           topicsSeen = raw->topics().size();  // what a job reads of its session
           return {};

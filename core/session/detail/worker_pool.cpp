@@ -11,15 +11,16 @@ WorkerPool::WorkerPool(unsigned threads) {
   // Default: a thread per core plus one, which keeps the cores busy while one thread waits
   // for the disk (binary PCD export of the sensor bench bag: 0.43 s against 0.47-0.57 s).
   if (threads == 0) threads = std::max(2u, std::thread::hardware_concurrency()) + 1;
-  for (unsigned i = 0; i < threads; ++i) threads_.emplace_back([this](std::stop_token stop) { work(stop); });
+  for (unsigned i = 0; i < threads; ++i) threads_.emplace_back([this] { work(); });
 }
 
 WorkerPool::~WorkerPool() {
-  for (auto& t : threads_) t.request_stop();
   {
     std::lock_guard lock(mutex_);
+    stopping_ = true;
     tasks_.clear();
   }
+  wake_.notify_all();
   threads_.clear();  // joins
 }
 
@@ -31,12 +32,13 @@ void WorkerPool::submit(std::function<void()> task) {
   wake_.notify_one();
 }
 
-void WorkerPool::work(std::stop_token stop) {
+void WorkerPool::work() {
   for (;;) {
     std::function<void()> task;
     {
       std::unique_lock lock(mutex_);
-      if (!wake_.wait(lock, stop, [&] { return !tasks_.empty(); })) return;
+      wake_.wait(lock, [&] { return stopping_ || !tasks_.empty(); });
+      if (stopping_) return;
       task = std::move(tasks_.front());
       tasks_.pop_front();
     }
@@ -49,7 +51,7 @@ void WorkerPool::work(std::stop_token stop) {
   }
 }
 
-void WorkerPool::parallelFor(std::size_t n, const std::function<void(std::size_t)>& body, std::stop_token stop) {
+void WorkerPool::parallelFor(std::size_t n, const std::function<void(std::size_t)>& body, StopToken stop) {
   if (n == 0) return;
   // Shared with the helpers, which may start after this call has returned (a busy pool):
   // they then find nothing left to do.

@@ -8,9 +8,10 @@
 #include <deque>
 #include <functional>
 #include <mutex>
-#include <stop_token>
 #include <thread>
 #include <vector>
+
+#include "core/base/stop.hpp"
 
 namespace bagscope::session::detail {
 
@@ -33,15 +34,16 @@ public:
   /// returns when all calls have returned. Once `stop` is requested, the i not started are
   /// skipped. A body that throws skips the i not started; the first exception is rethrown
   /// here, on the calling thread, whichever thread it was thrown on.
-  void parallelFor(std::size_t n, const std::function<void(std::size_t)>& body, std::stop_token stop = {});
+  void parallelFor(std::size_t n, const std::function<void(std::size_t)>& body, StopToken stop = {});
 
 private:
-  void work(std::stop_token stop);
+  void work();
 
   std::mutex mutex_;
-  std::condition_variable_any wake_;
+  std::condition_variable wake_;
+  bool stopping_ = false;  // under mutex_: the workers end
   std::deque<std::function<void()>> tasks_;
-  std::vector<std::jthread> threads_;
+  std::vector<JoiningThread> threads_;
 };
 
 }  // namespace bagscope::session::detail
