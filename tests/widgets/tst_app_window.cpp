@@ -493,6 +493,35 @@ private slots:
     QVERIFY2(w.playbackBar()->timeText().startsWith("0.300250"), qPrintable(w.playbackBar()->timeText()));
     d->setPlayhead(d->startNs() + 300'000'000);
     QVERIFY2(w.playbackBar()->timeText().startsWith("0.300 "), qPrintable(w.playbackBar()->timeText()));
+
+    // Clock time with its date when the recording spans days (two messages two days apart).
+    QTemporaryDir dir;
+    const QString days = dir.filePath("days.bag");
+    {
+      bagscope::write::WriterOptions options;
+      options.container = bagscope::write::Container::Ros1Bag;
+      auto writer = bagscope::write::openWriter(days.toStdString(), options);
+      QVERIFY(writer);
+      bagscope::storage::Connection c;
+      c.topic = "/value";
+      c.type = "std_msgs/Float64";
+      c.messageEncoding = "ros1";
+      c.schemaEncoding = "ros1msg";
+      c.definition = "float64 data\n";
+      c.md5sum = "fdb28210bfa9d7c91146260178d9a584";
+      auto channel = (*writer)->addConnection(c);
+      QVERIFY(channel);
+      double v = 1;
+      for (qint64 t : {1'700'000'000'000'000'000LL, 1'700'172'800'000'000'000LL})
+        QVERIFY((*writer)->write(*channel, t, std::as_bytes(std::span(&v, 1))));
+      QVERIFY((*writer)->finish());
+    }
+    w.open({days});
+    QVERIFY(opened.wait(30000));
+    w.playbackBar()->setTimeDisplay(TimeDisplay::Clock);
+    d->setPlayhead(d->endNs());
+    const QString date = QDateTime::fromMSecsSinceEpoch(d->endNs() / 1'000'000).toString("yyyy-MM-dd ");
+    QVERIFY2(w.playbackBar()->timeText().startsWith(date), qPrintable(w.playbackBar()->timeText()));
   }
 
   // Issue #33: new panels share the room above the timeline as a grid — none squeezed into
