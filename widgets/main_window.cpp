@@ -239,8 +239,7 @@ Panel* MainWindow::addPanel(const QString& kind, const QString& name) {
   QString dockName = name.isEmpty() ? QStringLiteral("%1-%2").arg(kind).arg(nextPanel_++) : name;
   auto* dock = addDock(panel, title, dockName, Qt::RightDockWidgetArea);
   // A closed panel is hidden, not deleted: View ▸ Panels shows it again (or removes the closed
-  // ones). Deleting a dock that floated out of a tab group left Qt a group of placeholders
-  // only, which crashed its layout (issue #33).
+  // ones), as a closed plot or view could not be reopened before (issue #33).
   dock->setProperty("panelKind", kind);
   connect(panel, &Panel::titleChanged, dock, [dock, title](const QString& topic) {
     dock->setWindowTitle(topic.isEmpty() ? title : QStringLiteral("%1 — %2").arg(title, topic));
@@ -254,9 +253,9 @@ Panel* MainWindow::addPanel(const QString& kind, const QString& name) {
   return panel;
 }
 
-// New panels share the room above the timeline as a grid: the first takes most of the
-// bottom area over the timeline (whose empty rows gave the room), each next one halves the
-// largest panel along its longer side, so that none gets squeezed into a narrow column.
+// New panels share the room above the timeline as a grid: the first takes half the window's
+// height over the timeline (whose empty rows gave the room), each next one halves the largest
+// panel along its longer side, so that none gets squeezed into a narrow column.
 void MainWindow::placeNewPanel(QDockWidget* dock) {
   QDockWidget* largest = nullptr;
   for (QDockWidget* d : panelDocks_)
