@@ -239,8 +239,7 @@ const TopicInfo* Document::topicByName(const QString& name) const {
   auto it = std::find_if(topics_.begin(), topics_.end(), [&](const TopicInfo& t) { return t.name == name; });
   if (it != topics_.end()) return &*it;
   // "name (type)": one of several types that share a name (as topic boxes show them).
-  it = std::find_if(topics_.begin(), topics_.end(),
-                    [&](const TopicInfo& t) { return name == QStringLiteral("%1 (%2)").arg(t.name, t.type); });
+  it = std::find_if(topics_.begin(), topics_.end(), [&](const TopicInfo& t) { return name == t.nameWithType(); });
   return it == topics_.end() ? nullptr : &*it;
 }
 

@@ -32,6 +32,8 @@ struct TopicInfo {
 
   /// decodeProblem, and for a missing definition where the app takes one (translated).
   QString decodeAdvice() const;
+  /// "name (type)": how topic boxes and layouts name it where several types share its name.
+  QString nameWithType() const { return QStringLiteral("%1 (%2)").arg(name, type); }
 };
 
 /// What the open recording could not give in full, under one heading (a file, or

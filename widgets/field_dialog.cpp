@@ -115,8 +115,7 @@ FieldDialog::FieldDialog(const Document& document, Purpose purpose, QWidget* par
   for (const auto& t : document.topics()) ++named[t.name];
   for (const auto& t : document.topics())
     if (t.decodeProblem.isEmpty())
-      topic_->addItem(named[t.name] > 1 ? QStringLiteral("%1 (%2)").arg(t.name, t.type) : t.name,
-                      static_cast<uint>(t.id));
+      topic_->addItem(named[t.name] > 1 ? t.nameWithType() : t.name, static_cast<uint>(t.id));
   filter_->setPlaceholderText(PlotPanel::tr("Filter fields"));
   filter_->setClearButtonEnabled(true);
   list_->setSelectionMode(xy ? QAbstractItemView::MultiSelection : QAbstractItemView::ExtendedSelection);

@@ -306,7 +306,7 @@ Panel* MainWindow::addPanelOnSelectedTopic(const QString& kind) {
       std::find_if(topics.begin(), topics.end(), [&](const TopicInfo& t) { return static_cast<int>(t.id) == current; });
   if (it == topics.end() || !type->shows(it->type)) return panel;
   bool shared = std::count_if(topics.begin(), topics.end(), [&](const TopicInfo& t) { return t.name == it->name; }) > 1;
-  panel->setTopic(shared ? QStringLiteral("%1 (%2)").arg(it->name, it->type) : it->name);
+  panel->setTopic(shared ? it->nameWithType() : it->name);
   return panel;
 }
 

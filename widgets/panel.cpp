@@ -62,11 +62,14 @@ void TopicChoice::refill(const std::vector<TopicInfo>& topics, const std::functi
   for (const auto& t : topics) {
     if (!accept(t)) continue;
     if (fallback < 0 && preferred && preferred(t)) fallback = count();
-    addItem(named[t.name] > 1 ? QStringLiteral("%1 (%2)").arg(t.name, t.type) : t.name, static_cast<uint>(t.id));
+    addItem(named[t.name] > 1 ? t.nameWithType() : t.name, static_cast<uint>(t.id));
     setItemData(count() - 1, t.name, kNameRole);
+    setItemData(count() - 1, t.nameWithType(), kNameWithTypeRole);
   }
   int i = findText(wanted);
   if (i < 0) i = findData(wanted, kNameRole);  // a name asked for without its type: the first of it
+  // "name (type)" where this box shows that name alone (the other types are not its kind)
+  if (i < 0) i = findData(wanted, kNameWithTypeRole);
   if (i < 0 && !wanted.isEmpty()) {
     // The panel keeps its topic: it shows nothing rather than another topic's data, and
     // binds again when a recording with that topic opens.

@@ -79,7 +79,8 @@ signals:
   void chosen();
 
 private:
-  static constexpr int kNameRole = Qt::UserRole + 1;  // the topic's name (its id is the data)
+  static constexpr int kNameRole = Qt::UserRole + 1;          // the topic's name (its id is the data)
+  static constexpr int kNameWithTypeRole = Qt::UserRole + 2;  // "name (type)"
   QString asked_;
 };
 
