@@ -36,7 +36,7 @@ bool writeStdout(std::string_view text) {
 int stdoutWritten(int code) {
   if (!outputClosed && std::fflush(stdout) == 0 && !std::ferror(stdout)) return code;
   if (outputClosed || errno == EPIPE) return code;
-  std::fprintf(stderr, "bagscope-cli: cannot write to standard output: %s\n", std::strerror(errno));
+  std::fprintf(stderr, "bagscope-cli: cannot write to standard output: %s\n", systemErrorText(errno).c_str());
   return kOutputFailed;
 }
 

@@ -7,6 +7,15 @@
 #include <string_view>
 #include <vector>
 
+#ifdef _WIN32
+#include <fcntl.h>
+#include <io.h>
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
+// after windows.h
+#include <shellapi.h>
+#endif
+
 #include "bagscope/build_info.hpp"
 #include "commands.hpp"
 #include "core/export/export.hpp"
@@ -109,6 +118,28 @@ std::string overallUsage() {
   return text + kCommonNotes;
 }
 
+// The arguments as UTF-8. On Windows they come from the UTF-16 command line: argv is in the
+// ANSI code page, which cannot carry every file name (and Windows before 10 1903 ignores the
+// manifest that makes it UTF-8).
+std::vector<std::string> arguments(int argc, char** argv) {
+#ifdef _WIN32
+  int n = 0;
+  LPWSTR* wide = CommandLineToArgvW(GetCommandLineW(), &n);
+  if (wide) {
+    std::vector<std::string> args;
+    for (int i = 1; i < n; ++i) {
+      int bytes = WideCharToMultiByte(CP_UTF8, 0, wide[i], -1, nullptr, 0, nullptr, nullptr);
+      std::string a(static_cast<std::size_t>(bytes > 0 ? bytes - 1 : 0), '\0');
+      if (bytes > 1) WideCharToMultiByte(CP_UTF8, 0, wide[i], -1, a.data(), bytes, nullptr, nullptr);
+      args.push_back(std::move(a));
+    }
+    LocalFree(wide);
+    return args;
+  }
+#endif
+  return {argv + 1, argv + argc};
+}
+
 bool asksForHelp(const std::vector<std::string>& args) {
   for (const auto& a : args)
     if (a == "--help" || a == "-h") return true;
@@ -123,8 +154,15 @@ int main(int argc, char** argv) {
   // the process: the command ends quietly (commands.cpp, writeStdout).
   std::signal(SIGPIPE, SIG_IGN);
 #endif
+#ifdef _WIN32
+  // What is written is what Linux writes: "\n", not "\r\n" (text mode), and UTF-8, which a
+  // console shows as such.
+  _setmode(_fileno(stdout), _O_BINARY);
+  _setmode(_fileno(stderr), _O_BINARY);
+  SetConsoleOutputCP(CP_UTF8);
+#endif
   try {
-    std::vector<std::string> args(argv + 1, argv + argc);
+    std::vector<std::string> args = arguments(argc, argv);
     if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
       std::fputs(overallUsage().c_str(), args.empty() ? stderr : stdout);
       return args.empty() ? bagscope::cli::kUsage : bagscope::cli::kOk;

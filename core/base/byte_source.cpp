@@ -33,6 +33,7 @@ Error rangeError(const std::string& name, std::uint64_t offset, std::uint64_t n,
 // The system's file handle, and one read of up to `n` bytes at `at`: the count read, 0 at an
 // early end of the file, or the error's text.
 #ifdef _WIN32
+std::string windowsErrorText() { return systemErrorText({static_cast<int>(GetLastError()), std::system_category()}); }
 using FileHandle = HANDLE;
 void closeHandle(HANDLE h) { CloseHandle(h); }
 std::size_t readSome(HANDLE h, std::uint64_t at, std::byte* out, std::size_t n, std::string& why) {
@@ -41,7 +42,7 @@ std::size_t readSome(HANDLE h, std::uint64_t at, std::byte* out, std::size_t n, 
   ov.OffsetHigh = static_cast<DWORD>(at >> 32);
   DWORD got = 0;
   if (!ReadFile(h, out, static_cast<DWORD>(std::min<std::size_t>(n, 1u << 30)), &got, &ov)) {
-    why = "read failed (error " + std::to_string(GetLastError()) + ")";
+    why = "read failed: " + windowsErrorText();
     return 0;
   }
   return got;
@@ -53,7 +54,7 @@ std::size_t readSome(int fd, std::uint64_t at, std::byte* out, std::size_t n, st
   while (true) {
     ssize_t got = ::pread(fd, out, n, static_cast<off_t>(at));
     if (got < 0 && errno == EINTR) continue;
-    if (got < 0) why = std::string("read failed: ") + std::strerror(errno);
+    if (got < 0) why = "read failed: " + systemErrorText(errno);
     return got < 0 ? 0 : static_cast<std::size_t>(got);
   }
 }
@@ -65,7 +66,7 @@ bool openHandle(const std::filesystem::path& path, FileHandle& h, std::string& w
   h = CreateFileW(path.c_str(), GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
                   OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
   if (h != INVALID_HANDLE_VALUE) return true;
-  why = "cannot open file (error " + std::to_string(GetLastError()) + ")";
+  why = "cannot open: " + windowsErrorText();
   return false;
 }
 std::int64_t handleSize(HANDLE h) {
@@ -76,7 +77,7 @@ std::int64_t handleSize(HANDLE h) {
 bool openHandle(const std::filesystem::path& path, FileHandle& h, std::string& why) {
   h = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (h >= 0) return true;
-  why = std::string("cannot open: ") + std::strerror(errno);
+  why = "cannot open: " + systemErrorText(errno);
   return false;
 }
 std::int64_t handleSize(int fd) {
@@ -273,7 +274,7 @@ Result<std::unique_ptr<ByteSource>> openFile(const std::filesystem::path& path) 
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
     ::close(fd);
-    return fail(ErrorCode::Io, std::string("cannot stat: ") + std::strerror(errno));
+    return fail(ErrorCode::Io, "cannot stat: " + systemErrorText(errno));
   }
 #ifdef POSIX_FADV_SEQUENTIAL
   ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);

@@ -38,6 +38,13 @@ inline std::string utf8(const std::filesystem::path& p) {
   return {s.begin(), s.end()};
 }
 
+/// A path as UTF-8 text with '/' between its parts, on every platform: for what other programs
+/// read (an export's manifest), so that one written on Windows reads the same elsewhere.
+inline std::string genericUtf8(const std::filesystem::path& p) {
+  auto s = p.generic_u8string();
+  return {s.begin(), s.end()};
+}
+
 /// Opens a file read-only (the file is never modified, locked or created).
 Result<std::unique_ptr<ByteSource>> openFile(const std::filesystem::path& path);
 

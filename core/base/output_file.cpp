@@ -57,7 +57,7 @@ Result<void> replaceMembers(const fs::path& temp, const fs::path& final, const s
     bool member = std::any_of(old.begin(), old.end(), [&](const fs::path& o) { return samePath(o, target); });
     if (!member) inTheWay += (inTheWay.empty() ? "" : ", ") + utf8(e.path().filename());
   }
-  if (ec) return fileError(ErrorCode::Write, "cannot list the finished output: " + ec.message(), utf8(final));
+  if (ec) return fileError(ErrorCode::Write, "cannot list the finished output: " + systemErrorText(ec), utf8(final));
   if (!inTheWay.empty())
     return fileError(ErrorCode::Write,
                      "cannot replace the recording in this folder: files that are not part of it hold the names "
@@ -67,16 +67,18 @@ Result<void> replaceMembers(const fs::path& temp, const fs::path& final, const s
   for (const auto& o : old) {
     fs::remove(o, ec);
     if (ec)
-      return fileError(ErrorCode::Write,
-                       "cannot remove '" + utf8(o.filename()) + "' of the recording it replaces: " + ec.message(),
-                       utf8(final));
+      return fileError(
+          ErrorCode::Write,
+          "cannot remove '" + utf8(o.filename()) + "' of the recording it replaces: " + systemErrorText(ec),
+          utf8(final));
   }
   // metadata.yaml last: the folder reads as a recording only once every file is in place.
   std::stable_partition(incoming.begin(), incoming.end(), [](const fs::path& n) { return n != "metadata.yaml"; });
   for (const auto& name : incoming) {
     fs::rename(temp / name, final / name, ec);
     if (ec)
-      return fileError(ErrorCode::Write, "cannot move '" + utf8(name) + "' into place: " + ec.message(), utf8(final));
+      return fileError(ErrorCode::Write, "cannot move '" + utf8(name) + "' into place: " + systemErrorText(ec),
+                       utf8(final));
   }
   return {};
 }
@@ -129,7 +131,8 @@ Result<void> publish(const fs::path& temp, const fs::path& final, bool overwrite
   // A folder moves only to a name that is free (rename refuses a non-empty folder).
   fs::rename(temp, final, ec);
   if (ec)
-    return fileError(ErrorCode::Write, "cannot rename the finished output into place: " + ec.message(), utf8(final));
+    return fileError(ErrorCode::Write, "cannot rename the finished output into place: " + systemErrorText(ec),
+                     utf8(final));
   cleanup.release();
   return {};
 }
@@ -201,7 +204,7 @@ OutputFile::~OutputFile() {
 }
 
 Error OutputFile::failure(const std::string& what) const {
-  std::string why = errno ? std::strerror(errno) : "unknown error";
+  std::string why = errno ? systemErrorText(errno) : "unknown error";
   return fileError(ErrorCode::Write, what + ": " + why, name_);
 }
 

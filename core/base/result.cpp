@@ -19,6 +19,11 @@ bool namesOffset(const std::string& message, std::int64_t offset) {
 
 }  // namespace
 
+std::string systemErrorText(std::error_code code) {
+  std::error_condition portable = code.default_error_condition();
+  return portable.category() == std::generic_category() ? portable.message() : code.message();
+}
+
 Error unexpectedError(std::exception_ptr exception) {
   try {
     std::rethrow_exception(exception);

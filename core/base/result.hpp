@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <exception>
 #include <string>
+#include <system_error>
 #include <utility>
 #include <variant>
 
@@ -92,6 +93,13 @@ inline Error fileError(ErrorCode code, std::string message, std::string file = {
   e.file = std::move(file);
   return e;
 }
+
+/// The system's reason for `code` in the words POSIX gives it ("No such file or directory"),
+/// on Windows too (whose own words for GetLastError codes differ): messages read the same
+/// everywhere. Codes with no POSIX equivalent keep the system's own text.
+std::string systemErrorText(std::error_code code);
+/// The same for an errno value.
+inline std::string systemErrorText(int errnoValue) { return systemErrorText({errnoValue, std::generic_category()}); }
 
 /// The error for an exception that reached a boundary (a job, a pool task): its text, as
 /// an error the caller reports like any other.

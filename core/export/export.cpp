@@ -649,16 +649,30 @@ Result<void> Exporter::readFrameStamps(Plan& plan) {
       stop_);
 }
 
+// `p` (the output folder joined with a name) as a path below `dir`, normalised; empty when it is
+// not below it. Element by element: lexically_normal and lexically_relative of libstdc++
+// before 13 mangle Windows "\\?\" long paths.
+fs::path below(const fs::path& p, const fs::path& dir) {
+  auto at = p.begin();
+  for (const auto& part : dir) {
+    if (part.empty()) continue;  // a trailing separator
+    if (at == p.end() || *at != part) return {};
+    ++at;
+  }
+  fs::path rel;
+  for (; at != p.end(); ++at) rel /= *at;
+  return rel.lexically_normal();
+}
+
 // Every name inside the output folder and distinct, existing files listed (an error unless
 // overwriting), and the folders made.
 Result<void> Exporter::checkNames(const Plan& plan) {
   std::map<fs::path, TopicId> names;
   std::error_code ec;
-  const fs::path outDir = o_.outDir.lexically_normal();
   auto topics = s_.topics();
   auto check = [&](const fs::path& p, TopicId topic) -> Result<void> {
     // Nothing is written outside the chosen folder, whatever a recording's names hold.
-    fs::path rel = p.lexically_normal().lexically_relative(outDir);
+    fs::path rel = below(p, o_.outDir);
     if (rel.empty() || *rel.begin() == ".." || rel.is_absolute())
       return fileError(ErrorCode::InvalidArgument, "a file name would lie outside the output folder " + utf8(o_.outDir),
                        utf8(p));
@@ -689,7 +703,7 @@ Result<void> Exporter::checkNames(const Plan& plan) {
   for (const auto& [t, p] : plan.streams) folders.insert(p.parent_path());
   for (const auto& dir : folders) {
     fs::create_directories(dir, ec);
-    if (ec) return fileError(ErrorCode::Write, "cannot create the folder: " + ec.message(), utf8(dir));
+    if (ec) return fileError(ErrorCode::Write, "cannot create the folder: " + systemErrorText(ec), utf8(dir));
   }
   return {};
 }
@@ -890,7 +904,7 @@ Result<fs::path> writeManifest(const ExportReport& report, const ExportOptions& 
     const auto& f = files[i];
     j += i ? ",\n    {" : "\n    {";
     j += "\"file\": ";
-    appendJsonString(utf8(f.path.lexically_relative(options.outDir)), j);
+    appendJsonString(genericUtf8(f.path.lexically_relative(options.outDir)), j);
     j += ", \"bag\": ";
     appendJsonString(f.bag, j);
     j += ", \"topic\": ";

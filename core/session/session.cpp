@@ -1,6 +1,7 @@
 #include "session.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -41,11 +42,39 @@ void collectFolder(const fs::path& folder, bool recursive, std::vector<fs::path>
 
 using Clock = std::chrono::steady_clock;
 
-// Codec contexts and a read buffer for each thread that loads chunks.
-storage::LoadContext& loadContext() {
-  thread_local storage::LoadContext context;
-  return context;
-}
+// Codec contexts and read buffers, lent to one chunk load at a time and kept for the next.
+// Not thread_local: MinGW frees a thread's thread_local storage before it runs their
+// destructors, so every worker crashed on exit in the Windows build.
+class LoadContexts {
+public:
+  class Lease {
+  public:
+    Lease(LoadContexts& owner, std::unique_ptr<storage::LoadContext> context)
+        : owner_(owner), context_(std::move(context)) {}
+    Lease(const Lease&) = delete;
+    Lease& operator=(const Lease&) = delete;
+    ~Lease() {
+      std::lock_guard lock(owner_.mutex_);
+      owner_.idle_.push_back(std::move(context_));
+    }
+    operator storage::LoadContext&() { return *context_; }
+
+  private:
+    LoadContexts& owner_;
+    std::unique_ptr<storage::LoadContext> context_;
+  };
+  Lease borrow() {
+    std::lock_guard lock(mutex_);
+    if (idle_.empty()) return Lease(*this, std::make_unique<storage::LoadContext>());
+    auto context = std::move(idle_.back());
+    idle_.pop_back();
+    return Lease(*this, std::move(context));
+  }
+
+private:
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<storage::LoadContext>> idle_;  // at most one per thread that loaded at once
+};
 
 }  // namespace
 
@@ -75,7 +104,10 @@ Result<std::vector<fs::path>> expandInputs(const std::vector<fs::path>& inputs, 
   std::vector<fs::path> out;
   for (const auto& in : inputs) {
     std::vector<fs::path> found;
-    if (utf8(in).find_first_of("*?") != std::string::npos) {
+    // A pattern only in the last part, and only where no such file exists: "\\?\C:\..." (a
+    // Windows long path) and a file whose name holds '?' are taken as they are.
+    std::error_code ec;
+    if (utf8(in.filename()).find_first_of("*?") != std::string::npos && !fs::exists(in, ec)) {
       found = expandGlob(in);
       if (found.empty()) return fileError(ErrorCode::InvalidArgument, "no file matches", utf8(in));
     } else if (storage::isFolderOfRecordings(in)) {
@@ -154,6 +186,7 @@ struct Session::State {
   std::uint64_t messageCount = 0;
 
   mutable detail::ChunkCache cache;
+  mutable LoadContexts loadContexts;  // before the pool: its workers are gone before it is
   mutable detail::WorkerPool pool;
   mutable std::mutex decoderMutex;
   mutable std::map<const storage::Connection*, Result<std::shared_ptr<const decode::Decoder>>> decoders;
@@ -284,7 +317,7 @@ Result<detail::ChunkCache::Chunk> Session::State::chunk(std::uint32_t source, st
   return cache.get((Key{source} << 32) | number, [&]() -> Result<detail::ChunkCache::Chunk> {
     auto loaded = std::make_shared<storage::LoadedChunk>();
     // A damaged chunk still gives the messages before the damage.
-    if (auto r = sources[source]->loadChunk(number, *loaded, loadContext()); !r && loaded->messages.empty())
+    if (auto r = sources[source]->loadChunk(number, *loaded, loadContexts.borrow()); !r && loaded->messages.empty())
       return std::move(r).error();
     return detail::ChunkCache::Chunk(std::move(loaded));
   });
@@ -375,7 +408,8 @@ Result<Message> Session::State::read(TopicId topic, const MessageRef& ref, Hint&
       hint.chunk = std::move(c).value();
     } else if (!(hint.chunk = cache.find(keyOf(ref)))) {
       if (!hint.own || hint.own.use_count() > 1) hint.own = std::make_shared<storage::LoadedChunk>();
-      if (auto r = src.loadChunk(ref.location.chunk, *hint.own, loadContext()); !r && hint.own->messages.empty())
+      if (auto r = src.loadChunk(ref.location.chunk, *hint.own, loadContexts.borrow());
+          !r && hint.own->messages.empty())
         return std::move(r).error();
       hint.chunk = hint.own;
     }
@@ -884,8 +918,10 @@ Result<FieldColumns> Session::extractFields(TopicId topic, const std::vector<std
         if (!m) return problems.note(m.error());
         const decode::FieldReader* reader = readers->find(m->connection);
         if (!reader) return problems.note(fileError(ErrorCode::Schema, readers->undecodable));
-        thread_local std::vector<double> values;
-        values.resize(paths.size());
+        // On the stack for the usual few fields (not thread_local: see LoadContexts).
+        std::array<double, 32> few;
+        std::vector<double> many(paths.size() > few.size() ? paths.size() : 0);
+        std::span<double> values = many.empty() ? std::span<double>(few).first(paths.size()) : std::span<double>(many);
         if (auto ok = reader->read(m->bytes, values); !ok) return problems.note(ok.error());
         for (std::size_t p = 0; p < values.size(); ++p) out.values[p][row] = values[p];
       },

@@ -125,7 +125,7 @@ Result<std::unique_ptr<RecordingWriter>> openWriter(const fs::path& path, const 
   std::unique_ptr<RecordingWriter> inner;
   if (info.extension.empty()) {  // a rosbag2 folder
     if (!fs::create_directory(temp, ec))
-      return fileError(ErrorCode::Write, "cannot create a folder here: " + ec.message(), utf8(path));
+      return fileError(ErrorCode::Write, "cannot create a folder here: " + systemErrorText(ec), utf8(path));
     WriterOptions o = options;
     o.compression = codec;
     inner = detail::makeRosbag2Writer(temp, utf8(path.filename()), o);

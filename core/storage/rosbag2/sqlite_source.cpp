@@ -339,7 +339,8 @@ Result<void> SqliteSource::openWithWal(DbFile& f, const fs::path& wal) {
   walCopy += "-wal";
   std::error_code ec;
   if (!fs::copy_file(f.path, copy, ec) || !fs::copy_file(wal, walCopy, ec))
-    return fail(ErrorCode::Io, "cannot copy it and its -wal file into " + u8(*f.walCopy) + ": " + ec.message(), f.path);
+    return fail(ErrorCode::Io, "cannot copy it and its -wal file into " + u8(*f.walCopy) + ": " + systemErrorText(ec),
+                f.path);
   f.db = std::make_unique<SQLite::Database>(u8(copy), SQLite::OPEN_READWRITE);
   // How many rows only the log held: the database read alone, against the copy.
   SQLite::Database alone(immutableUri(f.path), SQLite::OPEN_READONLY | SQLite::OPEN_URI);
