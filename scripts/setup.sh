@@ -4,6 +4,7 @@
 #   scripts/setup.sh          build + test dependencies
 #   scripts/setup.sh --bench  also the peers the benchmarks compare against
 #   scripts/setup.sh --fuzz   also clang and its libFuzzer runtime
+#   scripts/setup.sh --windows  also Wine, and Debian's source packages for the Windows libraries
 #   scripts/setup.sh --fixtures  accepted for old scripts: what it added is always installed now
 set -euo pipefail
 
@@ -39,6 +40,7 @@ packages=(
   dpkg-dev file lintian man-db desktop-file-utils appstream shared-mime-info libglib2.0-bin python3-pil
   g++-mingw-w64-x86-64-posix
 )
+windows=0
 for arg in "$@"; do
   case "$arg" in
     --bench)
@@ -49,6 +51,9 @@ for arg in "$@"; do
     --fuzz) packages+=(clang libclang-rt-dev) ;;
     # the macOS rule (scripts/check-libcxx.sh): clang 19 with LLVM's libc++ 19, as Xcode has
     --libcxx) packages+=(clang-19 libc++-19-dev libc++abi-19-dev) ;;
+    # the Windows CLI built here (scripts/check-windows.sh): Wine runs it; tcl makes SQLite's
+    # amalgamation; apt-get source needs deb-src lines (added below)
+    --windows) packages+=(wine wine64 tcl); windows=1 ;;
     --fixtures) ;;
     *) echo "setup.sh: unknown option '$arg'" >&2; exit 2 ;;
   esac
@@ -57,6 +62,23 @@ done
 # Node.js (the write test's MCAP reader, the benchmarks' JS peers) may already come from
 # elsewhere with its own npm; Debian's only when there is none.
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+
+# Source packages (apt-get source, scripts/build-windows-deps.sh): the deb-src twin of each
+# Debian line already configured, once.
+if [ "$windows" = 1 ] && [ -z "$(apt-cache showsrc zlib 2>/dev/null)" ]; then
+  for f in /etc/apt/sources.list.d/*.sources; do  # deb822 (Debian 12's own)
+    [ -f "$f" ] && grep -q "^Types: deb$" "$f" && grep -q "debian" "$f" &&
+      sed 's/^Types: deb$/Types: deb-src/' "$f" | $sudo tee "/etc/apt/sources.list.d/bagscope-src-$(basename "$f")" >/dev/null
+  done
+  if [ -f /etc/apt/sources.list ]; then  # one-line style
+    sed -n 's/^deb \(.*debian.*\)/deb-src \1/p' /etc/apt/sources.list | $sudo tee /etc/apt/sources.list.d/bagscope-src.list >/dev/null
+  fi
+  $sudo apt-get update -qq
+  [ -n "$(apt-cache showsrc zlib 2>/dev/null)" ] || { echo "setup.sh: no Debian source packages reachable" >&2; exit 1; }
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -67,8 +89,6 @@ if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi
 
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 echo "setup.sh: installing ${missing[*]}"
 $sudo apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -20,6 +20,13 @@ namespace bagscope::sensors::detail {
 namespace fs = std::filesystem;
 namespace {
 
+#if !defined(BAGSCOPE_OPENCV_MODULE_FILE)
+Result<OpenCvModule*> load() {
+  return makeError(ErrorCode::Unsupported,
+                   "images and video are not in this build of Bagscope: it was built without OpenCV "
+                   "(BAGSCOPE_OPENCV=OFF)");
+}
+#else
 fs::path executableFolder() {
 #if defined(_WIN32)
   std::wstring path(32768, L'\0');
@@ -61,7 +68,8 @@ Result<OpenCvModule*> load() {
     HMODULE handle =
         LoadLibraryExW(path.c_str(), nullptr, LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR | LOAD_LIBRARY_SEARCH_DEFAULT_DIRS);
     void* entry = handle ? reinterpret_cast<void*>(GetProcAddress(handle, kOpenCvModuleEntry)) : nullptr;
-    std::string why = handle ? "it has no entry point" : "Windows error " + std::to_string(GetLastError());
+    std::string why =
+        handle ? "it has no entry point" : systemErrorText({static_cast<int>(GetLastError()), std::system_category()});
 #else
     void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     std::string why = handle ? "it has no entry point" : dlerror();
@@ -81,6 +89,7 @@ Result<OpenCvModule*> load() {
                                                std::string(BAGSCOPE_OPENCV_MODULE_FILE) +
                                                "), which is not installed: looked in " + tried);
 }
+#endif
 
 }  // namespace
 
