@@ -13,6 +13,13 @@
     </message>
 </context>
 <context>
+    <name>Bagscope</name>
+    <message>
+        <source> (not replaced unless &quot;Replace existing files&quot; is chosen)</source>
+        <translation>（「既存のファイルを置き換える」を選ばない限り置き換えません）</translation>
+    </message>
+</context>
+<context>
     <name>PanelType</name>
     <message>
         <source>Plot</source>
@@ -819,14 +826,6 @@
     <message>
         <source>Also applied: %1.</source>
         <translation>さらに適用：%1。</translation>
-    </message>
-    <message>
-        <source>choose &quot;Replace existing files&quot; to replace them</source>
-        <translation>置き換えるには「既存のファイルを置き換える」を選んでください</translation>
-    </message>
-    <message>
-        <source>not replaced unless &quot;Replace existing files&quot; is chosen</source>
-        <translation>「既存のファイルを置き換える」を選ばない限り置き換えません</translation>
     </message>
 </context>
 <context>

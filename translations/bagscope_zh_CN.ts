@@ -13,6 +13,13 @@
     </message>
 </context>
 <context>
+    <name>Bagscope</name>
+    <message>
+        <source> (not replaced unless &quot;Replace existing files&quot; is chosen)</source>
+        <translation>（除非选择“替换已有文件”，否则不替换）</translation>
+    </message>
+</context>
+<context>
     <name>PanelType</name>
     <message>
         <source>Plot</source>
@@ -819,14 +826,6 @@
     <message>
         <source>Also applied: %1.</source>
         <translation>另外应用：%1。</translation>
-    </message>
-    <message>
-        <source>choose &quot;Replace existing files&quot; to replace them</source>
-        <translation>选择“替换已有文件”以替换它们</translation>
-    </message>
-    <message>
-        <source>not replaced unless &quot;Replace existing files&quot; is chosen</source>
-        <translation>除非选择“替换已有文件”，否则不替换</translation>
     </message>
 </context>
 <context>

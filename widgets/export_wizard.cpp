@@ -690,17 +690,18 @@ void ExportWizard::start() {
               [mailbox, i, this](double f) { mailbox->post([this, i, f] { onProgress(static_cast<int>(i), f); }); });
           auto r = exporters::exportSession(*session, bag.toStdString(), options[i], *report, stop, progress);
           if (!r && r.error().code == ErrorCode::Cancelled) return std::move(r).error();
-          QString state = r ? QString() : toQt(r.error().describe());
+          QString state = r ? QString() : describeForApp(r.error());
           mailbox->post([this, i, state] {
             onProgress(static_cast<int>(i), 1.0);
             if (auto* item = progress_->topLevelItem(static_cast<int>(i)))
               item->setText(kRunState, state.isEmpty() ? tr("done") : tr("failed"));
             if (!state.isEmpty()) progress_->topLevelItem(static_cast<int>(i))->setToolTip(kRunState, state);
           });
-          if (!r) failures.push_back(r.error().describe());
+          if (!r) failures.push_back(describeForApp(r.error()).toStdString());
         }
         if (!report->files.empty())
-          if (auto m = exporters::writeManifest(*report, options.front()); !m) failures.push_back(m.error().describe());
+          if (auto m = exporters::writeManifest(*report, options.front()); !m)
+            failures.push_back(describeForApp(m.error()).toStdString());
         if (!failures.empty()) {
           std::string joined;
           for (const auto& f : failures) joined += (joined.empty() ? "" : "\n") + f;
@@ -747,11 +748,6 @@ void ExportWizard::onFinished(bool ok, QString error) {
         (r.conflicts.size() > 1 ? tr(" and %n more", nullptr, static_cast<int>(r.conflicts.size() - 1)) : QString());
   for (const auto& n : r.notes) text += QStringLiteral("<br>") + toQt(n).toHtmlEscaped();
   if (QString choices = changingChoices(); !choices.isEmpty()) text += QStringLiteral("<br>") + choices.toHtmlEscaped();
-  // The core's words are the CLI's; here the choice is a button, not a flag.
-  error.replace(QStringLiteral("use --overwrite to replace them"),
-                tr("choose \"Replace existing files\" to replace them"));
-  error.replace(QStringLiteral("not replaced without --overwrite"),
-                tr("not replaced unless \"Replace existing files\" is chosen"));
   if (!error.isEmpty())
     text +=
         QStringLiteral("<br><span style='color:#b00020'>%1</span>").arg(error.toHtmlEscaped().replace('\n', "<br>"));

@@ -50,6 +50,7 @@ int usage(const std::string& why) {
 std::string describeForCli(const Error& error) {
   std::string text = error.describe();
   if (error.code == ErrorCode::MissingDefinition) text += " (add the folder of its package with --msg-path)";
+  if (error.remedy == Remedy::Replace) text += " (not replaced without --overwrite)";
   return text;
 }
 

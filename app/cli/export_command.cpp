@@ -56,7 +56,7 @@ bool parseFormatOption(const std::string& a, Arguments& args, exporters::ExportO
     if (!args.value(o.targetFrame)) return fail("--frame needs a frame id");
   } else if (a == "--axes") {
     if (!args.value(v)) return fail("--axes needs three axes such as z,-y,x");
-    if (auto r = exporters::parseAxes(v); !r) return fail(r.error().message);
+    if (auto r = exporters::parseAxes(v); !r) return fail("--" + r.error().message);  // "--axes 'q': …"
     o.axes = v;
   } else if (a == "--quality") {
     if (!args.number(o.jpegQuality) || o.jpegQuality > 100) return fail("--quality needs 0..100");
@@ -246,7 +246,7 @@ int finishExport(const ExportArgs& args, std::size_t recordings, const ExportTal
     return kFailed;
   }
   if (t.failedRecordings > 0 && !t.outputFailed) return kFailed;
-  if (t.outputFailed || manifestFailed || report.skipped.count("file cannot be written")) return kOutputFailed;
+  if (t.outputFailed || manifestFailed || report.outputFailed) return kOutputFailed;
   return skipped > 0 || t.damagedInput ? kPartial : kOk;
 }
 

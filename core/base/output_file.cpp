@@ -29,7 +29,9 @@ fs::path temporaryBeside(const fs::path& final) {
 namespace {
 
 Error existsAlready(const fs::path& final) {
-  return fileError(ErrorCode::Write, "exists already (not replaced without --overwrite)", utf8(final));
+  Error e = fileError(ErrorCode::Write, "exists already", utf8(final));
+  e.remedy = Remedy::Replace;
+  return e;
 }
 
 Error refused(const fs::path& final, const std::string& why) {

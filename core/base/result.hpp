@@ -26,6 +26,13 @@ enum class ErrorCode : std::uint8_t {
   Internal,           ///< an exception inside Bagscope or a library it calls (OpenCV), caught
 };
 
+/// What the user can do about an error. The core names it; each front end words it for its
+/// own controls (the CLI a flag, the app a button), so no core text names a flag.
+enum class Remedy : std::uint8_t {
+  None,
+  Replace,  ///< the output exists: asking to replace it would write it
+};
+
 /// One failure, with where it happened. Unknown places stay empty / negative.
 struct Error {
   ErrorCode code = ErrorCode::Format;
@@ -34,6 +41,7 @@ struct Error {
   std::int64_t offset = -1;  ///< byte offset in the file, when known
   std::string topic;         ///< for decode errors
   std::int64_t logTimeNs = -1;
+  Remedy remedy = Remedy::None;
 
   /// "'file': topic @ time: message (offset N)" with the parts that are known.
   std::string describe() const;

@@ -350,6 +350,12 @@ public:
   Result<void> run(const ProgressFn& progress);
 
 private:
+  // A file that could not be written: said as data, so that front ends need not match the text.
+  void unwritable(const std::string& detail) {
+    skip("file cannot be written", detail);
+    std::lock_guard lock(mutex_);
+    report_.outputFailed = true;
+  }
   void skip(const std::string& why, const std::string& detail = {}) {
     std::lock_guard lock(mutex_);
     ++report_.skipped[why];
@@ -540,9 +546,10 @@ Result<void> Exporter::run(const ProgressFn& progress) {
     report_.notes.push_back(bag_ + ": none of the topics asked for; passed over");
     return {};
   }
-  if (o_.every == 0) return fileError(ErrorCode::InvalidArgument, "--every must be at least 1");
+  if (o_.every == 0) return fileError(ErrorCode::InvalidArgument, "every N-th message: N must be at least 1");
   if (!o_.paths.empty()) {  // checked against every topic's types before anything is written
-    if (o_.format != Format::Csv) return fileError(ErrorCode::InvalidArgument, "message paths (--field) are for CSV");
+    if (o_.format != Format::Csv)
+      return fileError(ErrorCode::InvalidArgument, "message paths (chosen fields) are for CSV only");
     for (const auto& t : *targets)
       for (const auto& member : s_.topics()[t.topic].members) {
         auto d = s_.decoder(*member.connection);
@@ -692,11 +699,13 @@ Result<void> Exporter::checkNames(const Plan& plan) {
     if (auto r = check(f.path, f.topic); !r) return r;
   for (const auto& [t, p] : plan.streams)
     if (auto r = check(p, t.topic); !r) return r;
-  if (!report_.conflicts.empty())
-    return fileError(
-        ErrorCode::InvalidArgument,
-        std::to_string(report_.conflicts.size()) +
-            " files exist already (use --overwrite to replace them), the first: " + report_.conflicts.front());
+  if (!report_.conflicts.empty()) {
+    Error e =
+        fileError(ErrorCode::InvalidArgument, std::to_string(report_.conflicts.size()) +
+                                                  " files exist already, the first: " + report_.conflicts.front());
+    e.remedy = Remedy::Replace;
+    return e;
+  }
   if (o_.dryRun) return {};
   std::set<fs::path> folders;
   for (const auto& f : plan.frames) folders.insert(f.path.parent_path());
@@ -721,7 +730,7 @@ Result<void> Exporter::writeFrames(const Plan& plan, Progress& done) {
         if (auto w = writeFrame(plan.frames[it->second], *m); !w) {
           if (w.error().code == ErrorCode::Write) {
             // The first refused write (disk full, no permission) stops the rest: each would fail too.
-            if (!writeFailed_.exchange(true)) skip("file cannot be written", w.error().describe());
+            if (!writeFailed_.exchange(true)) unwritable(w.error().describe());
             return;
           }
           skip(skipReason(w.error()), topics[t].name + " message " + std::to_string(row) + ": " + w.error().describe());
@@ -751,7 +760,7 @@ Result<void> Exporter::writeStreams(const Plan& plan, Progress& done) {
     if (writeFailed_) break;
     if (auto r = writeStream(t, path, part); !r) {
       if (r.error().code == ErrorCode::Cancelled) return r;
-      skip("file cannot be written", r.error().describe());
+      unwritable(r.error().describe());
       if (r.error().code == ErrorCode::Write) {
         writeFailed_ = true;
         break;
@@ -862,7 +871,7 @@ Result<void> exportSession(const Session& session, const std::string& bag, const
 Result<AxisRemap> parseAxes(std::string_view text) {
   auto bad = [&](const std::string& why) {
     return makeError(ErrorCode::InvalidArgument,
-                     "--axes '" + std::string(text) + "': " + why + " (three of x, y, z, each once, such as z,-y,x)");
+                     "axes '" + std::string(text) + "': " + why + " (three of x, y, z, each once, such as z,-y,x)");
   };
   AxisRemap remap;
   std::array<bool, 3> used{};

@@ -126,6 +126,7 @@ struct ExportReport {
   /// Set when the name template the user gave names two files alike (nothing was written).
   std::string nameClash;
   std::vector<std::string> errors;  ///< failures (each also counted in skipped)
+  bool outputFailed = false;        ///< a file could not be written (not the input's fault)
   std::vector<std::string> notes;   ///< e.g. a cloud layout that changes
   /// For the manifest: camera intrinsics by topic, and sensor frames in the tf tree.
   std::map<std::string, sensors::CameraInfo> cameraInfo;

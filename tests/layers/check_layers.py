@@ -2,7 +2,9 @@
 """The layers of docs/architecture.md, checked: every #include in core/, widgets/ and app/
 must follow an arrow the ALLOWED table below permits, reach only another module's public
 headers (those directly in its folder, never a subfolder such as ros1/ or detail/), and
-nothing in core/ may include Qt.
+nothing in core/ may include Qt. No text of the core names a command-line flag ("--overwrite"):
+the core is not the CLI; what the user can do travels as data (Error::remedy) and each front
+end words it.
 
     check_layers.py SOURCE_ROOT [INCLUDE_VIEWS COMPILER]
 
@@ -74,6 +76,21 @@ def view_problems(root, views, compiler):
     return problems
 
 
+# A string literal that names a flag: "--overwrite", "... (--field) ...".
+FLAG_IN_TEXT = re.compile(r'"(?:[^"\\\n]|\\.)*?(?<![A-Za-z0-9-])--[a-z][a-z-]*(?:[^"\\\n]|\\.)*"')
+
+
+def code_part(line):
+    """The line without its // comment (a // inside a string literal is kept)."""
+    quoted = False
+    for i, c in enumerate(line):
+        if c == '"' and (i == 0 or line[i - 1] != '\\'):
+            quoted = not quoted
+        elif not quoted and line.startswith('//', i):
+            return line[:i]
+    return line
+
+
 def main():
     root = sys.argv[1]
     problems, seen, files = [], set(), 0
@@ -87,6 +104,8 @@ def main():
                 here = module_of(path)
                 with open(os.path.join(root, path), encoding='utf-8', errors='replace') as f:
                     for number, line in enumerate(f, 1):
+                        if here.startswith('core/') and FLAG_IN_TEXT.search(code_part(line)):
+                            problems.append(f'{path}:{number}: a core text names a command-line flag')
                         m = INCLUDE.match(line)
                         if not m:
                             continue
