@@ -4,6 +4,7 @@
 #include <atomic>
 #include <exception>
 #include <memory>
+#include <utility>
 
 namespace bagscope::session::detail {
 
@@ -92,7 +93,12 @@ void WorkerPool::parallelFor(std::size_t n, const std::function<void(std::size_t
   run();
   std::unique_lock lock(loop->mutex);
   loop->finished.wait(lock, [&] { return loop->running == 0; });
-  if (loop->failure) std::rethrow_exception(loop->failure);
+  // The exception is the caller's alone: a helper that ends later and frees the loop then
+  // frees no exception this thread still reads (TSan saw that, through libstdc++'s
+  // uninstrumented reference count).
+  std::exception_ptr failure = std::exchange(loop->failure, nullptr);
+  lock.unlock();
+  if (failure) std::rethrow_exception(failure);
 }
 
 }  // namespace bagscope::session::detail
