@@ -143,6 +143,85 @@
     </message>
 </context>
 <context>
+    <name>PlotPanel</name>
+    <message>
+        <source>roll (rad)</source>
+        <translation>ロール（ラジアン）</translation>
+    </message>
+    <message>
+        <source>pitch (rad)</source>
+        <translation>ピッチ（ラジアン）</translation>
+    </message>
+    <message>
+        <source>yaw (rad)</source>
+        <translation>ヨー（ラジアン）</translation>
+    </message>
+    <message>
+        <source>derivative (per s)</source>
+        <translation>微分（毎秒）</translation>
+    </message>
+    <message>
+        <source>Derivative</source>
+        <translation>微分</translation>
+    </message>
+    <message>
+        <source>integral (× s)</source>
+        <translation>積分（× 秒）</translation>
+    </message>
+    <message>
+        <source>Integral</source>
+        <translation>積分</translation>
+    </message>
+    <message>
+        <source>moving average (%1)</source>
+        <translation>移動平均（%1）</translation>
+    </message>
+    <message>
+        <source>Moving Average (10 samples)</source>
+        <translation>移動平均（10 サンプル）</translation>
+    </message>
+    <message>
+        <source>Moving Average (1 s)</source>
+        <translation>移動平均（1 秒）</translation>
+    </message>
+    <message>
+        <source>moving median (%1)</source>
+        <translation>移動中央値（%1）</translation>
+    </message>
+    <message>
+        <source>Moving Median (10 samples)</source>
+        <translation>移動中央値（10 サンプル）</translation>
+    </message>
+    <message>
+        <source>low-pass filter (%1 Hz)</source>
+        <translation>ローパスフィルター（%1 Hz）</translation>
+    </message>
+    <message>
+        <source>Low-Pass Filter…</source>
+        <translation>ローパスフィルター…</translation>
+    </message>
+    <message>
+        <source>Cutoff frequency (Hz):</source>
+        <translation>カットオフ周波数（Hz）:</translation>
+    </message>
+    <message>
+        <source>absolute value</source>
+        <translation>絶対値</translation>
+    </message>
+    <message>
+        <source>Absolute Value</source>
+        <translation>絶対値</translation>
+    </message>
+    <message>
+        <source>difference</source>
+        <translation>差分</translation>
+    </message>
+    <message>
+        <source>Difference of Consecutive Samples</source>
+        <translation>連続するサンプルの差</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>%1 (topic %2, message %3: %4 bytes, not decoded)</source>
@@ -1785,72 +1864,8 @@
         <translation>Unix 時間（秒）</translation>
     </message>
     <message>
-        <source>moving average (%1)</source>
-        <translation>移動平均（%1）</translation>
-    </message>
-    <message>
-        <source>moving median (%1)</source>
-        <translation>移動中央値（%1）</translation>
-    </message>
-    <message>
-        <source>absolute value</source>
-        <translation>絶対値</translation>
-    </message>
-    <message>
-        <source>roll (rad)</source>
-        <translation>ロール（ラジアン）</translation>
-    </message>
-    <message>
-        <source>pitch (rad)</source>
-        <translation>ピッチ（ラジアン）</translation>
-    </message>
-    <message>
-        <source>yaw (rad)</source>
-        <translation>ヨー（ラジアン）</translation>
-    </message>
-    <message>
-        <source>derivative (per s)</source>
-        <translation>微分（毎秒）</translation>
-    </message>
-    <message>
-        <source>integral (× s)</source>
-        <translation>積分（× 秒）</translation>
-    </message>
-    <message>
-        <source>difference</source>
-        <translation>差分</translation>
-    </message>
-    <message>
         <source>%1 of %2</source>
         <translation>%2 の%1</translation>
-    </message>
-    <message>
-        <source>Derivative</source>
-        <translation>微分</translation>
-    </message>
-    <message>
-        <source>Integral</source>
-        <translation>積分</translation>
-    </message>
-    <message>
-        <source>Moving Average (10 samples)</source>
-        <translation>移動平均（10 サンプル）</translation>
-    </message>
-    <message>
-        <source>Moving Average (1 s)</source>
-        <translation>移動平均（1 秒）</translation>
-    </message>
-    <message>
-        <source>Moving Median (10 samples)</source>
-        <translation>移動中央値（10 サンプル）</translation>
-    </message>
-    <message>
-        <source>Absolute Value</source>
-        <translation>絶対値</translation>
-    </message>
-    <message>
-        <source>Difference of Consecutive Samples</source>
-        <translation>連続するサンプルの差</translation>
     </message>
     <message numerus="yes">
         <source>%1: %n sample(s), min %2, max %3, mean %4, std %5, %6 Hz</source>

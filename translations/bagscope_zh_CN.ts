@@ -143,6 +143,85 @@
     </message>
 </context>
 <context>
+    <name>PlotPanel</name>
+    <message>
+        <source>roll (rad)</source>
+        <translation>横滚角（弧度）</translation>
+    </message>
+    <message>
+        <source>pitch (rad)</source>
+        <translation>俯仰角（弧度）</translation>
+    </message>
+    <message>
+        <source>yaw (rad)</source>
+        <translation>偏航角（弧度）</translation>
+    </message>
+    <message>
+        <source>derivative (per s)</source>
+        <translation>导数（每秒）</translation>
+    </message>
+    <message>
+        <source>Derivative</source>
+        <translation>导数</translation>
+    </message>
+    <message>
+        <source>integral (× s)</source>
+        <translation>积分（× 秒）</translation>
+    </message>
+    <message>
+        <source>Integral</source>
+        <translation>积分</translation>
+    </message>
+    <message>
+        <source>moving average (%1)</source>
+        <translation>移动平均（%1）</translation>
+    </message>
+    <message>
+        <source>Moving Average (10 samples)</source>
+        <translation>移动平均（10 个样本）</translation>
+    </message>
+    <message>
+        <source>Moving Average (1 s)</source>
+        <translation>移动平均（1 秒）</translation>
+    </message>
+    <message>
+        <source>moving median (%1)</source>
+        <translation>移动中位数（%1）</translation>
+    </message>
+    <message>
+        <source>Moving Median (10 samples)</source>
+        <translation>移动中位数（10 个样本）</translation>
+    </message>
+    <message>
+        <source>low-pass filter (%1 Hz)</source>
+        <translation>低通滤波（%1 Hz）</translation>
+    </message>
+    <message>
+        <source>Low-Pass Filter…</source>
+        <translation>低通滤波器…</translation>
+    </message>
+    <message>
+        <source>Cutoff frequency (Hz):</source>
+        <translation>截止频率（Hz）：</translation>
+    </message>
+    <message>
+        <source>absolute value</source>
+        <translation>绝对值</translation>
+    </message>
+    <message>
+        <source>Absolute Value</source>
+        <translation>绝对值</translation>
+    </message>
+    <message>
+        <source>difference</source>
+        <translation>差分</translation>
+    </message>
+    <message>
+        <source>Difference of Consecutive Samples</source>
+        <translation>相邻样本之差</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>%1 (topic %2, message %3: %4 bytes, not decoded)</source>
@@ -1785,72 +1864,8 @@
         <translation>Unix 时间（秒）</translation>
     </message>
     <message>
-        <source>moving average (%1)</source>
-        <translation>移动平均（%1）</translation>
-    </message>
-    <message>
-        <source>moving median (%1)</source>
-        <translation>移动中位数（%1）</translation>
-    </message>
-    <message>
-        <source>absolute value</source>
-        <translation>绝对值</translation>
-    </message>
-    <message>
-        <source>roll (rad)</source>
-        <translation>横滚角（弧度）</translation>
-    </message>
-    <message>
-        <source>pitch (rad)</source>
-        <translation>俯仰角（弧度）</translation>
-    </message>
-    <message>
-        <source>yaw (rad)</source>
-        <translation>偏航角（弧度）</translation>
-    </message>
-    <message>
-        <source>derivative (per s)</source>
-        <translation>导数（每秒）</translation>
-    </message>
-    <message>
-        <source>integral (× s)</source>
-        <translation>积分（× 秒）</translation>
-    </message>
-    <message>
-        <source>difference</source>
-        <translation>差分</translation>
-    </message>
-    <message>
         <source>%1 of %2</source>
         <translation>%2 的%1</translation>
-    </message>
-    <message>
-        <source>Derivative</source>
-        <translation>导数</translation>
-    </message>
-    <message>
-        <source>Integral</source>
-        <translation>积分</translation>
-    </message>
-    <message>
-        <source>Moving Average (10 samples)</source>
-        <translation>移动平均（10 个样本）</translation>
-    </message>
-    <message>
-        <source>Moving Average (1 s)</source>
-        <translation>移动平均（1 秒）</translation>
-    </message>
-    <message>
-        <source>Moving Median (10 samples)</source>
-        <translation>移动中位数（10 个样本）</translation>
-    </message>
-    <message>
-        <source>Absolute Value</source>
-        <translation>绝对值</translation>
-    </message>
-    <message>
-        <source>Difference of Consecutive Samples</source>
-        <translation>相邻样本之差</translation>
     </message>
     <message numerus="yes">
         <source>%1: %n sample(s), min %2, max %3, mean %4, std %5, %6 Hz</source>

@@ -36,6 +36,7 @@
 #include "core/decode/decoder.hpp"
 #include "core/export/export.hpp"
 #include "decimate.hpp"
+#include "derived_series.hpp"
 #include "document.hpp"
 #include "field_dialog.hpp"
 #include "mailbox.hpp"
@@ -606,16 +607,21 @@ QMenu* PlotPanel::seriesMenu(int i) {
   if (mode_ != Mode::Time || !base.derive.isEmpty()) return menu;  // derived from fields over time only
   QMenu* derived = menu->addMenu(tr("Derived Series"));
   QString topic = base.topic, path = base.path;
-  auto add = [this, derived, topic, path](const QString& text, const QString& derive) {
-    derived->addAction(text, this, [this, topic, path, derive] { addDerivedSeries(topic, path, derive); });
-  };
-  add(tr("Derivative"), QStringLiteral("derivative"));
-  add(tr("Integral"), QStringLiteral("integral"));
-  add(tr("Moving Average (10 samples)"), QStringLiteral("average:10"));
-  add(tr("Moving Average (1 s)"), QStringLiteral("average:1s"));
-  add(tr("Moving Median (10 samples)"), QStringLiteral("median:10"));
-  add(tr("Absolute Value"), QStringLiteral("abs"));
-  add(tr("Difference of Consecutive Samples"), QStringLiteral("difference"));
+  for (const DerivedSeriesKind& kind : derivedSeriesKinds())
+    for (const auto& entry : kind.menu)
+      derived->addAction(tr(entry.text), this, [this, topic, path, &kind, entry] {
+        QString derive = QString::fromLatin1(kind.id);
+        if (entry.argument && *entry.argument) derive += QLatin1Char(':') + QString::fromUtf8(entry.argument);
+        if (!entry.argument) {  // asks for its parameter
+          const auto& p = *kind.parameter;
+          bool ok = false;
+          double value = QInputDialog::getDouble(this, tr(entry.text).remove(QStringLiteral("…")), tr(p.prompt),
+                                                 p.value, p.min, p.max, p.decimals, &ok);
+          if (!ok) return;
+          derive += QLatin1Char(':') + QString::number(value, 'g', 12);
+        }
+        addDerivedSeries(topic, path, derive);
+      });
   derived->addSeparator();
   derived->addAction(tr("Custom Expression…"), this, [this, index] {
     if (int k = index(); k >= 0) askExpression(k);

@@ -7,40 +7,12 @@
 
 #include "core/analysis/derive.hpp"
 #include "core/decode/decoder.hpp"
-#include "plot_panel.hpp"
+#include "derived_series.hpp"
 
 namespace bagscope::widgets {
 namespace {
 
 constexpr auto kFirst = std::numeric_limits<std::int64_t>::min(), kLast = std::numeric_limits<std::int64_t>::max();
-
-// "average:10" (samples) or "average:0.5s" (seconds) as a window.
-analysis::Window windowOf(const QString& derive) {
-  QString arg = derive.section(QLatin1Char(':'), 1);
-  if (arg.endsWith(QLatin1Char('s'))) return {0, arg.chopped(1).toDouble()};
-  return {static_cast<std::size_t>(std::max(1, arg.toInt())), 0};
-}
-
-// The values of a derived series from its columns (a quaternion's x, y, z, w, or one field)
-// at times `t` (seconds).
-std::vector<double> derivedValues(const QString& derive, const std::vector<double>& t,
-                                  std::vector<std::vector<double>>& columns) {
-  if (isAngle(derive)) {
-    int k = derive == QLatin1String("roll") ? 0 : derive == QLatin1String("pitch") ? 1 : 2;
-    std::vector<double> out(t.size());
-    for (std::size_t i = 0; i < out.size(); ++i)
-      out[i] = analysis::rollPitchYaw(columns[0][i], columns[1][i], columns[2][i], columns[3][i])[k];
-    return out;
-  }
-  const auto& v = columns[0];
-  QString kind = derive.section(QLatin1Char(':'), 0, 0);
-  if (kind == QLatin1String("derivative")) return analysis::derivative(t, v);
-  if (kind == QLatin1String("integral")) return analysis::integral(t, v);
-  if (kind == QLatin1String("average")) return analysis::movingAverage(t, v, windowOf(derive));
-  if (kind == QLatin1String("median")) return analysis::movingMedian(t, v, windowOf(derive));
-  if (kind == QLatin1String("abs")) return analysis::absolute(v);
-  return analysis::difference(v);
-}
 
 // Columns of `paths` in one topic, a sample per row: plain paths give one per message (read
 // without decoding whole messages); paths with slices or filters as many as they select, the
@@ -87,27 +59,6 @@ std::vector<double> secondsFrom(const std::vector<std::int64_t>& ns, qint64 orig
 
 }  // namespace
 
-bool isAngle(const QString& derive) {
-  return derive == QLatin1String("roll") || derive == QLatin1String("pitch") || derive == QLatin1String("yaw");
-}
-bool isExpression(const QString& derive) { return derive.startsWith(QLatin1String("expr:")); }
-QString expressionOf(const QString& derive) { return isExpression(derive) ? derive.mid(5) : QString(); }
-
-QString derivedLabel(const QString& derive) {
-  QString kind = derive.section(QLatin1Char(':'), 0, 0);
-  QString arg = derive.section(QLatin1Char(':'), 1);
-  if (kind == QLatin1String("expr")) return expressionOf(derive);
-  if (kind == QLatin1String("average")) return PlotPanel::tr("moving average (%1)").arg(arg);
-  if (kind == QLatin1String("median")) return PlotPanel::tr("moving median (%1)").arg(arg);
-  if (kind == QLatin1String("abs")) return PlotPanel::tr("absolute value");
-  if (kind == QLatin1String("roll")) return PlotPanel::tr("roll (rad)");
-  if (kind == QLatin1String("pitch")) return PlotPanel::tr("pitch (rad)");
-  if (kind == QLatin1String("yaw")) return PlotPanel::tr("yaw (rad)");
-  if (kind == QLatin1String("derivative")) return PlotPanel::tr("derivative (per s)");
-  if (kind == QLatin1String("integral")) return PlotPanel::tr("integral (× s)");
-  return PlotPanel::tr("difference");
-}
-
 Result<Points> readPoints(const session::Session& session, const SeriesQuery& q, StopToken stop,
                           const session::ProgressFn& progress) {
   auto seconds = [&q](const std::vector<std::int64_t>& ns) { return secondsFrom(ns, q.originNs); };
@@ -144,7 +95,14 @@ Result<Points> readPoints(const session::Session& session, const SeriesQuery& q,
     return Points{std::move(series[0].first), std::move(*v)};
   }
   std::vector<std::string> paths{q.path};
-  if (isAngle(q.derive)) paths = {q.path + ".x", q.path + ".y", q.path + ".z", q.path + ".w"};
+  const DerivedSeriesKind* kind = nullptr;
+  if (!q.derive.isEmpty()) {
+    auto k = derivedSeriesKind(q.derive);
+    if (!k) return std::move(k).error();
+    kind = *k;
+    if (!kind->members.empty()) paths.clear();
+    for (const char* member : kind->members) paths.push_back(q.path + "." + member);
+  }
   if (!q.xPath.empty()) paths.insert(paths.begin(), q.xPath);
   auto columns = readColumns(session, q.topic, paths, stop, progress);
   if (!columns) return std::move(columns).error();
@@ -158,8 +116,10 @@ Result<Points> readPoints(const session::Session& session, const SeriesQuery& q,
     double part = static_cast<double>(q.originNs - static_cast<qint64>(whole) * 1'000'000'000) / 1e9;
     for (std::size_t i = 0; i < t.size(); ++i) t[i] = (stamps->values[0][columns->rows[i]] - whole) - part;
   }
-  auto y = q.derive.isEmpty() ? std::move(values[0]) : derivedValues(q.derive, t, values);
-  return Points{std::move(t), std::move(y)};
+  if (!kind) return Points{std::move(t), std::move(values[0])};
+  auto y = kind->compute(derivationArgument(q.derive), t, values);
+  if (!y) return std::move(y).error();
+  return Points{std::move(t), std::move(*y)};
 }
 
 namespace {

@@ -18,20 +18,11 @@
 
 namespace bagscope::widgets {
 
-/// A derivation as the plot keeps it: "roll", "pitch", "yaw", "derivative", "integral",
-/// "average:10" (samples) or "average:0.5s" (seconds), "median:…", "abs", "difference", or
-/// "expr:<expression>" over `a` (the series' own field) and b, c, … (SeriesQuery::inputs).
-bool isAngle(const QString& derive);
-bool isExpression(const QString& derive);
-QString expressionOf(const QString& derive);
-/// How a derived series is named in the legend and the CSV.
-QString derivedLabel(const QString& derive);
-
 struct SeriesQuery {
   session::TopicId topic;
   std::optional<session::TopicId> xTopic;  ///< XY across topics
   std::string path, xPath;
-  QString derive;
+  QString derive;      ///< a derivation (derived_series.hpp) or an expression over `a` and the inputs
   bool stamp = false;  ///< time from header.stamp
   qint64 originNs = 0;
   std::vector<std::pair<session::TopicId, std::string>> inputs;  ///< an expression's b, c, …

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numbers>
 
 namespace bagscope::analysis {
 namespace {
@@ -108,6 +109,23 @@ std::vector<double> absolute(std::span<const double> v) {
 std::vector<double> difference(std::span<const double> v) {
   std::vector<double> out(v.size(), kNaN);
   for (std::size_t i = 1; i < v.size(); ++i) out[i] = v[i] - v[i - 1];
+  return out;
+}
+
+std::vector<double> lowPass(std::span<const double> t, std::span<const double> v, double cutoffHz) {
+  std::vector<double> out(v.size(), kNaN);
+  const double rc = 1 / (2 * std::numbers::pi * cutoffHz);
+  std::size_t last = v.size();  // the last finite sample
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (std::isnan(v[i])) continue;
+    if (last == v.size()) {
+      out[i] = v[i];
+    } else {
+      double dt = std::max(0.0, t[i] - t[last]);  // header stamps may step back
+      out[i] = out[last] + dt / (rc + dt) * (v[i] - out[last]);
+    }
+    last = i;
+  }
   return out;
 }
 

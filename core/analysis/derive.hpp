@@ -1,7 +1,7 @@
 #pragma once
 // Series derived from extracted columns (session::FieldColumns), for the plot and the CSV
 // export: orientation as roll/pitch/yaw, derivative, integral, moving average and median,
-// scale/offset, absolute value, differences. Plain arithmetic on (time, value) samples; a NaN
+// a low-pass filter, scale/offset, absolute value, differences. Plain arithmetic on (time, value) samples; a NaN
 // sample (a message that could not be read) stays NaN and does not spread further than the
 // samples that use it.
 
@@ -42,6 +42,12 @@ std::vector<double> scaleOffset(std::span<const double> v, double scale, double 
 std::vector<double> absolute(std::span<const double> v);
 /// v[i] - v[i-1]; NaN at the first sample.
 std::vector<double> difference(std::span<const double> v);
+
+/// A first-order low-pass filter (an RC filter) with its cutoff at `cutoffHz`, stepped over
+/// the samples' own intervals so that uneven sampling is followed: y[0] = v[0],
+/// y[i] = y[i-1] + a (v[i] - y[i-1]) with a = dt / (RC + dt), RC = 1 / (2π cutoffHz). A NaN
+/// sample is NaN and the filter goes on from the last finite output.
+std::vector<double> lowPass(std::span<const double> t, std::span<const double> v, double cutoffHz);
 
 /// Figures of the samples with lo <= t <= hi (t sorted): how many (finite values), their min,
 /// max, mean and standard deviation (of the population), and the rate (count - 1) / span of

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cmath>
+#include <numbers>
 
 #include "core/analysis/derive.hpp"
 
@@ -110,6 +111,34 @@ private slots:
             near(withNan[4], 4.5));
     auto medianNan = movingMedian(t, std::vector<double>{1, NAN, 3, 4, 5}, {2, 0});
     QVERIFY(std::isnan(medianNan[2]) && near(medianNan[4], 4.5));
+  }
+
+  // The RC filter's answers worked out here: a unit step on even steps approaches 1 as
+  // 1 - (1 - a)^n; a sine at the cutoff comes out at 1/√2 of its amplitude, a tenth of it
+  // nearly whole and ten times it at about a tenth (|H| = 1 / √(1 + (f/fc)²)).
+  void lowPassFollowsAnRcFilter() {
+    const double fc = 2, dt = 0.01, rc = 1 / (2 * std::numbers::pi * fc), a = dt / (rc + dt);
+    std::vector<double> t, step;
+    for (int i = 0; i < 50; ++i) t.push_back(i * dt), step.push_back(i == 0 ? 0 : 1);
+    auto y = lowPass(t, step, fc);
+    for (int n = 0; n < 50; ++n) QVERIFY(near(y[static_cast<std::size_t>(n)], 1 - std::pow(1 - a, n)));
+
+    for (double f : {fc, fc / 10, fc * 10}) {
+      std::vector<double> ts, sine;
+      for (int i = 0; i < 20000; ++i)
+        ts.push_back(i * 1e-4), sine.push_back(std::sin(2 * std::numbers::pi * f * i * 1e-4));
+      auto out = lowPass(ts, sine, fc);
+      double peak = *std::max_element(out.begin() + 10000, out.end());  // after the filter settles
+      double expected = 1 / std::sqrt(1 + (f / fc) * (f / fc));
+      QVERIFY2(std::abs(peak - expected) < 0.01 * expected, qPrintable(QString::number(peak)));
+    }
+
+    // NaN stays where it is; the next sample steps from the last finite output, over its own dt.
+    std::vector<double> tn{0, 0.01, 0.02, 0.03}, vn{0, NAN, 1, 1};
+    auto withNan = lowPass(tn, vn, fc);
+    const double a2 = 0.02 / (rc + 0.02);
+    QVERIFY(withNan[0] == 0 && std::isnan(withNan[1]) && near(withNan[2], a2) && near(withNan[3], a2 + a * (1 - a2)));
+    QVERIFY(lowPass({}, {}, fc).empty());
   }
 
   void statisticsOfTheVisibleRange() {

@@ -5,6 +5,7 @@
 
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProcess>
@@ -25,6 +26,8 @@
 #include <qcustomplot.h>
 #include <QComboBox>
 #include <QWheelEvent>
+
+#include <numbers>
 
 #include "common/test_support.hpp"
 #include "widget_test_support.hpp"
@@ -1001,6 +1004,74 @@ private slots:
     QCOMPARE(again.seriesCount(), 5);
     for (int i = 0; i < 5; ++i) QCOMPARE(again.seriesY(i), plot.seriesY(i));
     QCOMPARE(again.plot()->graph(4)->name(), plot.plot()->graph(4)->name());
+  }
+
+  // Issue #35: derived series are a registry. The low-pass filter from the legend's menu asks
+  // for its cutoff and gives the RC filter worked out here from the series' own samples; a
+  // layout naming a kind there is not shows an error that names it (it was plotted as the
+  // difference of consecutive samples, silently).
+  void lowPassFromTheMenuAndAnUnknownKindInALayout() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
+    PlotPanel plot(&d);
+    plot.resize(640, 360);
+    plot.show();
+    QSignalSpy loaded(&plot, &PlotPanel::loaded);
+    plot.addSeries("/imu", "orientation.z");  // turns from 0.71 to 0.96
+    QVERIFY(loaded.wait(20000));
+    QMenu* menu = plot.seriesMenu(0);
+    QAction* lowPass = nullptr;
+    for (QAction* a : menu->actions())
+      if (a->menu() && a->text() == "Derived Series")
+        for (QAction* b : a->menu()->actions())
+          if (b->text() == "Low-Pass Filter…") lowPass = b;
+    QVERIFY(lowPass);
+    bool asked = false;
+    QTimer::singleShot(200, [&] {
+      auto* dialog = plot.findChild<QInputDialog*>();
+      QVERIFY(dialog);
+      asked = dialog->labelText().contains("Cutoff frequency (Hz)");
+      dialog->setDoubleValue(2.5);
+      dialog->accept();
+    });
+    lowPass->trigger();
+    delete menu;
+    QVERIFY(asked);
+    QCOMPARE(plot.seriesCount(), 2);
+    QVERIFY(loaded.wait(20000));
+    QVERIFY2(plot.plot()->graph(1)->name().startsWith("low-pass filter (2.5 Hz)"),
+             qPrintable(plot.plot()->graph(1)->name()));
+    const auto& t = plot.seriesX(0);
+    const auto& v = plot.seriesY(0);
+    const auto& y = plot.seriesY(1);
+    QCOMPARE(y.size(), v.size());
+    QVERIFY(v.size() > 10);
+    const double rc = 1 / (2 * std::numbers::pi * 2.5);
+    double expected = v[0];
+    QCOMPARE(y[0], expected);
+    for (std::size_t i = 1; i < v.size(); ++i) {
+      double dt = t[i] - t[i - 1];
+      expected += dt / (rc + dt) * (v[i] - expected);
+      QVERIFY2(qAbs(y[i] - expected) < 1e-9, qPrintable(QString::number(i)));
+    }
+    QVERIFY2(y.back() < v.back() - 0.004,
+             qPrintable(QString("%1 %2").arg(y.back()).arg(v.back())));  // it lags: not the input
+
+    QJsonObject layout = plot.saveSettings();
+    QJsonArray series = layout["series"].toArray();
+    QCOMPARE(series[1].toObject()["derive"].toString(), QString("lowpass:2.5"));
+    QJsonObject unknown = series[1].toObject();
+    unknown["derive"] = "butterworth:3";
+    series.append(unknown);
+    layout["series"] = series;
+    PlotPanel again(&d);
+    QSignalSpy loadedAgain(&again, &PlotPanel::loaded);
+    again.restoreSettings(layout);
+    QVERIFY(loadedAgain.wait(20000));
+    QCOMPARE(again.seriesY(1), y);
+    QTRY_VERIFY2(again.problemText().contains("no derived series is called 'butterworth'"),
+                 qPrintable(again.problemText()));
+    QVERIFY(again.seriesY(2).empty());
   }
 
   // Issue #20: the readout gives each visible series' value at the pointer (its nearest
