@@ -627,10 +627,6 @@
         <translation>選んだ形式のオプション。</translation>
     </message>
     <message>
-        <source>Point clouds (PCD, PLY, KITTI .bin, NumPy)</source>
-        <translation>点群（PCD、PLY、KITTI .bin、NumPy）</translation>
-    </message>
-    <message>
         <source>binary</source>
         <translation>バイナリ (binary)</translation>
     </message>
@@ -905,6 +901,10 @@
     <message>
         <source>Also applied: %1.</source>
         <translation>さらに適用：%1。</translation>
+    </message>
+    <message>
+        <source>Point clouds (%1)</source>
+        <translation>点群（%1）</translation>
     </message>
 </context>
 <context>

@@ -627,10 +627,6 @@
         <translation>所选格式的选项。</translation>
     </message>
     <message>
-        <source>Point clouds (PCD, PLY, KITTI .bin, NumPy)</source>
-        <translation>点云（PCD、PLY、KITTI .bin、NumPy）</translation>
-    </message>
-    <message>
         <source>binary</source>
         <translation>二进制 (binary)</translation>
     </message>
@@ -905,6 +901,10 @@
     <message>
         <source>Also applied: %1.</source>
         <translation>另外应用：%1。</translation>
+    </message>
+    <message>
+        <source>Point clouds (%1)</source>
+        <translation>点云（%1）</translation>
     </message>
 </context>
 <context>

@@ -100,7 +100,7 @@ public:
   QString layerStatus() const;
   VtkView* view() const { return view_; }
   /// Writes the cloud shown (the newest frame) as recorded, through the export core in the
-  /// background: PCD, PLY or KITTI .bin by the file's suffix (another is refused). Ends with
+  /// background, in the cloud format its suffix names (another is refused). Ends with
   /// saved().
   void saveFrame(const QString& path);
   void resetView();

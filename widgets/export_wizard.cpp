@@ -179,7 +179,10 @@ QWidget* ExportWizard::makeHowPage() {
   auto* page = new QWizardPage;
   page->setTitle(tr("How"));
   page->setSubTitle(tr("Options of the chosen formats."));
-  auto* clouds = new QGroupBox(tr("Point clouds (PCD, PLY, KITTI .bin, NumPy)"), page);
+  QStringList cloudFormats;
+  for (const auto& f : exporters::formats())
+    if (f.cloud.write) cloudFormats << QString::fromLatin1(f.label);
+  auto* clouds = new QGroupBox(tr("Point clouds (%1)").arg(cloudFormats.join(QStringLiteral(", "))), page);
   pcdEncoding_ = new QComboBox(clouds);
   pcdEncoding_->addItem(tr("binary"), "binary");
   pcdEncoding_->addItem(tr("binary_compressed"), "binary_compressed");

@@ -300,52 +300,21 @@ std::vector<bool> finitePoints(const PointCloud& cloud) {
   return keep;
 }
 
-// The cloud formats' writers, one row each. KITTI has no way to mark a point missing and
-// always drops the non-finite ones; it writes fixed fields, not the chosen channels.
-struct CloudWriter {
-  Format format;
-  bool finiteOnly;
-  Result<std::string> (*write)(const PointCloud&, const std::vector<OutputChannel>&, const std::vector<bool>& keep,
-                               const ExportOptions&, const std::string& comment);
-};
-
-const CloudWriter kCloudWriters[] = {
-    {Format::Pcd, false,
-     [](const PointCloud& c, const std::vector<OutputChannel>& ch, const std::vector<bool>& keep,
-        const ExportOptions& o,
-        const std::string&) -> Result<std::string> { return pcdBytes(c, ch, keep, o.pcdEncoding); }},
-    {Format::Ply, false,
-     [](const PointCloud& c, const std::vector<OutputChannel>& ch, const std::vector<bool>& keep,
-        const ExportOptions& o,
-        const std::string& comment) -> Result<std::string> { return plyBytes(c, ch, keep, o.plyAscii, comment); }},
-    {Format::KittiBin, true,
-     [](const PointCloud& c, const std::vector<OutputChannel>&, const std::vector<bool>& keep, const ExportOptions&,
-        const std::string&) -> Result<std::string> { return kittiBytes(c, keep); }},
-    {Format::Npy, false,
-     [](const PointCloud& c, const std::vector<OutputChannel>& ch, const std::vector<bool>& keep, const ExportOptions&,
-        const std::string&) -> Result<std::string> {
-       std::string bytes = npyCloudBytes(c, ch, keep);
-       if (bytes.empty()) return makeError(ErrorCode::Unsupported, "too many fields for a NumPy 1.0 header");
-       return bytes;
-     }},
-};
-
 }  // namespace
 
 Result<std::string> cloudFileBytes(const PointCloud& cloud, const ExportOptions& options, const std::string& comment) {
-  const auto* writer = std::find_if(std::begin(kCloudWriters), std::end(kCloudWriters),
-                                    [&](const CloudWriter& w) { return w.format == options.format; });
-  if (writer == std::end(kCloudWriters))
+  const CloudFileWriter& writer = formatInfo(options.format).cloud;
+  if (!writer.write)
     return makeError(ErrorCode::InvalidArgument, std::string(formatName(options.format)) + " is not a cloud format");
   std::vector<bool> keep;
-  if (options.dropNaN || writer->finiteOnly) keep = finitePoints(cloud);
+  if (options.dropNaN || writer.fixedFields) keep = finitePoints(cloud);
   std::vector<OutputChannel> channels;
-  if (!writer->finiteOnly) {
+  if (!writer.fixedFields) {
     auto chosen = chooseChannels(cloud, options);
     if (!chosen) return std::move(chosen).error();
     channels = std::move(chosen).value();
   }
-  return writer->write(cloud, channels, keep, options, comment);
+  return writer.write(cloud, channels, keep, options, comment);
 }
 
 // ---- LZF --------------------------------------------------------------------------------

@@ -22,10 +22,22 @@ namespace bagscope::exporters {
 
 // ---- The formats (formats.cpp: the one table the CLI, the app and the exporter read) ------
 
-enum class Format : std::uint8_t { Pcd, Ply, KittiBin, Csv, Jpeg, Png, Mp4, Avi, Npy };
+enum class Format : std::uint8_t { Pcd, Ply, KittiBin, Csv, Jpeg, Png, Mp4, Avi, Npy, Las };
 
 /// Which options of ExportOptions apply to a format.
 enum class FormatOptions : std::uint8_t { Cloud, Image, Table };
+
+struct ExportOptions;
+struct OutputChannel;
+
+/// How a cloud format writes one cloud: its bytes, from the chosen channels and the points
+/// kept. A format of fixed fields (KITTI, LAS) gets no channels and only finite points.
+struct CloudFileWriter {
+  Result<std::string> (*write)(const sensors::PointCloud&, const std::vector<OutputChannel>& channels,
+                               const std::vector<bool>& keep, const ExportOptions&,
+                               const std::string& comment) = nullptr;
+  bool fixedFields = false;
+};
 
 struct FormatInfo {
   Format format;
@@ -40,6 +52,7 @@ struct FormatInfo {
   /// Also takes a topic of any other type, as one table per topic (CSV, NumPy).
   bool anyTopic;
   FormatOptions options;
+  CloudFileWriter cloud = {};  ///< set for the cloud formats
 };
 
 /// Every format, in the order the app offers them.
@@ -209,12 +222,15 @@ std::string pcdBytes(const sensors::PointCloud& cloud, const std::vector<OutputC
 std::string plyBytes(const sensors::PointCloud& cloud, const std::vector<OutputChannel>& channels,
                      const std::vector<bool>& keep, bool ascii, const std::string& comment);
 std::string kittiBytes(const sensors::PointCloud& cloud, const std::vector<bool>& keep);
+/// LAS 1.2, point format 3: x, y, z in millimetres, intensity (rounded, clamped to 16 bits),
+/// the cloud's stamp as adjusted standard GPS time, 8-bit r, g, b scaled to 16 bits.
+Result<std::string> lasBytes(const sensors::PointCloud& cloud, const std::vector<bool>& keep);
 /// Empty when the fields do not fit a NumPy 1.0 header (64 KiB).
 std::string npyCloudBytes(const sensors::PointCloud& cloud, const std::vector<OutputChannel>& channels,
                           const std::vector<bool>& keep);
 
-/// A cloud as the bytes of a file of `options.format` (PCD, PLY, KITTI .bin, NumPy), with
-/// the chosen fields, without non-finite points when `dropNaN` (always, for KITTI); PLY
+/// A cloud as the bytes of a file of `options.format` (a cloud format), with the chosen
+/// fields, without non-finite points when `dropNaN` (always, for fixed fields); PLY
 /// writes `comment` in its header.
 Result<std::string> cloudFileBytes(const sensors::PointCloud& cloud, const ExportOptions& options,
                                    const std::string& comment);

@@ -15,16 +15,41 @@ constexpr std::uint32_t bit(SensorKind k) { return 1u << static_cast<unsigned>(k
 constexpr std::uint32_t kClouds = bit(SensorKind::PointCloud) | bit(SensorKind::LaserScan);
 constexpr std::uint32_t kImages = bit(SensorKind::Image) | bit(SensorKind::CompressedImage);
 
+using sensors::PointCloud;
+using Channels = std::vector<OutputChannel>;
+using Keep = std::vector<bool>;
+
+constexpr CloudFileWriter kPcd{
+    [](const PointCloud& c, const Channels& ch, const Keep& keep, const ExportOptions& o,
+       const std::string&) -> Result<std::string> { return pcdBytes(c, ch, keep, o.pcdEncoding); }};
+constexpr CloudFileWriter kPly{
+    [](const PointCloud& c, const Channels& ch, const Keep& keep, const ExportOptions& o,
+       const std::string& comment) -> Result<std::string> { return plyBytes(c, ch, keep, o.plyAscii, comment); }};
+// KITTI has no way to mark a point missing and always drops the non-finite ones.
+constexpr CloudFileWriter kKitti{[](const PointCloud& c, const Channels&, const Keep& keep, const ExportOptions&,
+                                    const std::string&) -> Result<std::string> { return kittiBytes(c, keep); },
+                                 true};
+constexpr CloudFileWriter kNpy{[](const PointCloud& c, const Channels& ch, const Keep& keep, const ExportOptions&,
+                                  const std::string&) -> Result<std::string> {
+  std::string bytes = npyCloudBytes(c, ch, keep);
+  if (bytes.empty()) return makeError(ErrorCode::Unsupported, "too many fields for a NumPy 1.0 header");
+  return bytes;
+}};
+constexpr CloudFileWriter kLas{[](const PointCloud& c, const Channels&, const Keep& keep, const ExportOptions&,
+                                  const std::string&) { return lasBytes(c, keep); },
+                               true};
+
 constexpr FormatInfo kFormats[] = {
-    {Format::Pcd, "pcd", nullptr, "pcd", "PCD", kClouds, true, false, FormatOptions::Cloud},
-    {Format::Ply, "ply", nullptr, "ply", "PLY", kClouds, true, false, FormatOptions::Cloud},
-    {Format::KittiBin, "bin", "kitti", "bin", "KITTI .bin", kClouds, true, false, FormatOptions::Cloud},
+    {Format::Pcd, "pcd", nullptr, "pcd", "PCD", kClouds, true, false, FormatOptions::Cloud, kPcd},
+    {Format::Ply, "ply", nullptr, "ply", "PLY", kClouds, true, false, FormatOptions::Cloud, kPly},
+    {Format::KittiBin, "bin", "kitti", "bin", "KITTI .bin", kClouds, true, false, FormatOptions::Cloud, kKitti},
+    {Format::Las, "las", nullptr, "las", "LAS 1.2", kClouds, true, false, FormatOptions::Cloud, kLas},
     {Format::Png, "png", nullptr, "png", "PNG", kImages, true, false, FormatOptions::Image},
     {Format::Jpeg, "jpeg", "jpg", "jpg", "JPEG", kImages, true, false, FormatOptions::Image},
     {Format::Mp4, "mp4", nullptr, "mp4", "MP4 video", kImages, false, false, FormatOptions::Image},
     {Format::Avi, "avi", nullptr, "avi", "AVI video", kImages, false, false, FormatOptions::Image},
     {Format::Csv, "csv", nullptr, "csv", "CSV", 0, false, true, FormatOptions::Table},
-    {Format::Npy, "npy", nullptr, "npy", "NumPy .npy", kClouds, true, true, FormatOptions::Cloud},
+    {Format::Npy, "npy", nullptr, "npy", "NumPy .npy", kClouds, true, true, FormatOptions::Cloud, kNpy},
 };
 
 }  // namespace

@@ -49,14 +49,14 @@ private slots:
       if (f.alias) QCOMPARE(*exporters::formatFromName(f.alias), f.format);
       QCOMPARE(&exporters::formatInfo(f.format), &f);
     }
-    QCOMPARE(names.size(), std::size_t{9});
+    QCOMPARE(names.size(), std::size_t{10});
     auto unknown = exporters::formatFromName("tiff");
     QVERIFY(!unknown.has_value());
     QVERIFY2(unknown.error().message.find("pcd, ply, bin") != std::string::npos, unknown.error().message.c_str());
     QCOMPARE(std::string(exporters::extension(exporters::Format::Jpeg)), std::string("jpg"));
     using F = exporters::Format;
     auto list = [](std::string_view type) { return exporters::formatsFor(type); };
-    QCOMPARE(list("sensor_msgs/msg/PointCloud2"), (std::vector<F>{F::Pcd, F::Ply, F::KittiBin, F::Npy, F::Csv}));
+    QCOMPARE(list("sensor_msgs/msg/PointCloud2"), (std::vector<F>{F::Pcd, F::Ply, F::KittiBin, F::Las, F::Npy, F::Csv}));
     QCOMPARE(list("sensor_msgs/CompressedImage"), (std::vector<F>{F::Png, F::Jpeg, F::Mp4, F::Avi, F::Csv, F::Npy}));
     QCOMPARE(list("sensor_msgs/Imu"), (std::vector<F>{F::Csv, F::Npy}));
     QVERIFY(!exporters::accepts(F::Pcd, "sensor_msgs/Image") && exporters::accepts(F::Pcd, "sensor_msgs/LaserScan"));

@@ -9,6 +9,7 @@ and numpy. Run by CTest:
     /usr/bin/python3 tests/export/test_export.py --cli build/release/bin/bagscope-cli --data tests/data
 """
 import argparse
+import datetime
 import json
 import os
 import signal
@@ -118,6 +119,34 @@ def read_bytes(path):
 
 def files(folder, ext):
     return sorted(os.path.join(r, f) for r, _, fs in os.walk(folder) for f in fs if f.endswith(ext))
+
+
+def read_las(paths):
+    """What loaders.gl's LAS loader (@loaders.gl/las, read_las.mjs) reads from each file."""
+    run = subprocess.run(['node', os.path.join(os.path.dirname(os.path.abspath(__file__)), 'read_las.mjs'),
+                          os.path.abspath(ARGS.npm_cache), *paths], capture_output=True, text=True)
+    if run.returncode != 0:
+        raise AssertionError(f'@loaders.gl/las refused {paths}: {run.stderr}')
+    return [json.loads(line) for line in run.stdout.splitlines()]
+
+
+def las_header_and_gps_times(path):
+    """The version, point format and each point's GPS time, read here from the bytes at the
+    places the LAS 1.2 specification gives (loaders.gl does not read GPS time)."""
+    blob = read_bytes(path)
+    offset, = np.frombuffer(blob, '<u4', 1, 96)
+    length, = np.frombuffer(blob, '<u2', 1, 105)
+    count, = np.frombuffer(blob, '<u4', 1, 107)
+    encoding, = np.frombuffer(blob, '<u2', 1, 6)
+    records = np.frombuffer(blob, np.uint8, count * length, offset).reshape(count, length)
+    gps = records[:, 20:28].copy().view('<f8').ravel()
+    day, year = np.frombuffer(blob, '<u2', 2, 90)
+    return (blob[24], blob[25]), blob[104], int(encoding), gps, (int(year), int(day))
+
+
+def adjusted_gps_time(stamp):
+    """ROS time (Unix) as adjusted standard GPS time: GPS epoch 1980-01-06, 18 leap seconds."""
+    return stamp.secs - 315964800 + 18 - 1e9 + stamp.nsecs / 1e9
 
 
 class ExportTest(unittest.TestCase):
@@ -243,6 +272,65 @@ class ExportTest(unittest.TestCase):
         self.assertEqual(arr.dtype['intensity'], np.dtype('u1'))
         np.testing.assert_array_equal(arr['x'].ravel(), ref['x'])
         np.testing.assert_array_equal(arr['intensity'].ravel(), ref['intensity'])
+
+    def test_las_clouds_read_back_in_loaders_gl(self):
+        # LAS 1.2 point format 3 (issue #35): positions to the millimetre, intensity, the
+        # cloud's stamp as GPS time; only finite points (LAS cannot mark one missing).
+        refs = messages('/points')
+        out = os.path.join(self.out, 'las')
+        cli('export', data(BAG), '--format', 'las', '--topic', '/points', '--out', out)
+        paths = files(out, '.las')
+        self.assertEqual(len(paths), len(refs))
+        for path, got, (msg, _) in zip(paths, read_las(paths), refs):
+            ref = reference_cloud(msg)
+            finite = np.isfinite(ref['x']) & np.isfinite(ref['y']) & np.isfinite(ref['z'])
+            self.assertEqual(got['pointFormat'], 3)
+            self.assertEqual(got['count'], finite.sum())
+            xyz = np.array(got['positions']).reshape(-1, 3)
+            for k, axis in enumerate('xyz'):
+                np.testing.assert_allclose(xyz[:, k], ref[axis][finite], rtol=0, atol=0.0005 + 1e-9)
+            np.testing.assert_array_equal(got['intensity'], np.clip(np.round(ref['intensity'][finite]), 0, 65535))
+            self.assertEqual(got['colours'][:4], [0, 0, 0, 255])  # no colour in the cloud
+            version, point_format, encoding, gps, _ = las_header_and_gps_times(path)
+            self.assertEqual((version, point_format, encoding & 1), ((1, 2), 3, 1))
+            np.testing.assert_allclose(gps, adjusted_gps_time(msg.header.stamp), rtol=0, atol=1e-6)
+
+        # Colour (a packed rgb), 16-bit intensity and a NaN point, in a bag written here.
+        from sensor_msgs.msg import PointCloud2, PointField
+        import rospy
+        n = 50
+        rng = np.random.default_rng(7)
+        pts = np.zeros(n, dtype=[('x', '<f4'), ('y', '<f4'), ('z', '<f4'), ('rgb', '<u4'), ('intensity', '<u2')])
+        for axis in 'xyz':
+            pts[axis] = rng.uniform(-50, 50, n)
+        pts['x'][5] = np.nan
+        rgb = rng.integers(0, 256, (n, 3))
+        pts['rgb'] = (rgb[:, 0] << 16) | (rgb[:, 1] << 8) | rgb[:, 2]
+        pts['intensity'] = rng.integers(0, 65536, n)
+        bag = os.path.join(self.out, 'rgb.bag')
+        with rosbag.Bag(bag, 'w') as b:
+            m = PointCloud2(height=1, width=n, point_step=18, row_step=18 * n, is_dense=False,
+                            fields=[PointField(a, 4 * k, 7, 1) for k, a in enumerate('xyz')] +
+                                   [PointField('rgb', 12, 7, 1), PointField('intensity', 16, 4, 1)],
+                            data=pts.tobytes())
+            m.header.stamp = rospy.Time(1800000000, 250000000)
+            b.write('/rgb_cloud', m, rospy.Time(1800000000))
+        out = os.path.join(self.out, 'las_rgb')
+        cli('export', bag, '--format', 'las', '--out', out)
+        path, = files(out, '.las')
+        got, = read_las([path])
+        keep = np.arange(n) != 5
+        self.assertEqual(got['count'], n - 1)
+        np.testing.assert_array_equal(np.array(got['colours']).reshape(-1, 4)[:, :3], rgb[keep])
+        np.testing.assert_array_equal(got['intensity'], pts['intensity'][keep])
+        xyz = np.array(got['positions']).reshape(-1, 3)
+        np.testing.assert_allclose(xyz[:, 1], pts['y'][keep], rtol=0, atol=0.0005 + 1e-6)
+        np.testing.assert_allclose(got['mins'], [pts[a][keep].min() for a in 'xyz'], rtol=0, atol=1e-6)
+        np.testing.assert_allclose(got['maxs'], [pts[a][keep].max() for a in 'xyz'], rtol=0, atol=1e-6)
+        _, _, _, gps, created = las_header_and_gps_times(path)
+        np.testing.assert_allclose(gps, 1800000000.25 - 315964800 + 18 - 1e9, rtol=0, atol=1e-6)
+        stamp_date = datetime.datetime.fromtimestamp(1800000000, datetime.timezone.utc)
+        self.assertEqual(created, (stamp_date.year, stamp_date.timetuple().tm_yday))  # the cloud's date
 
     def test_ros2_clouds_agree_between_mcap_and_db3_and_with_the_expected_shape(self):
         with open(data('ros2/demo.expected.jsonl')) as f:
@@ -711,6 +799,7 @@ def main():
     ap.add_argument('--cli', required=True)
     ap.add_argument('--data', required=True)
     ap.add_argument('--rosbags', required=True, help='the rosbags library source (…/peers/rosbags/src)')
+    ap.add_argument('--npm-cache', required=True, help='where tests/npm/install.sh put the JavaScript readers')
     ARGS, rest = ap.parse_known_args()
     unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
 
