@@ -40,12 +40,14 @@ int stdoutWritten(int code) {
   return kOutputFailed;
 }
 
-int usage(const std::string& why) {
-  std::fprintf(stderr, "bagscope-cli: %s (see bagscope-cli --help)\n", why.c_str());
+}  // namespace
+
+int usageError(std::string_view command, std::string_view why) {
+  std::fprintf(stderr, "bagscope-cli: %.*s: %.*s (see bagscope-cli %.*s --help)\n", static_cast<int>(command.size()),
+               command.data(), static_cast<int>(why.size()), why.data(), static_cast<int>(command.size()),
+               command.data());
   return kUsage;
 }
-
-}  // namespace
 
 std::string describeForCli(const Error& error) {
   std::string text = error.describe();
@@ -88,17 +90,19 @@ bool parseTimeArgument(std::string_view arg, std::int64_t recordingStartNs, std:
   return true;
 }
 
-int runInfo(const std::vector<std::string>& args) {
+int runInfo(const std::vector<std::string>& list) {
   std::optional<std::string> path;
   bool json = false, sizes = false;
-  for (const auto& a : args) {
+  Arguments args(list);
+  while (args.next()) {
+    const std::string& a = args.current();
     if (a == "--json") json = true;
     else if (a == "--sizes") sizes = true;
-    else if (a.starts_with("-")) return usage("info: unknown option '" + a + "'");
-    else if (path) return usage("info takes one file");
+    else if (a.starts_with("-")) return usageError("info", "unknown option '" + a + "'");
+    else if (path) return usageError("info", "one file only");
     else path = a;
   }
-  if (!path) return usage("info: no file given");
+  if (!path) return usageError("info", "no file given");
   auto summary = session::summarizeRecording(std::filesystem::u8path(*path), sizes);
   if (!summary) {
     printError(summary.error());
@@ -130,29 +134,29 @@ std::optional<int> parseCatArgs(const std::vector<std::string>& list, CatArgs& o
     auto value = [&](std::string& result) { return args.value(result); };
     std::string v;
     if (a == "--topic") {
-      if (!value(v)) return usage("cat: --topic needs a topic");
+      if (!value(v)) return usageError("cat", "--topic needs a topic");
       out.topics.push_back(v);
     } else if (a == "--start" || a == "--end") {
-      if (!value(v)) return usage("cat: " + a + " needs a time in seconds");
+      if (!value(v)) return usageError("cat", "" + a + " needs a time in seconds");
       (a == "--start" ? out.startArg : out.endArg) = v;
     } else if (a == "--msg-path") {
-      if (!value(v)) return usage("cat: --msg-path needs a folder");
+      if (!value(v)) return usageError("cat", "--msg-path needs a folder");
       out.msgPaths.push_back(std::filesystem::u8path(v));
     } else if (a == "--bytes") {
-      if (!value(v)) return usage("cat: --bytes needs digest or base64");
+      if (!value(v)) return usageError("cat", "--bytes needs digest or base64");
       if (v == "digest") out.bytesMode = decode::BytesMode::Digest;
       else if (v == "base64") out.bytesMode = decode::BytesMode::Base64;
-      else return usage("cat: --bytes takes digest or base64, not '" + v + "'");
+      else return usageError("cat", "--bytes takes digest or base64, not '" + v + "'");
     } else if (a.starts_with("-")) {
-      return usage("cat: unknown option '" + a + "'");
+      return usageError("cat", "unknown option '" + a + "'");
     } else if (havePath) {
-      return usage("cat takes one file");
+      return usageError("cat", "one file only");
     } else {
       out.path = a;
       havePath = true;
     }
   }
-  if (!havePath) return usage("cat: no file given");
+  if (!havePath) return usageError("cat", "no file given");
   return std::nullopt;
 }
 
@@ -160,7 +164,7 @@ std::optional<int> parseCatArgs(const std::vector<std::string>& list, CatArgs& o
 std::optional<int> selectMessages(const session::Session& s, const CatArgs& args, session::Selection& selection) {
   for (const auto* arg : {&args.startArg, &args.endArg})
     if (*arg && !parseTimeArgument(**arg, s.startNs(), arg == &args.startArg ? selection.startNs : selection.endNs))
-      return usage("cat: '" + **arg + "' is not a time in seconds");
+      return usageError("cat", "'" + **arg + "' is not a time in seconds");
   for (const auto& t : args.topics) {
     bool found = false;
     for (session::TopicId id = 0; id < s.topics().size(); ++id) {
@@ -169,7 +173,7 @@ std::optional<int> selectMessages(const session::Session& s, const CatArgs& args
         found = true;
       }
     }
-    if (!found) return usage("cat: '" + args.path + "' has no topic '" + t + "'");
+    if (!found) return usageError("cat", "'" + args.path + "' has no topic '" + t + "'");
   }
   return std::nullopt;
 }
@@ -296,17 +300,19 @@ int runCat(const std::vector<std::string>& args) {
   return stdoutWritten(s.problems().empty() ? kOk : kPartial);
 }
 
-int runStats(const std::vector<std::string>& args) {
+int runStats(const std::vector<std::string>& list) {
   std::vector<std::filesystem::path> paths;
   bool json = false;
   session::SessionOptions options;
-  for (const auto& a : args) {
+  Arguments args(list);
+  while (args.next()) {
+    const std::string& a = args.current();
     if (a == "--json") json = true;
     else if (a == "--recursive" || a == "-r") options.recursive = true;
-    else if (a.starts_with("-")) return usage("stats: unknown option '" + a + "'");
+    else if (a.starts_with("-")) return usageError("stats", "unknown option '" + a + "'");
     else paths.push_back(std::filesystem::u8path(a));
   }
-  if (paths.empty()) return usage("stats: no file given");
+  if (paths.empty()) return usageError("stats", "no file given");
   auto opened = session::Session::open(paths, options);
   if (!opened) {
     printError(opened.error());

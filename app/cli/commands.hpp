@@ -30,6 +30,10 @@ int runMerge(const std::vector<std::string>& args);
 int runConvert(const std::vector<std::string>& args);
 int runRecover(const std::vector<std::string>& args);
 
+/// A bad command line: "bagscope-cli: <command>: <why> (see bagscope-cli <command> --help)"
+/// on stderr; returns kUsage. Every command's parser says its faults through this.
+int usageError(std::string_view command, std::string_view why);
+
 /// `error` as the CLI prints it: described, and for a missing definition how to add it.
 std::string describeForCli(const Error& error);
 

@@ -13,10 +13,7 @@ namespace bagscope::cli {
 namespace {
 namespace fs = std::filesystem;
 
-int usage(const std::string& why) {
-  std::fprintf(stderr, "bagscope-cli: export: %s (see bagscope-cli --help)\n", why.c_str());
-  return kUsage;
-}
+int usage(std::string_view why) { return usageError("export", why); }
 
 // The command line, parsed: what to export and how, and what to read.
 struct ExportArgs {

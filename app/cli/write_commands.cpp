@@ -26,12 +26,6 @@ struct WriteArgs {
   std::vector<fs::path> msgPaths;
 };
 
-int usage(const std::string& command, const std::string& why) {
-  std::fprintf(stderr, "bagscope-cli: %s: %s (see bagscope-cli %s --help)\n", command.c_str(), why.c_str(),
-               command.c_str());
-  return kUsage;
-}
-
 // "64M", "512k", "1G" or a number of bytes.
 bool parseBytes(const std::string& v, std::uint64_t& out) {
   if (v.empty()) return false;
@@ -68,52 +62,52 @@ std::optional<int> parseWriteArgs(const std::string& command, const CommandRules
     std::string v;
     auto value = [&] { return args.value(v); };
     if (a == "-o" || a == "--out" || a == "--output") {
-      if (!value()) return usage(command, a + " needs a path");
+      if (!value()) return usageError(command, a + " needs a path");
       out.output = fs::u8path(v);
       haveOutput = true;
     } else if (a == "--format") {
-      if (!value()) return usage(command, "--format needs one of " + write::containerNames());
+      if (!value()) return usageError(command, "--format needs one of " + write::containerNames());
       auto c = write::containerFromName(v);
-      if (!c) return usage(command, c.error().message);
+      if (!c) return usageError(command, c.error().message);
       out.container = *c;
     } else if (a == "--compression") {
       compress::Codec codec{};
       if (!value() || !compress::codecFromName(v, codec))
-        return usage(command, "--compression takes none, lz4, zstd or bz2");
+        return usageError(command, "--compression takes none, lz4, zstd or bz2");
       out.compression = codec;
     } else if (a == "--chunk-size" || a == "--split-size") {
       if (!value() || !parseBytes(v, a == "--chunk-size" ? out.chunkBytes : out.splitBytes))
-        return usage(command, a + " needs a size in bytes (such as 4M)");
+        return usageError(command, a + " needs a size in bytes (such as 4M)");
     } else if (a == "--msg-path") {
-      if (!value()) return usage(command, "--msg-path needs a folder");
+      if (!value()) return usageError(command, "--msg-path needs a folder");
       out.msgPaths.push_back(fs::u8path(v));
     } else if (a == "--overwrite") {
       out.overwrite = true;
     } else if (a == "--quiet" || a == "-q") {
       out.quiet = true;
     } else if (rules.selects && (a == "--topic" || a == "--exclude")) {
-      if (!value()) return usage(command, a + " needs a topic name or /regular expression/");
+      if (!value()) return usageError(command, a + " needs a topic name or /regular expression/");
       (a == "--topic" ? out.topics.include : out.topics.exclude).push_back(v);
     } else if (rules.selects && (a == "--start" || a == "--end")) {
-      if (!value()) return usage(command, a + " needs a time in seconds");
+      if (!value()) return usageError(command, a + " needs a time in seconds");
       (a == "--start" ? out.startArg : out.endArg) = v;
     } else if (rules.selects && a == "--every") {
       if (!value() || v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v.size() > 9 ||
           std::stoull(v) == 0)
-        return usage(command, "--every needs a whole number of at least 1");
+        return usageError(command, "--every needs a whole number of at least 1");
       out.every = std::stoull(v);
     } else if (a.starts_with("-") && a != "-") {
-      return usage(command, "unknown option '" + a + "'");
+      return usageError(command, "unknown option '" + a + "'");
     } else {
       out.inputs.push_back(fs::u8path(a));
     }
   }
-  if (out.inputs.empty()) return usage(command, "no input given");
-  if (rules.oneInput && out.inputs.size() > 1) return usage(command, "takes one input");
-  if (!haveOutput) return usage(command, "no output given (-o PATH)");
+  if (out.inputs.empty()) return usageError(command, "no input given");
+  if (rules.oneInput && out.inputs.size() > 1) return usageError(command, "takes one input");
+  if (!haveOutput) return usageError(command, "no output given (-o PATH)");
   if (!out.container) out.container = write::containerForName(out.output);
   if (!out.container && rules.needsFormat)
-    return usage(command, "say the output's format with --format (" + write::containerNames() + ")");
+    return usageError(command, "say the output's format with --format (" + write::containerNames() + ")");
   return std::nullopt;
 }
 
@@ -162,7 +156,7 @@ int runWrite(const std::string& command, const CommandRules& rules, const std::v
   for (const auto* arg : {&parsed.startArg, &parsed.endArg})
     if (*arg && !parseTimeArgument(**arg, s.startNs(),
                                    arg == &parsed.startArg ? request.selection.startNs : request.selection.endNs))
-      return usage(command, "'" + **arg + "' is not a time in seconds");
+      return usageError(command, "'" + **arg + "' is not a time in seconds");
   if (!parsed.topics.include.empty() || !parsed.topics.exclude.empty()) {
     auto topics = write::selectTopics(s, parsed.topics);
     if (!topics && !s.problems().empty()) {  // the damage took the topics: what was lost is said above
@@ -170,8 +164,8 @@ int runWrite(const std::string& command, const CommandRules& rules, const std::v
                    command.c_str(), topics.error().message.c_str());
       return kPartial;
     }
-    if (!topics) return usage(command, topics.error().message);
-    if (topics->empty()) return usage(command, "the --topic and --exclude given leave no topic");
+    if (!topics) return usageError(command, topics.error().message);
+    if (topics->empty()) return usageError(command, "the --topic and --exclude given leave no topic");
     request.selection.topics = *topics;
   }
 

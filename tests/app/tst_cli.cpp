@@ -475,6 +475,18 @@ private slots:
       QVERIFY2(all.out.contains(("\n  " + command + " ").toUtf8()), qPrintable(command));
     QVERIFY(all.out.contains("<command> --help"));
   }
+
+  // One way to say a bad command line (#35): every command names itself and points at its
+  // own --help (info, cat, stats and export pointed at the overview).
+  void everyUsageErrorNamesItsCommandAndItsHelp() {
+    for (const QString command : {"info", "cat", "stats", "export", "filter", "merge", "convert", "recover"}) {
+      Run r = runCli({command, "--no-such-option", test::dataPath("ros1/demo_lz4.bag")});
+      QVERIFY2(r.exitCode == 2, qPrintable(command + ": " + r.err));
+      QVERIFY2(r.err.startsWith(("bagscope-cli: " + command + ": unknown option '--no-such-option'").toUtf8()),
+               qPrintable(r.err));
+      QVERIFY2(r.err.trimmed().endsWith(("(see bagscope-cli " + command + " --help)").toUtf8()), qPrintable(r.err));
+    }
+  }
 };
 
 QTEST_GUILESS_MAIN(TestCli)
