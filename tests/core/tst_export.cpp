@@ -56,7 +56,8 @@ private slots:
     QCOMPARE(std::string(exporters::extension(exporters::Format::Jpeg)), std::string("jpg"));
     using F = exporters::Format;
     auto list = [](std::string_view type) { return exporters::formatsFor(type); };
-    QCOMPARE(list("sensor_msgs/msg/PointCloud2"), (std::vector<F>{F::Pcd, F::Ply, F::KittiBin, F::Las, F::Npy, F::Csv}));
+    QCOMPARE(list("sensor_msgs/msg/PointCloud2"),
+             (std::vector<F>{F::Pcd, F::Ply, F::KittiBin, F::Las, F::Npy, F::Csv}));
     QCOMPARE(list("sensor_msgs/CompressedImage"), (std::vector<F>{F::Png, F::Jpeg, F::Mp4, F::Avi, F::Csv, F::Npy}));
     QCOMPARE(list("sensor_msgs/Imu"), (std::vector<F>{F::Csv, F::Npy}));
     QVERIFY(!exporters::accepts(F::Pcd, "sensor_msgs/Image") && exporters::accepts(F::Pcd, "sensor_msgs/LaserScan"));
