@@ -33,16 +33,16 @@
 
 #include <cmath>
 
-#include "widgets/cloud_panel.hpp"
-#include "widgets/document.hpp"
-#include "widgets/export_wizard.hpp"
-#include "widgets/image_panel.hpp"
-#include "widgets/inspector.hpp"
-#include "widgets/log_panel.hpp"
-#include "widgets/main_window.hpp"
-#include "widgets/playback.hpp"
-#include "widgets/plot_panel.hpp"
-#include "widgets/vtk_view.hpp"
+#include "widgets/dialogs/export_wizard.hpp"
+#include "widgets/panels/image_panel.hpp"
+#include "widgets/panels/log_panel.hpp"
+#include "widgets/panels/plot/plot_panel.hpp"
+#include "widgets/panels/scene3d/cloud_panel.hpp"
+#include "widgets/panels/scene3d/vtk_view.hpp"
+#include "widgets/shell/document.hpp"
+#include "widgets/shell/inspector.hpp"
+#include "widgets/shell/main_window.hpp"
+#include "widgets/shell/playback.hpp"
 
 using namespace bagscope::widgets;
 

@@ -8,6 +8,6 @@ cd "$(dirname "$0")/.."
 lupdate=/usr/lib/qt6/bin/lupdate
 sources=(widgets app/gui)
 for lang in zh_CN ja_JP; do
-  "$lupdate" -silent -locations none -no-obsolete -target-language "$lang" "${sources[@]}" -ts "translations/bagscope_$lang.ts"
+  "$lupdate" -silent -locations none -no-obsolete -I . -target-language "$lang" "${sources[@]}" -ts "translations/bagscope_$lang.ts"
 done
-"$lupdate" -silent -locations none -no-obsolete -pluralonly -target-language en "${sources[@]}" -ts translations/bagscope_en.ts
+"$lupdate" -silent -locations none -no-obsolete -pluralonly -I . -target-language en "${sources[@]}" -ts translations/bagscope_en.ts

@@ -12,10 +12,10 @@
 #include <QTranslator>
 
 #include "bagscope/build_info.hpp"
-#include "widgets/main_window.hpp"
-#include "widgets/settings.hpp"
-#include "widgets/unexpected_error.hpp"
-#include "widgets/vtk_view.hpp"
+#include "widgets/async/unexpected_error.hpp"
+#include "widgets/panels/scene3d/vtk_view.hpp"
+#include "widgets/shell/main_window.hpp"
+#include "widgets/shell/settings.hpp"
 
 namespace {
 

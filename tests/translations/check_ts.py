@@ -43,8 +43,10 @@ def main():
     root = Path(args.source)
     with tempfile.TemporaryDirectory() as tmp:
         fresh = Path(tmp) / "fresh.ts"
-        subprocess.run([args.lupdate, "-silent", "-locations", "none", str(root / "widgets"), str(root / "app/gui"),
-                        "-ts", str(fresh)], check=True)
+        # -I: the widgets include each other by rooted paths (widgets/shell/…), which lupdate
+        # must find to know the class a tr() belongs to.
+        subprocess.run([args.lupdate, "-silent", "-locations", "none", "-I", str(root), str(root / "widgets"),
+                        str(root / "app/gui"), "-ts", str(fresh)], check=True)
         wanted = messages(fresh)
     if len(wanted) < 50:
         print(f"only {len(wanted)} strings found by lupdate: is the source path right?")

@@ -13,8 +13,8 @@
 #include "common/test_support.hpp"
 #include "core/export/export.hpp"
 #include "widget_test_support.hpp"
-#include "widgets/document.hpp"
-#include "widgets/export_wizard.hpp"
+#include "widgets/dialogs/export_wizard.hpp"
+#include "widgets/shell/document.hpp"
 
 using namespace bagscope::widgets;
 using bagscope::test::dataPath;

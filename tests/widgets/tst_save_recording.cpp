@@ -11,8 +11,8 @@
 
 #include "common/test_support.hpp"
 #include "widget_test_support.hpp"
-#include "widgets/document.hpp"
-#include "widgets/save_recording_dialog.hpp"
+#include "widgets/dialogs/save_recording_dialog.hpp"
+#include "widgets/shell/document.hpp"
 
 using namespace bagscope::widgets;
 using bagscope::test::dataPath;

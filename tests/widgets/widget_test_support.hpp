@@ -4,7 +4,7 @@
 #include <QSignalSpy>
 #include <QStringList>
 
-#include "widgets/document.hpp"
+#include "widgets/shell/document.hpp"
 
 namespace bagscope::test {
 

@@ -1,0 +1,198 @@
+#include "widgets/shell/topic_list.hpp"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QMenu>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+#include "core/base/text.hpp"
+#include "widgets/panels/panel_registry.hpp"
+#include "widgets/shell/document.hpp"
+
+namespace bagscope::widgets {
+
+// ---------------------------------------------------------------------------------------
+// TopicModel
+
+TopicModel::TopicModel(Document* document, QObject* parent) : QAbstractTableModel(parent), document_(document) {
+  connect(document_, &Document::sessionChanged, this, [this] {
+    beginResetModel();
+    endResetModel();
+  });
+  connect(document_, &Document::topicSizesChanged, this, [this] {
+    if (rowCount() > 0) emit dataChanged(index(0, Size), index(rowCount() - 1, Size));
+  });
+}
+
+int TopicModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(document_->topics().size());
+}
+
+int TopicModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant TopicModel::data(const QModelIndex& index, int role) const {
+  if (!index.isValid() || index.row() >= rowCount()) return {};
+  const TopicInfo& t = document_->topics()[static_cast<std::size_t>(index.row())];
+  switch (role) {
+    case Qt::DisplayRole:
+      switch (index.column()) {
+        case Topic: return t.name;
+        case Type: return t.type;
+        case Count: return QLocale().toString(static_cast<qulonglong>(t.count));
+        case Rate: return t.rateHz > 0 ? QLocale().toString(t.rateHz, 'f', t.rateHz < 10 ? 2 : 1) : QStringLiteral("–");
+        case Size:
+          return t.sizeBytes < 0 ? QStringLiteral("…")
+                                 : QString::fromStdString(formatBytes(static_cast<std::uint64_t>(t.sizeBytes)));
+      }
+      break;
+    case SortRole:
+      switch (index.column()) {
+        case Topic: return t.name;
+        case Type: return t.type;
+        case Count: return static_cast<qulonglong>(t.count);
+        case Rate: return t.rateHz;
+        case Size: return t.sizeBytes;
+      }
+      break;
+    case TopicIdRole: return static_cast<uint>(t.id);
+    case Qt::ForegroundRole:
+      // Greyed but still selectable: its stats and timeline row still work.
+      if (!t.decodeProblem.isEmpty()) return QApplication::palette().brush(QPalette::Disabled, QPalette::Text);
+      break;
+    case Qt::TextAlignmentRole:
+      if (index.column() >= Count) return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+      break;
+    case Qt::ToolTipRole:
+      if (!t.decodeProblem.isEmpty()) return tr("Messages of this topic cannot be decoded: %1").arg(t.decodeAdvice());
+      if (index.column() == Size && t.sizeBytes < 0) return tr("Being measured in the background…");
+      return index.column() <= Type ? index.data().toString() : QVariant();
+  }
+  return {};
+}
+
+Qt::ItemFlags TopicModel::flags(const QModelIndex& index) const {
+  return index.isValid() ? Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemNeverHasChildren : Qt::NoItemFlags;
+}
+
+QVariant TopicModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  switch (section) {
+    case Topic: return tr("Topic");
+    case Type: return tr("Type");
+    case Count: return tr("Messages");
+    case Rate: return tr("Rate (Hz)");
+    case Size: return tr("Size");
+  }
+  return {};
+}
+
+// ---------------------------------------------------------------------------------------
+// TopicFilter
+
+TopicFilter::TopicFilter(QObject* parent) : QSortFilterProxyModel(parent) {
+  setSortRole(TopicModel::SortRole);
+  setSortCaseSensitivity(Qt::CaseInsensitive);
+}
+
+void TopicFilter::setFilterText(const QString& text) {
+  words_ = text.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+  invalidateFilter();
+}
+
+bool TopicFilter::filterAcceptsRow(int row, const QModelIndex& parent) const {
+  QString name = sourceModel()->index(row, TopicModel::Topic, parent).data().toString();
+  QString type = sourceModel()->index(row, TopicModel::Type, parent).data().toString();
+  for (const auto& w : words_)
+    if (!name.contains(w, Qt::CaseInsensitive) && !type.contains(w, Qt::CaseInsensitive)) return false;
+  return true;
+}
+
+std::vector<session::TopicId> TopicFilter::shownTopics() const {
+  std::vector<session::TopicId> out;
+  for (int r = 0; r < rowCount(); ++r) out.push_back(index(r, 0).data(TopicModel::TopicIdRole).toUInt());
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------
+// TopicListPanel
+
+TopicListPanel::TopicListPanel(Document* document, QWidget* parent)
+    : QWidget(parent),
+      document_(document),
+      model_(new TopicModel(document, this)),
+      filter_(new TopicFilter(this)),
+      filterBox_(new QLineEdit(this)),
+      view_(new QTreeView(this)) {
+  filter_->setSourceModel(model_);
+  filterBox_->setPlaceholderText(tr("Filter topics by name or type"));
+  filterBox_->setClearButtonEnabled(true);
+  view_->setModel(filter_);
+  view_->setRootIsDecorated(false);
+  view_->setAlternatingRowColors(true);
+  view_->setUniformRowHeights(true);
+  view_->setSortingEnabled(true);
+  view_->sortByColumn(TopicModel::Topic, Qt::AscendingOrder);
+  view_->setSelectionMode(QAbstractItemView::SingleSelection);
+  view_->setContextMenuPolicy(Qt::CustomContextMenu);
+  view_->header()->setStretchLastSection(false);
+  view_->header()->setSectionResizeMode(TopicModel::Topic, QHeaderView::Interactive);
+  view_->header()->setSectionResizeMode(TopicModel::Type, QHeaderView::Interactive);
+  view_->header()->resizeSection(TopicModel::Topic, 180);
+  view_->header()->resizeSection(TopicModel::Type, 150);
+  for (int c : {TopicModel::Count, TopicModel::Rate, TopicModel::Size})
+    view_->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(2, 2, 2, 2);
+  layout->addWidget(filterBox_);
+  layout->addWidget(view_);
+
+  connect(filterBox_, &QLineEdit::textChanged, filter_, &TopicFilter::setFilterText);
+  connect(filter_, &QAbstractItemModel::layoutChanged, this, &TopicListPanel::shownTopicsChanged);
+  connect(filter_, &QAbstractItemModel::modelReset, this, &TopicListPanel::shownTopicsChanged);
+  connect(filter_, &QAbstractItemModel::rowsInserted, this, &TopicListPanel::shownTopicsChanged);
+  connect(filter_, &QAbstractItemModel::rowsRemoved, this, &TopicListPanel::shownTopicsChanged);
+  connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+    document_->setCurrentTopic(current.isValid() ? static_cast<int>(current.data(TopicModel::TopicIdRole).toUInt())
+                                                 : -1);
+  });
+  connect(document_, &Document::currentTopicChanged, this, &TopicListPanel::selectTopic);
+  connect(view_, &QWidget::customContextMenuRequested, this, &TopicListPanel::showContextMenu);
+}
+
+void TopicListPanel::selectTopic(int topic) {
+  for (int r = 0; r < filter_->rowCount(); ++r) {
+    QModelIndex i = filter_->index(r, 0);
+    if (static_cast<int>(i.data(TopicModel::TopicIdRole).toUInt()) == topic) {
+      if (view_->currentIndex().row() != r)
+        view_->selectionModel()->setCurrentIndex(i, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+      view_->scrollTo(i);
+      return;
+    }
+  }
+}
+
+void TopicListPanel::showContextMenu(const QPoint& pos) {
+  QModelIndex index = view_->indexAt(pos);
+  if (!index.isValid()) return;
+  int topic = static_cast<int>(index.data(TopicModel::TopicIdRole).toUInt());
+  QString name = filter_->index(index.row(), TopicModel::Topic).data().toString();
+  QMenu menu(this);
+  const TopicInfo& info = document_->topics()[static_cast<std::size_t>(topic)];
+  bool decodable = info.decodeProblem.isEmpty();
+  menu.addAction(tr("Plot Field…"), this, [this, topic] { emit plotRequested(topic); })->setEnabled(decodable);
+  // The panels that show this type.
+  for (const PanelType& type : panelTypes())
+    if (type.shows && type.showAction && type.shows(info.type))
+      menu.addAction(translated(type.showAction), this,
+                     [this, topic, kind = QString::fromLatin1(type.kind)] { emit showRequested(topic, kind); });
+  menu.addAction(tr("Export This Topic…"), this, [this, topic] { emit exportRequested(topic); })->setEnabled(decodable);
+  menu.addSeparator();
+  menu.addAction(tr("Copy Topic Name"), this, [name] { QApplication::clipboard()->setText(name); });
+  menu.addAction(tr("Stats…"), this, [this, topic] { emit statsRequested(topic); });
+  menu.exec(view_->viewport()->mapToGlobal(pos));
+}
+
+}  // namespace bagscope::widgets
