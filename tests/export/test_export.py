@@ -251,15 +251,21 @@ class ExportTest(unittest.TestCase):
             pts = np.asarray(o3d.io.read_point_cloud(path).points)
             np.testing.assert_allclose(pts[:, 2], ref['z'], rtol=1e-6)
 
+    def exported_clouds(self, fmt, topic):
+        """Each cloud of `topic` exported as `fmt` (one file per message, checked), with its
+        message, its reference points and which of them have finite coordinates."""
+        refs = messages(topic)
+        out = os.path.join(self.out, fmt)
+        cli('export', data(BAG), '--format', fmt, '--topic', topic, '--out', out)
+        paths = files(out, '.' + fmt)
+        self.assertEqual(len(paths), len(refs))
+        for path, (msg, _) in zip(paths, refs):
+            ref = reference_cloud(msg)
+            yield path, msg, ref, np.isfinite(ref['x']) & np.isfinite(ref['y']) & np.isfinite(ref['z'])
+
     def test_kitti_bin_and_npy_clouds(self):
         refs = messages('/points_organized')
-        out = os.path.join(self.out, 'bin')
-        cli('export', data(BAG), '--format', 'bin', '--topic', '/points_organized', '--out', out)
-        bins = files(out, '.bin')
-        self.assertEqual(len(bins), len(refs))
-        for path, (msg, _) in zip(bins, refs):
-            ref = reference_cloud(msg)
-            finite = np.isfinite(ref['x']) & np.isfinite(ref['y']) & np.isfinite(ref['z'])
+        for path, _, ref, finite in self.exported_clouds('bin', '/points_organized'):
             pts = np.fromfile(path, dtype='<f4').reshape(-1, 4)
             self.assertEqual(len(pts), finite.sum())  # beams without a return are left out
             np.testing.assert_array_equal(pts[:, 0], ref['x'][finite])
@@ -276,14 +282,8 @@ class ExportTest(unittest.TestCase):
     def test_las_clouds_read_back_in_loaders_gl(self):
         # LAS 1.2 point format 3 (issue #35): positions to the millimetre, intensity, the
         # cloud's stamp as GPS time; only finite points (LAS cannot mark one missing).
-        refs = messages('/points')
-        out = os.path.join(self.out, 'las')
-        cli('export', data(BAG), '--format', 'las', '--topic', '/points', '--out', out)
-        paths = files(out, '.las')
-        self.assertEqual(len(paths), len(refs))
-        for path, got, (msg, _) in zip(paths, read_las(paths), refs):
-            ref = reference_cloud(msg)
-            finite = np.isfinite(ref['x']) & np.isfinite(ref['y']) & np.isfinite(ref['z'])
+        clouds = list(self.exported_clouds('las', '/points'))
+        for (path, msg, ref, finite), got in zip(clouds, read_las([c[0] for c in clouds])):
             self.assertEqual(got['pointFormat'], 3)
             self.assertEqual(got['count'], finite.sum())
             xyz = np.array(got['positions']).reshape(-1, 3)
