@@ -32,6 +32,10 @@ public:
   virtual void setTimeDisplay(TimeDisplay) {}
   /// Panels of one topic (image, 3D) show `name`; empty: the first they can. Others ignore it.
   virtual void setTopic(const QString& name) { (void)name; }
+  /// Whether the panel now shows time on an axis that scrolls with the others' (a time plot):
+  /// the window moves it to each range another one sends with timeRangeChanged.
+  virtual bool sharesTimeRange() const { return false; }
+  virtual void showTimeRange(double lowerS, double upperS) { (void)lowerS, (void)upperS; }
 
   /// Asks for a file name (`suggested`, `filters`) and saves there with `save`; a failure
   /// is shown when saved() comes.
@@ -39,6 +43,8 @@ public:
                   const std::function<void(const QString&)>& save);
 
 signals:
+  /// The user zoomed or panned its time axis (seconds from the start).
+  void timeRangeChanged(double lowerS, double upperS);
   /// The panel's title (its topic) changed.
   void titleChanged(const QString& title);
   /// A file it was asked to write (Save Frame, Export Visible Range) was written in the

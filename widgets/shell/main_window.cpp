@@ -234,7 +234,7 @@ Panel* MainWindow::addPanel(const QString& kind, const QString& name) {
   const PanelType* type = panelType(kind);
   if (!type) return nullptr;
   Panel* panel = type->create(document_);
-  if (auto* plot = qobject_cast<PlotPanel*>(panel)) linkPlot(plot);  // plots of time scroll together
+  linkTimeRange(panel);
   const QString title = translated(type->title);
   QString dockName = name.isEmpty() ? QStringLiteral("%1-%2").arg(kind).arg(nextPanel_++) : name;
   auto* dock = addDock(panel, title, dockName, Qt::RightDockWidgetArea);
@@ -349,12 +349,11 @@ PlotPanel* MainWindow::plotForField() {
   return static_cast<PlotPanel*>(addPanel(QLatin1String(PlotPanel::kKind)));
 }
 
-void MainWindow::linkPlot(PlotPanel* plot) {
-  // Time plots share their x range: zooming or panning one moves the others.
-  connect(plot, &PlotPanel::xRangeChanged, this, [this, plot](double lo, double hi) {
-    for (Panel* p : panels())
-      if (auto* other = qobject_cast<PlotPanel*>(p); other && other != plot && other->mode() == PlotPanel::Mode::Time)
-        other->setXRange(lo, hi);
+void MainWindow::linkTimeRange(Panel* panel) {
+  // Panels with a time axis share its range: zooming or panning one moves the others.
+  connect(panel, &Panel::timeRangeChanged, this, [this, panel](double lo, double hi) {
+    for (Panel* other : panels())
+      if (other != panel && other->sharesTimeRange()) other->showTimeRange(lo, hi);
   });
 }
 

@@ -91,7 +91,7 @@ private:
   /// View ▸ Panels: every plot and view, checked while shown, and Remove Closed Panels.
   void fillPanelsMenu(QMenu* menu);
   PlotPanel* plotForField();
-  void linkPlot(PlotPanel* plot);
+  void linkTimeRange(Panel* panel);
   void createMenus();
   void rebuildRecentMenu();
   void rebuildLayoutsMenu();

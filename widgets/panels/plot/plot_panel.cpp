@@ -255,7 +255,7 @@ void PlotPanel::connectPlot() {
   connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this](const QCPRange& r) {
     if (settingRange_) return;
     redraw();
-    if (timeAxis()) emit xRangeChanged(r.lower, r.upper);
+    if (timeAxis()) emit timeRangeChanged(r.lower, r.upper);
   });
   connect(plot_, &QCustomPlot::legendClick, this, [this](QCPLegend*, QCPAbstractLegendItem* item, QMouseEvent* e) {
     auto* entry = qobject_cast<QCPPlottableLegendItem*>(item);
@@ -963,7 +963,7 @@ void PlotPanel::fitAll() {
   plot_->xAxis->setRange(lo, hi);
   settingRange_ = false;
   redraw();
-  if (timeAxis()) emit xRangeChanged(lo, hi);
+  if (timeAxis()) emit timeRangeChanged(lo, hi);
 }
 
 void PlotPanel::setXRange(double lower, double upper) {

@@ -61,6 +61,8 @@ public:
   QJsonObject saveSettings() const override;
   void restoreSettings(const QJsonObject& settings) override;
   void sessionChanged() override;
+  bool sharesTimeRange() const override { return mode_ == Mode::Time; }
+  void showTimeRange(double lowerS, double upperS) override { setXRange(lowerS, upperS); }
   void setTimeDisplay(TimeDisplay display) override;
 
   Mode mode() const { return mode_; }
@@ -139,7 +141,6 @@ public:
 
 signals:
   /// The user zoomed or panned the time axis.
-  void xRangeChanged(double lower, double upper);
   /// Every series has its data.
   void loaded();
 
