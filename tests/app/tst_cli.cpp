@@ -63,16 +63,6 @@ std::vector<std::pair<qint64, QByteArray>> rawRowsOf(const QString& folder, cons
   return rows;
 }
 
-// "line N: where they differ" for the first line that differs; empty when all are equal.
-QString firstDifference(const std::vector<QJsonObject>& ours, const std::vector<QJsonObject>& expected) {
-  if (ours.size() != expected.size())
-    return QStringLiteral("%1 lines, expected %2").arg(ours.size()).arg(expected.size());
-  for (std::size_t i = 0; i < ours.size(); ++i)
-    if (QString d = test::jsonDifference(ours[i], expected[i]); !d.isEmpty())
-      return QStringLiteral("line %1: %2").arg(i + 1).arg(d);
-  return {};
-}
-
 }  // namespace
 
 class TestCli : public QObject {
@@ -114,7 +104,8 @@ private slots:
     auto expected = test::readJsonLines(test::dataPath(expectation), &err);
     QVERIFY2(err.isEmpty(), qPrintable(err));
     expected.resize(std::min(expected.size(), ours.size()));  // a damaged file: the complete messages first
-    QVERIFY2(firstDifference(ours, expected).isEmpty(), qPrintable(firstDifference(ours, expected)));
+    QVERIFY2(test::firstDifference(ours, expected, "line").isEmpty(),
+             qPrintable(test::firstDifference(ours, expected, "line")));
   }
 
   // Real-world ROS 2 layouts and types, written by rosbags (tests/data/ros2/cases/README.md);
@@ -157,7 +148,8 @@ private slots:
     QVERIFY2(err.isEmpty(), qPrintable(err));
     QCOMPARE(static_cast<int>(expected.size()), count);
     QCOMPARE(ours.size(), expected.size());
-    QVERIFY2(firstDifference(ours, expected).isEmpty(), qPrintable(firstDifference(ours, expected)));
+    QVERIFY2(test::firstDifference(ours, expected, "line").isEmpty(),
+             qPrintable(test::firstDifference(ours, expected, "line")));
   }
 
   void msgPathDecodesTypesTheBagDoesNotDefine() {
@@ -195,7 +187,8 @@ private slots:
     QString err;
     auto expected = test::readJsonLines(test::dataPath("ros2/demo.expected.jsonl"), &err);
     QCOMPARE(ours.size(), expected.size());
-    QVERIFY2(firstDifference(ours, expected).isEmpty(), qPrintable(firstDifference(ours, expected)));
+    QVERIFY2(test::firstDifference(ours, expected, "line").isEmpty(),
+             qPrintable(test::firstDifference(ours, expected, "line")));
   }
 
   void msgPathTakesARecordingToBorrowDefinitionsFrom() {
@@ -205,7 +198,8 @@ private slots:
     QString err;
     auto expected = test::readJsonLines(test::dataPath("ros2/demo.expected.jsonl"), &err);
     QCOMPARE(ours.size(), expected.size());
-    QVERIFY2(firstDifference(ours, expected).isEmpty(), qPrintable(firstDifference(ours, expected)));
+    QVERIFY2(test::firstDifference(ours, expected, "line").isEmpty(),
+             qPrintable(test::firstDifference(ours, expected, "line")));
   }
 
   void damagedBagsSayWhatWasLostOnStderr() {

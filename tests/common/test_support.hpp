@@ -96,6 +96,18 @@ inline QString jsonDifference(const QJsonValue& a, const QJsonValue& b, const QS
   }
 }
 
+/// "<unit> N: path: a != b" for the first of `ours` that differs from `expected` (N from 1),
+/// the counts when they differ in number, or empty when all are equal.
+inline QString firstDifference(const std::vector<QJsonObject>& ours, const std::vector<QJsonObject>& expected,
+                               const QString& unit = QStringLiteral("message")) {
+  if (ours.size() != expected.size())
+    return QStringLiteral("%1 %2s, expected %3").arg(ours.size()).arg(unit).arg(expected.size());
+  for (std::size_t i = 0; i < ours.size(); ++i)
+    if (QString d = jsonDifference(ours[i], expected[i]); !d.isEmpty())
+      return QStringLiteral("%1 %2: %3").arg(unit).arg(i + 1).arg(d);
+  return {};
+}
+
 inline QJsonObject parseObject(const std::string& text) {
   return QJsonDocument::fromJson(QByteArray::fromStdString(text)).object();
 }

@@ -95,15 +95,6 @@ std::vector<QJsonObject> unionInTimeOrder(std::initializer_list<const char*> fil
   return all;
 }
 
-QString firstDifference(const std::vector<QJsonObject>& ours, const std::vector<QJsonObject>& expected) {
-  if (ours.size() != expected.size())
-    return QStringLiteral("%1 messages, expected %2").arg(ours.size()).arg(expected.size());
-  for (std::size_t i = 0; i < ours.size(); ++i)
-    if (auto d = test::jsonDifference(ours[i], expected[i]); !d.isEmpty())
-      return QStringLiteral("message %1: %2").arg(i).arg(d);
-  return {};
-}
-
 // A ROS 1 bag of `chunks` chunks of `perChunk` float64 messages on /x, 1 ms apart from
 // t = 1 s, message k holding the value k.
 std::vector<std::byte> float64Bag(int chunks, int perChunk) {
@@ -204,7 +195,7 @@ private slots:
     QCOMPARE(s->index(*imu).size(), std::size_t{800});
 
     auto expected = unionInTimeOrder({"ros1/demo.expected.jsonl", "ros2/demo.expected.jsonl"});
-    QString d = firstDifference(readAll(*s), expected);
+    QString d = test::firstDifference(readAll(*s), expected);
     QVERIFY2(d.isEmpty(), qPrintable(d));
 
     // Topic and time filters: the same union, filtered.
@@ -218,7 +209,7 @@ private slots:
         filtered.push_back(line);
     }
     QVERIFY(filtered.size() > 100);
-    d = firstDifference(readAll(*s, sel), filtered);
+    d = test::firstDifference(readAll(*s, sel), filtered);
     QVERIFY2(d.isEmpty(), qPrintable(d));
   }
 
@@ -226,13 +217,13 @@ private slots:
     auto expected = expectedLines("ros2/demo.expected.jsonl");
     auto folder = openOrFail({data("ros2/demo_db3_split")});
     QCOMPARE(folder->sourceCount(), std::size_t{1});
-    QString d = firstDifference(readAll(*folder), expected);
+    QString d = test::firstDifference(readAll(*folder), expected);
     QVERIFY2(d.isEmpty(), qPrintable(d));
     // Its two files named one by one: two sources merged through the index.
     auto files = openOrFail(
         {data("ros2/demo_db3_split/demo_db3_split_0.db3"), data("ros2/demo_db3_split/demo_db3_split_1.db3")});
     QCOMPARE(files->sourceCount(), std::size_t{2});
-    d = firstDifference(readAll(*files), expected);
+    d = test::firstDifference(readAll(*files), expected);
     QVERIFY2(d.isEmpty(), qPrintable(d));
   }
 
@@ -258,7 +249,7 @@ private slots:
     });
     QVERIFY(r);
     QCOMPARE(got.size(), wanted.size());
-    QString d = firstDifference(got, wanted);
+    QString d = test::firstDifference(got, wanted);
     QVERIFY2(d.isEmpty(), qPrintable(d));
     // A recording given as a source of definitions does the same without joining the timeline.
     session::SessionOptions borrow;
@@ -266,7 +257,7 @@ private slots:
     auto borrowed = openOrFail({data("ros2/demo_db3_old")}, borrow);
     QCOMPARE(borrowed->sourceCount(), std::size_t{1});
     QCOMPARE(borrowed->messageCount(), std::uint64_t{715});
-    d = firstDifference(readAll(*borrowed), expected);
+    d = test::firstDifference(readAll(*borrowed), expected);
     QVERIFY2(d.isEmpty(), qPrintable(d));
   }
 
