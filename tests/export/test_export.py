@@ -8,7 +8,6 @@ and numpy. Run by CTest:
 
     /usr/bin/python3 tests/export/test_export.py --cli build/release/bin/bagscope-cli --data tests/data
 """
-import argparse
 import datetime
 import json
 import os
@@ -26,6 +25,9 @@ import open3d as o3d
 import pandas as pd
 import genpy
 import rosbag
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / 'common'))
+from script_args import parse_script_args  # noqa: E402  (tests/common)
 
 ARGS = None
 BAG = 'ros1/demo_uncompressed.bag'
@@ -795,12 +797,7 @@ class ExportTest(unittest.TestCase):
 
 def main():
     global ARGS
-    ap = argparse.ArgumentParser()
-    ap.add_argument('--cli', required=True)
-    ap.add_argument('--data', required=True)
-    ap.add_argument('--rosbags', required=True, help='the rosbags library source (…/peers/rosbags/src)')
-    ap.add_argument('--npm-cache', required=True, help='where tests/npm/install.sh put the JavaScript readers')
-    ARGS, rest = ap.parse_known_args()
+    ARGS, rest = parse_script_args('test_export.py')
     unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
 
 

@@ -12,7 +12,6 @@ by hand (topic, time range, every n-th, merge order). Every case asserts; nothin
 
     test_write.py --cli BAGSCOPE_CLI --data tests/data --rosbags DIR --npm-cache DIR
 """
-import argparse
 import hashlib
 import os
 import resource
@@ -26,6 +25,9 @@ import unittest
 from pathlib import Path
 
 import rosbag
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / 'common'))
+from script_args import parse_script_args  # noqa: E402  (tests/common)
 
 ARGS = None
 HERE = Path(__file__).resolve().parent
@@ -734,12 +736,5 @@ class Safety(Workspace):
 
 
 if __name__ == '__main__':
-    parser = argparse.ArgumentParser()
-    parser.add_argument('--cli', required=True)
-    parser.add_argument('--data', required=True)
-    parser.add_argument('--rosbags', required=True, help='the rosbags library source (…/peers/rosbags/src)')
-    parser.add_argument('--npm-cache', required=True, help='where tests/npm/install.sh installed @mcap/core')
-    ARGS, rest = parser.parse_known_args()
-    if not Path(ARGS.rosbags, 'rosbags').is_dir():
-        sys.exit(f'test_write.py: no rosbags library at {ARGS.rosbags} (../shared/peers/rosbags/src)')
+    ARGS, rest = parse_script_args('test_write.py')
     unittest.main(argv=[sys.argv[0], *rest], verbosity=2)
