@@ -137,7 +137,7 @@ std::optional<int> parseCatArgs(const std::vector<std::string>& list, CatArgs& o
       if (!value(v)) return usageError("cat", "--topic needs a topic");
       out.topics.push_back(v);
     } else if (a == "--start" || a == "--end") {
-      if (!value(v)) return usageError("cat", "" + a + " needs a time in seconds");
+      if (!value(v)) return usageError("cat", a + " needs a time in seconds");
       (a == "--start" ? out.startArg : out.endArg) = v;
     } else if (a == "--msg-path") {
       if (!value(v)) return usageError("cat", "--msg-path needs a folder");

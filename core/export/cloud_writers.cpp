@@ -244,17 +244,20 @@ std::string plyBytes(const PointCloud& cloud, const std::vector<OutputChannel>& 
   return out;
 }
 
+const sensors::Channel* channelNamed(const std::vector<sensors::Channel>& channels,
+                                     std::initializer_list<const char*> names) {
+  for (const char* name : names)
+    for (const auto& c : channels)
+      if (c.name == name) return &c;
+  return nullptr;
+}
+
 std::string kittiBytes(const PointCloud& cloud, const std::vector<bool>& keep) {
   // x, y, z, intensity as float32; a cloud without intensity writes 0.
   auto channels = cloud.channels();
-  auto find = [&](const char* name) -> const sensors::Channel* {
-    for (const auto& c : channels)
-      if (c.name == name) return &c;
-    return nullptr;
-  };
-  const sensors::Channel* xyz[] = {find("x"), find("y"), find("z")};
-  const sensors::Channel* in = find("intensity");
-  if (!in) in = find("i");
+  const sensors::Channel* xyz[] = {channelNamed(channels, {"x"}), channelNamed(channels, {"y"}),
+                                   channelNamed(channels, {"z"})};
+  const sensors::Channel* in = channelNamed(channels, {"intensity", "i"});
   std::string out;
   out.reserve(keptCount(cloud, keep) * 16);
   for (std::size_t i = 0; i < cloud.size(); ++i) {

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <initializer_list>
 #include <limits>
 #include <map>
 #include <optional>
@@ -222,6 +223,10 @@ std::string pcdBytes(const sensors::PointCloud& cloud, const std::vector<OutputC
 std::string plyBytes(const sensors::PointCloud& cloud, const std::vector<OutputChannel>& channels,
                      const std::vector<bool>& keep, bool ascii, const std::string& comment);
 std::string kittiBytes(const sensors::PointCloud& cloud, const std::vector<bool>& keep);
+/// The first of `names`, in that order, that one of `channels` has (formats of fixed fields
+/// take "intensity", else "i"); null when none.
+const sensors::Channel* channelNamed(const std::vector<sensors::Channel>& channels,
+                                     std::initializer_list<const char*> names);
 /// LAS 1.2, point format 3: x, y, z in millimetres, intensity (rounded, clamped to 16 bits),
 /// the cloud's stamp as adjusted standard GPS time, 8-bit r, g, b scaled to 16 bits.
 Result<std::string> lasBytes(const sensors::PointCloud& cloud, const std::vector<bool>& keep);

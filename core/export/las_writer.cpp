@@ -32,21 +32,15 @@ void append(std::string& out, T v) {
   out.append(reinterpret_cast<const char*>(&v), sizeof v);
 }
 
-const sensors::Channel* channel(const std::vector<sensors::Channel>& channels,
-                                std::initializer_list<const char*> names) {
-  for (const char* name : names)
-    for (const auto& c : channels)
-      if (c.name == name) return &c;
-  return nullptr;
-}
-
 }  // namespace
 
 Result<std::string> lasBytes(const sensors::PointCloud& cloud, const std::vector<bool>& keep) {
   auto channels = cloud.channels();
-  const sensors::Channel* xyz[] = {channel(channels, {"x"}), channel(channels, {"y"}), channel(channels, {"z"})};
-  const sensors::Channel* intensity = channel(channels, {"intensity", "i"});
-  const sensors::Channel* rgb[] = {channel(channels, {"r"}), channel(channels, {"g"}), channel(channels, {"b"})};
+  const sensors::Channel* xyz[] = {channelNamed(channels, {"x"}), channelNamed(channels, {"y"}),
+                                   channelNamed(channels, {"z"})};
+  const sensors::Channel* intensity = channelNamed(channels, {"intensity", "i"});
+  const sensors::Channel* rgb[] = {channelNamed(channels, {"r"}), channelNamed(channels, {"g"}),
+                                   channelNamed(channels, {"b"})};
   auto value = [&](const sensors::Channel* c, std::size_t i) { return c ? cloud.value(i, *c) : 0.0; };
 
   // The offset is the floor of the smallest coordinate, so that integers stay small.
