@@ -31,6 +31,16 @@ Result<std::vector<double>> angle(const QString&, std::span<const double> t, con
   return out;
 }
 
+// Kinds that are a function of the field's samples over time, or of each sample alone.
+template <std::vector<double> (*Fn)(std::span<const double>, std::span<const double>)>
+Result<std::vector<double>> overTime(const QString&, std::span<const double> t, const Columns& c) {
+  return Fn(t, c[0]);
+}
+template <std::vector<double> (*Fn)(std::span<const double>)>
+Result<std::vector<double>> perSample(const QString&, std::span<const double>, const Columns& c) {
+  return Fn(c[0]);
+}
+
 template <std::vector<double> (*Moving)(std::span<const double>, std::span<const double>, analysis::Window)>
 Result<std::vector<double>> moving(const QString& argument, std::span<const double> t, const Columns& c) {
   auto window = windowOf(argument);
@@ -72,17 +82,13 @@ const std::array kKinds{
                       [](const QString&) { return QCoreApplication::translate("PlotPanel", "derivative (per s)"); },
                       {{QT_TRANSLATE_NOOP("PlotPanel", "Derivative"), ""}},
                       {},
-                      [](const QString&, std::span<const double> t, const Columns& c) -> Result<std::vector<double>> {
-                        return analysis::derivative(t, c[0]);
-                      }},
+                      overTime<analysis::derivative>},
     DerivedSeriesKind{"integral",
                       {},
                       [](const QString&) { return QCoreApplication::translate("PlotPanel", "integral (× s)"); },
                       {{QT_TRANSLATE_NOOP("PlotPanel", "Integral"), ""}},
                       {},
-                      [](const QString&, std::span<const double> t, const Columns& c) -> Result<std::vector<double>> {
-                        return analysis::integral(t, c[0]);
-                      }},
+                      overTime<analysis::integral>},
     DerivedSeriesKind{
         "average",
         {},
@@ -110,17 +116,13 @@ const std::array kKinds{
                       [](const QString&) { return QCoreApplication::translate("PlotPanel", "absolute value"); },
                       {{QT_TRANSLATE_NOOP("PlotPanel", "Absolute Value"), ""}},
                       {},
-                      [](const QString&, std::span<const double>, const Columns& c) -> Result<std::vector<double>> {
-                        return analysis::absolute(c[0]);
-                      }},
+                      perSample<analysis::absolute>},
     DerivedSeriesKind{"difference",
                       {},
                       [](const QString&) { return QCoreApplication::translate("PlotPanel", "difference"); },
                       {{QT_TRANSLATE_NOOP("PlotPanel", "Difference of Consecutive Samples"), ""}},
                       {},
-                      [](const QString&, std::span<const double>, const Columns& c) -> Result<std::vector<double>> {
-                        return analysis::difference(c[0]);
-                      }},
+                      perSample<analysis::difference>},
 };
 
 }  // namespace

@@ -1040,9 +1040,7 @@ void PlotPanel::redraw() {
   if (mode_ == Mode::Time) {  // each y axis titled by what it shows: fields, or derivations with their units
     QStringList titles[2];
     for (const auto& s : series_) {
-      QString what = s->derive.isEmpty()       ? s->path
-                     : isExpression(s->derive) ? expressionOf(s->derive)
-                                               : derivedLabel(s->derive);
+      QString what = s->derive.isEmpty() ? s->path : derivedLabel(s->derive);  // an expression as it is
       if (!titles[s->rightAxis ? 1 : 0].contains(what)) titles[s->rightAxis ? 1 : 0] << what;
     }
     for (int k = 0; k < 2; ++k) axisTitles_[static_cast<std::size_t>(k)] = titles[k].join(QStringLiteral(", "));

@@ -71,10 +71,9 @@ public:
   /// bounded slice (ranges[0:10]) adds a series per element, one with an open slice
   /// (markers[:].scale.x) is drawn as points. XY mode: `xPath` against `path`.
   void addSeries(const QString& topic, const QString& path, const QString& xPath = {});
-  /// Time mode: a series derived (core/analysis) from `path` of `topic`: "roll", "pitch",
-  /// "yaw" (path: a quaternion), "derivative", "integral", "abs", "difference",
-  /// "average:N" / "median:N" (the last N samples) or "average:Ss" / "median:Ss" (S seconds).
-  /// Saved in layouts and exported to CSV like the others.
+  /// Time mode: a series derived from `path` of `topic`, `derive` naming its kind and
+  /// argument as derived_series.hpp lists them ("roll" of a quaternion, "average:10",
+  /// "lowpass:2.5"). Saved in layouts and exported to CSV like the others.
   void addDerivedSeries(const QString& topic, const QString& path, const QString& derive);
   /// Time mode: `expression` (muparser: sqrt(a^2+b^2), a - b, …) over a = `path` of `topic`
   /// and b, c, … = `inputs` (topic, path), aligned to a's times (interpolated, never
