@@ -1,11 +1,14 @@
 # The recording file types Bagscope opens: the one list that the readers' registry
-# (bagscope/recording_types.hpp, used by core/storage/formats.cpp) and every desktop's file
+# (bagscope/recording_types.hpp, read by core/storage's containers) and every desktop's file
 # association (shared-mime-info XML, the .desktop MimeType, macOS Info.plist, the Windows
 # installer's registry keys) are generated from, when CMake configures.
 #
-# One call per type. MAGIC is what shared-mime-info matches at offset 0 (empty: by name, or
-# by its PARENT type); OPENS is how Windows associates it: "default" (a double click opens
-# Bagscope) or "openwith" (listed in Open With only: .db3 is any SQLite file).
+# One call per type. MAGIC is what its files start with: what the reader recognises them by
+# (core/storage's ContainerFormat takes it from here) and what shared-mime-info matches at
+# offset 0 (empty: by name, or by its PARENT type). It stops before the version, so that a file
+# of another version goes to its reader, which says so. OPENS is how Windows associates it:
+# "default" (a double click opens Bagscope) or "openwith" (listed in Open With only: .db3 is
+# any SQLite file).
 set(BAGSCOPE_RECORDING_TYPES "")
 function(bagscope_recording_type id)
   cmake_parse_arguments(T "" "EXTENSION;MIME;MAGIC;PARENT;UTI;UTI_CONFORMS;OPENS;COMMENT;COMMENT_ZH_CN;COMMENT_JA" "" ${ARGN})
@@ -16,10 +19,10 @@ function(bagscope_recording_type id)
 endfunction()
 
 bagscope_recording_type(ros1
-  EXTENSION bag MIME application/x-rosbag MAGIC "#ROSBAG V2.0" UTI org.ros.bag UTI_CONFORMS public.data
+  EXTENSION bag MIME application/x-rosbag MAGIC "#ROSBAG" UTI org.ros.bag UTI_CONFORMS public.data
   OPENS default COMMENT "ROS 1 bag recording" COMMENT_ZH_CN "ROS 1 bag 录制数据" COMMENT_JA "ROS 1 bag 記録")
 bagscope_recording_type(mcap
-  EXTENSION mcap MIME application/vnd.mcap MAGIC "\\x89MCAP0\\r\\n" UTI dev.mcap.mcap UTI_CONFORMS public.data
+  EXTENSION mcap MIME application/vnd.mcap MAGIC "\\x89MCAP" UTI dev.mcap.mcap UTI_CONFORMS public.data
   OPENS default COMMENT "MCAP recording" COMMENT_ZH_CN "MCAP 录制数据" COMMENT_JA "MCAP 記録")
 bagscope_recording_type(rosbag2_sqlite
   EXTENSION db3 MIME application/x-rosbag2-sqlite3 PARENT application/vnd.sqlite3 UTI org.ros.rosbag2.db3
@@ -75,7 +78,7 @@ foreach(id ${BAGSCOPE_RECORDING_TYPES})
     string(APPEND BAGSCOPE_NSIS_DISSOCIATE "
     DeleteRegValue HKCR '.${EXTENSION}\\\\OpenWithProgids' 'Bagscope.Recording'")
   endif()
-  string(APPEND BAGSCOPE_CXX_RECORDING_TYPES "    {\"${id}\", \".${EXTENSION}\", \"${MIME}\", \"${COMMENT}\"},\n")
+  string(APPEND BAGSCOPE_CXX_RECORDING_TYPES "    {\"${id}\", \".${EXTENSION}\", \"${MIME}\", \"${COMMENT}\", \"${MAGIC}\"},\n")
 endforeach()
 
 configure_file(${CMAKE_CURRENT_LIST_DIR}/recording_types.hpp.in ${CMAKE_BINARY_DIR}/generated/bagscope/recording_types.hpp @ONLY)

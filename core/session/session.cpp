@@ -32,7 +32,7 @@ void collectFolder(const fs::path& folder, bool recursive, std::vector<fs::path>
   std::sort(entries.begin(), entries.end());
   for (const auto& p : entries) {
     if (fs::is_directory(p, ec)) {
-      if (storage::classify(p) == PathKind::Rosbag2) out.push_back(p);
+      if (storage::classify(p) == PathKind::Recording) out.push_back(p);
       else if (recursive) collectFolder(p, recursive, out);
     } else if (storage::hasRecordingName(p)) {
       out.push_back(p);

@@ -271,6 +271,7 @@ Result<std::vector<std::filesystem::path>> expandInputs(const std::vector<std::f
 /// What a path is (a ROS 1 bag, an MCAP file, a rosbag2 recording, another folder, …): the
 /// storage readers' answer, for the CLI and the app, which see storage through the session.
 using storage::classify;
+using storage::containerFormatOf;
 using storage::PathKind;
 using storage::recordingFilePatterns;
 /// A topic's rate, defined once for bagscope-cli info and the app's topic list.

@@ -1,10 +1,12 @@
 #include "source.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
+#include <deque>
+#include <mutex>
 #include <optional>
 
-#include "bagscope/recording_types.hpp"
 #include "mcap/mcap_source.hpp"
 #include "ros1/ros1_source.hpp"
 #include "rosbag2/rosbag2_source.hpp"
@@ -37,36 +39,69 @@ Result<void> Source::loadChunk(std::uint32_t index, LoadedChunk&, LoadContext&) 
   return e;
 }
 
+// ---- The registry of containers ----------------------------------------------------------
+
 namespace {
 
-// The readers that recognise a file by its first bytes. rosbag2 recordings are folders (or
-// files in one) and are recognised by name (isRosbag2Path).
-struct FileReader {
-  PathKind kind;
-  std::string_view magic;
-  Result<std::unique_ptr<Source>> (*open)(std::unique_ptr<ByteSource>);
-};
-const FileReader kFileReaders[] = {
-    {PathKind::Ros1, "#ROSBAG", openRos1},
-    {PathKind::Mcap, "\x89MCAP", openMcap},
-};
+// How many of a file's first bytes are read to tell its container.
+constexpr std::size_t kMaxMagic = 16;
 
-// SQLite storage and whole-file .zstd copies belong to a rosbag2 recording; .mcap files are
-// recordings of their own unless a metadata.yaml says otherwise.
-bool isRosbag2Storage(const std::filesystem::path& p) { return p.extension() == ".db3" || p.extension() == ".zstd"; }
-
-bool isRosbag2Folder(const std::filesystem::path& folder) {
-  std::error_code ec;
-  if (std::filesystem::exists(folder / "metadata.yaml", ec)) return true;
-  for (const auto& e : std::filesystem::directory_iterator(folder, ec))
-    if (isRosbag2Storage(e.path())) return true;
-  return false;
+// The built-in containers and those registered since; a deque, so that the pointers handed
+// out stay valid as more are added.
+struct Registry {
+  std::mutex mutex;
+  std::deque<ContainerFormat> added;
+};
+Registry& registry() {
+  static Registry r;
+  return r;
 }
+
+}  // namespace
+
+std::vector<const ContainerFormat*> containerFormats() {
+  std::vector<const ContainerFormat*> out = {&ros1Container(), &mcapContainer(), &rosbag2Container()};
+  std::lock_guard lock(registry().mutex);
+  for (const auto& f : registry().added) out.push_back(&f);
+  return out;
+}
+
+Result<void> registerContainerFormat(ContainerFormat format) {
+  auto refuse = [&](const std::string& why) {
+    return makeError(ErrorCode::InvalidArgument, "container '" + std::string(format.id) + "' " + why);
+  };
+  if (!(format.magic.empty() ? format.claims && format.openPath : format.openBytes != nullptr))
+    return refuse("needs magic and openBytes, or claims and openPath");
+  if (format.magic.size() > kMaxMagic)
+    return refuse("has magic longer than the " + std::to_string(kMaxMagic) + " bytes read to tell containers apart");
+  for (const ContainerFormat* f : containerFormats())
+    if (f->id == format.id) return refuse("is already registered");
+  std::lock_guard lock(registry().mutex);
+  registry().added.push_back(std::move(format));
+  return {};
+}
+
+namespace {
 
 std::string firstBytes(ByteSource& bytes, std::size_t n) {
   std::string head(static_cast<std::size_t>(std::min<std::uint64_t>(bytes.size(), n)), '\0');
   if (!bytes.readAt(0, std::as_writable_bytes(std::span(head)))) return {};
   return head;
+}
+
+// Magic as C writes it: \x89MCAP.
+std::string printable(std::string_view bytes) {
+  std::string out;
+  for (unsigned char c : bytes) {
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      char hex[5];
+      std::snprintf(hex, sizeof hex, "\\x%02x", c);
+      out += hex;
+    }
+  }
+  return out;
 }
 
 Error pathError(const std::filesystem::path& path, std::string why) {
@@ -75,52 +110,68 @@ Error pathError(const std::filesystem::path& path, std::string why) {
   return e;
 }
 
-}  // namespace
-
-namespace {
-
-// What the name and the file system say, without reading: nullopt for a regular file, which
-// its first bytes tell (a special file is Other: never read).
-std::optional<PathKind> kindWithoutReading(const std::filesystem::path& path) {
+// What a path is by its name and the file system, without reading a file.
+struct WithoutReading {
+  PathKind kind;
+  const ContainerFormat* container = nullptr;  // a container known by name
+};
+// kind is Recording with no container for a regular file: its first bytes tell (a special
+// file is Other: never read).
+WithoutReading kindWithoutReading(const std::filesystem::path& path) {
   namespace fs = std::filesystem;
   std::error_code ec;
   auto status = fs::status(path, ec);
-  if (ec || !fs::exists(status)) return PathKind::Missing;
-  if (fs::is_directory(status)) return isRosbag2Folder(path) ? PathKind::Rosbag2 : PathKind::Folder;
-  if (path.filename() == "metadata.yaml" || isRosbag2Storage(path)) return PathKind::Rosbag2;
-  if (!fs::is_regular_file(status)) return PathKind::Other;
-  return std::nullopt;
+  if (ec || !fs::exists(status)) return {PathKind::Missing};
+  bool folder = fs::is_directory(status);
+  for (const ContainerFormat* f : containerFormats())
+    if (f->claims && f->claims(path, folder)) return {PathKind::Recording, f};
+  if (folder) return {PathKind::Folder};
+  if (!fs::is_regular_file(status)) return {PathKind::Other};
+  return {PathKind::Recording};
 }
 
-// The reader whose magic `head` starts with, or null.
-const FileReader* readerFor(std::string_view head) {
-  for (const auto& r : kFileReaders)
-    if (head.starts_with(r.magic)) return &r;
+// The container whose magic `head` starts with, or null.
+const ContainerFormat* containerByMagic(std::string_view head) {
+  for (const ContainerFormat* f : containerFormats())
+    if (!f->magic.empty() && head.starts_with(f->magic)) return f;
   return nullptr;
+}
+
+const ContainerFormat* containerOfFile(const std::filesystem::path& path) {
+  auto bytes = openFile(path);
+  return bytes ? containerByMagic(firstBytes(**bytes, kMaxMagic)) : nullptr;
 }
 
 }  // namespace
 
-PathKind classify(const std::filesystem::path& path) {
-  if (auto kind = kindWithoutReading(path)) return *kind;
-  auto bytes = openFile(path);
-  if (!bytes) return PathKind::Other;
-  const FileReader* reader = readerFor(firstBytes(**bytes, 8));
-  return reader ? reader->kind : PathKind::Other;
+const ContainerFormat* containerFormatOf(const std::filesystem::path& path) {
+  auto seen = kindWithoutReading(path);
+  if (seen.kind != PathKind::Recording) return nullptr;
+  return seen.container ? seen.container : containerOfFile(path);
 }
 
-bool isFolderOfRecordings(const std::filesystem::path& path) { return kindWithoutReading(path) == PathKind::Folder; }
+PathKind classify(const std::filesystem::path& path) {
+  auto seen = kindWithoutReading(path);
+  if (seen.kind != PathKind::Recording || seen.container) return seen.kind;
+  return containerOfFile(path) ? PathKind::Recording : PathKind::Other;
+}
+
+bool isFolderOfRecordings(const std::filesystem::path& path) {
+  return kindWithoutReading(path).kind == PathKind::Folder;
+}
 
 bool hasRecordingName(const std::filesystem::path& path) {
   auto extension = path.extension().string();
-  for (const auto& t : build::recordingTypes)
-    if (extension == t.extension) return true;
+  for (const ContainerFormat* f : containerFormats())
+    for (std::string_view e : f->extensions)
+      if (extension == e) return true;
   return false;
 }
 
 std::string recordingFilePatterns() {
   std::string out;
-  for (const auto& t : build::recordingTypes) out += "*" + std::string(t.extension) + " ";
+  for (const ContainerFormat* f : containerFormats())
+    for (std::string_view e : f->extensions) out += "*" + std::string(e) + " ";
   return out + "metadata.yaml";
 }
 
@@ -130,26 +181,29 @@ Result<std::unique_ptr<Source>> openSource(std::unique_ptr<ByteSource> bytes) {
     e.file = bytes->name();
     return e;
   };
-  std::byte bytesRead[8] = {};
+  std::byte bytesRead[kMaxMagic] = {};
   std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(bytes->size(), sizeof bytesRead));
   if (auto r = bytes->readAt(0, std::span(bytesRead, n)); !r) return std::move(r).error();
   if (n == 0) return fail(ErrorCode::Format, "the file is empty (0 bytes), not a recording");
   std::string_view head(reinterpret_cast<const char*>(bytesRead), n);
-  if (const FileReader* reader = readerFor(head)) return reader->open(std::move(bytes));
+  if (const ContainerFormat* f = containerByMagic(head)) return f->openBytes(std::move(bytes));
   if (head.starts_with("SQLite f"))
     return fail(ErrorCode::InvalidArgument, "an SQLite file: open it by its path (a rosbag2 .db3) or its folder");
-  return fail(ErrorCode::Format,
-              "not a recording Bagscope knows (ROS 1 bags start with '#ROSBAG', MCAP files with '\\x89MCAP')");
+  std::string known;
+  for (const ContainerFormat* f : containerFormats())
+    if (!f->magic.empty())
+      known += (known.empty() ? "" : ", ") + std::string(f->label) + "s start with '" + printable(f->magic) + "'";
+  return fail(ErrorCode::Format, "not a recording Bagscope knows (" + known + ")");
 }
 
 Result<std::unique_ptr<Source>> openSource(const std::filesystem::path& path) {
-  auto kind = kindWithoutReading(path);
-  if (kind == PathKind::Rosbag2) return openRosbag2(path);
-  if (kind == PathKind::Folder)
+  auto seen = kindWithoutReading(path);
+  if (seen.container) return seen.container->openPath(path);
+  if (seen.kind == PathKind::Folder)
     return pathError(path,
                      "is a folder without a rosbag2 recording in it (open the recordings in it, or the folder as a "
                      "session)");
-  if (kind == PathKind::Other)
+  if (seen.kind == PathKind::Other)
     // /dev/zero, a pipe, /proc/...: never read (endless, or sizes that lie).
     return pathError(path, "is not a regular file (a device, pipe or special file); only recordings are read");
   // A regular file (read once, by openSource(bytes), which says why one is not a recording),

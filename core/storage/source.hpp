@@ -11,6 +11,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/base/byte_buffer.hpp"
@@ -175,27 +176,49 @@ public:
   virtual Result<void> loadChunk(std::uint32_t index, LoadedChunk& out, LoadContext& ctx) const;
 };
 
-// ---- What a path is, and opening it (source.cpp: the readers' registry) -------------------
+// ---- Containers: what a path is, and opening it (source.cpp: the registry) ---------------
 
-/// What a path is to the readers. At most the first 8 bytes of a file are read.
+/// One container the readers know, as its reader describes it (ros1/, mcap/, rosbag2/ each
+/// define theirs). Its extension, MIME type and magic are its row of cmake/RecordingTypes.cmake,
+/// the list the desktops' file associations are generated from too.
+struct ContainerFormat {
+  std::string_view id;                       ///< "ros1", "mcap", "rosbag2"
+  std::string_view label;                    ///< "ROS 1 bag", for messages
+  std::string_view magic;                    ///< what its files start with; empty: known by name
+  std::vector<std::string_view> extensions;  ///< what its files are found by in a folder: ".bag"
+  /// Opens one of its files from its bytes (containers known by magic).
+  Result<std::unique_ptr<Source>> (*openBytes)(std::unique_ptr<ByteSource>) = nullptr;
+  /// Containers known by name (rosbag2's folders and the files in them): whether `path`, a
+  /// folder when `isFolder`, is one, and opening it.
+  bool (*claims)(const std::filesystem::path& path, bool isFolder) = nullptr;
+  Result<std::unique_ptr<Source>> (*openPath)(const std::filesystem::path&) = nullptr;
+  /// Its recordings are folders: a file of one stands for its folder.
+  bool isFolder = false;
+};
+/// The built-in containers, then the registered ones.
+std::vector<const ContainerFormat*> containerFormats();
+/// Adds a container (a reader outside core, a test's). Names already taken, magic over 16
+/// bytes, and a format that neither has magic with openBytes nor claims with openPath, are
+/// refused.
+Result<void> registerContainerFormat(ContainerFormat format);
+
+/// What a path is to the readers. At most the first 16 bytes of a file are read.
 enum class PathKind : std::uint8_t {
-  Missing,  ///< nothing there (or it cannot be seen)
-  Ros1,     ///< a file that starts "#ROSBAG"
-  Mcap,     ///< a file that starts "\x89MCAP"
-  /// A rosbag2 recording: a folder with metadata.yaml or SQLite (.db3) or whole-file .zstd
-  /// storage in it, a metadata.yaml, or such a storage file. (A folder of bare .mcap files
-  /// without metadata.yaml is a Folder of MCAP recordings.)
-  Rosbag2,
-  Folder,  ///< any other folder: it may hold recordings (session::findRecordings)
-  Other,   ///< a file no reader takes (openSource says why)
+  Missing,    ///< nothing there (or it cannot be seen)
+  Recording,  ///< a container's: containerFormatOf says whose
+  Folder,     ///< any other folder: it may hold recordings (session::findRecordings)
+  Other,      ///< a file no reader takes (openSource says why)
 };
 PathKind classify(const std::filesystem::path& path);
-/// classify(path) == Folder, without reading any file: a folder that is not a rosbag2
-/// recording (it may hold recordings).
+/// The container whose recording `path` is (a folder of MCAP files without metadata.yaml is a
+/// Folder, not a rosbag2 recording), or null.
+const ContainerFormat* containerFormatOf(const std::filesystem::path& path);
+/// classify(path) == Folder, without reading any file: a folder that is not a recording (it
+/// may hold recordings).
 bool isFolderOfRecordings(const std::filesystem::path& path);
 
-/// Whether the name says `path` is a recording file (.bag, .mcap, .db3: the recording types
-/// of cmake/RecordingTypes.cmake). What a folder of recordings is searched for.
+/// Whether the name says `path` is a recording file (.bag, .mcap, .db3: the containers'
+/// extensions). What a folder of recordings is searched for.
 bool hasRecordingName(const std::filesystem::path& path);
 /// For file dialogs: "*.bag *.mcap *.db3 metadata.yaml".
 std::string recordingFilePatterns();
@@ -206,8 +229,8 @@ std::string recordingFilePatterns();
 /// one that is not a regular file. What replacing the recording (--overwrite) removes.
 std::optional<std::vector<std::filesystem::path>> rosbag2RecordingFiles(const std::filesystem::path& folder);
 
-/// Opens a recording, choosing the reader from the file's first bytes.
-/// Errors name the file; an unknown format says what the first bytes were.
+/// Opens a recording, choosing the reader by name (containers known by name) or else from the
+/// file's first bytes. Errors name the file; an unknown format says what containers start with.
 Result<std::unique_ptr<Source>> openSource(const std::filesystem::path& path);
 /// The same, from bytes already open (tests, fuzzing).
 Result<std::unique_ptr<Source>> openSource(std::unique_ptr<ByteSource> bytes);

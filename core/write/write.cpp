@@ -14,17 +14,51 @@ using compress::Codec;
 
 namespace {
 
+std::unique_ptr<RecordingWriter> mcapWriter(WriterTarget& target, const WriterOptions& o) {
+  return detail::makeMcapWriter(std::move(*target.file),
+                                {o.mcapProfile, *o.compression, o.chunkBytes ? o.chunkBytes : 4u << 20, false});
+}
+std::unique_ptr<RecordingWriter> ros1Writer(WriterTarget& target, const WriterOptions& o) {
+  return detail::makeRos1Writer(std::move(*target.file), *o.compression, o.chunkBytes ? o.chunkBytes : 768u << 10);
+}
+std::unique_ptr<RecordingWriter> rosbag2Writer(WriterTarget& target, const WriterOptions& o) {
+  return detail::makeRosbag2Writer(target.folder, target.name, o);
+}
+
 const std::vector<ContainerInfo>& table() {
   static const std::vector<ContainerInfo> rows = {
-      {Container::Mcap, "mcap", "MCAP file", ".mcap", "", {Codec::Zstd, Codec::Lz4Frame, Codec::None}},
-      {Container::Ros1Bag, "bag", "ROS 1 bag", ".bag", "ros1", {Codec::None, Codec::Lz4Frame, Codec::Bz2}},
+      {Container::Mcap,
+       "mcap",
+       "MCAP file",
+       ".mcap",
+       "",
+       {Codec::Zstd, Codec::Lz4Frame, Codec::None},
+       "MCAP",
+       mcapWriter},
+      {Container::Ros1Bag,
+       "bag",
+       "ROS 1 bag",
+       ".bag",
+       "ros1",
+       {Codec::None, Codec::Lz4Frame, Codec::Bz2},
+       "ROS 1",
+       ros1Writer},
       {Container::Rosbag2Mcap,
        "rosbag2",
        "rosbag2 folder (MCAP)",
        "",
        "cdr",
-       {Codec::Zstd, Codec::Lz4Frame, Codec::None}},
-      {Container::Rosbag2Db3, "rosbag2-db3", "rosbag2 folder (SQLite .db3)", "", "cdr", {Codec::None}},
+       {Codec::Zstd, Codec::Lz4Frame, Codec::None},
+       "rosbag2 (mcap)",
+       rosbag2Writer},
+      {Container::Rosbag2Db3,
+       "rosbag2-db3",
+       "rosbag2 folder (SQLite .db3)",
+       "",
+       "cdr",
+       {Codec::None},
+       "rosbag2 (sqlite3)",
+       rosbag2Writer},
   };
   return rows;
 }
@@ -79,18 +113,17 @@ std::string containerNames() {
 }
 
 std::optional<Container> containerForName(const fs::path& path) {
-  auto ext = path.extension();
-  if (ext == ".mcap") return Container::Mcap;
-  if (ext == ".bag") return Container::Ros1Bag;
+  auto ext = path.extension().string();
+  for (const auto& row : table())
+    if (!row.extension.empty() && ext == row.extension) return row.container;
   return std::nullopt;
 }
 
 Container containerOf(const session::Session& session) {
   if (session.sourceCount() == 0) return Container::Mcap;
   const std::string& format = session.sourceInfo(0).format;
-  if (format.starts_with("ROS 1")) return Container::Ros1Bag;
-  if (format.starts_with("rosbag2 (mcap)")) return Container::Rosbag2Mcap;
-  if (format.starts_with("rosbag2")) return Container::Rosbag2Db3;
+  for (const auto& row : table())
+    if (format.starts_with(row.readAs)) return row.container;
   return Container::Mcap;
 }
 
@@ -122,24 +155,20 @@ Result<std::unique_ptr<RecordingWriter>> openWriter(const fs::path& path, const 
   if (auto r = checkReplaceable(path, info.extension.empty(), options.overwrite, storage::rosbag2RecordingFiles); !r)
     return r.error();
   fs::path temp = temporaryBeside(path);
-  std::unique_ptr<RecordingWriter> inner;
-  if (info.extension.empty()) {  // a rosbag2 folder
+  WriterTarget target;
+  target.name = utf8(path.filename());
+  if (info.extension.empty()) {  // a folder
     if (!fs::create_directory(temp, ec))
       return fileError(ErrorCode::Write, "cannot create a folder here: " + systemErrorText(ec), utf8(path));
-    WriterOptions o = options;
-    o.compression = codec;
-    inner = detail::makeRosbag2Writer(temp, utf8(path.filename()), o);
+    target.folder = temp;
   } else {
     auto file = OutputFile::create(temp, utf8(path));
     if (!file) return file.error();
-    std::uint64_t chunk = options.chunkBytes;
-    if (options.container == Container::Mcap) {
-      inner = detail::makeMcapWriter(std::move(file).value(),
-                                     {options.mcapProfile, codec, chunk ? chunk : 4u << 20, false});
-    } else {
-      inner = detail::makeRos1Writer(std::move(file).value(), codec, chunk ? chunk : 768u << 10);
-    }
+    target.file = std::move(file).value();
   }
+  WriterOptions decided = options;
+  decided.compression = codec;
+  std::unique_ptr<RecordingWriter> inner = info.make(target, decided);
   return std::unique_ptr<RecordingWriter>(std::make_unique<Published>(std::move(inner), temp, path, options.overwrite));
 }
 

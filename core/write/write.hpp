@@ -24,7 +24,13 @@ namespace bagscope::write {
 
 enum class Container : std::uint8_t { Mcap, Ros1Bag, Rosbag2Mcap, Rosbag2Db3 };
 
-/// One row of the writers' table: what `--format` names, what it holds and how it compresses.
+struct WriterOptions;
+class RecordingWriter;
+/// Where a container's writer writes, under a temporary name (detail/writers.hpp).
+struct WriterTarget;
+
+/// One row of the writers' table: what `--format` names, what it holds, how it compresses,
+/// and its writer.
 struct ContainerInfo {
   Container container;
   std::string_view name;                ///< "mcap", "bag", "rosbag2", "rosbag2-db3"
@@ -32,6 +38,9 @@ struct ContainerInfo {
   std::string_view extension;           ///< ".mcap", ".bag"; empty for a folder
   std::string_view encoding;            ///< the message encoding it takes: "ros1", "cdr"; empty for any
   std::vector<compress::Codec> codecs;  ///< the first is the default
+  std::string_view readAs;              ///< how its reader names it (SourceInfo::format starts so)
+  /// Its writer over `target`, with the options' compression decided.
+  std::unique_ptr<RecordingWriter> (*make)(WriterTarget& target, const WriterOptions& options);
 };
 std::span<const ContainerInfo> containers();
 const ContainerInfo& containerInfo(Container container);

@@ -2,20 +2,70 @@
 // SQLite and rosbag2 MCAP) on the fixtures written by independent tools: the messages are
 // the reference reader's, in log-time order; the info agrees with them; filters by time
 // and connection select exactly the matching messages; and the index reads what iteration
-// reads. A new reader is a new row here.
+// reads. A new reader is a new row here — as the in-test container's is (a container is its
+// reader plus one registration: common/test_container.hpp).
 
 #include <QtTest>
 
+#include <fstream>
 #include <set>
 
 #include "common/source_checks.hpp"
+#include "common/test_container.hpp"
 
 using namespace bagscope;
+namespace fs = std::filesystem;
 
 class TestReaderContract : public QObject {
   Q_OBJECT
 
 private slots:
+  void initTestCase() {
+    QVERIFY(dir_.isValid());
+    auto registered = storage::registerContainerFormat(test::testRecordingFormat());
+    QVERIFY2(registered, registered ? "" : registered.error().describe().c_str());
+    auto demo = test::openOrFail("ros2/demo_zstd.mcap");
+    auto written = test::writeTestRecording(*demo, testRecording());
+    QVERIFY2(written, written ? "" : written.error().describe().c_str());
+  }
+
+  // A registered container is a recording to everything that asks what a path is, by its
+  // magic alone; registering a name twice, or a row that cannot open anything, is refused.
+  void aRegisteredContainerIsARecordingEverywhere() {
+    const storage::ContainerFormat* format = storage::containerFormatOf(testRecording());
+    QVERIFY(format);
+    QCOMPARE(format->id, std::string_view("testrec"));
+    QCOMPARE(storage::classify(testRecording()), storage::PathKind::Recording);
+    QVERIFY(storage::hasRecordingName("run.testrec"));
+    QVERIFY(storage::recordingFilePatterns().find("*.testrec") != std::string::npos);
+    QVERIFY(!storage::registerContainerFormat(test::testRecordingFormat()));
+    storage::ContainerFormat opensNothing;
+    opensNothing.id = "nothing";
+    opensNothing.magic = "#NOTHING";
+    QVERIFY(!storage::registerContainerFormat(opensNothing));
+
+    // Its reader's errors reach the user as any reader's: naming the file and the offset.
+    fs::path cut = fs::path(dir_.path().toStdString()) / "cut.testrec";
+    {
+      std::ifstream in(testRecording(), std::ios::binary);
+      std::string bytes((std::istreambuf_iterator<char>(in)), {});
+      std::ofstream(cut, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size() - 3));
+    }
+    auto opened = storage::openSource(cut);
+    QVERIFY(!opened);
+    QVERIFY2(opened.error().file == cut.string() && opened.error().offset, opened.error().describe().c_str());
+    QVERIFY2(opened.error().message.find("ends inside a message") != std::string::npos,
+             opened.error().describe().c_str());
+
+    // And a file no container takes is told what the known ones start with, this one too.
+    fs::path junk = fs::path(dir_.path().toStdString()) / "junk.testrec";
+    std::ofstream(junk, std::ios::binary) << "not a recording";
+    auto refused = storage::openSource(junk);
+    QVERIFY(!refused);
+    QVERIFY2(refused.error().message.find("test recordings start with '#TESTREC\\x0a'") != std::string::npos,
+             refused.error().message.c_str());
+  }
+
   void everyReaderKeepsTheContract_data() {
     QTest::addColumn<QString>("recording");
     QTest::addColumn<QString>("expected");
@@ -30,6 +80,7 @@ private slots:
     QTest::newRow("rosbag2 sqlite") << "ros2/demo_db3" << ros2 << QString();
     QTest::newRow("rosbag2 sqlite split") << "ros2/demo_db3_split" << ros2 << QString();
     QTest::newRow("rosbag2 mcap") << "ros2/demo_mcap_bag" << ros2 << QString();
+    QTest::newRow("in-test container") << QString::fromStdString(testRecording().string()) << ros2 << QString();
   }
 
   void everyReaderKeepsTheContract() {
@@ -81,6 +132,11 @@ private slots:
     QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch));
     QCOMPARE(indexed, reference.size());
   }
+
+private:
+  std::filesystem::path testRecording() const { return fs::path(dir_.path().toStdString()) / "demo.testrec"; }
+
+  QTemporaryDir dir_;
 };
 
 QTEST_GUILESS_MAIN(TestReaderContract)

@@ -717,17 +717,25 @@ private slots:
     fs::copy_file(data("ros2/demo.mcap"), root / "mcaps" / "a.mcap");
     fs::copy_file(data("ros2/demo.mcap"), root / "mcaps" / "b.mcap");
     QCOMPARE(storage::classify(root / "mcaps"), storage::PathKind::Folder);
-    QCOMPARE(storage::classify(root / "mcaps" / "a.mcap"), storage::PathKind::Mcap);
+    // Whose recording a path is: the container's id, or "" when it is none (and classify
+    // must agree that it is a recording).
+    auto containerOf = [](const fs::path& p) {
+      const storage::ContainerFormat* f = storage::containerFormatOf(p);
+      if (f && storage::classify(p) != storage::PathKind::Recording) return std::string("classify disagrees");
+      return std::string(f ? f->id : "");
+    };
+    QCOMPARE(containerOf(root / "mcaps" / "a.mcap"), std::string("mcap"));
+    QCOMPARE(containerOf(root / "mcaps"), std::string());
     auto asOne = storage::openSource(root / "mcaps");
     QVERIFY2(!asOne.has_value(), "a folder of MCAP files is not one recording");
     QVERIFY2(asOne.error().message.find("is a folder without a rosbag2 recording") != std::string::npos,
              asOne.error().message.c_str());
     QCOMPARE(openOrFail({root / "mcaps"})->sourceCount(), std::size_t{2});
 
-    QCOMPARE(storage::classify(data("ros1/demo_lz4.bag")), storage::PathKind::Ros1);
-    QCOMPARE(storage::classify(data("ros2/demo_db3")), storage::PathKind::Rosbag2);
-    QCOMPARE(storage::classify(data("ros2/demo_db3") / "metadata.yaml"), storage::PathKind::Rosbag2);
-    QCOMPARE(storage::classify(data("ros2/demo_mcap_bag")), storage::PathKind::Rosbag2);  // has metadata.yaml
+    QCOMPARE(containerOf(data("ros1/demo_lz4.bag")), std::string("ros1"));
+    QCOMPARE(containerOf(data("ros2/demo_db3")), std::string("rosbag2"));
+    QCOMPARE(containerOf(data("ros2/demo_db3") / "metadata.yaml"), std::string("rosbag2"));
+    QCOMPARE(containerOf(data("ros2/demo_mcap_bag")), std::string("rosbag2"));  // has metadata.yaml
     QCOMPARE(storage::classify(root / "nothing.bag"), storage::PathKind::Missing);
     {
       QFile junk(QString::fromStdString((root / "junk.bag").string()));
@@ -735,7 +743,8 @@ private slots:
       junk.write("not a bag at all");
     }
     QCOMPARE(storage::classify(root / "junk.bag"), storage::PathKind::Other);  // the name is not enough
-    QVERIFY(storage::hasRecordingName(root / "junk.bag"));                     // but it is looked at
+    QCOMPARE(containerOf(root / "junk.bag"), std::string());
+    QVERIFY(storage::hasRecordingName(root / "junk.bag"));  // but it is looked at
     QCOMPARE(storage::classify(root), storage::PathKind::Folder);
     QCOMPARE(storage::recordingFilePatterns(), std::string("*.bag *.mcap *.db3 metadata.yaml"));
   }

@@ -112,9 +112,9 @@ SettingsDialog::SettingsDialog(const AppSettings& settings, QWidget* parent)
         this, tr("Recording to borrow definitions from"), QString(),
         tr("Recordings (%1)").arg(QString::fromStdString(session::recordingFilePatterns())));
     // A rosbag2 recording is its folder.
-    if (!file.isEmpty())
-      messagePaths_->addItem(
-          session::classify(toPath(file)) == session::PathKind::Rosbag2 ? QFileInfo(file).absolutePath() : file);
+    if (file.isEmpty()) return;
+    const auto* container = session::containerFormatOf(toPath(file));
+    messagePaths_->addItem(container && container->isFolder ? QFileInfo(file).absolutePath() : file);
   });
   connect(remove, &QPushButton::clicked, this, [this] { delete messagePaths_->currentItem(); });
   auto* pathButtons = new QVBoxLayout;

@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 
+#include "bagscope/recording_types.hpp"
 #include "core/base/byte_cursor.hpp"
 #include "core/base/digest.hpp"
 #include "core/compress/decompress.hpp"
@@ -884,6 +885,15 @@ Result<std::unique_ptr<Source>> openMcap(std::unique_ptr<ByteSource> bytes) {
   auto source = std::make_unique<McapSource>(std::move(bytes));
   if (auto r = source->open(); !r) return std::move(r).error();
   return std::unique_ptr<Source>(std::move(source));
+}
+
+const ContainerFormat& mcapContainer() {
+  static const ContainerFormat format{.id = "mcap",
+                                      .label = "MCAP file",
+                                      .magic = build::recordingType("mcap").magic,
+                                      .extensions = {build::recordingType("mcap").extension},
+                                      .openBytes = openMcap};
+  return format;
 }
 
 }  // namespace bagscope::storage

@@ -14,4 +14,7 @@ namespace bagscope::storage {
 /// SourceInfo says so. Chunks may be uncompressed, lz4 or zstd.
 Result<std::unique_ptr<Source>> openMcap(std::unique_ptr<ByteSource> bytes);
 
+/// The MCAP container: its row of the readers' registry (source.cpp).
+const ContainerFormat& mcapContainer();
+
 }  // namespace bagscope::storage

@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 
+#include "bagscope/recording_types.hpp"
 #include "core/base/byte_cursor.hpp"
 #include "core/compress/decompress.hpp"
 #include "core/storage/detail/chunk_merge.hpp"
@@ -791,6 +792,15 @@ Result<std::unique_ptr<Source>> openRos1(std::unique_ptr<ByteSource> bytes) {
   auto source = std::make_unique<Ros1Source>(std::move(bytes));
   if (auto r = source->open(); !r) return std::move(r).error();
   return std::unique_ptr<Source>(std::move(source));
+}
+
+const ContainerFormat& ros1Container() {
+  static const ContainerFormat format{.id = "ros1",
+                                      .label = "ROS 1 bag",
+                                      .magic = build::recordingType("ros1").magic,
+                                      .extensions = {build::recordingType("ros1").extension},
+                                      .openBytes = openRos1};
+  return format;
 }
 
 }  // namespace bagscope::storage

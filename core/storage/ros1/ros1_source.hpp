@@ -14,4 +14,7 @@ namespace bagscope::storage {
 /// header is readable.
 Result<std::unique_ptr<Source>> openRos1(std::unique_ptr<ByteSource> bytes);
 
+/// The ROS 1 bag container: its row of the readers' registry (source.cpp).
+const ContainerFormat& ros1Container();
+
 }  // namespace bagscope::storage

@@ -11,6 +11,7 @@
 #include <iterator>
 #include <set>
 
+#include "bagscope/recording_types.hpp"
 #include "core/storage/detail/concat_source.hpp"
 #include "core/storage/detail/wrapped_source.hpp"
 #include "core/storage/mcap/mcap_source.hpp"
@@ -180,6 +181,34 @@ Result<std::unique_ptr<Source>> openRosbag2(const fs::path& path) {
   if (metadata) info.version = std::to_string(metadata->version);
   if (temp) info.format += ", zstd-compressed files";
   return std::unique_ptr<Source>(std::make_unique<detail::WrappedSource>(std::move(source), std::move(info), temp));
+}
+
+namespace {
+
+// SQLite storage and whole-file .zstd copies belong to a rosbag2 recording; .mcap files are
+// recordings of their own unless a metadata.yaml says otherwise.
+bool isRosbag2Storage(const fs::path& p) { return p.extension() == ".db3" || p.extension() == ".zstd"; }
+
+bool claimsRosbag2(const fs::path& path, bool isFolder) {
+  if (!isFolder) return path.filename() == "metadata.yaml" || isRosbag2Storage(path);
+  std::error_code ec;
+  if (fs::exists(path / "metadata.yaml", ec)) return true;
+  for (const auto& e : fs::directory_iterator(path, ec))
+    if (isRosbag2Storage(e.path())) return true;
+  return false;
+}
+
+}  // namespace
+
+const ContainerFormat& rosbag2Container() {
+  static const ContainerFormat format{.id = "rosbag2",
+                                      .label = "rosbag2 recording",
+                                      .magic = {},
+                                      .extensions = {build::recordingType("rosbag2_sqlite").extension},
+                                      .claims = claimsRosbag2,
+                                      .openPath = openRosbag2,
+                                      .isFolder = true};
+  return format;
 }
 
 }  // namespace bagscope::storage

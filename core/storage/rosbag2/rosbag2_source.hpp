@@ -20,4 +20,7 @@ Result<std::unique_ptr<Source>> openRosbag2(const std::filesystem::path& path);
 /// True for rosbag2 storage files: .db3, .mcap, and their whole-file .zstd copies.
 bool isStorageFile(const std::filesystem::path& path);
 
+/// The rosbag2 container: its row of the readers' registry (source.cpp).
+const ContainerFormat& rosbag2Container();
+
 }  // namespace bagscope::storage

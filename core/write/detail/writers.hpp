@@ -3,10 +3,21 @@
 // into place): one function each, registered in write.cpp's table.
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "core/base/output_file.hpp"
 #include "core/write/write.hpp"
+
+namespace bagscope::write {
+
+struct WriterTarget {
+  std::optional<OutputFile> file;  ///< a container written as one file: created, empty
+  std::filesystem::path folder;    ///< else a folder: created, empty
+  std::string name;                ///< the final name's last part
+};
+
+}  // namespace bagscope::write
 
 namespace bagscope::write::detail {
 
