@@ -260,7 +260,7 @@ Result<std::uint64_t> printMessages(const session::Session& s, const CatArgs& ar
         out += "}\n";
       });
   flush();
-  if (!result) return std::move(result).error();
+  BAGSCOPE_TRY(result);
   return lost;
 }
 

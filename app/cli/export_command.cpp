@@ -233,7 +233,7 @@ int finishExport(const ExportArgs& args, std::size_t recordings, const ExportTal
   for (std::size_t e = 0; e < report.errors.size() && e < 10; ++e)
     std::fprintf(stderr, "    %s\n", report.errors[e].c_str());
   for (const auto& note : report.notes) std::fprintf(stderr, "  note: %s\n", note.c_str());
-  if (report.skipped.count("no decoder for the type"))
+  if (report.missingDefinitions > 0)
     std::fprintf(
         stderr,
         "  note: a type no definition was found for can be added with --msg-path (the folder of its package)\n");

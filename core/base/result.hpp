@@ -86,6 +86,14 @@ private:
   bool ok_ = true;
 };
 
+/// Returns from the calling function with the error of `result` (a Result, or a call giving
+/// one) when it failed: `BAGSCOPE_TRY(file.write(bytes));`, `BAGSCOPE_TRY(header);`.
+#define BAGSCOPE_TRY(result)                                                  \
+  do {                                                                        \
+    auto&& bagscope_try_ = (result);                                          \
+    if (!bagscope_try_) return std::move(bagscope_try_).error(); /* NOLINT */ \
+  } while (false)
+
 /// Builds an Error; `offset` and `file` may be filled in later by the caller that knows them.
 inline Error makeError(ErrorCode code, std::string message, std::int64_t offset = -1) {
   Error e;

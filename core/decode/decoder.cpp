@@ -328,7 +328,7 @@ Result<std::shared_ptr<const Decoder>> compileFor(std::string_view type, std::st
     return detail::compileProtobuf(type, definition);
   } else if (messageEncoding == "cdr" && schemaEncoding == "ros2idl" && !definition.empty()) {
     auto parsed = schema::parseIdl(type, definition);
-    if (!parsed) return std::move(parsed).error();
+    BAGSCOPE_TRY(parsed);
     return Decoder::compile(std::move(parsed).value(), WireFormat::Cdr);
   } else if (messageEncoding == "cdr" && (schemaEncoding == "ros2msg" || schemaEncoding.empty())) {
     dialect = schema::Dialect::Ros2;
@@ -356,7 +356,7 @@ Result<std::shared_ptr<const Decoder>> compileFor(std::string_view type, std::st
     definition = *builtin;
   }
   auto parsed = schema::parseDefinition(type, definition, dialect);
-  if (!parsed) return std::move(parsed).error();
+  BAGSCOPE_TRY(parsed);
   return Decoder::compile(std::move(parsed).value(), format);
 }
 
@@ -373,7 +373,7 @@ std::shared_ptr<const Decoder> Decoder::overReader(std::shared_ptr<const schema:
 Result<Value> Decoder::decode(std::span<const std::byte> bytes) const {
   if (foreign_) return foreign_->decode(bytes);
   auto wire = detail::openWire(bytes, format_);
-  if (!wire) return std::move(wire).error();
+  BAGSCOPE_TRY(wire);
   ValueDecoder vd(*wire);
   Value root;
   if (!vd.message(rootProgram(), root, 0)) [[unlikely]] {

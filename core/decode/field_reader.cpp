@@ -484,7 +484,7 @@ Result<FieldReader> FieldReader::compile(std::shared_ptr<const Decoder> decoder,
     reader.plan_ = std::make_unique<Plan>();
     for (const auto& p : paths) {
       auto steps = valuePath(*decoder->schema().root, p);
-      if (!steps) return std::move(steps).error();
+      BAGSCOPE_TRY(steps);
       reader.plan_->valuePaths.push_back(std::move(steps).value());
     }
     reader.decoder_ = std::move(decoder);
@@ -508,7 +508,7 @@ Result<void> FieldReader::read(std::span<const std::byte> bytes, std::span<doubl
   if (decoder_->isForeign()) {
     // JSON and protobuf have no fixed layout to skip through: decode, then pick.
     auto value = decoder_->decode(bytes);
-    if (!value) return std::move(value).error();
+    BAGSCOPE_TRY(value);
     for (std::size_t c = 0; c < columns_; ++c) {
       const Value* v = &*value;
       double x = std::numeric_limits<double>::quiet_NaN();  // an element past the end stays NaN
@@ -530,7 +530,7 @@ Result<void> FieldReader::read(std::span<const std::byte> bytes, std::span<doubl
     return {};
   }
   auto wire = detail::openWire(bytes, decoder_->format());
-  if (!wire) return std::move(wire).error();
+  BAGSCOPE_TRY(wire);
   Runner r(*wire, out);
   if (!r.run(*plan_, false, 0)) [[unlikely]] {
     return makeError(ErrorCode::Decode, std::string(r.error_) + " at offset " + std::to_string(r.c_.pos()) + " of " +

@@ -42,7 +42,7 @@ public:
       for (const auto& [key, value] : props->items()) {
         Field f;
         f.name = key;
-        if (auto r = field(value, name + "." + key, f, depth); !r) return std::move(r).error();
+        BAGSCOPE_TRY(field(value, name + "." + key, f, depth));
         t->fields.push_back(std::move(f));
       }
     }
@@ -100,7 +100,7 @@ private:
 
   Result<void> field(const Json& raw, const std::string& where, Field& f, int depth) {
     auto node = follow(&raw, where);
-    if (!node) return std::move(node).error();
+    BAGSCOPE_TRY(node);
     std::string kind = kindOf(**node);
     if (kind == "array") {
       if (f.array != ArrayKind::None) return fail(where, "arrays of arrays are not supported");
@@ -114,7 +114,7 @@ private:
     f.typeText = kind.empty() ? "any" : kind;
     if (kind == "object") {
       auto t = object(**node, where, depth + 1);
-      if (!t) return std::move(t).error();
+      BAGSCOPE_TRY(t);
       f.type = Primitive::Message;
       f.message = *t;
     } else if (kind == "integer") {
@@ -282,7 +282,7 @@ Result<std::shared_ptr<const Decoder>> compileJson(std::string_view type, std::s
   schema->dialect = schema::Dialect::Ros2;
   SchemaBuilder builder(root, *schema);
   auto t = builder.object(root, std::string(type), 0);
-  if (!t) return std::move(t).error();
+  BAGSCOPE_TRY(t);
   schema->root = *t;
   std::shared_ptr<const schema::MessageSchema> done = std::move(schema);
   return Decoder::overReader(done, WireFormat::Json, std::make_shared<JsonReader>(done));

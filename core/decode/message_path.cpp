@@ -90,7 +90,7 @@ public:
         if (state_ != State::Struct) return fail("a filter applies to a message or to elements picked with [:]");
         ++pos_;
         auto f = filter();
-        if (!f) return std::move(f).error();
+        BAGSCOPE_TRY(f);
         MessagePath::Program::Step s;
         s.kind = MessagePath::Program::Step::Kind::Filter;
         s.filter = std::move(*f);
@@ -101,7 +101,7 @@ public:
                                               : "'[' after a single value, not an array");
         ++pos_;
         auto s = bracket();
-        if (!s) return std::move(s).error();
+        BAGSCOPE_TRY(s);
         prog->steps.push_back(*s);
         enterElement();
       } else {
@@ -355,7 +355,7 @@ void MessagePath::Program::walk(const Value& v, std::size_t at, std::vector<Leaf
 
 Result<MessagePath> MessagePath::compile(std::string_view text, const schema::MessageType& root) {
   auto prog = Parser(text, root).run();
-  if (!prog) return std::move(prog).error();
+  BAGSCOPE_TRY(prog);
   MessagePath path;
   path.program_ = std::move(prog).value();
   return path;

@@ -88,7 +88,7 @@ public:
           break;
         case pb::FieldDescriptor::TYPE_MESSAGE: {
           auto r = build(fd->message_type(), depth + 1);
-          if (!r) return std::move(r).error();
+          BAGSCOPE_TRY(r);
           sub = *r;
           f.type = Primitive::Message;
           f.message = sub->type;
@@ -455,7 +455,7 @@ Result<std::shared_ptr<const Decoder>> compileProtobuf(std::string_view type, st
   schema->dialect = schema::Dialect::Ros2;
   SchemaBuilder builder(*schema);
   auto w = builder.build(root, 0);
-  if (!w) return std::move(w).error();
+  BAGSCOPE_TRY(w);
   schema->root = (*w)->type;
   std::shared_ptr<const schema::MessageSchema> done = std::move(schema);
   return Decoder::overReader(done, WireFormat::Protobuf,

@@ -314,7 +314,7 @@ Result<std::string> cloudFileBytes(const PointCloud& cloud, const ExportOptions&
   std::vector<OutputChannel> channels;
   if (!writer.fixedFields) {
     auto chosen = chooseChannels(cloud, options);
-    if (!chosen) return std::move(chosen).error();
+    BAGSCOPE_TRY(chosen);
     channels = std::move(chosen).value();
   }
   return writer.write(cloud, channels, keep, options, comment);

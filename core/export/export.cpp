@@ -363,6 +363,11 @@ private:
         std::find(report_.errors.begin(), report_.errors.end(), detail) == report_.errors.end())
       report_.errors.push_back(detail);
   }
+  void skipUndecodable(const std::string& topic, const Error& why) {
+    skip("no decoder for the type", topic + ": " + why.describe());
+    std::lock_guard lock(mutex_);
+    if (why.code == ErrorCode::MissingDefinition) ++report_.missingDefinitions;
+  }
   void wrote(WrittenFile f) {
     std::lock_guard lock(mutex_);
     report_.bytes += f.bytes;
@@ -408,17 +413,17 @@ Result<std::string> Exporter::frameBytes(const Planned& p, const Value& v, Kind 
     sensors::Image image;
     if (kind == Kind::Compressed) {
       auto c = sensors::readCompressedImage(v);
-      if (!c) return std::move(c).error();
+      BAGSCOPE_TRY(c);
       stampNs = c->header.stampNs;
       // Already in the wanted format: the original bytes, untouched.
       if ((o_.format == Format::Jpeg && c->codec == "jpeg") || (o_.format == Format::Png && c->codec == "png"))
         return std::string(reinterpret_cast<const char*>(c->bytes.data()), c->bytes.size());
       auto decoded = sensors::decodeCompressed(*c);
-      if (!decoded) return std::move(decoded).error();
+      BAGSCOPE_TRY(decoded);
       image = std::move(decoded).value();
     } else {
       auto img = sensors::readImage(v);
-      if (!img) return std::move(img).error();
+      BAGSCOPE_TRY(img);
       stampNs = img->header.stampNs;
       image = std::move(img->image);
     }
@@ -430,12 +435,12 @@ Result<std::string> Exporter::frameBytes(const Planned& p, const Value& v, Kind 
   sensors::PointCloud cloud;
   if (kind == Kind::Scan) {
     auto pts = sensors::laserScanPoints(v);
-    if (!pts) return std::move(pts).error();
+    BAGSCOPE_TRY(pts);
     scan = scanAsCloud(std::move(pts).value(), sensors::headerOf(v).value_or(sensors::Header{}));
     cloud = scan.cloud;
   } else {
     auto c = sensors::readPointCloud(v);
-    if (!c) return std::move(c).error();
+    BAGSCOPE_TRY(c);
     cloud = std::move(c).value();
     std::lock_guard lock(mutex_);
     auto [it, first] = layouts_.try_emplace(p.topic, cloud.layout());
@@ -450,7 +455,7 @@ Result<std::string> Exporter::frameBytes(const Planned& p, const Value& v, Kind 
   sensors::Transform toTarget;  // identity unless a target frame is asked for
   if (!o_.targetFrame.empty()) {
     auto t = tf_.lookup(o_.targetFrame, tfFrameName(cloud.header.frameId), stampNs ? stampNs : p.logTimeNs);
-    if (!t) return std::move(t).error();
+    BAGSCOPE_TRY(t);
     toTarget = *t;
     cloud.header.frameId = "";
   }
@@ -459,19 +464,19 @@ Result<std::string> Exporter::frameBytes(const Planned& p, const Value& v, Kind 
       auto inTarget = o_.targetFrame.empty() ? q : toTarget.apply(q);
       return axes_ ? axes_->apply(inTarget) : inTarget;
     });
-    if (!r) return std::move(r).error();
+    BAGSCOPE_TRY(r);
   }
   return cloudFileBytes(cloud, o_, "from " + topic + " of " + bag_);
 }
 
 Result<void> Exporter::writeFrame(const Planned& p, const Message& m) {
   auto d = s_.decoder(*m.connection);
-  if (!d) return std::move(d).error();
+  BAGSCOPE_TRY(d);
   auto v = (*d)->decode(m.bytes);
-  if (!v) return std::move(v).error();
+  BAGSCOPE_TRY(v);
   std::int64_t stampNs = 0;
   auto bytes = frameBytes(p, *v, kindOf(s_.topics()[p.topic].type), stampNs);
-  if (!bytes) return std::move(bytes).error();
+  BAGSCOPE_TRY(bytes);
   const auto& topic = s_.topics()[p.topic];
   WrittenFile f{p.path, bag_, topic.name, topic.type, p.index, p.logTimeNs, stampNs, bytes->size()};
   if (!o_.dryRun)
@@ -497,7 +502,7 @@ Result<void> Exporter::writeStream(const Target& t, const fs::path& path, const 
                                     : 0;
   detail::TopicWriterSetup setup{o_, temp, path, sensors::kindOf(topic.type), meanRate};
   auto writer = detail::makeTopicWriter(setup);
-  if (!writer) return std::move(writer).error();
+  BAGSCOPE_TRY(writer);
   std::uint64_t rows = 0, seen = 0, total = refs.size();
   std::int64_t firstLog = 0, firstStamp = 0;
   bool ended = false;  // the file cannot be written: it is not published
@@ -509,7 +514,7 @@ Result<void> Exporter::writeStream(const Target& t, const fs::path& path, const 
           progress(static_cast<double>(seen) / static_cast<double>(std::max<std::uint64_t>(1, total)));
         if ((seen - 1) % o_.every != 0) return true;
         auto d = s_.decoder(*m.connection);
-        if (!d) return skip("no decoder for the type", topic.name + ": " + d.error().describe()), true;
+        if (!d) return skipUndecodable(topic.name, d.error()), true;
         auto v = (*d)->decode(m.bytes);
         if (!v) return skip("message cannot be decoded", topic.name + ": " + v.error().describe()), true;
         auto header = sensors::headerOf(*v);
@@ -541,7 +546,7 @@ Result<void> Exporter::writeStream(const Target& t, const fs::path& path, const 
 
 Result<void> Exporter::run(const ProgressFn& progress) {
   auto targets = chooseTopics(s_, o_);
-  if (!targets) return std::move(targets).error();
+  BAGSCOPE_TRY(targets);
   if (targets->empty()) {
     report_.notes.push_back(bag_ + ": none of the topics asked for; passed over");
     return {};
@@ -564,11 +569,11 @@ Result<void> Exporter::run(const ProgressFn& progress) {
   }
   if (!o_.axes.empty()) {
     auto axes = parseAxes(o_.axes);
-    if (!axes) return std::move(axes).error();
+    BAGSCOPE_TRY(axes);
     axes_ = *axes;
   }
   auto tf = loadTransforms(s_, !o_.targetFrame.empty(), stop_);
-  if (!tf) return std::move(tf).error();
+  BAGSCOPE_TRY(tf);
   tf_ = std::move(tf).value();
   if (!o_.targetFrame.empty())
     if (auto r = checkTargetFrame(s_, *targets, tf_, o_.targetFrame); !r) return r;
@@ -576,7 +581,7 @@ Result<void> Exporter::run(const ProgressFn& progress) {
 
   // Plan every name first, so that collisions are found before anything is written.
   auto plan = planFiles(*targets);
-  if (!plan) return std::move(plan).error();
+  BAGSCOPE_TRY(plan);
   if (auto r = checkNames(*plan); !r) return r;
   Progress done{plan->frames.size() + plan->streams.size(), session::throttled(progress)};
   if (auto r = writeFrames(*plan, done); !r) return r;
@@ -628,8 +633,7 @@ Result<Exporter::Plan> Exporter::planFiles(const std::vector<Target>& targets) {
     if (plan.frameTopics.topics.empty() || plan.frameTopics.topics.back() != plan.frames[k].topic)
       plan.frameTopics.topics.push_back(plan.frames[k].topic);
   }
-  if (framePattern.find("{stamp_ns}") != std::string::npos && !plan.frames.empty())
-    if (auto r = readFrameStamps(plan); !r) return std::move(r).error();
+  if (framePattern.find("{stamp_ns}") != std::string::npos && !plan.frames.empty()) BAGSCOPE_TRY(readFrameStamps(plan));
   for (auto& f : plan.frames)
     f.path = o_.outDir /
              fs::u8path(expand(framePattern, bag_, plan.topicNames[f.topic], f.index, f.stampNs, f.logTimeNs, ext));
@@ -843,7 +847,7 @@ Result<sensors::TfBuffer> loadTransforms(const Session& s, bool dynamicToo, Stop
         if (auto v = (*d)->decode(m.bytes)) tf.add(*v, statics);
       return !stop.stop_requested();
     });
-    if (!r) return std::move(r).error();
+    BAGSCOPE_TRY(r);
     if (stop.stop_requested()) return makeError(ErrorCode::Cancelled, "cancelled");
   }
   return tf;
@@ -851,7 +855,7 @@ Result<sensors::TfBuffer> loadTransforms(const Session& s, bool dynamicToo, Stop
 
 Result<std::vector<std::string>> tfFrames(const Session& session, StopToken stop) {
   auto tf = loadTransforms(session, true, std::move(stop));
-  if (!tf) return std::move(tf).error();
+  BAGSCOPE_TRY(tf);
   return tf->frames();
 }
 
@@ -956,7 +960,7 @@ Result<fs::path> writeManifest(const ExportReport& report, const ExportOptions& 
   }
   j += k ? "\n  }\n}\n" : "}\n}\n";
   fs::path path = options.outDir / "manifest.json";
-  if (auto r = writeFileAtomically(path, j, options.overwrite); !r) return std::move(r).error();
+  BAGSCOPE_TRY(writeFileAtomically(path, j, options.overwrite));
   return path;
 }
 

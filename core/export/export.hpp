@@ -136,7 +136,10 @@ struct ExportReport {
   std::vector<WrittenFile> files;
   std::uint64_t bytes = 0;
   std::map<std::string, std::uint64_t> skipped;  ///< reason -> messages
-  std::vector<std::string> conflicts;            ///< existing files that were not replaced
+  /// Of those, the messages whose type no definition was found for (ErrorCode::
+  /// MissingDefinition): the user can add one (each front end says how).
+  std::uint64_t missingDefinitions = 0;
+  std::vector<std::string> conflicts;  ///< existing files that were not replaced
   /// Set when the name template the user gave names two files alike (nothing was written).
   std::string nameClash;
   std::vector<std::string> errors;  ///< failures (each also counted in skipped)

@@ -289,8 +289,7 @@ Result<std::vector<MarkerCommand>> readSceneUpdate(const Value& message, std::in
       out.push_back(std::move(c));
     }
   if (const Value* entities = list(message, "entities"))
-    for (const auto& e : entities->items)
-      if (auto r = readEntity(e, logTimeNs, out); !r) return std::move(r).error();
+    for (const auto& e : entities->items) BAGSCOPE_TRY(readEntity(e, logTimeNs, out));
   return out;
 }
 
@@ -444,7 +443,7 @@ Result<std::vector<Item>> readItems(const Value& m, LayerKind kind, const ItemSt
     }
     case LayerKind::CameraFrustum: {
       auto info = sensors::readCameraInfo(m);
-      if (!info) return std::move(info).error();
+      BAGSCOPE_TRY(info);
       const auto& K = info->k;
       if (K[0] == 0 || K[4] == 0) return makeError(ErrorCode::Format, "a CameraInfo without focal lengths");
       Item lines = base;

@@ -187,7 +187,7 @@ private:
   Result<void> skipAnnotations() {
     while (isPunct("@")) {
       next();
-      if (auto w = word("an annotation name"); !w) return std::move(w).error();
+      BAGSCOPE_TRY(word("an annotation name"));
       if (isPunct("(")) {
         int depth = 0;
         do {
@@ -211,7 +211,7 @@ private:
         continue;
       }
       auto kw = word("a definition (module, struct, typedef, const, enum)");
-      if (!kw) return std::move(kw).error();
+      BAGSCOPE_TRY(kw);
       Result<void> r;
       if (*kw == "module") r = module(scope, depth);
       else if (*kw == "struct") r = structure(scope);
@@ -227,7 +227,7 @@ private:
 
   Result<void> module(const std::string& scope, int depth) {
     auto name = word("a module name");
-    if (!name) return std::move(name).error();
+    BAGSCOPE_TRY(name);
     if (auto r = expect("{"); !r) return r;
     if (auto r = definitions(join(scope, *name), depth + 1, false); !r) return r;
     if (auto r = expect("}"); !r) return r;
@@ -238,12 +238,12 @@ private:
     if (depth > kMaxNesting) return fail("sequences nested too deep");
     auto spec = std::make_shared<TypeSpec>();
     auto w = word("a type");
-    if (!w) return std::move(w).error();
+    BAGSCOPE_TRY(w);
     spec->name = *w;
     // Multi-word integer types.
     if (spec->name == "unsigned") {
       auto w2 = word("short, long or long long");
-      if (!w2) return std::move(w2).error();
+      BAGSCOPE_TRY(w2);
       spec->name = "unsigned " + *w2;
       if (*w2 == "long" && isWord("long")) spec->name = "unsigned long long", next();
     } else if (spec->name == "long" && isWord("long")) {
@@ -253,23 +253,23 @@ private:
       return fail("long double is not supported");
     }
     if (spec->name == "sequence") {
-      if (auto r = expect("<"); !r) return std::move(r).error();
+      BAGSCOPE_TRY(expect("<"));
       auto element = typeSpec(depth + 1);
-      if (!element) return std::move(element).error();
+      BAGSCOPE_TRY(element);
       spec->element = std::make_unique<TypeSpec>(std::move(**element));
       if (isPunct(",")) {
         next();
         auto n = number();
-        if (!n) return std::move(n).error();
+        BAGSCOPE_TRY(n);
         spec->bound = *n;
       }
-      if (auto r = expect(">"); !r) return std::move(r).error();
+      BAGSCOPE_TRY(expect(">"));
     } else if ((spec->name == "string" || spec->name == "wstring") && isPunct("<")) {
       next();
       auto n = number();
-      if (!n) return std::move(n).error();
+      BAGSCOPE_TRY(n);
       spec->bound = *n;
-      if (auto r = expect(">"); !r) return std::move(r).error();
+      BAGSCOPE_TRY(expect(">"));
     }
     return spec;
   }
@@ -290,16 +290,16 @@ private:
     while (isPunct("[")) {
       next();
       auto n = number();
-      if (!n) return std::move(n).error();
+      BAGSCOPE_TRY(n);
       dims.push_back(*n);
-      if (auto r = expect("]"); !r) return std::move(r).error();
+      BAGSCOPE_TRY(expect("]"));
     }
     return dims;
   }
 
   Result<void> structure(const std::string& scope) {
     auto name = word("a struct name");
-    if (!name) return std::move(name).error();
+    BAGSCOPE_TRY(name);
     if (isPunct(";")) {  // forward declaration
       next();
       return {};
@@ -312,13 +312,13 @@ private:
       if (isPunct("}")) break;
       std::size_t line = peek().line;
       auto type = typeSpec();
-      if (!type) return std::move(type).error();
+      BAGSCOPE_TRY(type);
       // One type, several declarators: "double x, y;".
       while (true) {
         auto member = word("a member name");
-        if (!member) return std::move(member).error();
+        BAGSCOPE_TRY(member);
         auto dims = dimensions();
-        if (!dims) return std::move(dims).error();
+        BAGSCOPE_TRY(dims);
         decl.members.push_back({*type, *member, std::move(*dims), scope, line});
         if (!isPunct(",")) break;
         next();
@@ -335,20 +335,20 @@ private:
 
   Result<void> typedefinition(const std::string& scope) {
     auto type = typeSpec();
-    if (!type) return std::move(type).error();
+    BAGSCOPE_TRY(type);
     auto name = word("a typedef name");
-    if (!name) return std::move(name).error();
+    BAGSCOPE_TRY(name);
     auto dims = dimensions();
-    if (!dims) return std::move(dims).error();
+    BAGSCOPE_TRY(dims);
     typedefs[join(scope, *name)] = {*type, std::move(*dims), scope};
     return expect(";");
   }
 
   Result<void> constant(const std::string& scope) {
     auto type = typeSpec();
-    if (!type) return std::move(type).error();
+    BAGSCOPE_TRY(type);
     auto name = word("a constant name");
-    if (!name) return std::move(name).error();
+    BAGSCOPE_TRY(name);
     if (auto r = expect("="); !r) return r;
     // The value: everything up to ';' (a literal, possibly signed or an expression).
     std::string value;
@@ -363,11 +363,11 @@ private:
 
   Result<void> enumeration(const std::string& scope) {
     auto name = word("an enum name");
-    if (!name) return std::move(name).error();
+    BAGSCOPE_TRY(name);
     if (auto r = expect("{"); !r) return r;
     while (!isPunct("}")) {
       if (auto r = skipAnnotations(); !r) return r;
-      if (auto w = word("an enumerator"); !w) return std::move(w).error();
+      BAGSCOPE_TRY(word("an enumerator"));
       if (isPunct(",")) next();
       else if (!isPunct("}")) return fail("expected ',' or '}'");
     }

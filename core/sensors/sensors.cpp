@@ -398,7 +398,7 @@ Result<ImageFrame> readImage(const Value& m) {
     return f;
   }
   auto module = detail::openCvModule();
-  if (!module) return std::move(module).error();
+  BAGSCOPE_TRY(module);
   std::string error;
   if (!(*module)->convert(view, *convert, f.image, error)) return bad(f.encoding + " image: " + error);
   return f;
@@ -430,15 +430,15 @@ Result<CompressedFrame> readCompressedImage(const Value& m) {
 Result<ImageFrame> readAnyImage(const Value& message, SensorKind kind) {
   if (kind != SensorKind::CompressedImage) return readImage(message);
   auto compressed = readCompressedImage(message);
-  if (!compressed) return std::move(compressed).error();
+  BAGSCOPE_TRY(compressed);
   auto image = decodeCompressed(*compressed);
-  if (!image) return std::move(image).error();
+  BAGSCOPE_TRY(image);
   return ImageFrame{compressed->header, compressed->format, std::move(image).value()};
 }
 
 Result<Image> decodeCompressed(const CompressedFrame& f) {
   auto module = detail::openCvModule();
-  if (!module) return std::move(module).error();
+  BAGSCOPE_TRY(module);
   Image out;
   std::string error;
   if (!(*module)->decode(f.bytes, out, error)) return bad("the " + f.codec + " data " + error);
@@ -447,13 +447,13 @@ Result<Image> decodeCompressed(const CompressedFrame& f) {
 
 Result<std::string> openCvVersion() {
   auto module = detail::openCvModule();
-  if (!module) return std::move(module).error();
+  BAGSCOPE_TRY(module);
   return std::string((*module)->openCvVersion());
 }
 
 Result<std::string> encodeImage(const Image& image, StillFormat format, int jpegQuality) {
   auto module = detail::openCvModule();
-  if (!module) return std::move(module).error();
+  BAGSCOPE_TRY(module);
   std::string out, error;
   if (!(*module)->encode(image, format, jpegQuality, out, error)) return makeError(ErrorCode::Unsupported, error);
   return out;
@@ -467,7 +467,7 @@ VideoWriter::~VideoWriter() { close(); }
 Result<VideoWriter> VideoWriter::open(const std::filesystem::path& path, Codec codec, double fps, int width,
                                       int height) {
   auto module = detail::openCvModule();
-  if (!module) return std::move(module).error();
+  BAGSCOPE_TRY(module);
   std::string error;
   std::unique_ptr<detail::VideoSink> sink((*module)->openVideo(utf8(path), codec, fps, width, height, error));
   if (!sink) return makeError(ErrorCode::Write, error);

@@ -123,10 +123,9 @@ Result<std::vector<fs::path>> expandInputs(const std::vector<fs::path>& inputs, 
 
 Result<storage::RecordingSummary> summarizeRecording(const fs::path& path, bool withTopicBytes) {
   auto source = storage::openSource(path);
-  if (!source) return std::move(source).error();
+  BAGSCOPE_TRY(source);
   auto summary = storage::summarize(**source);
-  if (summary && withTopicBytes)
-    if (auto r = storage::measureTopicBytes(**source, *summary); !r) return std::move(r).error();
+  if (summary && withTopicBytes) BAGSCOPE_TRY(storage::measureTopicBytes(**source, *summary));
   return summary;
 }
 
@@ -394,7 +393,7 @@ Result<Message> Session::State::read(TopicId topic, const MessageRef& ref, Hint&
   if (src.chunkCount() == 0) {
     std::lock_guard lock(*sourceMutex[ref.source]);
     auto v = src.read(entry);
-    if (!v) return std::move(v).error();
+    BAGSCOPE_TRY(v);
     static_cast<storage::MessageView&>(msg) = std::move(v).value();
     msg.logTimeNs += shift[ref.source];
     return msg;
@@ -404,7 +403,7 @@ Result<Message> Session::State::read(TopicId topic, const MessageRef& ref, Hint&
     hint.key = ~Key{0};
     if (!hint.bulk) {
       auto c = chunk(ref.source, ref.location.chunk);
-      if (!c) return std::move(c).error();
+      BAGSCOPE_TRY(c);
       hint.chunk = std::move(c).value();
     } else if (!(hint.chunk = cache.find(keyOf(ref)))) {
       if (!hint.own || hint.own.use_count() > 1) hint.own = std::make_shared<storage::LoadedChunk>();
@@ -483,7 +482,7 @@ Result<std::unique_ptr<Session>> Session::open(std::vector<std::unique_ptr<Sourc
     state->sources.push_back(std::move(s));
     state->sourceMutex.push_back(std::make_unique<std::recursive_mutex>());
   }
-  if (auto r = state->build(); !r) return std::move(r).error();
+  BAGSCOPE_TRY(state->build());
   return std::unique_ptr<Session>(new Session(std::move(state)));
 }
 
@@ -901,7 +900,7 @@ Result<FieldColumns> Session::extractFields(TopicId topic, const std::vector<std
   auto readers = compilePerConnection<decode::FieldReader>(
       *this, t,
       [&](const std::shared_ptr<const decode::Decoder>& d) { return decode::FieldReader::compile(d, paths); });
-  if (!readers) return std::move(readers).error();
+  BAGSCOPE_TRY(readers);
   // Not a structured binding: the lambda below captures `lo` (clang before 16 cannot capture one).
   const auto range = st.range(topic, startNs, endNs);
   const std::size_t lo = range.first, hi = range.second;
@@ -926,7 +925,7 @@ Result<FieldColumns> Session::extractFields(TopicId topic, const std::vector<std
         for (std::size_t p = 0; p < values.size(); ++p) out.values[p][row] = values[p];
       },
       stop, progress);
-  if (!r) return std::move(r).error();
+  BAGSCOPE_TRY(r);
   out.unreadable = problems.count.load();
   out.firstProblem = problems.first;
   return out;
@@ -944,10 +943,10 @@ Result<PathSamples> Session::extractPath(TopicId topic, const std::string& path,
   auto compiled = compilePerConnection<Compiled>(
       *this, t, [&](const std::shared_ptr<const decode::Decoder>& d) -> Result<Compiled> {
         auto p = decode::MessagePath::compile(path, *d->schema().root);
-        if (!p) return std::move(p).error();
+        BAGSCOPE_TRY(p);
         return Compiled{d, std::move(p).value()};
       });
-  if (!compiled) return std::move(compiled).error();
+  BAGSCOPE_TRY(compiled);
   PathSamples out;
   out.path = path;
   out.textLeaf = !compiled->compiled.empty() && compiled->compiled.back().path.textLeaf();
@@ -970,7 +969,7 @@ Result<PathSamples> Session::extractPath(TopicId topic, const std::string& path,
           for (auto& leaf : leaves[row]) texts[row].emplace_back(leaf.text);  // the Value's text dies here
       },
       stop, progress);
-  if (!r) return std::move(r).error();
+  BAGSCOPE_TRY(r);
   out.messages = n;
   out.unreadable = problems.count.load();
   out.firstProblem = problems.first;

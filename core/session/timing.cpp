@@ -136,7 +136,7 @@ Result<std::vector<TopicTiming>> timingStats(const Session& session, StopToken s
           stamps[id][row] = decode::peekHeaderStamp(m->bytes, wire).value_or(0);
         },
         stop);
-    if (!r) return std::move(r).error();
+    BAGSCOPE_TRY(r);
   }
   std::vector<TopicTiming> out;
   for (TopicId id : ids) {

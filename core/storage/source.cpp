@@ -183,7 +183,7 @@ Result<std::unique_ptr<Source>> openSource(std::unique_ptr<ByteSource> bytes) {
   };
   std::byte bytesRead[kMaxMagic] = {};
   std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(bytes->size(), sizeof bytesRead));
-  if (auto r = bytes->readAt(0, std::span(bytesRead, n)); !r) return std::move(r).error();
+  BAGSCOPE_TRY(bytes->readAt(0, std::span(bytesRead, n)));
   if (n == 0) return fail(ErrorCode::Format, "the file is empty (0 bytes), not a recording");
   std::string_view head(reinterpret_cast<const char*>(bytesRead), n);
   if (const ContainerFormat* f = containerByMagic(head)) return f->openBytes(std::move(bytes));
@@ -209,7 +209,7 @@ Result<std::unique_ptr<Source>> openSource(const std::filesystem::path& path) {
   // A regular file (read once, by openSource(bytes), which says why one is not a recording),
   // or nothing there (openFile's error names it).
   auto bytes = openFile(path);
-  if (!bytes) return std::move(bytes).error();
+  BAGSCOPE_TRY(bytes);
   return openSource(std::move(bytes).value());
 }
 

@@ -44,10 +44,10 @@ double rateHz(std::uint64_t count, std::int64_t firstNs, std::int64_t lastNs) {
 Result<RecordingSummary> summarize(Source& source) {
   RecordingSummary s;
   auto stats = source.chunkStats();
-  if (!stats) return std::move(stats).error();
+  BAGSCOPE_TRY(stats);
   s.chunks = std::move(stats).value();
   auto index = source.messageIndex();
-  if (!index) return std::move(index).error();
+  BAGSCOPE_TRY(index);
   s.info = source.info();  // after the index: building it may have added problems
 
   auto conns = source.connections();

@@ -278,7 +278,7 @@ Result<CopyReport> copyRecording(const Session& s, const CopyRequest& request, S
       },
       [&](const Error& e) { report.lost.push_back(e.describe()); }, stop);
   if (failed) return *failed;
-  if (!r) return std::move(r).error();
+  BAGSCOPE_TRY(r);
   if (auto f = (*writer)->finish(); !f) return f.error();
   std::error_code ec;
   if (fs::is_directory(output, ec)) {

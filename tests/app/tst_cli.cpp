@@ -176,6 +176,12 @@ private slots:
       ++k;
     }
     QCOMPARE(k, rows.size());
+    // An export skips them too, and says the same remedy (its skip reasons are the core's words).
+    QTemporaryDir out;
+    Run exported = runCli({"export", test::dataPath("ros2/demo_db3_old"), "--topic", "/vehicle_state", "--format",
+                           "csv", "--out", out.path()});
+    QCOMPARE(exported.exitCode, 3);
+    QVERIFY2(exported.err.contains("skipped 20") && exported.err.contains("--msg-path"), exported.err.constData());
     Run base64 = runCli({"cat", test::dataPath("ros2/demo_db3_old"), "--topic", "/vehicle_state", "--bytes", "base64"});
     auto raw = parseLines(base64.out);
     QCOMPARE(raw.size(), rows.size());

@@ -21,7 +21,7 @@ class TestRecordingSource final : public storage::Source {
 public:
   static Result<std::unique_ptr<storage::Source>> open(std::unique_ptr<ByteSource> bytes) {
     auto source = std::unique_ptr<TestRecordingSource>(new TestRecordingSource);
-    if (auto r = source->parse(*bytes); !r) return std::move(r).error();
+    BAGSCOPE_TRY(source->parse(*bytes));
     return std::unique_ptr<storage::Source>(std::move(source));
   }
 

@@ -765,7 +765,7 @@ private slots:
     auto job = s->startJob(
         [&](bagscope::StopToken stop, const session::ProgressFn& progress) -> Result<void> {
           auto cols = s->extractFields(x, {"data"}, INT64_MIN, INT64_MAX, stop, progress);
-          if (!cols) return std::move(cols).error();
+          BAGSCOPE_TRY(cols);
           return {};
         },
         [&](double f) {

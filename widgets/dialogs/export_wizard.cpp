@@ -541,7 +541,7 @@ void ExportWizard::initializePage(int id) {
           session, mailbox_,
           [session, frames](StopToken stop, const session::ProgressFn&) -> Result<void> {
             auto r = exporters::tfFrames(*session, stop);
-            if (!r) return std::move(r).error();
+            BAGSCOPE_TRY(r);
             *frames = std::move(r).value();
             return {};
           },

@@ -256,7 +256,7 @@ void SaveRecordingDialog::start() {
       s, mailbox_,
       [s, request, report](StopToken stop, const session::ProgressFn& progress) -> Result<void> {
         auto r = write::copyRecording(*s, request, stop, progress);
-        if (!r) return std::move(r).error();
+        BAGSCOPE_TRY(r);
         *report = std::move(r).value();
         return {};
       },

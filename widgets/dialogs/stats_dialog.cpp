@@ -48,7 +48,7 @@ StatsDialog::StatsDialog(Document* document, session::TopicId topic, QWidget* pa
       s, mailbox_,
       [s, topic, result](StopToken stop, const session::ProgressFn&) -> Result<void> {
         auto r = session::timingStats(*s, stop, std::span(&topic, 1));
-        if (!r) return std::move(r).error();
+        BAGSCOPE_TRY(r);
         *result = r->front();
         return {};
       },

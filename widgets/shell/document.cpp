@@ -59,7 +59,7 @@ Result<std::vector<qint64>> topicSizes(const session::Session& session, StopToke
         if (m) sums[topic].fetch_add(static_cast<qint64>(m->bytes.size()), std::memory_order_relaxed);
       },
       stop, progress);
-  if (!r) return std::move(r).error();
+  BAGSCOPE_TRY(r);
   std::vector<qint64> out;
   for (const auto& s : sums) out.push_back(s.load());
   return out;
@@ -222,7 +222,7 @@ void Document::startSizeJob() {
       s, mailbox_,
       [s, sizes](StopToken stop, const session::ProgressFn& progress) -> Result<void> {
         auto r = topicSizes(*s, stop, progress);
-        if (!r) return std::move(r).error();
+        BAGSCOPE_TRY(r);
         *sizes = std::move(r).value();
         return {};
       },

@@ -65,7 +65,7 @@ public:
     MessageIndex index(connections_.size());
     for (std::size_t p = 0; p < parts_.size(); ++p) {
       auto part = parts_[p]->messageIndex();
-      if (!part) return std::move(part).error();
+      BAGSCOPE_TRY(part);
       for (std::size_t c = 0; c < (*part)->size(); ++c)
         for (auto e : (**part)[c]) {
           e.location.chunk += chunkBase_[p];
@@ -127,7 +127,7 @@ public:
     std::map<std::string, std::uint64_t> byCompression;
     for (auto& part : parts_) {
       auto s = part->chunkStats();
-      if (!s) return std::move(s).error();
+      BAGSCOPE_TRY(s);
       total.chunkCount += s->chunkCount;
       total.storedBytes += s->storedBytes;
       total.uncompressedBytes += s->uncompressedBytes;
@@ -149,7 +149,7 @@ private:
 
   Result<void> readByIndex(const ReadFilter& filter, const MessageFn& onMessage, const ProblemFn& onProblem) {
     auto index = messageIndex();
-    if (!index) return std::move(index).error();
+    BAGSCOPE_TRY(index);
     std::vector<std::pair<IndexEntry, std::uint32_t>> all;  // entry, connection: sorted by time, then file
     for (std::uint32_t c = 0; c < (*index)->size(); ++c) {
       if (!filter.connections.empty() &&

@@ -360,7 +360,7 @@ Result<bool> McapSource::readSummary() {
   if (size < kMagic.size() * 2 + kFooterRecord) return false;
   std::byte tail[kFooterRecord + 8];
   std::uint64_t footerPos = size - sizeof tail;
-  if (auto r = bytes_->readAt(footerPos, tail); !r) return std::move(r).error();
+  BAGSCOPE_TRY(bytes_->readAt(footerPos, tail));
   if (asText(std::span(tail + kFooterRecord, 8)) != kMagic) return false;  // cut or unfinished
   Fields f{ByteCursor(std::span<const std::byte>(tail, kFooterRecord))};
   if (f.num<std::uint8_t>() != kOpFooter || f.num<std::uint64_t>() != 20)
@@ -372,7 +372,7 @@ Result<bool> McapSource::readSummary() {
     return error(ErrorCode::Format, "summary start " + std::to_string(summaryStart) + " is outside the file",
                  footerPos);
   ByteBuffer buf;
-  if (auto r = readExact(summaryStart, footerPos - summaryStart, buf); !r) return std::move(r).error();
+  BAGSCOPE_TRY(readExact(summaryStart, footerPos - summaryStart, buf));
   std::string why;
   bool haveStats = false;
   std::uint64_t statsMessages = 0;
@@ -402,7 +402,7 @@ Result<bool> McapSource::readSummary() {
   });
   if (malformed || !why.empty())
     return error(ErrorCode::Format, "summary record is malformed" + (why.empty() ? "" : ": " + why), summaryStart);
-  if (auto r = checkChunkIndexes(summaryStart); !r) return std::move(r).error();
+  BAGSCOPE_TRY(checkChunkIndexes(summaryStart));
   if (chunks_.empty() && (!haveStats || statsMessages > 0)) {
     completeWithoutSummary_ = true;  // messages outside chunks (or unknown): only a scan finds them
     return false;
@@ -410,7 +410,7 @@ Result<bool> McapSource::readSummary() {
   stats_.chunkCount = chunks_.size();
   statsKnown_ = false;  // compression names need the chunk records
   if (std::any_of(chunks_.begin(), chunks_.end(), [](const Chunk& c) { return c.counts.empty(); })) {
-    if (auto r = readUnindexedChunks(haveStats, channelCounts); !r) return std::move(r).error();
+    BAGSCOPE_TRY(readUnindexedChunks(haveStats, channelCounts));
     resolvePendingSchemas();
     return true;
   }
@@ -420,7 +420,7 @@ Result<bool> McapSource::readSummary() {
   if (!haveStats) {
     // Counts from the message indexes instead.
     auto index = messageIndex();
-    if (!index) return std::move(index).error();
+    BAGSCOPE_TRY(index);
     for (std::size_t i = 0; i < connections_.size(); ++i) connections_[i].messageCount = (**index)[i].size();
     finishCounts(false);
   }
@@ -450,7 +450,7 @@ Result<void> McapSource::readUnindexedChunks(bool haveStats,
   }
   // Counts from what was read, checked against the statistics record where there is one.
   auto index = messageIndex();
-  if (!index) return std::move(index).error();
+  BAGSCOPE_TRY(index);
   for (std::size_t i = 0; i < connections_.size(); ++i) {
     auto& conn = connections_[i];
     conn.messageCount = (**index)[i].size();
@@ -704,7 +704,7 @@ Result<FileExtras> McapSource::extras() {
   for (auto [offset, length] : extraRecords_) {
     if (length < kRecordPrefix || offset > bytes_->size() || length > bytes_->size() - offset)
       return error(ErrorCode::Format, "a metadata or attachment index points outside the file", offset);
-    if (auto r = readExact(offset, length, buf); !r) return std::move(r).error();
+    BAGSCOPE_TRY(readExact(offset, length, buf));
     std::string why;
     Fields f{ByteCursor(buf.span().subspan(kRecordPrefix))};
     auto op = static_cast<std::uint8_t>(buf.data()[0]);
@@ -863,7 +863,7 @@ Result<ChunkStats> McapSource::chunkStats() {
   for (const auto& c : chunks_) {
     if (c.loose) continue;
     std::uint64_t n = std::min<std::uint64_t>(kRecordPrefix + 8 * 3 + 4 + 4 + 256, c.recordLength);
-    if (auto r = readExact(c.recordPos, n, head); !r) return std::move(r).error();
+    BAGSCOPE_TRY(readExact(c.recordPos, n, head));
     Fields f{ByteCursor(head.span().subspan(kRecordPrefix + 8 * 3 + 4))};
     std::string name(f.str());
     if (!f.ok) return error(ErrorCode::Format, "chunk record header is malformed", c.recordPos);
@@ -883,7 +883,7 @@ Result<ChunkStats> McapSource::chunkStats() {
 
 Result<std::unique_ptr<Source>> openMcap(std::unique_ptr<ByteSource> bytes) {
   auto source = std::make_unique<McapSource>(std::move(bytes));
-  if (auto r = source->open(); !r) return std::move(r).error();
+  BAGSCOPE_TRY(source->open());
   return std::unique_ptr<Source>(std::move(source));
 }
 

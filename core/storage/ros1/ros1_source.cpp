@@ -274,14 +274,14 @@ Result<Record> Ros1Source::readRecordAt(std::uint64_t pos, ByteBuffer& buf, bool
   cut = false;
   if (pos > size || size - pos < 8) return error(ErrorCode::Truncated, "record header is cut short", pos);
   std::byte lenBytes[4];
-  if (auto r = bytes_->readAt(pos, lenBytes); !r) return std::move(r).error();
+  BAGSCOPE_TRY(bytes_->readAt(pos, lenBytes));
   std::uint32_t headerLen = loadLE<std::uint32_t>(lenBytes);
   if (headerLen > kMaxHeaderBytes || headerLen + 8ull > size - pos)
     return error(ErrorCode::Format, "record header length " + std::to_string(headerLen) + " does not fit in the file",
                  pos);
   // Header, data length, and (optimistically) the first part of the data in one read.
   std::uint64_t want = std::min<std::uint64_t>(4ull + headerLen + 4 + 4096, size - pos);
-  if (auto r = readExact(pos, static_cast<std::size_t>(want), buf); !r) return std::move(r).error();
+  BAGSCOPE_TRY(readExact(pos, static_cast<std::size_t>(want), buf));
   Record rec;
   std::uint32_t dataLen = loadLE<std::uint32_t>(buf.data() + 4 + headerLen);
   if (dataLen > maxDataBytes)
@@ -323,7 +323,7 @@ Result<void> Ros1Source::open() {
   ByteBuffer buf;
   bool cut = false;
   auto header = readRecordAt(kMagic.size(), buf, cut);
-  if (!header) return std::move(header).error();
+  BAGSCOPE_TRY(header);
   const Fields& f = header->fields;
   if (f.op != kOpBagHeader || cut)
     return error(ErrorCode::Format, "the bag header record is missing or cut short", kMagic.size());
@@ -410,7 +410,7 @@ Result<void> Ros1Source::readIndexSection(std::uint64_t indexPos, std::uint32_t 
     for (std::uint64_t pos = indexPos; pos < size;) {
       bool cut = false;
       auto r = readRecordAt(pos, buf, cut, kMaxConnectionBytes);
-      if (!r) return std::move(r).error();
+      BAGSCOPE_TRY(r);
       if (cut) return error(ErrorCode::Truncated, "index record is cut short", pos);
       if (auto t = take(*r, pos); !t) return t;
       pos += static_cast<std::uint64_t>(r->data.data() - buf.data()) + r->data.size();
@@ -607,12 +607,12 @@ Result<ChunkPlace> Ros1Source::locate(const Chunk& c) const {
   if (c.recordPos > size || size - c.recordPos < 8)
     return error(ErrorCode::Truncated, "chunk record is cut short", c.recordPos);
   std::byte lenBytes[4];
-  if (auto r = bytes_->readAt(c.recordPos, lenBytes); !r) return std::move(r).error();
+  BAGSCOPE_TRY(bytes_->readAt(c.recordPos, lenBytes));
   std::uint32_t headerLen = loadLE<std::uint32_t>(lenBytes);
   if (headerLen > kMaxHeaderBytes || headerLen + 8ull > size - c.recordPos)
     return error(ErrorCode::Format,
                  "chunk record header length " + std::to_string(headerLen) + " does not fit in the file", c.recordPos);
-  if (auto r = readExact(c.recordPos, 4 + headerLen + 4, buf); !r) return std::move(r).error();
+  BAGSCOPE_TRY(readExact(c.recordPos, 4 + headerLen + 4, buf));
   Fields f;
   std::string why;
   if (!parseFields(buf.span().subspan(4, headerLen), f, why))
@@ -635,14 +635,14 @@ Result<ChunkPlace> Ros1Source::locate(const Chunk& c) const {
 Result<void> Ros1Source::readChunkHeader(Chunk& c) const {
   if (c.place.known) return {};  // no writes once known: loadChunk() may be reading it
   auto p = locate(c);
-  if (!p) return std::move(p).error();
+  BAGSCOPE_TRY(p);
   c.place = *p;
   return {};
 }
 
 Result<void> Ros1Source::loadChunk(const Chunk& chunk, LoadedChunk& out, LoadContext& ctx) const {
   auto located = locate(chunk);
-  if (!located) return std::move(located).error();
+  BAGSCOPE_TRY(located);
   const ChunkPlace& c = *located;
   ByteBuffer& scratch = ctx.scratch;
   out.messages.clear();
@@ -775,7 +775,7 @@ Result<ChunkStats> Ros1Source::chunkStats() {
   std::map<std::string, std::uint64_t> byCodec;
   for (auto& c : chunks_) {
     if (c.loose) continue;
-    if (auto r = readChunkHeader(c); !r) return std::move(r).error();
+    BAGSCOPE_TRY(readChunkHeader(c));
     ++stats.chunkCount;
     const ChunkPlace& p = c.place;
     ++byCodec[compress::codecName(p.codec)];
@@ -790,7 +790,7 @@ Result<ChunkStats> Ros1Source::chunkStats() {
 
 Result<std::unique_ptr<Source>> openRos1(std::unique_ptr<ByteSource> bytes) {
   auto source = std::make_unique<Ros1Source>(std::move(bytes));
-  if (auto r = source->open(); !r) return std::move(r).error();
+  BAGSCOPE_TRY(source->open());
   return std::unique_ptr<Source>(std::move(source));
 }
 

@@ -91,7 +91,7 @@ Result<std::unique_ptr<Source>> openRosbag2(const fs::path& path) {
   std::optional<BagMetadata> metadata;
   if (fs::exists(yaml, ec)) {
     auto m = rosbag2::readMetadata(yaml);
-    if (!m) return std::move(m).error();
+    BAGSCOPE_TRY(m);
     metadata = std::move(m).value();
   }
   std::vector<fs::path> files;
@@ -108,7 +108,7 @@ Result<std::unique_ptr<Source>> openRosbag2(const fs::path& path) {
         continue;
       }
       auto found = resolveListedFile(folder, listed);
-      if (!found) return std::move(found).error();
+      BAGSCOPE_TRY(found);
       if (found->empty()) {
         notes.push_back("metadata.yaml lists '" + listed + "', which is missing; its messages are not read");
       } else if (!seen.insert(fs::weakly_canonical(*found, ec)).second) {
@@ -142,7 +142,7 @@ Result<std::unique_ptr<Source>> openRosbag2(const fs::path& path) {
   if (wholeFileZstd) {
     temp = detail::makeTempFolder("bagscope-rosbag2");
     if (!temp) return fail(ErrorCode::Io, "cannot create a temporary folder to decompress into", folder);
-    if (auto r = detail::decompressWholeFiles(files, *temp); !r) return std::move(r).error();
+    BAGSCOPE_TRY(detail::decompressWholeFiles(files, *temp));
   }
   auto storageExt = [](const fs::path& f) { return f.extension() == ".zstd" ? f.stem().extension() : f.extension(); };
   // The metadata's storage plugin, or (when it names none) the files' own kind.
@@ -154,9 +154,9 @@ Result<std::unique_ptr<Source>> openRosbag2(const fs::path& path) {
     std::vector<std::unique_ptr<Source>> parts;
     for (const auto& f : files) {
       auto bytes = openFile(f);
-      if (!bytes) return std::move(bytes).error();
+      BAGSCOPE_TRY(bytes);
       auto inner = openMcap(std::move(bytes).value());
-      if (!inner) return std::move(inner).error();
+      BAGSCOPE_TRY(inner);
       parts.push_back(std::move(inner).value());
     }
     if (parts.size() == 1) {
@@ -170,7 +170,7 @@ Result<std::unique_ptr<Source>> openRosbag2(const fs::path& path) {
     }
   } else {
     auto sqlite = rosbag2::openSqlite(files, metadata, shown);
-    if (!sqlite) return std::move(sqlite).error();
+    BAGSCOPE_TRY(sqlite);
     source = std::move(sqlite).value();
   }
   if (!metadata && !temp && notes.empty()) return source;

@@ -662,7 +662,7 @@ Result<MessageView> SqliteSource::read(const IndexEntry& entry) {
 Result<std::unique_ptr<Source>> openSqlite(const std::vector<fs::path>& files, std::optional<BagMetadata> metadata,
                                            const fs::path& shownPath) {
   auto source = std::make_unique<SqliteSource>();
-  if (auto r = source->open(files, std::move(metadata), shownPath); !r) return std::move(r).error();
+  BAGSCOPE_TRY(source->open(files, std::move(metadata), shownPath));
   return std::unique_ptr<Source>(std::move(source));
 }
 

@@ -44,7 +44,7 @@ Result<std::vector<double>> perSample(const QString&, std::span<const double>, c
 template <std::vector<double> (*Moving)(std::span<const double>, std::span<const double>, analysis::Window)>
 Result<std::vector<double>> moving(const QString& argument, std::span<const double> t, const Columns& c) {
   auto window = windowOf(argument);
-  if (!window) return std::move(window).error();
+  BAGSCOPE_TRY(window);
   return Moving(t, c[0], *window);
 }
 

@@ -29,7 +29,7 @@ Result<Columns> readColumns(const session::Session& session, session::TopicId to
   bool plain = std::all_of(paths.begin(), paths.end(), [](auto& p) { return decode::MessagePath::isPlain(p); });
   if (plain) {
     auto c = session.extractFields(topic, paths, kFirst, kLast, stop, progress);
-    if (!c) return std::move(c).error();
+    BAGSCOPE_TRY(c);
     out.logTimeNs = std::move(c->logTimeNs);
     out.rows.resize(out.logTimeNs.size());
     for (std::uint32_t i = 0; i < out.rows.size(); ++i) out.rows[i] = i;
@@ -38,7 +38,7 @@ Result<Columns> readColumns(const session::Session& session, session::TopicId to
   }
   for (const auto& path : paths) {
     auto s = session.extractPath(topic, path, kFirst, kLast, stop, progress);
-    if (!s) return std::move(s).error();
+    BAGSCOPE_TRY(s);
     if (s->textLeaf) return makeError(ErrorCode::InvalidArgument, "'" + path + "' is text: plot it as a state lane");
     if (!out.values.empty() && s->rows != out.rows)
       return makeError(ErrorCode::InvalidArgument,
@@ -64,9 +64,9 @@ Result<Points> readPoints(const session::Session& session, const SeriesQuery& q,
   auto seconds = [&q](const std::vector<std::int64_t>& ns) { return secondsFrom(ns, q.originNs); };
   if (q.xTopic) {  // y interpolated at the log times of x's messages; nothing extrapolated
     auto x = readColumns(session, *q.xTopic, {q.xPath}, stop, {});
-    if (!x) return std::move(x).error();
+    BAGSCOPE_TRY(x);
     auto y = readColumns(session, q.topic, {q.path}, stop, progress);
-    if (!y) return std::move(y).error();
+    BAGSCOPE_TRY(y);
     return Points{std::move(x->values[0]),
                   analysis::valuesAt(seconds(y->logTimeNs), y->values[0], seconds(x->logTimeNs))};
   }
@@ -76,12 +76,12 @@ Result<Points> readPoints(const session::Session& session, const SeriesQuery& q,
     own.inputs.clear();
     std::vector<Points> series;
     auto a = readPoints(session, own, stop, progress);
-    if (!a) return std::move(a).error();
+    BAGSCOPE_TRY(a);
     series.push_back(std::move(*a));
     for (const auto& [topic, path] : q.inputs) {
       SeriesQuery input{topic, std::nullopt, path, {}, {}, false, q.originNs, {}};
       auto p = readPoints(session, input, stop, {});
-      if (!p) return std::move(p).error();
+      BAGSCOPE_TRY(p);
       series.push_back(std::move(*p));
     }
     std::vector<std::string> names;
@@ -91,34 +91,34 @@ Result<Points> readPoints(const session::Session& session, const SeriesQuery& q,
       views.push_back({series[k].first, series[k].second});
     }
     auto v = analysis::evaluateExpression(expressionOf(q.derive).toStdString(), names, views);
-    if (!v) return std::move(v).error();
+    BAGSCOPE_TRY(v);
     return Points{std::move(series[0].first), std::move(*v)};
   }
   std::vector<std::string> paths{q.path};
   const DerivedSeriesKind* kind = nullptr;
   if (!q.derive.isEmpty()) {
     auto k = derivedSeriesKind(q.derive);
-    if (!k) return std::move(k).error();
+    BAGSCOPE_TRY(k);
     kind = *k;
     if (!kind->members.empty()) paths.clear();
     for (const char* member : kind->members) paths.push_back(q.path + "." + member);
   }
   if (!q.xPath.empty()) paths.insert(paths.begin(), q.xPath);
   auto columns = readColumns(session, q.topic, paths, stop, progress);
-  if (!columns) return std::move(columns).error();
+  BAGSCOPE_TRY(columns);
   auto& values = columns->values;
   if (!q.xPath.empty()) return Points{std::move(values[0]), std::move(values[1])};
   std::vector<double> t = seconds(columns->logTimeNs);
   if (q.stamp) {  // header stamps in seconds (a double holds them to about 0.2 µs), per message
     auto stamps = session.extractFields(q.topic, {"header.stamp"}, kFirst, kLast, stop, {});
-    if (!stamps) return std::move(stamps).error();
+    BAGSCOPE_TRY(stamps);
     double whole = std::floor(static_cast<double>(q.originNs) / 1e9);
     double part = static_cast<double>(q.originNs - static_cast<qint64>(whole) * 1'000'000'000) / 1e9;
     for (std::size_t i = 0; i < t.size(); ++i) t[i] = (stamps->values[0][columns->rows[i]] - whole) - part;
   }
   if (!kind) return Points{std::move(t), std::move(values[0])};
   auto y = kind->compute(derivationArgument(q.derive), t, values);
-  if (!y) return std::move(y).error();
+  BAGSCOPE_TRY(y);
   return Points{std::move(t), std::move(*y)};
 }
 
@@ -166,7 +166,7 @@ std::string namedValue(double v, const std::vector<schema::Constant>& constants,
 Result<StatePoints> readStates(const session::Session& session, session::TopicId topic, const std::string& path,
                                qint64 originNs, StopToken stop, const session::ProgressFn& progress) {
   auto s = session.extractPath(topic, path, kFirst, kLast, stop, progress);
-  if (!s) return std::move(s).error();
+  BAGSCOPE_TRY(s);
   StatePoints out;
   out.t = secondsFrom(s->logTimeNs, originNs);
   if (s->textLeaf) {
