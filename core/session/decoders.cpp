@@ -69,21 +69,31 @@ Result<std::shared_ptr<const decode::Decoder>> Session::State::resolveDecoder(co
   // What could decode it, in order: the file's own definition, the same type as other files
   // define it, then the user's .msg folders and the standard interfaces.
   struct Candidate {
+    enum class Origin { Stored, OtherFile, BuiltIn } origin;
     std::string schemaEncoding;
     std::string_view definition;
-    std::string origin;
+    std::string file;  // OtherFile: which
+    std::string name() const {
+      switch (origin) {
+        case Origin::Stored: return "stored definition";
+        case Origin::OtherFile: return "definition from '" + file + "'";
+        case Origin::BuiltIn: break;
+      }
+      return "built-in definition";
+    }
   };
+  using Origin = Candidate::Origin;
   std::vector<Candidate> candidates;
-  if (!c.definition.empty()) candidates.push_back({c.schemaEncoding, c.definition, "stored"});
+  if (!c.definition.empty()) candidates.push_back({Origin::Stored, c.schemaEncoding, c.definition, {}});
   auto [lo, hi] = definitionsByType.equal_range(normalTypeName(c.type));
   for (auto it = lo; it != hi; ++it) {
     const storage::Connection& other = *it->second;
     if (other.messageEncoding != c.messageEncoding) continue;
     bool known = std::any_of(candidates.begin(), candidates.end(),
                              [&](const Candidate& k) { return k.definition == other.definition; });
-    if (!known) candidates.push_back({other.schemaEncoding, other.definition, "'" + originOf(other) + "'"});
+    if (!known) candidates.push_back({Origin::OtherFile, other.schemaEncoding, other.definition, originOf(other)});
   }
-  candidates.push_back({"", {}, "built-in"});  // --msg-path folders, then the standard interfaces
+  candidates.push_back({Origin::BuiltIn, "", {}, {}});  // the user's .msg folders, then the standard interfaces
   auto compile = [&](const Candidate& k) {
     return decode::compileFor(c.type, c.messageEncoding, k.definition.empty() ? "" : k.schemaEncoding, k.definition,
                               msgFolders);
@@ -112,15 +122,12 @@ Result<std::shared_ptr<const decode::Decoder>> Session::State::resolveDecoder(co
   };
   auto why = misfit(***primary);
   if (!why) return std::move(*primary);
-  const std::string& origin = candidates[used].origin;
-  std::string said = c.topic + ": the " + (origin == "stored" ? "stored definition" : "definition from " + origin) +
-                     " of " + c.type + " does not match its messages (" + *why + ")";
+  std::string said =
+      c.topic + ": the " + candidates[used].name() + " of " + c.type + " does not match its messages (" + *why + ")";
   for (auto& [i, d] : others) {
     if (misfit(*d)) continue;
     std::lock_guard lock(decoderMutex);
-    decodeNotes.push_back(
-        said + "; decoded with the " +
-        (candidates[i].origin == "built-in" ? "built-in definition" : "definition from " + candidates[i].origin));
+    decodeNotes.push_back(said + "; decoded with the " + candidates[i].name());
     return d;
   }
   std::lock_guard lock(decoderMutex);
