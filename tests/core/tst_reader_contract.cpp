@@ -69,23 +69,36 @@ private slots:
   void everyReaderKeepsTheContract_data() {
     QTest::addColumn<QString>("recording");
     QTest::addColumn<QString>("expected");
-    QTest::addColumn<QString>("note");  // what info().problems says (empty: nothing)
+    QTest::addColumn<QString>("format");  // what info().format says
+    QTest::addColumn<bool>("indexed");    // what info().indexed says: false when the file was scanned
+    QTest::addColumn<QString>("note");    // what info().problems says (empty: nothing)
     const QString ros1 = "ros1/demo.expected.jsonl", ros2 = "ros2/demo.expected.jsonl";
-    QTest::newRow("ros1 bz2") << "ros1/demo_bz2.bag" << ros1 << QString();
-    QTest::newRow("ros1 lz4") << "ros1/demo_lz4.bag" << ros1 << QString();
-    QTest::newRow("ros1 uncompressed") << "ros1/demo_uncompressed.bag" << ros1 << QString();
-    QTest::newRow("mcap zstd") << "ros2/demo_zstd.mcap" << ros2 << QString();
-    QTest::newRow("mcap lz4") << "ros2/demo_lz4.mcap" << ros2 << QString();
-    QTest::newRow("mcap no summary") << "ros2/demo_nosummary.mcap" << ros2 << QString();  // optional: no damage
-    QTest::newRow("rosbag2 sqlite") << "ros2/demo_db3" << ros2 << QString();
-    QTest::newRow("rosbag2 sqlite split") << "ros2/demo_db3_split" << ros2 << QString();
-    QTest::newRow("rosbag2 mcap") << "ros2/demo_mcap_bag" << ros2 << QString();
-    QTest::newRow("in-test container") << QString::fromStdString(testRecording().string()) << ros2 << QString();
+    const QString bag = "ROS 1 bag", mcap = "MCAP", sqlite = "rosbag2 (sqlite3)";
+    QTest::newRow("ros1 bz2") << "ros1/demo_bz2.bag" << ros1 << bag << true << QString();
+    QTest::newRow("ros1 lz4") << "ros1/demo_lz4.bag" << ros1 << bag << true << QString();
+    QTest::newRow("ros1 uncompressed") << "ros1/demo_uncompressed.bag" << ros1 << bag << true << QString();
+    QTest::newRow("mcap uncompressed") << "ros2/demo.mcap" << ros2 << mcap << true << QString();
+    QTest::newRow("mcap zstd") << "ros2/demo_zstd.mcap" << ros2 << mcap << true << QString();
+    QTest::newRow("mcap lz4") << "ros2/demo_lz4.mcap" << ros2 << mcap << true << QString();
+    // Optional: no damage, and read by a scan.
+    QTest::newRow("mcap no summary") << "ros2/demo_nosummary.mcap" << ros2 << mcap << false << QString();
+    QTest::newRow("mcap storage file of a rosbag2")
+        << "ros2/demo_mcap_bag/demo_mcap_bag_0.mcap" << ros2 << mcap << true << QString();
+    QTest::newRow("rosbag2 sqlite") << "ros2/demo_db3" << ros2 << sqlite << true << QString();
+    QTest::newRow("rosbag2 sqlite, its metadata.yaml")
+        << "ros2/demo_db3/metadata.yaml" << ros2 << sqlite << true << QString();
+    QTest::newRow("rosbag2 sqlite, its .db3") << "ros2/demo_db3/demo_db3_0.db3" << ros2 << sqlite << true << QString();
+    QTest::newRow("rosbag2 sqlite split") << "ros2/demo_db3_split" << ros2 << sqlite << true << QString();
+    QTest::newRow("rosbag2 mcap") << "ros2/demo_mcap_bag" << ros2 << "rosbag2 (mcap)" << true << QString();
+    QTest::newRow("in-test container") << QString::fromStdString(testRecording().string()) << ros2 << "test recording"
+                                       << true << QString();
   }
 
   void everyReaderKeepsTheContract() {
     QFETCH(QString, recording);
     QFETCH(QString, expected);
+    QFETCH(QString, format);
+    QFETCH(bool, indexed);
     QFETCH(QString, note);
     auto source = test::openOrFail(recording);
     const auto& reference = test::expectedMessages(expected);
@@ -99,6 +112,8 @@ private slots:
 
     // The info agrees with them.
     const auto& info = source->info();
+    QCOMPARE(QString::fromStdString(info.format), format);
+    QCOMPARE(info.indexed, indexed);
     QCOMPARE(info.messageCount, static_cast<std::uint64_t>(reference.size()));
     QCOMPARE(info.startNs, all.front().logTimeNs);
     QCOMPARE(info.endNs, all.back().logTimeNs);
@@ -127,10 +142,10 @@ private slots:
     for (const auto& m : ofOne) QCOMPARE(m.topic, first.topic);
 
     // The index reads what iteration reads.
-    std::size_t indexed = 0;
-    QString mismatch = test::indexMatchesIteration(*source, indexed);
+    std::size_t inIndex = 0;
+    QString mismatch = test::indexMatchesIteration(*source, inIndex);
     QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch));
-    QCOMPARE(indexed, reference.size());
+    QCOMPARE(inIndex, reference.size());
   }
 
 private:

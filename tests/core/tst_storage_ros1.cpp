@@ -41,24 +41,6 @@ class TestStorageRos1 : public QObject {
   Q_OBJECT
 
 private slots:
-  void decodesLikeTheReferenceReader_data() {
-    QTest::addColumn<QString>("bag");
-    QTest::newRow("uncompressed") << "ros1/demo_uncompressed.bag";
-    QTest::newRow("bz2") << "ros1/demo_bz2.bag";
-    QTest::newRow("lz4") << "ros1/demo_lz4.bag";
-  }
-  void decodesLikeTheReferenceReader() {
-    QFETCH(QString, bag);
-    auto source = openOrFail(bag);
-    QVERIFY(source->info().indexed);
-    QVERIFY(source->info().problems.empty());
-    auto ours = readAll(*source);
-    auto expected = expectedMessages();
-    QCOMPARE(ours.size(), expected.size());
-    QString diff = compareWithExpected(ours, expected, expected.size());
-    QVERIFY2(diff.isEmpty(), qPrintable(diff));
-  }
-
   void recoversEveryCompleteMessageOfDamagedBags_data() {
     QTest::addColumn<QString>("bag");
     QTest::addColumn<int>("reindexRecovers");  // what `rosbag reindex` gets back
@@ -132,16 +114,6 @@ private slots:
     auto expected = expectedMessages();
     QCOMPARE((*source)->info().endNs, static_cast<std::int64_t>(expected.back()["log_time_ns"].toInteger()));
     QCOMPARE((*source)->info().messageCount, std::uint64_t{717});
-  }
-
-  void messageIndexAndRandomReadsMatchIteration_data() { decodesLikeTheReferenceReader_data(); }
-  void messageIndexAndRandomReadsMatchIteration() {
-    QFETCH(QString, bag);
-    auto source = openOrFail(bag);
-    std::size_t total = 0;
-    QString diff = test::indexMatchesIteration(*source, total);
-    QVERIFY2(diff.isEmpty(), qPrintable(diff));
-    QCOMPARE(total, std::size_t{717});
   }
 
   void recoveredIndexServesRandomReads() {

@@ -99,32 +99,6 @@ class TestStorageRosbag2 : public QObject {
   Q_OBJECT
 
 private slots:
-  void decodesLikeTheReferenceReader_data() {
-    QTest::addColumn<QString>("path");
-    QTest::addColumn<QString>("format");
-    QTest::newRow("jazzy folder") << "ros2/demo_db3"
-                                  << "rosbag2 (sqlite3)";
-    QTest::newRow("its metadata.yaml") << "ros2/demo_db3/metadata.yaml"
-                                       << "rosbag2 (sqlite3)";
-    QTest::newRow("its .db3") << "ros2/demo_db3/demo_db3_0.db3"
-                              << "rosbag2 (sqlite3)";
-    QTest::newRow("split in two") << "ros2/demo_db3_split"
-                                  << "rosbag2 (sqlite3)";
-    QTest::newRow("mcap storage") << "ros2/demo_mcap_bag"
-                                  << "rosbag2 (mcap)";
-  }
-  void decodesLikeTheReferenceReader() {
-    QFETCH(QString, path);
-    QFETCH(QString, format);
-    auto source = openOrFail(test::dataPath(path));
-    QCOMPARE(QString::fromStdString(source->info().format), format);
-    QCOMPARE(source->info().messageCount, std::uint64_t{715});
-    QVERIFY2(source->info().problems.empty(),
-             source->info().problems.empty() ? "" : source->info().problems[0].c_str());
-    QString diff = compareAll(readAll(*source, kNoPaths));
-    QVERIFY2(diff.isEmpty(), qPrintable(diff));
-  }
-
   void qosProfilesAreKeptAsYamlText() {
     // /tf_static is offered transient_local (fixture README): a YAML list in Jazzy's
     // topics table, YAML text with enum numbers in Foxy's metadata.yaml.
@@ -402,14 +376,6 @@ private slots:
     QVERIFY(!r);
     QVERIFY2(QString::fromStdString(r.error().describe()).contains("bag_0.db3.zstd"), r.error().describe().c_str());
     QCOMPARE(temps(), before);
-  }
-
-  void messageIndexAndRandomReadsMatchIteration() {
-    auto source = openOrFail(test::dataPath("ros2/demo_db3_split"));
-    std::size_t total = 0;
-    QString diff = test::indexMatchesIteration(*source, total);
-    QVERIFY2(diff.isEmpty(), qPrintable(diff));
-    QCOMPARE(total, std::size_t{715});
   }
 
   void badInputIsAClearError() {
