@@ -1,6 +1,7 @@
 #include "source.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstring>
 #include <deque>
@@ -46,8 +47,8 @@ namespace {
 // How many of a file's first bytes are read to tell its container.
 constexpr std::size_t kMaxMagic = 16;
 
-// The built-in containers and those registered since; a deque, so that the pointers handed
-// out stay valid as more are added.
+// The containers registered at run time; a deque, so that the pointers handed out stay valid
+// as more are added.
 struct Registry {
   std::mutex mutex;
   std::deque<ContainerFormat> added;
@@ -57,10 +58,17 @@ Registry& registry() {
   return r;
 }
 
+// The containers Bagscope reads: one line each.
+const std::array<const ContainerFormat*, 3>& builtInContainers() {
+  static const std::array<const ContainerFormat*, 3> formats = {&ros1Container(), &mcapContainer(),
+                                                                &rosbag2Container()};
+  return formats;
+}
+
 }  // namespace
 
 std::vector<const ContainerFormat*> containerFormats() {
-  std::vector<const ContainerFormat*> out = {&ros1Container(), &mcapContainer(), &rosbag2Container()};
+  std::vector<const ContainerFormat*> out(std::begin(builtInContainers()), std::end(builtInContainers()));
   std::lock_guard lock(registry().mutex);
   for (const auto& f : registry().added) out.push_back(&f);
   return out;
@@ -74,10 +82,12 @@ Result<void> registerContainerFormat(ContainerFormat format) {
     return refuse("needs magic and openBytes, or claims and openPath");
   if (format.magic.size() > kMaxMagic)
     return refuse("has magic longer than the " + std::to_string(kMaxMagic) + " bytes read to tell containers apart");
-  for (const ContainerFormat* f : containerFormats())
-    if (f->id == format.id) return refuse("is already registered");
-  std::lock_guard lock(registry().mutex);
-  registry().added.push_back(std::move(format));
+  std::lock_guard lock(registry().mutex);  // held from the check to the push: one of two alike wins
+  auto& added = registry().added;
+  bool taken = std::any_of(added.begin(), added.end(), [&](const ContainerFormat& f) { return f.id == format.id; });
+  for (const ContainerFormat* f : builtInContainers()) taken = taken || f->id == format.id;
+  if (taken) return refuse("is already registered");
+  added.push_back(std::move(format));
   return {};
 }
 

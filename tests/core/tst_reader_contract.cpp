@@ -39,6 +39,9 @@ private slots:
     QVERIFY(storage::hasRecordingName("run.testrec"));
     QVERIFY(storage::recordingFilePatterns().find("*.testrec") != std::string::npos);
     QVERIFY(!storage::registerContainerFormat(test::testRecordingFormat()));
+    storage::ContainerFormat builtInName = test::testRecordingFormat();
+    builtInName.id = "mcap";
+    QVERIFY(!storage::registerContainerFormat(builtInName));
     storage::ContainerFormat opensNothing;
     opensNothing.id = "nothing";
     opensNothing.magic = "#NOTHING";
