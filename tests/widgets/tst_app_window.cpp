@@ -28,6 +28,7 @@
 
 #include "common/test_support.hpp"
 #include "core/write/write.hpp"
+#include "widget_test_support.hpp"
 #include "widgets/async/background.hpp"
 #include "widgets/async/mailbox.hpp"
 #include "widgets/async/newest_read.hpp"
@@ -48,6 +49,7 @@
 
 using namespace bagscope::widgets;
 using bagscope::test::dataPath;
+using bagscope::test::openAndWait;
 
 namespace {
 
@@ -257,9 +259,7 @@ private slots:
       QVERIFY(QTest::qWaitForWindowExposed(&w));
       QVERIFY(w.importLayoutFile(dataPath("layouts/crash-on-start.layout.json")));
       w.applyLayout(*w.layoutStore().load(w.layoutStore().names().front(), nullptr));
-      QSignalSpy opened(&w, &MainWindow::openFinished);
-      w.open({dataPath("ros1/demo_lz4.bag")});
-      QVERIFY(opened.wait(30000));
+      QVERIFY(openAndWait(w, {dataPath("ros1/demo_lz4.bag")}));
     }
     // A start that died restoring the last arrangement (the mark still set): the next one
     // shows the default arrangement, says so, and forgets the arrangement that failed.
@@ -340,9 +340,7 @@ private slots:
   void panelsComeFromTheirRegistry() {
     QTemporaryDir layouts;
     MainWindow w(nullptr, layouts.path());
-    QSignalSpy opened(&w, &MainWindow::openFinished);
-    w.open({dataPath("ros1/demo_lz4.bag")});
-    QVERIFY(opened.wait(30000));
+    QVERIFY(openAndWait(w, {dataPath("ros1/demo_lz4.bag")}));
     QStringList newActions;
     for (QAction* a : w.findChildren<QAction*>()) newActions << a->text();
     for (const auto& type : bagscope::widgets::panelTypes())
@@ -526,9 +524,7 @@ private slots:
     w.resize(1280, 800);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QSignalSpy opened(&w, &MainWindow::openFinished);
-    w.open({dataPath("ros1/demo_lz4.bag")});
-    QVERIFY(opened.wait(30000));
+    QVERIFY(openAndWait(w, {dataPath("ros1/demo_lz4.bag")}));
     for (const char* kind : {"plot", "plot", "image", "messages"}) {
       QVERIFY(w.addPanel(kind));
       QApplication::processEvents();
@@ -588,9 +584,7 @@ private slots:
     f.close();
     MainWindow w(nullptr, layouts.path());
     w.show();
-    QSignalSpy opened(&w, &MainWindow::openFinished);
-    w.open({junk, dataPath("ros1/demo_lz4.bag")});
-    QVERIFY(opened.wait(30000));
+    QVERIFY(openAndWait(w, {junk, dataPath("ros1/demo_lz4.bag")}));
     QCOMPARE(w.document()->paths(), QStringList{dataPath("ros1/demo_lz4.bag")});
     QCOMPARE(w.windowTitle(), QString("demo_lz4.bag — Bagscope"));
     ExportWizard wizard(w.document(), {}, &w);

@@ -455,9 +455,7 @@ private slots:
     MainWindow w(nullptr, layouts.path());
     w.resize(1280, 900);
     w.show();
-    QSignalSpy opened(&w, &MainWindow::openFinished);
-    w.open({dataPath("ros1/demo_lz4.bag")});
-    QVERIFY(opened.wait(30000));
+    QVERIFY(openAndWait(w, {dataPath("ros1/demo_lz4.bag")}));
     auto* timeline = w.findChild<TimelineWidget*>();
     QVERIFY(timeline);
     // The whole 2 s in about 1000 pixels: /camera/image_raw's 10 Hz frames are 50 px apart,

@@ -61,9 +61,7 @@ private slots:
     QTemporaryDir layouts;
     MainWindow w(nullptr, layouts.path());
     w.show();
-    QSignalSpy opened(&w, &MainWindow::openFinished);
-    w.open({dataPath("ros1/demo_lz4.bag")});
-    QVERIFY(opened.wait(30000));
+    QVERIFY(openAndWait(w, {dataPath("ros1/demo_lz4.bag")}));
     auto* a = static_cast<PlotPanel*>(w.addPanel("plot"));
     auto* b = static_cast<PlotPanel*>(w.addPanel("plot"));
     QSignalSpy la(a, &PlotPanel::loaded), lb(b, &PlotPanel::loaded);
@@ -115,9 +113,7 @@ private slots:
     QTemporaryDir layouts;
     MainWindow w(nullptr, layouts.path());
     w.show();
-    QSignalSpy opened(&w, &MainWindow::openFinished);
-    w.open({dataPath("ros1/demo_lz4.bag")});
-    QVERIFY(opened.wait(30000));
+    QVERIFY(openAndWait(w, {dataPath("ros1/demo_lz4.bag")}));
     auto* plot = static_cast<PlotPanel*>(w.addPanel("plot"));
     QSignalSpy loaded(plot, &PlotPanel::loaded);
     plot->addSeries("/markers", "markers[:]{id==1}.pose.position.y");
@@ -310,9 +306,7 @@ private slots:
     QTemporaryDir layouts;
     MainWindow w(nullptr, layouts.path());
     w.show();
-    QSignalSpy opened(&w, &MainWindow::openFinished);
-    w.open({dataPath("ros1/demo_lz4.bag")});
-    QVERIFY(opened.wait(30000));
+    QVERIFY(openAndWait(w, {dataPath("ros1/demo_lz4.bag")}));
     auto* plot = static_cast<PlotPanel*>(w.addPanel("plot"));
     QSignalSpy loaded(plot, &PlotPanel::loaded);
     plot->addSeries("/imu", "linear_acceleration.x");

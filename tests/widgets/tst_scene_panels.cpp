@@ -272,9 +272,7 @@ private slots:
     MainWindow w(nullptr, layouts.path());
     w.resize(1200, 800);
     w.show();
-    QSignalSpy opened(&w, &MainWindow::openFinished);
-    w.open({dataPath("ros1/demo_lz4.bag")});
-    QVERIFY(opened.wait(30000));
+    QVERIFY(openAndWait(w, {dataPath("ros1/demo_lz4.bag")}));
     auto* panel = static_cast<CloudPanel*>(w.addPanel("cloud"));
     QSignalSpy shown(panel, &CloudPanel::frameShown);
     panel->setTopic("/points");

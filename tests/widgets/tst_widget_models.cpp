@@ -578,9 +578,7 @@ private slots:
     // Applied to a new window that then opens a ROS 2 bag: same panels, /imu selected there.
     MainWindow w(nullptr, folder.path());
     w.applyLayout(*loaded);
-    QSignalSpy opened(&w, &MainWindow::openFinished);
-    w.open({dataPath("ros2/demo_zstd.mcap")});
-    QVERIFY(opened.wait(30000));
+    QVERIFY(openAndWait(w, {dataPath("ros2/demo_zstd.mcap")}));
     QCOMPARE(w.topicPanel()->filterBox()->text(), QString("i"));
     QCOMPARE(w.topicPanel()->view()->header()->sortIndicatorSection(), static_cast<int>(TopicModel::Count));
     QCOMPARE(w.topicPanel()->view()->header()->sortIndicatorOrder(), Qt::DescendingOrder);
