@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 lupdate=/usr/lib/qt6/bin/lupdate
-sources=(widgets app/gui)
+sources=(widgets app/gui core/export/format_options.cpp)
 for lang in zh_CN ja_JP; do
   "$lupdate" -silent -locations none -no-obsolete -I . -target-language "$lang" "${sources[@]}" -ts "translations/bagscope_$lang.ts"
 done

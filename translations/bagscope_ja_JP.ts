@@ -20,6 +20,165 @@
     </message>
 </context>
 <context>
+    <name>ExportOption</name>
+    <message>
+        <source>binary</source>
+        <translation>バイナリ (binary)</translation>
+    </message>
+    <message>
+        <source>binary_compressed</source>
+        <translation>圧縮バイナリ (binary_compressed)</translation>
+    </message>
+    <message>
+        <source>ascii</source>
+        <translation>テキスト (ascii)</translation>
+    </message>
+    <message>
+        <source>log time and header stamp</source>
+        <translation>記録時刻と header スタンプ</translation>
+    </message>
+    <message>
+        <source>log time</source>
+        <translation>記録時刻</translation>
+    </message>
+    <message>
+        <source>header stamp</source>
+        <translation>header スタンプ</translation>
+    </message>
+    <message>
+        <source>PLY as text (ascii) instead of binary</source>
+        <translation>PLY をバイナリではなくテキスト（ascii）で書き出す</translation>
+    </message>
+    <message>
+        <source>PCD encoding:</source>
+        <translation>PCD エンコーディング:</translation>
+    </message>
+    <message>
+        <source>Fields:</source>
+        <translation>フィールド:</translation>
+    </message>
+    <message>
+        <source>all fields, e.g. x,y,z,intensity=reflectance</source>
+        <translation>すべてのフィールド（例: x,y,z,intensity=reflectance）</translation>
+    </message>
+    <message>
+        <source>fields %1 only</source>
+        <translation>フィールド %1 のみ</translation>
+    </message>
+    <message>
+        <source>Leave out points without x, y, z (NaN)</source>
+        <translation>x、y、z のない点（NaN）を除く</translation>
+    </message>
+    <message>
+        <source>points without x, y, z left out</source>
+        <translation>x, y, z のない点を除外</translation>
+    </message>
+    <message>
+        <source>Intensity divided by the cloud&apos;s maximum (0–1)</source>
+        <translation>強度を点群の最大値で割る（0–1）</translation>
+    </message>
+    <message>
+        <source>intensity normalised</source>
+        <translation>強度を正規化</translation>
+    </message>
+    <message>
+        <source>Target frame:</source>
+        <translation>変換先フレーム:</translation>
+    </message>
+    <message>
+        <source>moved into frame %1</source>
+        <translation>フレーム %1 に変換</translation>
+    </message>
+    <message>
+        <source>Axes (new x, y, z):</source>
+        <translation>軸（新しい x, y, z）：</translation>
+    </message>
+    <message>
+        <source>x,y,z (as recorded)</source>
+        <translation>x,y,z（記録のまま）</translation>
+    </message>
+    <message>
+        <source>axes %1</source>
+        <translation>軸 %1</translation>
+    </message>
+    <message>
+        <source>JPEG quality:</source>
+        <translation>JPEG 品質:</translation>
+    </message>
+    <message>
+        <source>Video frame rate:</source>
+        <translation>動画のフレームレート:</translation>
+    </message>
+    <message>
+        <source>the topic&apos;s rate</source>
+        <translation>トピックのレート</translation>
+    </message>
+    <message>
+        <source>video at %1 fps</source>
+        <translation>動画 %1 fps</translation>
+    </message>
+    <message>
+        <source>Time columns:</source>
+        <translation>時刻の列:</translation>
+    </message>
+    <message>
+        <source>Times in seconds (else nanoseconds)</source>
+        <translation>時刻を秒で表す（それ以外はナノ秒）</translation>
+    </message>
+    <message>
+        <source>Array columns at most:</source>
+        <translation>配列の列数の上限:</translation>
+    </message>
+    <message>
+        <source>PLY (and PCD) as text instead of binary</source>
+        <translation>PLY（および PCD）をバイナリではなくテキストで書き出す</translation>
+    </message>
+    <message>
+        <source>how PCD stores points</source>
+        <translation>PCD の点の格納方法</translation>
+    </message>
+    <message>
+        <source>the fields to write, in order; name=newname renames (PLY, PCD and NumPy field names)</source>
+        <translation>書き出すフィールド（順番どおり）。name=newname で名前を変更（PLY、PCD、NumPy のフィールド名）</translation>
+    </message>
+    <message>
+        <source>leave out points without x, y, z (NaN); always for bin and las</source>
+        <translation>x, y, z のない点（NaN）を除く。bin と las では常に除く</translation>
+    </message>
+    <message>
+        <source>intensity divided by the cloud&apos;s maximum (0-1)</source>
+        <translation>強度を点群の最大値で割る（0–1）</translation>
+    </message>
+    <message>
+        <source>move clouds into this frame (from /tf and /tf_static) at their stamp; empty: as recorded</source>
+        <translation>タイムスタンプ時点でこのフレームへ点群を移す（/tf と /tf_static から）。空欄：記録のまま</translation>
+    </message>
+    <message>
+        <source>axes remapped after the target frame: z,-y,x makes new x = old z, new y = -old y, new z = old x</source>
+        <translation>目標フレームの後で軸を入れ替える：z,-y,x は新 x = 旧 z、新 y = −旧 y、新 z = 旧 x</translation>
+    </message>
+    <message>
+        <source>JPEG quality (default 95)</source>
+        <translation>JPEG 品質（既定値 95）</translation>
+    </message>
+    <message>
+        <source>video frames per second (default: the topic&apos;s rate)</source>
+        <translation>動画の毎秒フレーム数（既定：トピックのレート）</translation>
+    </message>
+    <message>
+        <source>the time columns</source>
+        <translation>時刻の列</translation>
+    </message>
+    <message>
+        <source>times in seconds (else nanoseconds)</source>
+        <translation>時刻を秒で（そうでなければナノ秒）</translation>
+    </message>
+    <message>
+        <source>variable-length arrays: at most this many columns (default 16)</source>
+        <translation>可変長配列：最大この列数まで（既定値 16）</translation>
+    </message>
+</context>
+<context>
     <name>PanelType</name>
     <message>
         <source>Plot</source>
@@ -627,104 +786,12 @@
         <translation>選んだ形式のオプション。</translation>
     </message>
     <message>
-        <source>binary</source>
-        <translation>バイナリ (binary)</translation>
-    </message>
-    <message>
-        <source>binary_compressed</source>
-        <translation>圧縮バイナリ (binary_compressed)</translation>
-    </message>
-    <message>
-        <source>ascii</source>
-        <translation>テキスト (ascii)</translation>
-    </message>
-    <message>
-        <source>PLY as text (ascii) instead of binary</source>
-        <translation>PLY をバイナリではなくテキスト（ascii）で書き出す</translation>
-    </message>
-    <message>
-        <source>all fields, e.g. x,y,z,intensity=reflectance</source>
-        <translation>すべてのフィールド（例: x,y,z,intensity=reflectance）</translation>
-    </message>
-    <message>
-        <source>Fields to write, in order; name=newname renames (PLY/PCD/NumPy field names)</source>
-        <translation>書き出すフィールドを順に指定。name=newname で名前を変更（PLY/PCD/NumPy のフィールド名）</translation>
-    </message>
-    <message>
-        <source>Leave out points without x, y, z (NaN)</source>
-        <translation>x、y、z のない点（NaN）を除く</translation>
-    </message>
-    <message>
-        <source>Intensity divided by the cloud&apos;s maximum (0–1)</source>
-        <translation>強度を点群の最大値で割る（0–1）</translation>
-    </message>
-    <message>
-        <source>Move clouds into this TF frame (from /tf and /tf_static) at their stamp; empty: as recorded</source>
-        <translation>スタンプ時点の /tf・/tf_static で点群をこの TF フレームへ変換。空欄: 記録のまま</translation>
-    </message>
-    <message>
-        <source>PCD encoding:</source>
-        <translation>PCD エンコーディング:</translation>
-    </message>
-    <message>
-        <source>Fields:</source>
-        <translation>フィールド:</translation>
-    </message>
-    <message>
-        <source>Target frame:</source>
-        <translation>変換先フレーム:</translation>
-    </message>
-    <message>
         <source>Images and video</source>
         <translation>画像と動画</translation>
     </message>
     <message>
-        <source>the topic&apos;s rate</source>
-        <translation>トピックのレート</translation>
-    </message>
-    <message>
-        <source> fps</source>
-        <translation> fps</translation>
-    </message>
-    <message>
-        <source>JPEG quality:</source>
-        <translation>JPEG 品質:</translation>
-    </message>
-    <message>
-        <source>Video frame rate:</source>
-        <translation>動画のフレームレート:</translation>
-    </message>
-    <message>
         <source>Tables (CSV, NumPy)</source>
         <translation>表（CSV、NumPy）</translation>
-    </message>
-    <message>
-        <source>log time and header stamp</source>
-        <translation>記録時刻と header スタンプ</translation>
-    </message>
-    <message>
-        <source>log time</source>
-        <translation>記録時刻</translation>
-    </message>
-    <message>
-        <source>header stamp</source>
-        <translation>header スタンプ</translation>
-    </message>
-    <message>
-        <source>Times in seconds (else nanoseconds)</source>
-        <translation>時刻を秒で表す（それ以外はナノ秒）</translation>
-    </message>
-    <message>
-        <source>Variable-length arrays: at most this many columns</source>
-        <translation>可変長配列: 最大でこの列数まで</translation>
-    </message>
-    <message>
-        <source>Time columns:</source>
-        <translation>時刻の列:</translation>
-    </message>
-    <message>
-        <source>Array columns at most:</source>
-        <translation>配列の列数の上限:</translation>
     </message>
     <message>
         <source>Where</source>
@@ -855,48 +922,8 @@
         </translation>
     </message>
     <message>
-        <source>x,y,z (as recorded)</source>
-        <translation>x,y,z（記録のまま）</translation>
-    </message>
-    <message>
-        <source>Axes remapped after the target frame: z,-y,x makes new x = old z, new y = −old y, new z = old x (a lidar mounted with another convention)</source>
-        <translation>目標フレームの後に軸を並べ替えます：z,-y,x は新 x = 元 z、新 y = −元 y、新 z = 元 x（別の規約で取り付けたライダー）</translation>
-    </message>
-    <message>
-        <source>Axes (new x, y, z):</source>
-        <translation>軸（新しい x, y, z）：</translation>
-    </message>
-    <message>
-        <source>Three of x, y, z, each once, each with an optional minus: such as z,-y,x</source>
-        <translation>x、y、z を一度ずつ、必要ならマイナス付きで：例 z,-y,x</translation>
-    </message>
-    <message>
         <source>one message in %1 of each topic</source>
         <translation>各トピックの %1 件に 1 件のメッセージ</translation>
-    </message>
-    <message>
-        <source>fields %1 only</source>
-        <translation>フィールド %1 のみ</translation>
-    </message>
-    <message>
-        <source>points without x, y, z left out</source>
-        <translation>x, y, z のない点を除外</translation>
-    </message>
-    <message>
-        <source>intensity normalised</source>
-        <translation>強度を正規化</translation>
-    </message>
-    <message>
-        <source>moved into frame %1</source>
-        <translation>フレーム %1 に変換</translation>
-    </message>
-    <message>
-        <source>axes %1</source>
-        <translation>軸 %1</translation>
-    </message>
-    <message>
-        <source>video at %1 fps</source>
-        <translation>動画 %1 fps</translation>
     </message>
     <message>
         <source>Also applied: %1.</source>

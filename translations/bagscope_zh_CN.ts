@@ -20,6 +20,165 @@
     </message>
 </context>
 <context>
+    <name>ExportOption</name>
+    <message>
+        <source>binary</source>
+        <translation>二进制 (binary)</translation>
+    </message>
+    <message>
+        <source>binary_compressed</source>
+        <translation>压缩二进制 (binary_compressed)</translation>
+    </message>
+    <message>
+        <source>ascii</source>
+        <translation>文本 (ascii)</translation>
+    </message>
+    <message>
+        <source>log time and header stamp</source>
+        <translation>记录时间和 header 时间戳</translation>
+    </message>
+    <message>
+        <source>log time</source>
+        <translation>记录时间</translation>
+    </message>
+    <message>
+        <source>header stamp</source>
+        <translation>header 时间戳</translation>
+    </message>
+    <message>
+        <source>PLY as text (ascii) instead of binary</source>
+        <translation>PLY 使用文本格式（ascii）而非二进制</translation>
+    </message>
+    <message>
+        <source>PCD encoding:</source>
+        <translation>PCD 编码：</translation>
+    </message>
+    <message>
+        <source>Fields:</source>
+        <translation>字段：</translation>
+    </message>
+    <message>
+        <source>all fields, e.g. x,y,z,intensity=reflectance</source>
+        <translation>全部字段，例如 x,y,z,intensity=reflectance</translation>
+    </message>
+    <message>
+        <source>fields %1 only</source>
+        <translation>仅字段 %1</translation>
+    </message>
+    <message>
+        <source>Leave out points without x, y, z (NaN)</source>
+        <translation>去掉没有 x、y、z 的点（NaN）</translation>
+    </message>
+    <message>
+        <source>points without x, y, z left out</source>
+        <translation>省略没有 x、y、z 的点</translation>
+    </message>
+    <message>
+        <source>Intensity divided by the cloud&apos;s maximum (0–1)</source>
+        <translation>强度除以该帧最大值（0–1）</translation>
+    </message>
+    <message>
+        <source>intensity normalised</source>
+        <translation>强度已归一化</translation>
+    </message>
+    <message>
+        <source>Target frame:</source>
+        <translation>目标坐标系：</translation>
+    </message>
+    <message>
+        <source>moved into frame %1</source>
+        <translation>变换到坐标系 %1</translation>
+    </message>
+    <message>
+        <source>Axes (new x, y, z):</source>
+        <translation>坐标轴（新 x, y, z）：</translation>
+    </message>
+    <message>
+        <source>x,y,z (as recorded)</source>
+        <translation>x,y,z（按录制）</translation>
+    </message>
+    <message>
+        <source>axes %1</source>
+        <translation>坐标轴 %1</translation>
+    </message>
+    <message>
+        <source>JPEG quality:</source>
+        <translation>JPEG 质量：</translation>
+    </message>
+    <message>
+        <source>Video frame rate:</source>
+        <translation>视频帧率：</translation>
+    </message>
+    <message>
+        <source>the topic&apos;s rate</source>
+        <translation>话题自身频率</translation>
+    </message>
+    <message>
+        <source>video at %1 fps</source>
+        <translation>视频 %1 fps</translation>
+    </message>
+    <message>
+        <source>Time columns:</source>
+        <translation>时间列：</translation>
+    </message>
+    <message>
+        <source>Times in seconds (else nanoseconds)</source>
+        <translation>时间以秒为单位（否则为纳秒）</translation>
+    </message>
+    <message>
+        <source>Array columns at most:</source>
+        <translation>数组列数上限：</translation>
+    </message>
+    <message>
+        <source>PLY (and PCD) as text instead of binary</source>
+        <translation>以文本而非二进制写出 PLY（及 PCD）</translation>
+    </message>
+    <message>
+        <source>how PCD stores points</source>
+        <translation>PCD 存储点的方式</translation>
+    </message>
+    <message>
+        <source>the fields to write, in order; name=newname renames (PLY, PCD and NumPy field names)</source>
+        <translation>要写出的字段，按顺序；name=newname 可重命名（PLY、PCD 和 NumPy 字段名）</translation>
+    </message>
+    <message>
+        <source>leave out points without x, y, z (NaN); always for bin and las</source>
+        <translation>省略没有 x、y、z 的点（NaN）；bin 和 las 总是省略</translation>
+    </message>
+    <message>
+        <source>intensity divided by the cloud&apos;s maximum (0-1)</source>
+        <translation>强度除以该点云的最大值（0–1）</translation>
+    </message>
+    <message>
+        <source>move clouds into this frame (from /tf and /tf_static) at their stamp; empty: as recorded</source>
+        <translation>按时间戳将点云变换到此坐标系（依据 /tf 和 /tf_static）；留空：保持记录时的坐标系</translation>
+    </message>
+    <message>
+        <source>axes remapped after the target frame: z,-y,x makes new x = old z, new y = -old y, new z = old x</source>
+        <translation>在目标坐标系之后重映射坐标轴：z,-y,x 表示新 x = 旧 z，新 y = −旧 y，新 z = 旧 x</translation>
+    </message>
+    <message>
+        <source>JPEG quality (default 95)</source>
+        <translation>JPEG 质量（默认 95）</translation>
+    </message>
+    <message>
+        <source>video frames per second (default: the topic&apos;s rate)</source>
+        <translation>视频每秒帧数（默认：话题的频率）</translation>
+    </message>
+    <message>
+        <source>the time columns</source>
+        <translation>时间列</translation>
+    </message>
+    <message>
+        <source>times in seconds (else nanoseconds)</source>
+        <translation>时间以秒为单位（否则为纳秒）</translation>
+    </message>
+    <message>
+        <source>variable-length arrays: at most this many columns (default 16)</source>
+        <translation>可变长度数组：最多这么多列（默认 16）</translation>
+    </message>
+</context>
+<context>
     <name>PanelType</name>
     <message>
         <source>Plot</source>
@@ -627,104 +786,12 @@
         <translation>所选格式的选项。</translation>
     </message>
     <message>
-        <source>binary</source>
-        <translation>二进制 (binary)</translation>
-    </message>
-    <message>
-        <source>binary_compressed</source>
-        <translation>压缩二进制 (binary_compressed)</translation>
-    </message>
-    <message>
-        <source>ascii</source>
-        <translation>文本 (ascii)</translation>
-    </message>
-    <message>
-        <source>PLY as text (ascii) instead of binary</source>
-        <translation>PLY 使用文本格式（ascii）而非二进制</translation>
-    </message>
-    <message>
-        <source>all fields, e.g. x,y,z,intensity=reflectance</source>
-        <translation>全部字段，例如 x,y,z,intensity=reflectance</translation>
-    </message>
-    <message>
-        <source>Fields to write, in order; name=newname renames (PLY/PCD/NumPy field names)</source>
-        <translation>按顺序写出的字段；name=newname 表示重命名（PLY/PCD/NumPy 字段名）</translation>
-    </message>
-    <message>
-        <source>Leave out points without x, y, z (NaN)</source>
-        <translation>去掉没有 x、y、z 的点（NaN）</translation>
-    </message>
-    <message>
-        <source>Intensity divided by the cloud&apos;s maximum (0–1)</source>
-        <translation>强度除以该帧最大值（0–1）</translation>
-    </message>
-    <message>
-        <source>Move clouds into this TF frame (from /tf and /tf_static) at their stamp; empty: as recorded</source>
-        <translation>按时间戳通过 /tf 和 /tf_static 将点云变换到此 TF 坐标系；留空：保持原样</translation>
-    </message>
-    <message>
-        <source>PCD encoding:</source>
-        <translation>PCD 编码：</translation>
-    </message>
-    <message>
-        <source>Fields:</source>
-        <translation>字段：</translation>
-    </message>
-    <message>
-        <source>Target frame:</source>
-        <translation>目标坐标系：</translation>
-    </message>
-    <message>
         <source>Images and video</source>
         <translation>图像和视频</translation>
     </message>
     <message>
-        <source>the topic&apos;s rate</source>
-        <translation>话题自身频率</translation>
-    </message>
-    <message>
-        <source> fps</source>
-        <translation> fps</translation>
-    </message>
-    <message>
-        <source>JPEG quality:</source>
-        <translation>JPEG 质量：</translation>
-    </message>
-    <message>
-        <source>Video frame rate:</source>
-        <translation>视频帧率：</translation>
-    </message>
-    <message>
         <source>Tables (CSV, NumPy)</source>
         <translation>表格（CSV、NumPy）</translation>
-    </message>
-    <message>
-        <source>log time and header stamp</source>
-        <translation>记录时间和 header 时间戳</translation>
-    </message>
-    <message>
-        <source>log time</source>
-        <translation>记录时间</translation>
-    </message>
-    <message>
-        <source>header stamp</source>
-        <translation>header 时间戳</translation>
-    </message>
-    <message>
-        <source>Times in seconds (else nanoseconds)</source>
-        <translation>时间以秒为单位（否则为纳秒）</translation>
-    </message>
-    <message>
-        <source>Variable-length arrays: at most this many columns</source>
-        <translation>可变长度数组：最多导出这么多列</translation>
-    </message>
-    <message>
-        <source>Time columns:</source>
-        <translation>时间列：</translation>
-    </message>
-    <message>
-        <source>Array columns at most:</source>
-        <translation>数组列数上限：</translation>
     </message>
     <message>
         <source>Where</source>
@@ -855,48 +922,8 @@
         </translation>
     </message>
     <message>
-        <source>x,y,z (as recorded)</source>
-        <translation>x,y,z（按录制）</translation>
-    </message>
-    <message>
-        <source>Axes remapped after the target frame: z,-y,x makes new x = old z, new y = −old y, new z = old x (a lidar mounted with another convention)</source>
-        <translation>在目标坐标系之后重映射坐标轴：z,-y,x 表示新 x = 原 z，新 y = −原 y，新 z = 原 x（按其他约定安装的激光雷达）</translation>
-    </message>
-    <message>
-        <source>Axes (new x, y, z):</source>
-        <translation>坐标轴（新 x, y, z）：</translation>
-    </message>
-    <message>
-        <source>Three of x, y, z, each once, each with an optional minus: such as z,-y,x</source>
-        <translation>x、y、z 各用一次，可带负号：例如 z,-y,x</translation>
-    </message>
-    <message>
         <source>one message in %1 of each topic</source>
         <translation>每个话题每 %1 条消息取一条</translation>
-    </message>
-    <message>
-        <source>fields %1 only</source>
-        <translation>仅字段 %1</translation>
-    </message>
-    <message>
-        <source>points without x, y, z left out</source>
-        <translation>省略没有 x、y、z 的点</translation>
-    </message>
-    <message>
-        <source>intensity normalised</source>
-        <translation>强度已归一化</translation>
-    </message>
-    <message>
-        <source>moved into frame %1</source>
-        <translation>变换到坐标系 %1</translation>
-    </message>
-    <message>
-        <source>axes %1</source>
-        <translation>坐标轴 %1</translation>
-    </message>
-    <message>
-        <source>video at %1 fps</source>
-        <translation>视频 %1 fps</translation>
     </message>
     <message>
         <source>Also applied: %1.</source>

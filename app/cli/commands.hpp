@@ -33,6 +33,8 @@ int runRecover(const std::vector<std::string>& args);
 /// A bad command line: "bagscope-cli: <command>: <why> (see bagscope-cli <command> --help)"
 /// on stderr; returns kUsage. Every command's parser says its faults through this.
 int usageError(std::string_view command, std::string_view why);
+/// The export formats' options, a line each, grouped (from exporters::formatOptions()).
+std::string formatOptionsUsage();
 
 /// `error` as the CLI prints it: described, and for a missing definition how to add it.
 std::string describeForCli(const Error& error);

@@ -24,60 +24,54 @@ struct ExportArgs {
   session::SessionOptions session;
 };
 
-// The options of the formats (clouds, images and video, tables): true when `a` is one of them
-// and was taken, or `code` set to the exit code of a usage error.
+// An option of the formats (formatOptions(): clouds, images and video, tables): true when
+// `a` is one and was taken, or `code` set to the exit code of a usage error.
 bool parseFormatOption(const std::string& a, Arguments& args, exporters::ExportOptions& o, std::optional<int>& code) {
-  std::string v;
-  auto fail = [&](const std::string& why) { return code = usage(why), true; };
-  if (a == "--pcd-encoding") {
-    if (!args.value(v)) return fail("--pcd-encoding needs ascii, binary or binary_compressed");
-    if (v == "ascii") o.pcdEncoding = exporters::PcdEncoding::Ascii;
-    else if (v == "binary") o.pcdEncoding = exporters::PcdEncoding::Binary;
-    else if (v == "binary_compressed") o.pcdEncoding = exporters::PcdEncoding::BinaryCompressed;
-    else return fail("--pcd-encoding takes ascii, binary or binary_compressed, not '" + v + "'");
-  } else if (a == "--ascii") {
-    o.plyAscii = true;
-    o.pcdEncoding = exporters::PcdEncoding::Ascii;
-  } else if (a == "--fields") {
-    if (!args.value(v)) return fail("--fields needs a list like x,y,z,intensity=i");
-    for (std::size_t at = 0; at <= v.size();) {
-      auto comma = std::min(v.find(',', at), v.size());
-      if (comma > at) o.fields.push_back(v.substr(at, comma - at));
-      at = comma + 1;
-    }
-  } else if (a == "--normalise-intensity" || a == "--normalize-intensity") {
-    o.normaliseIntensity = true;
-  } else if (a == "--drop-nan") {
-    o.dropNaN = true;
-  } else if (a == "--frame") {
-    if (!args.value(o.targetFrame)) return fail("--frame needs a frame id");
-  } else if (a == "--axes") {
-    if (!args.value(v)) return fail("--axes needs three axes such as z,-y,x");
-    if (auto r = exporters::parseAxes(v); !r) return fail("--" + r.error().message);  // "--axes 'q': …"
-    o.axes = v;
-  } else if (a == "--quality") {
-    if (!args.number(o.jpegQuality) || o.jpegQuality > 100) return fail("--quality needs 0..100");
-  } else if (a == "--fps") {
-    if (!args.number(o.fps)) return fail("--fps needs a positive number");
-  } else if (a == "--time") {
-    if (!args.value(v)) return fail("--time needs log, stamp or both");
-    if (v == "log") o.timeColumns = exporters::TimeColumns::LogTime;
-    else if (v == "stamp") o.timeColumns = exporters::TimeColumns::Stamp;
-    else if (v == "both") o.timeColumns = exporters::TimeColumns::Both;
-    else return fail("--time takes log, stamp or both, not '" + v + "'");
-  } else if (a == "--seconds") {
-    o.timeInSeconds = true;
-  } else if (a == "--field") {
-    if (!args.value(v))
-      return fail("--field needs a message path such as pose.position.x or markers[:]{id==3}.scale.x");
-    o.paths.push_back(v);
-  } else if (a == "--array-limit") {
-    if (!args.number(o.arrayLimit)) return fail("--array-limit needs a number");
-  } else {
-    return false;
-  }
+  const exporters::FormatOption* option = a.starts_with("--") ? exporters::findFormatOption(a.substr(2)) : nullptr;
+  if (!option) return false;
+  std::string v = "true";
+  if (option->kind != exporters::OptionKind::Flag && !args.value(v))
+    return code = usage(a + " needs " + option->value + " (" + option->help + ")"), true;
+  if (auto r = exporters::setOption(o, *option, v); !r) code = usage("--" + r.error().message);
   return true;
 }
+
+}  // namespace
+
+std::string formatOptionsUsage() {
+  constexpr std::size_t kHelpColumn = 36;
+  constexpr const char* kGroups[] = {"clouds", "images and video", "tables"};
+  std::string text;
+  for (std::size_t g = 0; g < std::size(kGroups); ++g) {
+    text += std::string("      ") + kGroups[g] + ":\n";
+    for (const auto& o : exporters::formatOptions()) {
+      if (static_cast<std::size_t>(o.group) != g) continue;
+      std::string flag = std::string("--") + o.id;
+      if (o.kind == exporters::OptionKind::Choice) {
+        flag += ' ';
+        for (const auto& c : o.choices) flag += std::string(flag.back() == ' ' ? "" : "|") + c.value;
+      } else if (o.value) {
+        flag += std::string(" ") + o.value;
+      }
+      if (o.kind == exporters::OptionKind::Repeated) flag += " (repeatable)";
+      std::string line = "        " + flag;
+      line += line.size() < kHelpColumn ? std::string(kHelpColumn - line.size(), ' ')
+                                        : "\n" + std::string(kHelpColumn, ' ');
+      // The help, wrapped at 88 columns under itself.
+      for (std::string_view rest = o.help; !rest.empty();) {
+        std::size_t room = 88 - kHelpColumn, cut = rest.size();
+        if (cut > room) cut = rest.rfind(' ', room) == std::string_view::npos ? room : rest.rfind(' ', room);
+        line += std::string(rest.substr(0, cut)) + "\n";
+        rest.remove_prefix(std::min(rest.size(), cut + 1));
+        if (!rest.empty()) line += std::string(kHelpColumn, ' ');
+      }
+      text += line;
+    }
+  }
+  return text;
+}
+
+namespace {
 
 // Parses `args` into `out`; the exit code of a usage error, else nothing.
 std::optional<int> parseExportArgs(const std::vector<std::string>& list, ExportArgs& out) {

@@ -45,14 +45,7 @@ constexpr const char* kExportUsage =
     "                        {ext}; default {bag}_frame_{index}.{ext} per message,\n"
     "                        {bag}_{topic}.{ext} per topic (csv, video, npy tables)\n"
     "      --jobs N  --overwrite  --dry-run  --quiet  --msg-path DIR\n"
-    "      clouds: --pcd-encoding ascii|binary|binary_compressed  --ascii (PLY/PCD)\n"
-    "              --fields x,y,z,intensity=i  --normalise-intensity  --drop-nan\n"
-    "              --frame F (transform into frame F with /tf, /tf_static)\n"
-    "              --axes z,-y,x (new x = old z, new y = -old y, new z = old x; after --frame)\n"
-    "      images: --quality Q (JPEG)   video: --fps F (default: the topic's rate)\n"
-    "      csv: --time log|stamp|both  --seconds  --array-limit N (default 16)\n"
-    "           --field PATH (repeatable; only these columns: pose.position.x, ranges[0:10],\n"
-    "                         markers[:]{id==3}.scale.x, values[:]{key==\"temp\"}.value)\n";
+    "{format-options}";
 constexpr const char* kFilterUsage =
     "usage: bagscope-cli filter INPUT... -o OUT [--topic T]... [--exclude T]... [--start S] [--end S]\n"
     "                           [--every N] [--format F] [--compression C] [--overwrite]\n"
@@ -90,6 +83,8 @@ std::string filled(std::string_view usage) {
   std::string text(usage);
   if (auto at = text.find("{formats}"); at != std::string::npos)
     text.replace(at, 9, bagscope::exporters::formatNames());
+  if (auto at = text.find("{format-options}"); at != std::string::npos)
+    text.replace(at, 16, bagscope::cli::formatOptionsUsage());
   if (auto at = text.find("{containers}"); at != std::string::npos)
     text.replace(at, 12, bagscope::write::containerNames());
   return text;

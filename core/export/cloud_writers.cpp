@@ -136,8 +136,7 @@ std::size_t keptCount(const PointCloud& cloud, const std::vector<bool>& keep) {
 }  // namespace
 
 Result<std::vector<OutputChannel>> chooseChannels(const PointCloud& cloud, const ExportOptions& options) {
-  bool pcd = options.format == Format::Pcd;
-  auto all = cloud.channels(!pcd);  // PCL and Open3D read colour from a packed rgb field
+  auto all = cloud.channels(!formatInfo(options.format).cloud.packedColour);
   std::vector<OutputChannel> out;
   auto isIntensity = [](const std::string& n) { return n == "intensity" || n == "i"; };
   if (options.fields.empty()) {

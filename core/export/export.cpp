@@ -410,13 +410,14 @@ private:
 Result<std::string> Exporter::frameBytes(const Planned& p, const Value& v, Kind kind, std::int64_t& stampNs) {
   const std::string& topic = s_.topics()[p.topic].name;
   if (kind == Kind::Image || kind == Kind::Compressed) {
+    const ImageFileWriter& still = formatInfo(o_.format).image;
     sensors::Image image;
     if (kind == Kind::Compressed) {
       auto c = sensors::readCompressedImage(v);
       BAGSCOPE_TRY(c);
       stampNs = c->header.stampNs;
       // Already in the wanted format: the original bytes, untouched.
-      if ((o_.format == Format::Jpeg && c->codec == "jpeg") || (o_.format == Format::Png && c->codec == "png"))
+      if (still.keepsCodec && c->codec == still.keepsCodec)
         return std::string(reinterpret_cast<const char*>(c->bytes.data()), c->bytes.size());
       auto decoded = sensors::decodeCompressed(*c);
       BAGSCOPE_TRY(decoded);
@@ -427,8 +428,7 @@ Result<std::string> Exporter::frameBytes(const Planned& p, const Value& v, Kind 
       stampNs = img->header.stampNs;
       image = std::move(img->image);
     }
-    return sensors::encodeImage(
-        image, o_.format == Format::Jpeg ? sensors::StillFormat::Jpeg : sensors::StillFormat::Png, o_.jpegQuality);
+    return sensors::encodeImage(image, still.still, o_.jpegQuality);
   }
   // Clouds (and scans as clouds).
   ScanCloud scan;
@@ -501,7 +501,10 @@ Result<void> Exporter::writeStream(const Target& t, const fs::path& path, const 
                                           (static_cast<double>(refs.back().logTimeNs - refs.front().logTimeNs) / 1e9)
                                     : 0;
   detail::TopicWriterSetup setup{o_, temp, path, sensors::kindOf(topic.type), meanRate};
-  auto writer = detail::makeTopicWriter(setup);
+  TopicWriterFactory make = formatInfo(o_.format).topicWriter;
+  if (!make)
+    return fileError(ErrorCode::InvalidArgument, std::string(formatName(o_.format)) + " writes a file per message");
+  auto writer = make(setup);
   BAGSCOPE_TRY(writer);
   std::uint64_t rows = 0, seen = 0, total = refs.size();
   std::int64_t firstLog = 0, firstStamp = 0;
@@ -553,7 +556,7 @@ Result<void> Exporter::run(const ProgressFn& progress) {
   }
   if (o_.every == 0) return fileError(ErrorCode::InvalidArgument, "every N-th message: N must be at least 1");
   if (!o_.paths.empty()) {  // checked against every topic's types before anything is written
-    if (o_.format != Format::Csv)
+    if (!takesOption(o_.format, "field"))
       return fileError(ErrorCode::InvalidArgument, "message paths (chosen fields) are for CSV only");
     for (const auto& t : *targets)
       for (const auto& member : s_.topics()[t.topic].members) {

@@ -9,6 +9,7 @@
 #include <initializer_list>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -25,11 +26,12 @@ namespace bagscope::exporters {
 
 enum class Format : std::uint8_t { Pcd, Ply, KittiBin, Csv, Jpeg, Png, Mp4, Avi, Npy, Las };
 
-/// Which options of ExportOptions apply to a format.
-enum class FormatOptions : std::uint8_t { Cloud, Image, Table };
-
 struct ExportOptions;
 struct OutputChannel;
+namespace detail {
+struct TopicWriterSetup;
+class TopicWriter;
+}  // namespace detail
 
 /// How a cloud format writes one cloud: its bytes, from the chosen channels and the points
 /// kept. A format of fixed fields (KITTI, LAS) gets no channels and only finite points.
@@ -38,7 +40,18 @@ struct CloudFileWriter {
                                const std::vector<bool>& keep, const ExportOptions&,
                                const std::string& comment) = nullptr;
   bool fixedFields = false;
+  bool packedColour = false;  ///< colour stays one packed rgb(a) field (PCL and Open3D read PCD so)
 };
+
+/// How a still-image format writes one image.
+struct ImageFileWriter {
+  sensors::StillFormat still = sensors::StillFormat::Png;
+  /// A CompressedImage of this codec is written as it is, untouched; null: not a still format.
+  const char* keepsCodec = nullptr;
+};
+
+/// The writer of one file per topic (a table, a video); `setup` outlives it.
+using TopicWriterFactory = Result<std::unique_ptr<detail::TopicWriter>> (*)(const detail::TopicWriterSetup& setup);
 
 struct FormatInfo {
   Format format;
@@ -52,8 +65,11 @@ struct FormatInfo {
   bool filePerMessage;
   /// Also takes a topic of any other type, as one table per topic (CSV, NumPy).
   bool anyTopic;
-  FormatOptions options;
-  CloudFileWriter cloud = {};  ///< set for the cloud formats
+  /// The ids of the options (formatOptions()) it takes, separated by spaces.
+  const char* options;
+  CloudFileWriter cloud = {};           ///< set for the cloud formats
+  ImageFileWriter image = {};           ///< set for the still-image formats
+  TopicWriterFactory topicWriter = {};  ///< set for the formats that write a file per topic
 };
 
 /// Every format, in the order the app offers them.
@@ -74,6 +90,54 @@ std::vector<Format> formatsFor(std::string_view type);
 bool madeFor(Format format, std::string_view type);
 /// Whether `format` writes a file per message of a `type` topic (else one file per topic).
 bool filePerMessage(Format format, std::string_view type);
+
+// ---- The formats' options (format_options.cpp: the one table from which the CLI's flags
+// and usage, the wizard's controls, its remembered values and its summary are made) -------
+
+/// Where the app groups an option.
+enum class OptionGroup : std::uint8_t { Cloud, Image, Table };
+enum class OptionKind : std::uint8_t {
+  Flag,      ///< on or off: "true" or ""
+  Choice,    ///< one of `choices`
+  Whole,     ///< a whole number in [min, max]
+  Number,    ///< a number in [min, max]
+  Text,      ///< free text, checked by the option's setter
+  List,      ///< comma-separated items
+  Repeated,  ///< one item per use of the flag (the command line only)
+  Frame,     ///< a TF frame of the recording (the app offers those /tf names)
+};
+struct OptionChoice {
+  const char* value;  ///< as the command line and the settings spell it
+  const char* label;  ///< as the app shows it
+};
+struct FormatOption {
+  const char* id;     ///< the command line's --id, the app's remembered setting
+  const char* alias;  ///< also accepted on the command line, or null
+  OptionGroup group;
+  OptionKind kind;
+  const char* value;        ///< the value's name in usage texts ("Q", "x,y,z,intensity=i"), or null (a flag)
+  const char* help;         ///< what it does: the usage line, the app's tooltip
+  const char* label;        ///< the app's label (a flag's check box text); null: the command line only
+  const char* placeholder;  ///< an empty text box's hint, a number's text at its minimum, or null
+  /// How the app's summary says a value other than the default ("fields %1 only"), or null.
+  const char* applied;
+  std::span<const OptionChoice> choices;
+  double min = 0, max = 0;
+  /// Sets the option from text the kind has checked; may refuse it (the error says why).
+  Result<void> (*set)(ExportOptions& options, std::string_view text) = nullptr;
+  /// The option's value as text ("" for a flag that is off, a list joined by commas).
+  std::string (*get)(const ExportOptions& options) = nullptr;
+};
+
+/// Every option, in the order the app and the usage text show them.
+std::span<const FormatOption> formatOptions();
+/// The option of id (or alias) `name`, or null.
+const FormatOption* findFormatOption(std::string_view name);
+/// Whether `format` takes option `id`.
+bool takesOption(Format format, std::string_view id);
+/// Sets `option` from `text` after checking it against the option's kind (a number in its
+/// range, one of its choices); the error says what the option takes.
+Result<void> setOption(ExportOptions& options, const FormatOption& option, std::string_view text);
 
 enum class PcdEncoding : std::uint8_t { Ascii, Binary, BinaryCompressed };
 enum class TimeColumns : std::uint8_t { LogTime, Stamp, Both };

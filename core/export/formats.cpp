@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "detail/topic_writers.hpp"
 #include "export.hpp"
 
 namespace bagscope::exporters {
@@ -21,7 +22,8 @@ using Keep = std::vector<bool>;
 
 constexpr CloudFileWriter kPcd{
     [](const PointCloud& c, const Channels& ch, const Keep& keep, const ExportOptions& o,
-       const std::string&) -> Result<std::string> { return pcdBytes(c, ch, keep, o.pcdEncoding); }};
+       const std::string&) -> Result<std::string> { return pcdBytes(c, ch, keep, o.pcdEncoding); },
+    false, true};
 constexpr CloudFileWriter kPly{
     [](const PointCloud& c, const Channels& ch, const Keep& keep, const ExportOptions& o,
        const std::string& comment) -> Result<std::string> { return plyBytes(c, ch, keep, o.plyAscii, comment); }};
@@ -39,17 +41,48 @@ constexpr CloudFileWriter kLas{[](const PointCloud& c, const Channels&, const Ke
                                   const std::string&) { return lasBytes(c, keep); },
                                true};
 
+using detail::TopicWriterSetup;
+using WriterPtr = Result<std::unique_ptr<detail::TopicWriter>>;
+
+constexpr ImageFileWriter kPngFile{sensors::StillFormat::Png, "png"};
+constexpr ImageFileWriter kJpegFile{sensors::StillFormat::Jpeg, "jpeg"};
+constexpr TopicWriterFactory kCsvTable = [](const TopicWriterSetup& s) { return detail::makeCsvWriter(s); };
+constexpr TopicWriterFactory kNpyTable = [](const TopicWriterSetup& s) -> WriterPtr {
+  return detail::makeNpyTableWriter(s);
+};
+constexpr TopicWriterFactory kMp4Video = [](const TopicWriterSetup& s) -> WriterPtr {
+  return detail::makeVideoWriter(s, sensors::VideoWriter::Codec::Mp4);
+};
+constexpr TopicWriterFactory kAviVideo = [](const TopicWriterSetup& s) -> WriterPtr {
+  return detail::makeVideoWriter(s, sensors::VideoWriter::Codec::Avi);
+};
+
+// Each row: the format, its names, what it is made for, the options it takes (ids of
+// formatOptions()) and its writer.
 constexpr FormatInfo kFormats[] = {
-    {Format::Pcd, "pcd", nullptr, "pcd", "PCD", kClouds, true, false, FormatOptions::Cloud, kPcd},
-    {Format::Ply, "ply", nullptr, "ply", "PLY", kClouds, true, false, FormatOptions::Cloud, kPly},
-    {Format::KittiBin, "bin", "kitti", "bin", "KITTI .bin", kClouds, true, false, FormatOptions::Cloud, kKitti},
-    {Format::Las, "las", nullptr, "las", "LAS 1.2", kClouds, true, false, FormatOptions::Cloud, kLas},
-    {Format::Png, "png", nullptr, "png", "PNG", kImages, true, false, FormatOptions::Image},
-    {Format::Jpeg, "jpeg", "jpg", "jpg", "JPEG", kImages, true, false, FormatOptions::Image},
-    {Format::Mp4, "mp4", nullptr, "mp4", "MP4 video", kImages, false, false, FormatOptions::Image},
-    {Format::Avi, "avi", nullptr, "avi", "AVI video", kImages, false, false, FormatOptions::Image},
-    {Format::Csv, "csv", nullptr, "csv", "CSV", 0, false, true, FormatOptions::Table},
-    {Format::Npy, "npy", nullptr, "npy", "NumPy .npy", kClouds, true, true, FormatOptions::Cloud, kNpy},
+    {Format::Pcd, "pcd", nullptr, "pcd", "PCD", kClouds, true, false,
+     "pcd-encoding fields normalise-intensity drop-nan frame axes", kPcd},
+    {Format::Ply, "ply", nullptr, "ply", "PLY", kClouds, true, false,
+     "ascii fields normalise-intensity drop-nan frame axes", kPly},
+    {Format::KittiBin, "bin", "kitti", "bin", "KITTI .bin", kClouds, true, false, "frame axes", kKitti},
+    {Format::Las, "las", nullptr, "las", "LAS 1.2", kClouds, true, false, "frame axes", kLas},
+    {Format::Png, "png", nullptr, "png", "PNG", kImages, true, false, "", {}, kPngFile},
+    {Format::Jpeg, "jpeg", "jpg", "jpg", "JPEG", kImages, true, false, "quality", {}, kJpegFile},
+    {Format::Mp4, "mp4", nullptr, "mp4", "MP4 video", kImages, false, false, "fps", {}, {}, kMp4Video},
+    {Format::Avi, "avi", nullptr, "avi", "AVI video", kImages, false, false, "fps", {}, {}, kAviVideo},
+    {Format::Csv, "csv", nullptr, "csv", "CSV", 0, false, true, "time seconds array-limit field", {}, {}, kCsvTable},
+    {Format::Npy,
+     "npy",
+     nullptr,
+     "npy",
+     "NumPy .npy",
+     kClouds,
+     true,
+     true,
+     "fields normalise-intensity drop-nan frame axes time seconds array-limit",
+     kNpy,
+     {},
+     kNpyTable},
 };
 
 }  // namespace

@@ -214,16 +214,4 @@ std::unique_ptr<TopicWriter> makeNpyTableWriter(const TopicWriterSetup& setup) {
   return std::make_unique<NpyTableWriter>(setup);
 }
 
-Result<std::unique_ptr<TopicWriter>> makeTopicWriter(const TopicWriterSetup& setup) {
-  switch (setup.options.format) {
-    case Format::Csv: return makeCsvWriter(setup);
-    case Format::Npy: return makeNpyTableWriter(setup);
-    case Format::Mp4:
-    case Format::Avi: return makeVideoWriter(setup);
-    default:
-      return fileError(ErrorCode::InvalidArgument,
-                       std::string(formatName(setup.options.format)) + " writes a file per message");
-  }
-}
-
 }  // namespace bagscope::exporters::detail

@@ -10,7 +10,7 @@ namespace {
 
 class VideoTopicWriter final : public TopicWriter {
 public:
-  explicit VideoTopicWriter(const TopicWriterSetup& setup) : setup_(setup) {}
+  VideoTopicWriter(const TopicWriterSetup& setup, sensors::VideoWriter::Codec codec) : setup_(setup), codec_(codec) {}
 
   std::optional<RowFailure> add(const TopicRow& row) override {
     auto frame = sensors::readAnyImage(row.value, setup_.kind);
@@ -21,9 +21,7 @@ public:
       // of the first frame.
       double fps = setup_.options.fps > 0 ? setup_.options.fps : setup_.meanRate / setup_.options.every;
       if (!(fps > 0) || !std::isfinite(fps)) fps = 10;
-      auto codec =
-          setup_.options.format == Format::Mp4 ? sensors::VideoWriter::Codec::Mp4 : sensors::VideoWriter::Codec::Avi;
-      auto opened = sensors::VideoWriter::open(setup_.temp, codec, fps, image.width, image.height);
+      auto opened = sensors::VideoWriter::open(setup_.temp, codec_, fps, image.width, image.height);
       if (!opened)
         return RowFailure{"video cannot be written", opened.error().message + " for " + utf8(setup_.path), true};
       video_ = std::move(opened).value();
@@ -39,13 +37,14 @@ public:
 
 private:
   const TopicWriterSetup& setup_;
+  sensors::VideoWriter::Codec codec_;
   std::optional<sensors::VideoWriter> video_;
 };
 
 }  // namespace
 
-std::unique_ptr<TopicWriter> makeVideoWriter(const TopicWriterSetup& setup) {
-  return std::make_unique<VideoTopicWriter>(setup);
+std::unique_ptr<TopicWriter> makeVideoWriter(const TopicWriterSetup& setup, sensors::VideoWriter::Codec codec) {
+  return std::make_unique<VideoTopicWriter>(setup, codec);
 }
 
 }  // namespace bagscope::exporters::detail

@@ -8,6 +8,7 @@
 #include <QtEndian>
 
 #include "common/test_support.hpp"
+#include "core/export/export.hpp"
 
 using namespace bagscope;
 
@@ -486,6 +487,41 @@ private slots:
                qPrintable(r.err));
       QVERIFY2(r.err.trimmed().endsWith(("(see bagscope-cli " + command + " --help)").toUtf8()), qPrintable(r.err));
     }
+  }
+
+  // The formats' options are flags made from one table (#35): each is in the usage with its
+  // help, each value is checked as the table says, and a flag that takes a value says so.
+  void formatOptionsAreReadFromTheirTable() {
+    Run help = runCli({"export", "--help"});
+    for (const auto& o : exporters::formatOptions()) {
+      QVERIFY2(help.out.contains(QByteArray("--") + o.id), o.id);
+      QVERIFY2(help.out.simplified().contains(QByteArray(o.help).left(30)), o.help);
+    }
+    QVERIFY(help.out.contains("--pcd-encoding binary|binary_compressed|ascii"));
+    const QString bag = test::dataPath("ros1/demo_lz4.bag");
+    QTemporaryDir out;
+    struct Bad {
+      QStringList args;
+      const char* said;
+    };
+    for (const Bad& bad :
+         {Bad{{"--quality", "101"}, "--quality takes a whole number from 0 to 100, not '101'"},
+          Bad{{"--quality", "9.5"}, "--quality takes a whole number"},
+          Bad{{"--fps", "fast"}, "--fps takes a number from 0 to 1000, not 'fast'"},
+          Bad{{"--time", "utc"}, "--time takes both, log or stamp, not 'utc'"},
+          Bad{{"--axes", "x,x,z"}, "--axes 'x,x,z'"}, Bad{{"--array-limit"}, "--array-limit needs N"}}) {
+      Run r = runCli(QStringList{"export", bag, "--format", "csv", "--out", out.path()} + bad.args);
+      QVERIFY2(r.exitCode == 2, qPrintable(bad.args.join(' ') + ": " + r.err));
+      QVERIFY2(r.err.contains(bad.said), qPrintable(r.err));
+    }
+    QVERIFY(QDir(out.path()).isEmpty());
+    // The alias and a value that is taken.
+    Run ok = runCli({"export", bag, "--format", "csv", "--topic", "/imu", "--normalize-intensity", "--time", "log",
+                     "--seconds", "--out", out.path()});
+    QVERIFY2(ok.exitCode == 0, qPrintable(ok.err));
+    QFile csv(out.filePath("demo_lz4_imu.csv"));
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    QVERIFY2(csv.readLine().startsWith("log_time,"), "--time log --seconds: one time column, in seconds");
   }
 };
 

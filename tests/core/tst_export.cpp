@@ -11,6 +11,7 @@
 #include <QTemporaryDir>
 
 #include <set>
+#include <sstream>
 
 #include "common/test_support.hpp"
 #include "core/export/export.hpp"
@@ -65,6 +66,50 @@ private slots:
             !exporters::filePerMessage(F::Npy, "sensor_msgs/Imu"));
     QVERIFY(!exporters::filePerMessage(F::Mp4, "sensor_msgs/Image") &&
             exporters::filePerMessage(F::Png, "sensor_msgs/Image"));
+  }
+
+  // A format's row names the options it takes; each is a row of the options' table, each
+  // option is taken by some format, and each reads back what it is set to (#35).
+  void everyFormatOptionIsARowThatReadsBackWhatItIsSet() {
+    std::set<std::string> taken;
+    for (const auto& f : exporters::formats()) {
+      std::istringstream ids(f.options);
+      for (std::string id; ids >> id;) {
+        QVERIFY2(exporters::findFormatOption(id), (std::string(f.name) + " names an unknown option " + id).c_str());
+        QVERIFY(exporters::takesOption(f.format, id));
+        taken.insert(id);
+      }
+    }
+    const exporters::ExportOptions defaults;
+    for (const auto& o : exporters::formatOptions()) {
+      QVERIFY2(taken.count(o.id), o.id);
+      QCOMPARE(exporters::findFormatOption(o.id), &o);
+      if (o.alias) QCOMPARE(exporters::findFormatOption(o.alias), &o);
+      QVERIFY2(o.set && o.get && o.help, o.id);
+      exporters::ExportOptions set;
+      QVERIFY2(exporters::setOption(set, o, o.get(defaults)).has_value(), o.id);  // the default is a value
+      QCOMPARE(o.get(set), o.get(defaults));
+    }
+    QVERIFY(!exporters::takesOption(exporters::Format::Png, "quality"));
+    QVERIFY(!exporters::takesOption(exporters::Format::Pcd, "pcd"));  // whole ids only
+    QVERIFY(exporters::takesOption(exporters::Format::Npy, "array-limit"));
+    // Values the kinds refuse, and ones they take.
+    exporters::ExportOptions o;
+    auto set = [&](const char* id, std::string_view text) {
+      return exporters::setOption(o, *exporters::findFormatOption(id), text);
+    };
+    QVERIFY(!set("quality", "101") && !set("quality", "-1") && !set("quality", "") && !set("quality", "7x"));
+    QVERIFY(set("quality", "80") && o.jpegQuality == 80);
+    QVERIFY(!set("fps", "nan") && set("fps", "29.97") && o.fps == 29.97);
+    auto wrong = set("pcd-encoding", "lzf");
+    QVERIFY(!wrong);
+    QCOMPARE(wrong.error().message, std::string("pcd-encoding takes binary, binary_compressed or ascii, not 'lzf'"));
+    QVERIFY(set("pcd-encoding", "binary_compressed") && o.pcdEncoding == exporters::PcdEncoding::BinaryCompressed);
+    QVERIFY(set("fields", "x, y,,intensity=i") && o.fields == (std::vector<std::string>{"x", "y", "intensity=i"}));
+    QVERIFY(!set("axes", "x,x,z") && set("axes", "z, -y, x") && o.axes == "z,-y,x");
+    QVERIFY(set("ascii", "true") && o.plyAscii && o.pcdEncoding == exporters::PcdEncoding::Ascii);
+    QVERIFY(set("field", "a.b") && set("field", "c") && o.paths == (std::vector<std::string>{"a.b", "c"}));
+    QVERIFY(!set("seconds", "yes") && set("seconds", "true") && o.timeInSeconds);
   }
 
   void namesStayInsideTheFolderAndAreSafeEverywhere() {

@@ -9,6 +9,7 @@
 
 #include <QAbstractButton>
 #include <QDirIterator>
+#include <QDoubleSpinBox>
 
 #include "common/test_support.hpp"
 #include "core/export/export.hpp"
@@ -123,7 +124,7 @@ private slots:
     w.next();  // How: the frames are read
     QVERIFY(frames.count() || frames.wait(20000));
     QCOMPARE(w.targetFrames(), QStringList({"", "base_link", "camera_optical", "lidar", "odom"}));
-    w.setTargetFrame("odom");
+    w.setFormatOption("frame", "odom");
     QSignalSpy finished(&w, &ExportWizard::exportFinished);
     w.next();
     w.next();
@@ -147,10 +148,10 @@ private slots:
     w.next();
     w.next();
     QCOMPARE(w.currentId(), int(ExportWizard::How));
-    w.setAxes("x,x,z");
+    w.setFormatOption("axes", "x,x,z");
     w.next();
     QCOMPARE(w.currentId(), int(ExportWizard::How));
-    w.setAxes("z, -y, x");
+    w.setFormatOption("axes", "z, -y, x");
     QSignalSpy finished(&w, &ExportWizard::exportFinished);
     w.next();
     QCOMPARE(w.currentId(), int(ExportWizard::Where));
@@ -189,6 +190,72 @@ private slots:
     QVERIFY(openAndWait(other, {dataPath("ros2/demo_db3")}));
     ExportWizard there(&other, {});
     QCOMPARE(there.ticked(), QStringList({"/imu=npy", "/points=ply"}));
+  }
+
+  // The How page is made from the formats' option table (#35): a control per option, shown
+  // when a chosen format takes it; a refused value keeps the wizard on the page; the values
+  // are remembered, and a changed one is said where the files are chosen.
+  void howPageShowsTheChosenFormatsOptionsAndRemembersThem() {
+    QSettings().remove("export");
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
+    QTemporaryDir out;
+    auto shown = [](const ExportWizard& w) {
+      QStringList ids;
+      for (const auto& o : bagscope::exporters::formatOptions()) {
+        auto* control = w.findChild<QWidget*>(o.id);
+        if (o.label && !control) ids << QStringLiteral("no control for ") + o.id;
+        if (control && control->isVisibleTo(&w)) ids << o.id;
+      }
+      return ids;
+    };
+    {
+      ExportWizard w(&d, {"/camera/image_raw"});
+      w.chooseTopic("/camera/image_raw", "mp4");
+      w.setFolder(out.path());
+      w.show();
+      w.next();
+      w.next();
+      QCOMPARE(w.currentId(), int(ExportWizard::How));
+      QCOMPARE(shown(w), QStringList({"fps"}));
+      w.setFormatOption("fps", "12.5");
+      w.next();
+      QCOMPARE(w.currentId(), int(ExportWizard::Where));
+      QVERIFY2(w.changingChoices().contains("video at 12.5 fps"), qPrintable(w.changingChoices()));
+      QSignalSpy finished(&w, &ExportWizard::exportFinished);
+      w.next();
+      QVERIFY(finished.wait(60000));
+      QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(w.summary()));
+      // The rate reached the file: OpenCV reads it back.
+      QProcess probe;
+      probe.start(BAGSCOPE_PYTHON, {"-c", "import cv2, sys; print(cv2.VideoCapture(sys.argv[1]).get(cv2.CAP_PROP_FPS))",
+                                    out.filePath("demo_lz4_camera_image_raw.mp4")});
+      QVERIFY(probe.waitForFinished(60000));
+      QCOMPARE(probe.readAllStandardOutput().trimmed(), QByteArray("12.5"));
+    }
+    {
+      ExportWizard w(&d, {"/points"});  // not the video ticked last time
+      w.chooseTopic("/points", "ply");
+      w.chooseTopic("/imu", "csv");
+      w.setFolder(out.path());
+      w.show();
+      w.next();
+      w.next();
+      QCOMPARE(shown(w), QStringList({"ascii", "fields", "drop-nan", "normalise-intensity", "frame", "axes", "time",
+                                      "seconds", "array-limit"}));
+      w.setFormatOption("axes", "x,y");
+      w.next();
+      QCOMPARE(w.currentId(), int(ExportWizard::How));
+      QVERIFY2(w.findChild<QWidget*>("axes")->toolTip().contains("axes 'x,y'"),
+               qPrintable(w.findChild<QWidget*>("axes")->toolTip()));
+      w.setFormatOption("axes", "");
+      w.next();
+      QCOMPARE(w.currentId(), int(ExportWizard::Where));
+      w.close();
+    }
+    QCOMPARE(QSettings().value("export/option/fps").toString(), QString("12.5"));
+    ExportWizard again(&d, {"/camera/image_raw"});
+    QCOMPARE(again.findChild<QDoubleSpinBox*>("fps")->value(), 12.5);
   }
 
   void cancellingLeavesNoPartialFiles() {

@@ -54,6 +54,55 @@ QString formatLabel(const QString& format) {
   return QString::fromLatin1(exporters::formatInfo(formatNamed(format)).label);
 }
 
+// ---- The formats' options as controls (exporters::formatOptions(): one row each) ----
+
+QString optionText(const char* text) { return text ? QCoreApplication::translate("ExportOption", text) : QString(); }
+
+QWidget* makeOptionControl(const exporters::FormatOption& o, QWidget* parent) {
+  using K = exporters::OptionKind;
+  QWidget* w = nullptr;
+  switch (o.kind) {
+    case K::Flag: w = new QCheckBox(optionText(o.label), parent); break;
+    case K::Choice: {
+      auto* box = new QComboBox(parent);
+      for (const auto& c : o.choices) box->addItem(optionText(c.label), QString::fromLatin1(c.value));
+      w = box;
+      break;
+    }
+    case K::Whole: {
+      auto* box = new QSpinBox(parent);
+      box->setRange(static_cast<int>(o.min), static_cast<int>(o.max));
+      w = box;
+      break;
+    }
+    case K::Number: {
+      auto* box = new QDoubleSpinBox(parent);
+      box->setRange(o.min, o.max);
+      if (o.placeholder) box->setSpecialValueText(optionText(o.placeholder));
+      w = box;
+      break;
+    }
+    case K::Frame: {
+      auto* box = new QComboBox(parent);
+      box->setEditable(true);
+      box->addItem(QString());
+      w = box;
+      break;
+    }
+    case K::Text:
+    case K::List:
+    case K::Repeated: {
+      auto* line = new QLineEdit(parent);
+      if (o.placeholder) line->setPlaceholderText(optionText(o.placeholder));
+      w = line;
+      break;
+    }
+  }
+  w->setObjectName(QString::fromLatin1(o.id));
+  w->setToolTip(optionText(o.help));
+  return w;
+}
+
 QString describeSkipped(const std::map<std::string, std::uint64_t>& skipped) {
   QStringList parts;
   for (const auto& [why, n] : skipped) parts << QStringLiteral("%1 × %2").arg(n).arg(toQt(why));
@@ -61,6 +110,26 @@ QString describeSkipped(const std::map<std::string, std::uint64_t>& skipped) {
 }
 
 }  // namespace
+
+QString ExportWizard::OptionControl::text() const {
+  if (auto* b = qobject_cast<QCheckBox*>(widget)) return b->isChecked() ? QStringLiteral("true") : QString();
+  if (auto* b = qobject_cast<QSpinBox*>(widget)) return QString::number(b->value());
+  if (auto* b = qobject_cast<QDoubleSpinBox*>(widget)) return QString::number(b->value());
+  if (auto* b = qobject_cast<QComboBox*>(widget))
+    return b->isEditable() ? b->currentText().trimmed() : b->currentData().toString();
+  return static_cast<QLineEdit*>(widget)->text().trimmed();
+}
+
+void ExportWizard::OptionControl::setText(const QString& text) const {
+  if (auto* b = qobject_cast<QCheckBox*>(widget)) return b->setChecked(text == QLatin1String("true"));
+  if (auto* b = qobject_cast<QSpinBox*>(widget)) return b->setValue(text.toInt());
+  if (auto* b = qobject_cast<QDoubleSpinBox*>(widget)) return b->setValue(text.toDouble());
+  if (auto* b = qobject_cast<QComboBox*>(widget)) {
+    if (b->isEditable()) return b->setCurrentText(text);
+    return b->setCurrentIndex(std::max(0, b->findData(text)));
+  }
+  static_cast<QLineEdit*>(widget)->setText(text);
+}
 
 QStringList exportFormatsFor(const QString& type) {
   QStringList names;
@@ -182,70 +251,26 @@ QWidget* ExportWizard::makeHowPage() {
   QStringList cloudFormats;
   for (const auto& f : exporters::formats())
     if (f.cloud.write) cloudFormats << QString::fromLatin1(f.label);
-  auto* clouds = new QGroupBox(tr("Point clouds (%1)").arg(cloudFormats.join(QStringLiteral(", "))), page);
-  pcdEncoding_ = new QComboBox(clouds);
-  pcdEncoding_->addItem(tr("binary"), "binary");
-  pcdEncoding_->addItem(tr("binary_compressed"), "binary_compressed");
-  pcdEncoding_->addItem(tr("ascii"), "ascii");
-  plyAscii_ = new QCheckBox(tr("PLY as text (ascii) instead of binary"), clouds);
-  fields_ = new QLineEdit(clouds);
-  fields_->setPlaceholderText(tr("all fields, e.g. x,y,z,intensity=reflectance"));
-  fields_->setToolTip(tr("Fields to write, in order; name=newname renames (PLY/PCD/NumPy field names)"));
-  dropNaN_ = new QCheckBox(tr("Leave out points without x, y, z (NaN)"), clouds);
-  normalise_ = new QCheckBox(tr("Intensity divided by the cloud's maximum (0–1)"), clouds);
-  targetFrame_ = new QComboBox(clouds);
-  targetFrame_->setEditable(true);
-  targetFrame_->addItem(QString());
-  targetFrame_->setToolTip(
-      tr("Move clouds into this TF frame (from /tf and /tf_static) at their stamp; empty: as recorded"));
-  axes_ = new QLineEdit(clouds);
-  axes_->setPlaceholderText(tr("x,y,z (as recorded)"));
-  axes_->setToolTip(
-      tr("Axes remapped after the target frame: z,-y,x makes new x = old z, new y = −old y, "
-         "new z = old x (a lidar mounted with another convention)"));
-  auto* cloudForm = new QFormLayout(clouds);
-  cloudForm->addRow(tr("PCD encoding:"), pcdEncoding_);
-  cloudForm->addRow(QString(), plyAscii_);
-  cloudForm->addRow(tr("Fields:"), fields_);
-  cloudForm->addRow(QString(), dropNaN_);
-  cloudForm->addRow(QString(), normalise_);
-  cloudForm->addRow(tr("Target frame:"), targetFrame_);
-  cloudForm->addRow(tr("Axes (new x, y, z):"), axes_);
-  cloudBox_ = clouds;
-
-  auto* images = new QGroupBox(tr("Images and video"), page);
-  jpegQuality_ = new QSpinBox(images);
-  jpegQuality_->setRange(1, 100);
-  jpegQuality_->setValue(95);
-  fps_ = new QDoubleSpinBox(images);
-  fps_->setRange(0, 1000);
-  fps_->setSpecialValueText(tr("the topic's rate"));
-  fps_->setSuffix(tr(" fps"));
-  auto* imageForm = new QFormLayout(images);
-  imageForm->addRow(tr("JPEG quality:"), jpegQuality_);
-  imageForm->addRow(tr("Video frame rate:"), fps_);
-  imageBox_ = images;
-
-  auto* tables = new QGroupBox(tr("Tables (CSV, NumPy)"), page);
-  timeColumns_ = new QComboBox(tables);
-  timeColumns_->addItem(tr("log time and header stamp"), static_cast<int>(exporters::TimeColumns::Both));
-  timeColumns_->addItem(tr("log time"), static_cast<int>(exporters::TimeColumns::LogTime));
-  timeColumns_->addItem(tr("header stamp"), static_cast<int>(exporters::TimeColumns::Stamp));
-  seconds_ = new QCheckBox(tr("Times in seconds (else nanoseconds)"), tables);
-  arrayLimit_ = new QSpinBox(tables);
-  arrayLimit_->setRange(0, 100000);
-  arrayLimit_->setValue(16);
-  arrayLimit_->setToolTip(tr("Variable-length arrays: at most this many columns"));
-  auto* tableForm = new QFormLayout(tables);
-  tableForm->addRow(tr("Time columns:"), timeColumns_);
-  tableForm->addRow(QString(), seconds_);
-  tableForm->addRow(tr("Array columns at most:"), arrayLimit_);
-  tableBox_ = tables;
-
+  const QString titles[] = {tr("Point clouds (%1)").arg(cloudFormats.join(QStringLiteral(", "))),
+                            tr("Images and video"), tr("Tables (CSV, NumPy)")};
   auto* layout = new QVBoxLayout(page);
-  layout->addWidget(clouds);
-  layout->addWidget(images);
-  layout->addWidget(tables);
+  std::vector<QFormLayout*> forms;
+  for (const QString& title : titles) {
+    auto* box = new QGroupBox(title, page);
+    forms.push_back(new QFormLayout(box));
+    groupBoxes_.push_back(box);
+    layout->addWidget(box);
+  }
+  const exporters::ExportOptions defaults;
+  for (const auto& o : exporters::formatOptions()) {
+    if (!o.label) continue;  // the command line's only
+    auto g = static_cast<std::size_t>(o.group);
+    QWidget* control = makeOptionControl(o, groupBoxes_[g]);
+    const QString label = o.kind == exporters::OptionKind::Flag ? QString() : optionText(o.label);
+    forms[g]->addRow(label, control);
+    optionControls_.push_back({&o, control, forms[g]->labelForField(control)});
+    optionControls_.back().setText(toQt(o.get(defaults)));
+  }
   layout->addStretch(1);
   return page;
 }
@@ -352,12 +377,17 @@ void ExportWizard::setRange(qint64 startNs, qint64 endNs) {
 void ExportWizard::setFolder(const QString& folder) { folder_->setText(folder); }
 void ExportWizard::setReplaceExisting(bool replace) { (replace ? replace_ : keep_)->setChecked(true); }
 
-void ExportWizard::setTargetFrame(const QString& frame) { targetFrame_->setCurrentText(frame); }
-void ExportWizard::setAxes(const QString& axes) { axes_->setText(axes); }
+void ExportWizard::setFormatOption(const char* id, const QString& text) {
+  if (const OptionControl* c = optionControl(id)) c->setText(text);
+}
 
 QStringList ExportWizard::targetFrames() const {
   QStringList out;
-  for (int i = 0; i < targetFrame_->count(); ++i) out << targetFrame_->itemText(i);
+  for (const auto& c : optionControls_)
+    if (c.option->kind == exporters::OptionKind::Frame) {
+      auto* box = static_cast<QComboBox*>(c.widget);
+      for (int i = 0; i < box->count(); ++i) out << box->itemText(i);
+    }
   return out;
 }
 
@@ -420,38 +450,30 @@ exporters::ExportOptions ExportWizard::optionsFor(const QString& format) const {
   o.every = static_cast<std::uint32_t>(every_->value());
   o.outDir = toPath(folder_->text());
   o.overwrite = replace_->isChecked();
-  o.pcdEncoding = pcdEncoding_->currentData() == QLatin1String("ascii") ? exporters::PcdEncoding::Ascii
-                  : pcdEncoding_->currentData() == QLatin1String("binary_compressed")
-                      ? exporters::PcdEncoding::BinaryCompressed
-                      : exporters::PcdEncoding::Binary;
-  o.plyAscii = plyAscii_->isChecked();
-  for (const QString& f : fields_->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
-    o.fields.push_back(f.trimmed().toStdString());
-  o.dropNaN = dropNaN_->isChecked();
-  o.normaliseIntensity = normalise_->isChecked();
-  o.targetFrame = targetFrame_->currentText().trimmed().toStdString();
-  o.axes = axes_->text().remove(QLatin1Char(' ')).toStdString();
-  o.jpegQuality = jpegQuality_->value();
-  o.fps = fps_->value();
-  o.timeColumns = static_cast<exporters::TimeColumns>(timeColumns_->currentData().toInt());
-  o.timeInSeconds = seconds_->isChecked();
-  o.arrayLimit = static_cast<std::uint32_t>(arrayLimit_->value());
+  // The rows in table order (on the command line, too, a later option wins).
+  for (const auto& c : optionControls_) (void)exporters::setOption(o, *c.option, c.text().toStdString());
   return o;
 }
 
 void ExportWizard::updateHowPage() {
-  // Each box shows when a chosen format takes its options (NumPy: the cloud ones and, for a
-  // topic it writes as a table, the table ones).
-  bool cloud = false, image = false, table = false;
-  for (const auto& t : tasks()) {
-    const auto& f = exporters::formatInfo(formatNamed(t.format));
-    cloud = cloud || f.options == exporters::FormatOptions::Cloud;
-    image = image || f.options == exporters::FormatOptions::Image;
-    table = table || f.options == exporters::FormatOptions::Table || f.anyTopic;
+  // Each control shows when a chosen format takes its option, each box when one of its do.
+  std::vector<exporters::Format> chosen;
+  for (const auto& t : tasks()) chosen.push_back(formatNamed(t.format));
+  std::vector<bool> boxShown(groupBoxes_.size(), false);
+  for (const auto& c : optionControls_) {
+    bool taken = std::any_of(chosen.begin(), chosen.end(),
+                             [&](exporters::Format f) { return exporters::takesOption(f, c.option->id); });
+    c.widget->setVisible(taken);
+    if (c.label) c.label->setVisible(taken);
+    if (taken) boxShown[static_cast<std::size_t>(c.option->group)] = true;
   }
-  cloudBox_->setVisible(cloud);
-  imageBox_->setVisible(image);
-  tableBox_->setVisible(table);
+  for (std::size_t g = 0; g < groupBoxes_.size(); ++g) groupBoxes_[g]->setVisible(boxShown[g]);
+}
+
+const ExportWizard::OptionControl* ExportWizard::optionControl(const char* id) const {
+  for (const auto& c : optionControls_)
+    if (qstrcmp(c.option->id, id) == 0) return &c;
+  return nullptr;
 }
 
 // Choices that change what is written and may be remembered from an earlier export, said
@@ -459,14 +481,12 @@ void ExportWizard::updateHowPage() {
 QString ExportWizard::changingChoices() const {
   QStringList said;
   if (every_->value() > 1) said << tr("one message in %1 of each topic").arg(every_->value());
-  if (cloudBox_->isVisible()) {
-    if (!fields_->text().trimmed().isEmpty()) said << tr("fields %1 only").arg(fields_->text().trimmed());
-    if (dropNaN_->isChecked()) said << tr("points without x, y, z left out");
-    if (normalise_->isChecked()) said << tr("intensity normalised");
-    if (!targetFrame_->currentText().isEmpty()) said << tr("moved into frame %1").arg(targetFrame_->currentText());
-    if (!axes_->text().trimmed().isEmpty()) said << tr("axes %1").arg(axes_->text().trimmed());
+  const exporters::ExportOptions defaults;
+  for (const auto& c : optionControls_) {
+    if (!c.option->applied || c.widget->isHidden()) continue;
+    const QString value = c.text();
+    if (value != toQt(c.option->get(defaults))) said << optionText(c.option->applied).arg(value);
   }
-  if (imageBox_->isVisible() && fps_->value() > 0) said << tr("video at %1 fps").arg(fps_->value());
   return said.isEmpty() ? QString() : tr("Also applied: %1.").arg(said.join(QStringLiteral("; ")));
 }
 
@@ -548,10 +568,14 @@ void ExportWizard::initializePage(int id) {
           {},
           [frames, this](const Result<void>& r) {
             if (!r) return;
-            QString chosen = targetFrame_->currentText();
-            for (const auto& f : *frames)
-              if (targetFrame_->findText(toQt(f)) < 0) targetFrame_->addItem(toQt(f));
-            targetFrame_->setCurrentText(chosen);
+            for (const auto& c : optionControls_) {
+              if (c.option->kind != exporters::OptionKind::Frame) continue;
+              auto* box = static_cast<QComboBox*>(c.widget);
+              QString chosen = box->currentText();
+              for (const auto& f : *frames)
+                if (box->findText(toQt(f)) < 0) box->addItem(toQt(f));
+              box->setCurrentText(chosen);
+            }
             emit targetFramesLoaded();
           });
     }
@@ -563,13 +587,20 @@ void ExportWizard::initializePage(int id) {
 bool ExportWizard::validateCurrentPage() {
   if (currentId() == What && tasks().empty()) return false;
   if (currentId() == When && typed_->isChecked() && from_->value() >= to_->value()) return false;
-  if (currentId() == How && cloudBox_->isVisible() && !axes_->text().trimmed().isEmpty()) {
-    auto axes = exporters::parseAxes(axes_->text().remove(QLatin1Char(' ')).toStdString());
-    axes_->setStyleSheet(axes ? QString() : QStringLiteral("color: red"));
-    if (!axes) {
-      axes_->setToolTip(tr("Three of x, y, z, each once, each with an optional minus: such as z,-y,x"));
-      return false;
+  if (currentId() == How) {
+    // Each option shown is checked as the command line checks it; a refused one stays red
+    // and says why in its tooltip.
+    bool fine = true;
+    for (const auto& c : optionControls_) {
+      if (c.widget->isHidden()) continue;
+      exporters::ExportOptions scratch;
+      auto r = exporters::setOption(scratch, *c.option, c.text().toStdString());
+      c.widget->setStyleSheet(r ? QString() : QStringLiteral("color: red"));
+      c.widget->setToolTip(r ? optionText(c.option->help)
+                             : optionText(c.option->help) + QStringLiteral("\n") + toQt(r.error().message));
+      fine = fine && r;
     }
+    if (!fine) return false;
   }
   if (currentId() == Where) {
     if (folder_->text().trimmed().isEmpty()) {
@@ -599,18 +630,7 @@ void ExportWizard::remember() const {
   s.setValue("folder", folder_->text());
   s.setValue("template", template_->text());
   s.setValue("every", every_->value());
-  s.setValue("pcd/encoding", pcdEncoding_->currentData());
-  s.setValue("ply/ascii", plyAscii_->isChecked());
-  s.setValue("cloud/fields", fields_->text());
-  s.setValue("cloud/dropNaN", dropNaN_->isChecked());
-  s.setValue("cloud/normalise", normalise_->isChecked());
-  s.setValue("cloud/targetFrame", targetFrame_->currentText());
-  s.setValue("cloud/axes", axes_->text());
-  s.setValue("jpeg/quality", jpegQuality_->value());
-  s.setValue("video/fps", fps_->value());
-  s.setValue("csv/timeColumns", timeColumns_->currentData());
-  s.setValue("csv/seconds", seconds_->isChecked());
-  s.setValue("csv/arrayLimit", arrayLimit_->value());
+  for (const auto& c : optionControls_) s.setValue(QStringLiteral("option/") + c.option->id, c.text());
   // The topics ticked, and the format last chosen for each topic and for each type.
   QStringList ticked;
   for (const auto& t : tasks()) {
@@ -628,18 +648,9 @@ void ExportWizard::recall() {
   folder_->setText(s.value("folder", AppSettings::load().exportFolder).toString());
   template_->setText(s.value("template").toString());
   every_->setValue(s.value("every", 1).toInt());
-  pcdEncoding_->setCurrentIndex(std::max(0, pcdEncoding_->findData(s.value("pcd/encoding", "binary"))));
-  plyAscii_->setChecked(s.value("ply/ascii").toBool());
-  fields_->setText(s.value("cloud/fields").toString());
-  dropNaN_->setChecked(s.value("cloud/dropNaN").toBool());
-  normalise_->setChecked(s.value("cloud/normalise").toBool());
-  targetFrame_->setCurrentText(s.value("cloud/targetFrame").toString());
-  axes_->setText(s.value("cloud/axes").toString());
-  jpegQuality_->setValue(s.value("jpeg/quality", 95).toInt());
-  fps_->setValue(s.value("video/fps", 0.0).toDouble());
-  timeColumns_->setCurrentIndex(std::max(0, timeColumns_->findData(s.value("csv/timeColumns", 2))));
-  seconds_->setChecked(s.value("csv/seconds").toBool());
-  arrayLimit_->setValue(s.value("csv/arrayLimit", 16).toInt());
+  const exporters::ExportOptions defaults;
+  for (const auto& c : optionControls_)
+    c.setText(s.value(QStringLiteral("option/") + c.option->id, toQt(c.option->get(defaults))).toString());
   const QStringList ticked = s.value("ticked").toStringList();
   for (int i = 0; i < topics_->topLevelItemCount(); ++i) {
     QTreeWidgetItem* item = topics_->topLevelItem(i);

@@ -25,6 +25,7 @@ class QPushButton;
 
 namespace bagscope::exporters {
 struct ExportOptions;
+struct FormatOption;
 struct ExportReport;
 }  // namespace bagscope::exporters
 namespace bagscope::session {
@@ -56,8 +57,8 @@ public:
   void setRange(qint64 startNs, qint64 endNs);
   void setFolder(const QString& folder);
   void setReplaceExisting(bool replace);
-  void setTargetFrame(const QString& frame);
-  void setAxes(const QString& axes);
+  /// Sets the control of format option `id` (exporters::formatOptions()) as text ("true" ticks a box).
+  void setFormatOption(const char* id, const QString& text);
   /// What the target frame box offers: "" (as recorded) and the frames of /tf.
   QStringList targetFrames() const;
   QStringList previewNames() const;
@@ -121,22 +122,17 @@ private:
   QDoubleSpinBox* from_ = nullptr;
   QDoubleSpinBox* to_ = nullptr;
   QSpinBox* every_ = nullptr;
-  // How
-  QWidget* cloudBox_ = nullptr;
-  QComboBox* pcdEncoding_ = nullptr;
-  QCheckBox* plyAscii_ = nullptr;
-  QLineEdit* fields_ = nullptr;
-  QCheckBox* dropNaN_ = nullptr;
-  QCheckBox* normalise_ = nullptr;
-  QComboBox* targetFrame_ = nullptr;
-  QLineEdit* axes_ = nullptr;
-  QWidget* imageBox_ = nullptr;
-  QSpinBox* jpegQuality_ = nullptr;
-  QDoubleSpinBox* fps_ = nullptr;
-  QWidget* tableBox_ = nullptr;
-  QComboBox* timeColumns_ = nullptr;
-  QCheckBox* seconds_ = nullptr;
-  QSpinBox* arrayLimit_ = nullptr;
+  // How: a control per option of the formats, in a box per group.
+  struct OptionControl {
+    const exporters::FormatOption* option;
+    QWidget* widget;
+    QWidget* label;        ///< its label in the form, or null (a check box)
+    QString text() const;  ///< the value as the option's text
+    void setText(const QString& text) const;
+  };
+  const OptionControl* optionControl(const char* id) const;
+  std::vector<QWidget*> groupBoxes_;
+  std::vector<OptionControl> optionControls_;
   // Where
   QLineEdit* folder_ = nullptr;
   QLineEdit* template_ = nullptr;

@@ -43,11 +43,10 @@ struct TopicWriterSetup {
   double meanRate = 0;  ///< messages per second in the exported range (video frame rate)
 };
 
-/// The writer of `setup.options.format`: CSV, a NumPy table (table_writers.cpp), MP4 or AVI
-/// (video_writer.cpp). `setup` must outlive it.
-Result<std::unique_ptr<TopicWriter>> makeTopicWriter(const TopicWriterSetup& setup);
+/// The writers the formats' rows name (formats.cpp): CSV, a NumPy table (table_writers.cpp),
+/// a video (video_writer.cpp). `setup` must outlive each.
 Result<std::unique_ptr<TopicWriter>> makeCsvWriter(const TopicWriterSetup& setup);
 std::unique_ptr<TopicWriter> makeNpyTableWriter(const TopicWriterSetup& setup);
-std::unique_ptr<TopicWriter> makeVideoWriter(const TopicWriterSetup& setup);
+std::unique_ptr<TopicWriter> makeVideoWriter(const TopicWriterSetup& setup, sensors::VideoWriter::Codec codec);
 
 }  // namespace bagscope::exporters::detail
