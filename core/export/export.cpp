@@ -586,7 +586,7 @@ Result<void> Exporter::run(const ProgressFn& progress) {
   auto plan = planFiles(*targets);
   BAGSCOPE_TRY(plan);
   if (auto r = checkNames(*plan); !r) return r;
-  Progress done{plan->frames.size() + plan->streams.size(), session::throttled(progress)};
+  Progress done{plan->frames.size() + plan->streams.size(), throttled(progress)};
   if (auto r = writeFrames(*plan, done); !r) return r;
   if (auto r = writeStreams(*plan, done); !r) return r;
   if (writeFailed_) {

@@ -20,24 +20,6 @@ namespace bagscope::session {
 namespace fs = std::filesystem;
 using storage::Source;
 
-ProgressFn throttled(ProgressFn progress) {
-  if (!progress) return {};
-  struct Gate {
-    std::mutex mutex;
-    Clock::time_point last{};
-  };
-  auto gate = std::make_shared<Gate>();
-  return [gate, progress = std::move(progress)](double fraction) {
-    std::unique_lock lock(gate->mutex, std::try_to_lock);
-    if (!lock.owns_lock() && fraction < 1.0) return;  // another thread is reporting
-    if (!lock.owns_lock()) lock.lock();
-    auto now = Clock::now();
-    if (fraction < 1.0 && now - gate->last < std::chrono::milliseconds(100)) return;
-    gate->last = now;
-    progress(std::clamp(fraction, 0.0, 1.0));
-  };
-}
-
 Result<void> Session::State::build() {
   // The files' own indexes, one file per worker.
   std::vector<Result<const storage::MessageIndex*>> indexes(sources.size(), nullptr);

@@ -9,7 +9,7 @@
 //   log time, built at open from the files' own indexes.
 // - Reads go through a chunk cache with a memory budget (decompressed chunks shared,
 //   pinned while a message uses them, least recently used evicted).
-// - Work runs on a pool of worker threads; long jobs report throttled progress and stop
+// - Work runs on a pool of worker threads; long reads report throttled progress and stop
 //   when asked (within 100 ms).
 //
 // Thread-safe: every const member and every member documented so can be called from any
@@ -25,6 +25,7 @@
 #include <string>
 #include <thread>
 #include <vector>
+#include "core/base/job.hpp"
 #include "core/base/stop.hpp"
 
 #include "core/base/result.hpp"
@@ -39,7 +40,7 @@ class Decoder;
 namespace bagscope::session {
 
 /// Fraction done in [0, 1]; called at most about ten times a second, and once with 1.
-using ProgressFn = std::function<void(double)>;
+using bagscope::ProgressFn;
 
 struct SessionOptions {
   bool recursive = false;                         ///< look for bags in the subfolders of folders given
@@ -121,27 +122,6 @@ struct PathSamples {
   std::uint64_t unmatched = 0;     ///< messages where the path selected nothing
   std::uint64_t unreadable = 0;    ///< messages that could not be read or decoded
   std::string firstProblem;
-};
-
-/// A long job running on its own thread. Destroying the handle cancels the job and waits
-/// for it; a job must not outlive its session.
-class Job {
-public:
-  ~Job();
-  Job(const Job&) = delete;
-  Job& operator=(const Job&) = delete;
-
-  /// Asks the job to stop; it returns Cancelled soon after (within 100 ms).
-  void cancel() { thread_.request_stop(); }
-  bool finished() const;
-  void wait();
-
-private:
-  friend class Session;
-  struct Control;  // shared with the thread, which may outlive the handle
-  Job();
-  std::shared_ptr<Control> control_;
-  JoiningThread thread_;
 };
 
 class Session {
@@ -236,12 +216,6 @@ public:
   /// instead. Thread-safe (a copy).
   std::vector<std::string> decodeNotes() const;
 
-  /// Runs `work` on a thread of its own (for long jobs: it may use the workers). `work`
-  /// gets a stop token and a throttled progress function; `done` is called with its result
-  /// on that thread when it ends. The GUI turns both into queued signals.
-  std::shared_ptr<Job> startJob(std::function<Result<void>(StopToken, const ProgressFn&)> work, ProgressFn progress,
-                                std::function<void(Result<void>)> done) const;
-
   /// The storage overview of one file, as `bagscope-cli info` prints it (reads its chunk
   /// headers). Thread-safe.
   Result<storage::RecordingSummary> summary(std::uint32_t source) const;
@@ -283,8 +257,5 @@ using storage::rateHz;
 Result<storage::RecordingSummary> summarizeRecording(const std::filesystem::path& path, bool withTopicBytes = false);
 using storage::formatSummaryJson;
 using storage::formatSummaryText;
-
-/// Wraps `progress` so that it is called at most every 100 ms (and always for 1.0).
-ProgressFn throttled(ProgressFn progress);
 
 }  // namespace bagscope::session

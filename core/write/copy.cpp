@@ -251,15 +251,15 @@ Result<CopyReport> copyRecording(const Session& s, const CopyRequest& request, S
   session::Selection selection{kept, request.selection.startNs, request.selection.endNs};
   std::uint64_t total = 0;
   for (TopicId id : kept) total += countInRange(s, id, selection.startNs, selection.endNs);
-  auto throttled = session::throttled(progress);
+  auto tell = throttled(progress);
   std::unordered_map<TopicId, std::uint64_t> seen;
   std::uint64_t done = 0;
   std::optional<Error> failed;
   auto r = s.forEach(
       selection,
       [&](const session::Message& m) {
-        if (throttled && ++done % 256 == 0)
-          throttled(static_cast<double>(done) / static_cast<double>(std::max<std::uint64_t>(total, 1)));
+        if (tell && ++done % 256 == 0)
+          tell(static_cast<double>(done) / static_cast<double>(std::max<std::uint64_t>(total, 1)));
         if (seen[m.topic]++ % request.every != 0) return true;
         if (m.logTimeNs < 0) {
           failed = makeError(ErrorCode::Unsupported, "a log time before 1970 cannot be written");
@@ -286,7 +286,7 @@ Result<CopyReport> copyRecording(const Session& s, const CopyRequest& request, S
   } else {
     report.bytesWritten = fs::file_size(output, ec);
   }
-  if (throttled) throttled(1.0);
+  if (tell) tell(1.0);
   return report;
 }
 

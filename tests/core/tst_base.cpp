@@ -4,11 +4,13 @@
 
 #include <atomic>
 #include <chrono>
+#include <optional>
 #include <thread>
 
 #include "core/base/byte_cursor.hpp"
 #include "core/base/byte_source.hpp"
 #include "core/base/digest.hpp"
+#include "core/base/job.hpp"
 #include "core/base/json_text.hpp"
 #include "core/base/stop.hpp"
 
@@ -24,6 +26,49 @@ class TestBase : public QObject {
   Q_OBJECT
 
 private slots:
+  // A job whose work throws ends with the exception's text as its error; cancelling one
+  // stops its work through the token; progress reaches its function, the end always.
+  void aJobThatThrowsEndsWithItsError() {
+    std::optional<Result<void>> outcome;
+    auto job = startJob([](bagscope::StopToken,
+                           const ProgressFn&) -> Result<void> { throw std::runtime_error("cv::Exception: bad size"); },
+                        {}, [&](Result<void> r) { outcome = std::move(r); });
+    job->wait();
+    QVERIFY(outcome && !outcome->has_value());
+    QCOMPARE(outcome->error().code, ErrorCode::Internal);
+    QVERIFY2(outcome->error().describe().find("cv::Exception: bad size") != std::string::npos,
+             outcome->error().describe().c_str());
+  }
+
+  void aJobIsCancelledThroughItsTokenAndReportsItsProgress() {
+    std::atomic<int> calls{0};
+    std::atomic<double> last{0};
+    std::optional<Result<void>> outcome;
+    auto job = startJob(
+        [](StopToken stop, const ProgressFn& progress) -> Result<void> {
+          for (int i = 0; !stop.stop_requested(); ++i) {
+            progress(0.001 * (i % 1000));
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+          }
+          progress(1.0);
+          return makeError(ErrorCode::Cancelled, "stopped");
+        },
+        [&](double f) {
+          ++calls;
+          last = f;
+        },
+        [&](Result<void> r) { outcome = std::move(r); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(350));
+    QVERIFY(!job->finished());
+    job->cancel();
+    job->wait();
+    QVERIFY(job->finished());
+    QVERIFY(outcome && !outcome->has_value() && outcome->error().code == ErrorCode::Cancelled);
+    // Throttled to one call per 100 ms, and always the last (1.0).
+    QVERIFY2(calls >= 2 && calls <= 7, std::to_string(calls.load()).c_str());
+    QCOMPARE(last.load(), 1.0);
+  }
+
   void sha256MatchesFipsVectors() {
     // FIPS 180-4 examples and the empty string.
     QCOMPARE(sha256Hex(bytesOf("")), std::string("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"));

@@ -166,22 +166,6 @@ private slots:
     QCOMPARE(after.load(), 10);
   }
 
-  // A job whose work throws ends with the exception's text as its error.
-  void aJobThatThrowsEndsWithItsError() {
-    auto s = sessionOf(one(memorySource(float64Bag(4, 10), "job.bag")));
-    std::optional<Result<void>> outcome;
-    auto job = s->startJob(
-        [](bagscope::StopToken, const session::ProgressFn&) -> Result<void> {
-          throw std::runtime_error("cv::Exception: bad size");
-        },
-        {}, [&](Result<void> r) { outcome = std::move(r); });
-    job->wait();
-    QVERIFY(outcome && !outcome->has_value());
-    QCOMPARE(outcome->error().code, ErrorCode::Internal);
-    QVERIFY2(outcome->error().describe().find("cv::Exception: bad size") != std::string::npos,
-             outcome->error().describe().c_str());
-  }
-
   void ros1AndRos2BagsMergeIntoOneTimeline() {
     auto s = openOrFail({data("ros1/demo_lz4.bag"), data("ros2/demo_zstd.mcap")});
     QCOMPARE(s->sourceCount(), std::size_t{2});
@@ -762,7 +746,7 @@ private slots:
     std::optional<Result<void>> outcome;
     std::chrono::steady_clock::time_point ended;
     auto started = std::chrono::steady_clock::now();
-    auto job = s->startJob(
+    auto job = bagscope::startJob(
         [&](bagscope::StopToken stop, const session::ProgressFn& progress) -> Result<void> {
           auto cols = s->extractFields(x, {"data"}, INT64_MIN, INT64_MAX, stop, progress);
           BAGSCOPE_TRY(cols);

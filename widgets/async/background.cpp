@@ -38,14 +38,12 @@ void startDetached(std::function<void()> task) {
   }).detach();
 }
 
-std::shared_ptr<session::Job> startSessionJob(std::shared_ptr<const session::Session> session,
-                                              std::shared_ptr<Mailbox> mailbox,
-                                              std::function<Result<void>(StopToken, const session::ProgressFn&)> work,
-                                              std::function<void(double)> progress,
-                                              std::function<void(Result<void>)> done) {
+std::shared_ptr<Job> startSessionJob(std::shared_ptr<const session::Session> session, std::shared_ptr<Mailbox> mailbox,
+                                     std::function<Result<void>(StopToken, const session::ProgressFn&)> work,
+                                     std::function<void(double)> progress, std::function<void(Result<void>)> done) {
   // Progress and the end reach the owner only while it holds the job: one it dropped for another
   // (a new topic, a new read) stopped, and what it says would overwrite the new one's news.
-  auto held = std::make_shared<std::weak_ptr<session::Job>>();
+  auto held = std::make_shared<std::weak_ptr<Job>>();
   session::ProgressFn onProgress;
   if (progress)
     onProgress = [mailbox, held, progress = std::move(progress)](double f) {
@@ -56,12 +54,12 @@ std::shared_ptr<session::Job> startSessionJob(std::shared_ptr<const session::Ses
   auto holding = [session, work = std::move(work)](StopToken stop, const session::ProgressFn& report) {
     return work(std::move(stop), report);
   };
-  auto job = session->startJob(std::move(holding), std::move(onProgress),
-                               [mailbox, held, done = std::move(done)](Result<void> r) {
-                                 mailbox->post([held, done, r = std::move(r)] {
-                                   if (!held->expired()) done(r);
-                                 });
-                               });
+  auto job =
+      startJob(std::move(holding), std::move(onProgress), [mailbox, held, done = std::move(done)](Result<void> r) {
+        mailbox->post([held, done, r = std::move(r)] {
+          if (!held->expired()) done(r);
+        });
+      });
   *held = job;  // before anything posted can run: both happen on the owner's thread
   return job;
 }

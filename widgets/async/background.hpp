@@ -2,7 +2,7 @@
 // Work off the GUI thread, three ways, all answering through a Mailbox (mailbox.hpp) so that
 // results reach the GUI thread and are dropped once their receiver is gone:
 //  - startSessionJob: a long job on a session (an export, a field extraction, statistics):
-//    cancellable, with progress, on a thread of its own (session::Job).
+//    cancellable, with progress, on a thread of its own (Job).
 //  - startInPool: a short task (a preview, the frames of /tf, a saved file, a panel's read)
 //    on the app's pool.
 //  - startDetached: opening a recording, which may scan a damaged file for a while before it
@@ -40,10 +40,8 @@ void startDetached(std::function<void()> task);
 /// Keep the job: dropping it cancels and waits, and its end is not reported (cancel() it to
 /// hear that it stopped). The job holds `session` until its work ends: a recording opened
 /// meanwhile cannot free it under the job (issue #33).
-std::shared_ptr<session::Job> startSessionJob(std::shared_ptr<const session::Session> session,
-                                              std::shared_ptr<Mailbox> mailbox,
-                                              std::function<Result<void>(StopToken, const session::ProgressFn&)> work,
-                                              std::function<void(double)> progress,
-                                              std::function<void(Result<void>)> done);
+std::shared_ptr<Job> startSessionJob(std::shared_ptr<const session::Session> session, std::shared_ptr<Mailbox> mailbox,
+                                     std::function<Result<void>(StopToken, const session::ProgressFn&)> work,
+                                     std::function<void(double)> progress, std::function<void(Result<void>)> done);
 
 }  // namespace bagscope::widgets

@@ -15,10 +15,9 @@ QString problemText(const Result<TopicJobResult>& r) {
       .arg(r->firstProblem);
 }
 
-std::shared_ptr<session::Job> decodeTopic(std::shared_ptr<const session::Session> session,
-                                          std::shared_ptr<Mailbox> mailbox, session::TopicId topic,
-                                          std::function<void(qint64, const decode::Value&)> each,
-                                          std::function<void(Result<TopicJobResult>)> done) {
+std::shared_ptr<Job> decodeTopic(std::shared_ptr<const session::Session> session, std::shared_ptr<Mailbox> mailbox,
+                                 session::TopicId topic, std::function<void(qint64, const decode::Value&)> each,
+                                 std::function<void(Result<TopicJobResult>)> done) {
   auto result = std::make_shared<TopicJobResult>();
   return startSessionJob(
       session, std::move(mailbox),

@@ -23,9 +23,9 @@ struct TopicJobResult {
 /// messages could not be read and the first's problem; empty when all went well.
 QString problemText(const Result<TopicJobResult>& result);
 
-std::shared_ptr<session::Job> decodeTopic(std::shared_ptr<const session::Session> session,
-                                          std::shared_ptr<Mailbox> mailbox, session::TopicId topic,
-                                          std::function<void(qint64 logTimeNs, const decode::Value&)> each,
-                                          std::function<void(Result<TopicJobResult>)> done);
+std::shared_ptr<Job> decodeTopic(std::shared_ptr<const session::Session> session, std::shared_ptr<Mailbox> mailbox,
+                                 session::TopicId topic,
+                                 std::function<void(qint64 logTimeNs, const decode::Value&)> each,
+                                 std::function<void(Result<TopicJobResult>)> done);
 
 }  // namespace bagscope::widgets

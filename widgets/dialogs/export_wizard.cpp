@@ -700,7 +700,7 @@ void ExportWizard::start() {
         for (std::size_t i = 0; i < options.size(); ++i) {
           if (stop.stop_requested()) return makeError(ErrorCode::Cancelled, "cancelled");
           current->store(static_cast<int>(i));
-          auto progress = session::throttled(
+          auto progress = throttled(
               [mailbox, i, this](double f) { mailbox->post([this, i, f] { onProgress(static_cast<int>(i), f); }); });
           auto r = exporters::exportSession(*session, bag.toStdString(), options[i], *report, stop, progress);
           if (!r && r.error().code == ErrorCode::Cancelled) return std::move(r).error();

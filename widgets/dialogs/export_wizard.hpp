@@ -28,7 +28,7 @@ struct ExportOptions;
 struct FormatOption;
 struct ExportReport;
 }  // namespace bagscope::exporters
-namespace bagscope::session {
+namespace bagscope {
 class Job;
 }
 
@@ -110,8 +110,8 @@ private:
 
   Document* document_;
   std::shared_ptr<Mailbox> mailbox_;
-  std::shared_ptr<session::Job> job_;
-  std::shared_ptr<session::Job> framesJob_;  // the frames /tf names, for the target frame box
+  std::shared_ptr<Job> job_;
+  std::shared_ptr<Job> framesJob_;  // the frames /tf names, for the target frame box
   std::shared_ptr<exporters::ExportReport> report_;
   // What
   QTreeWidget* topics_ = nullptr;

@@ -61,7 +61,7 @@ private:
   Document* document_;
   Purpose purpose_;
   std::shared_ptr<Mailbox> mailbox_;
-  std::shared_ptr<session::Job> job_;
+  std::shared_ptr<Job> job_;
   std::shared_ptr<write::CopyReport> report_;
   QListWidget* topics_;
   QRadioButton* whole_;

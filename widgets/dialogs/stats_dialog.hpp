@@ -36,7 +36,7 @@ private:
 
   Document* document_;
   std::shared_ptr<Mailbox> mailbox_;
-  std::shared_ptr<session::Job> job_;
+  std::shared_ptr<Job> job_;
   std::optional<session::TopicTiming> timing_;
   QProgressBar* progress_;
   QFormLayout* facts_;

@@ -18,7 +18,7 @@ class QComboBox;
 class QLabel;
 class QTreeWidget;
 
-namespace bagscope::session {
+namespace bagscope {
 class Job;
 }
 
@@ -62,7 +62,7 @@ private:
   QTreeWidget* tree_;
   QLabel* status_;
   std::map<std::pair<std::string, std::string>, History> entries_;
-  std::shared_ptr<session::Job> job_;
+  std::shared_ptr<Job> job_;
 };
 
 /// "OK", "WARN", "ERROR", "STALE" for a diagnostic level.

@@ -19,7 +19,7 @@ class QLabel;
 class QLineEdit;
 class QTableView;
 
-namespace bagscope::session {
+namespace bagscope {
 class Job;
 }
 
@@ -105,7 +105,7 @@ private:
   QLabel* status_;
   LogModel* model_;
   QString pendingNode_;
-  std::shared_ptr<session::Job> job_;
+  std::shared_ptr<Job> job_;
 };
 
 }  // namespace bagscope::widgets

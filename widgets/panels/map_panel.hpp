@@ -17,7 +17,7 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 
-namespace bagscope::session {
+namespace bagscope {
 class Job;
 }
 
@@ -105,7 +105,7 @@ private:
   MapView* view_;
   QLabel* status_;
   QString summary_;
-  std::shared_ptr<session::Job> job_;
+  std::shared_ptr<Job> job_;
 };
 
 }  // namespace bagscope::widgets

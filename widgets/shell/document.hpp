@@ -134,7 +134,7 @@ private:
   bool alignStarts_ = false;
   QStringList messagePaths_;
   std::shared_ptr<Opening> opening_;
-  std::shared_ptr<session::Job> sizeJob_;
+  std::shared_ptr<Job> sizeJob_;
 };
 
 /// Message sizes summed per topic over `session`, on its workers (for TopicInfo::sizeBytes).

@@ -30,8 +30,10 @@ class QComboBox;
 class QMenu;
 class QToolButton;
 
-namespace bagscope::session {
+namespace bagscope {
 class Job;
+}
+namespace bagscope::session {
 struct FieldColumns;
 }  // namespace bagscope::session
 

@@ -135,7 +135,7 @@ struct PlotPanel::Series {
   std::vector<std::string> keys;  // States: each sample's value as text
   bool loaded = false;
   QString problem;
-  std::shared_ptr<session::Job> job;
+  std::shared_ptr<Job> job;
   QCPAbstractPlottable* plottable = nullptr;
   int drawn = 0;
 };

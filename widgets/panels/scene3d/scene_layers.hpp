@@ -17,8 +17,10 @@
 
 #include "core/scene/scene.hpp"
 
-namespace bagscope::session {
+namespace bagscope {
 class Job;
+}
+namespace bagscope::session {
 class Session;
 }  // namespace bagscope::session
 
@@ -88,8 +90,8 @@ private:
     QString topic;
     scene::LayerKind kind = scene::LayerKind::None;
     std::uint32_t topicId = 0;
-    scene::Colour colour;               // its automatic colour
-    std::shared_ptr<session::Job> job;  // reading it (markers, paths, poses, grids …)
+    scene::Colour colour;      // its automatic colour
+    std::shared_ptr<Job> job;  // reading it (markers, paths, poses, grids …)
     std::vector<std::pair<std::int64_t, std::vector<scene::MarkerCommand>>> markers;  // by log time
     std::vector<std::pair<std::int64_t, std::vector<scene::Item>>> items;             // by log time
     QString problem;

@@ -1,21 +1,32 @@
 // Jobs: long work on a thread of its own, cancellable, with progress.
 
-#include "session.hpp"
+#include "job.hpp"
 
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
 #include <mutex>
 
-#include "core/base/text.hpp"
-#include "core/decode/decoder.hpp"
-#include "core/schema/schema.hpp"
-#include "core/session/detail/session_state.hpp"
-#include "core/session/detail/worker_pool.hpp"
+namespace bagscope {
 
-namespace bagscope::session {
-namespace fs = std::filesystem;
-using storage::Source;
-
-// ---------------------------------------------------------------------------------------
-// Jobs
+ProgressFn throttled(ProgressFn progress) {
+  if (!progress) return {};
+  using Clock = std::chrono::steady_clock;
+  struct Gate {
+    std::mutex mutex;
+    Clock::time_point last{};
+  };
+  auto gate = std::make_shared<Gate>();
+  return [gate, progress = std::move(progress)](double fraction) {
+    std::unique_lock lock(gate->mutex, std::try_to_lock);
+    if (!lock.owns_lock() && fraction < 1.0) return;  // another thread is reporting
+    if (!lock.owns_lock()) lock.lock();
+    auto now = Clock::now();
+    if (fraction < 1.0 && now - gate->last < std::chrono::milliseconds(100)) return;
+    gate->last = now;
+    progress(std::clamp(fraction, 0.0, 1.0));
+  };
+}
 
 struct Job::Control {
   std::mutex mutex;
@@ -40,8 +51,8 @@ void Job::wait() {
   control_->finished.wait(lock, [&] { return control_->done; });
 }
 
-std::shared_ptr<Job> Session::startJob(std::function<Result<void>(StopToken, const ProgressFn&)> work,
-                                       ProgressFn progress, std::function<void(Result<void>)> done) const {
+std::shared_ptr<Job> startJob(std::function<Result<void>(StopToken, const ProgressFn&)> work, ProgressFn progress,
+                              std::function<void(Result<void>)> done) {
   std::shared_ptr<Job> job(new Job());
   job->thread_ = JoiningThread([control = job->control_, work = std::move(work),
                                 progress = throttled(std::move(progress)), done = std::move(done)](StopToken stop) {
@@ -54,4 +65,4 @@ std::shared_ptr<Job> Session::startJob(std::function<Result<void>(StopToken, con
   return job;
 }
 
-}  // namespace bagscope::session
+}  // namespace bagscope
