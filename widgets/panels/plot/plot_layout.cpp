@@ -40,7 +40,7 @@ QJsonObject PlotPanel::saveSettings() const {
     }
     parked[QLatin1String(kSeriesGroupNames[g])] = specs;
   }
-  return {{QStringLiteral("mode"), QLatin1String(kModeNames[static_cast<std::size_t>(mode_)])},
+  return {{QStringLiteral("mode"), QLatin1String(modeName(mode()))},
           {QStringLiteral("otherModes"), parked},
           {QStringLiteral("timeRange"), QJsonArray{timeRange_.first, timeRange_.second}},
           {QStringLiteral("logY"), logScale()},
@@ -50,13 +50,10 @@ QJsonObject PlotPanel::saveSettings() const {
 }
 
 void PlotPanel::restoreSettings(const QJsonObject& settings) {
-  QString mode = settings.value(QStringLiteral("mode")).toString();
-  auto named =
-      std::find_if(kModeNames.begin(), kModeNames.end(), [&](const char* m) { return mode == QLatin1String(m); });
   QJsonArray range = settings.value(QStringLiteral("timeRange")).toArray();
   if (range.size() == 2 && range[0].toDouble() < range[1].toDouble())
     timeRange_ = {range[0].toDouble(), range[1].toDouble()};
-  setMode(named == kModeNames.end() ? Mode::Time : static_cast<Mode>(named - kModeNames.begin()));
+  setMode(modeNamed(settings.value(QStringLiteral("mode")).toString()));
   clearSeries();
   for (const auto& v : settings.value(QStringLiteral("series")).toArray()) {
     QJsonObject o = v.toObject();
@@ -84,7 +81,7 @@ void PlotPanel::restoreSettings(const QJsonObject& settings) {
   }
   QJsonObject parked = settings.value(QStringLiteral("otherModes")).toObject();
   for (std::size_t g = 0; g < parked_.size(); ++g) {
-    if (static_cast<int>(g) == seriesGroup(mode_)) continue;
+    if (g == static_cast<std::size_t>(mode_->group())) continue;
     parked_[g].clear();
     for (const auto& v : parked.value(QLatin1String(kSeriesGroupNames[g])).toArray()) {
       QJsonObject o = v.toObject();

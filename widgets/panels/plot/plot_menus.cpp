@@ -58,7 +58,7 @@ QMenu* PlotPanel::seriesMenu(int i) {
     QColor c = QColorDialog::getColor(series_[static_cast<std::size_t>(k)]->colour, this, tr("Series Colour"));
     if (c.isValid()) setSeriesColour(k, c);
   });
-  if (mode_ == Mode::Time) {
+  if (mode_->valuesOverTime()) {
     QAction* right = menu->addAction(tr("Right Y Axis"));
     right->setCheckable(true);
     right->setChecked(base.rightAxis);
@@ -66,7 +66,7 @@ QMenu* PlotPanel::seriesMenu(int i) {
       if (int k = index(); k >= 0) setSeriesOnRightAxis(k, on);
     });
   }
-  if (mode_ == Mode::Time && typeHasStamp(base.topic)) {
+  if (mode_->valuesOverTime() && typeHasStamp(base.topic)) {
     QAction* stamp = menu->addAction(tr("Header Stamp as Time"));
     stamp->setCheckable(true);
     stamp->setChecked(base.stamp);
@@ -88,7 +88,7 @@ QMenu* PlotPanel::seriesMenu(int i) {
   menu->addAction(tr("Remove"), this, [this, index] {
     if (int k = index(); k >= 0) removeSeries(k);
   });
-  if (mode_ != Mode::Time || !base.derive.isEmpty()) return menu;  // derived from fields over time only
+  if (!mode_->valuesOverTime() || !base.derive.isEmpty()) return menu;  // derived from fields over time only
   QMenu* derived = menu->addMenu(tr("Derived Series"));
   QString topic = base.topic, path = base.path;
   for (const DerivedSeriesKind& kind : derivedSeriesKinds())
@@ -185,7 +185,7 @@ void PlotPanel::setSeriesColour(int i, const QColor& colour) {
 
 void PlotPanel::setSeriesOnRightAxis(int i, bool right) {
   Series& s = *series_.at(static_cast<std::size_t>(i));
-  if (mode_ != Mode::Time) return;
+  if (!mode_->valuesOverTime()) return;
   s.rightAxis = right;
   s.plottable->setValueAxis(right ? plot_->yAxis2 : plot_->yAxis);
   bool any = std::any_of(series_.begin(), series_.end(), [](auto& p) { return p->rightAxis; });
@@ -244,36 +244,10 @@ void PlotPanel::setEqualAspect(bool equal) {
 
 void PlotPanel::showAddDialog() {
   if (!document_->session()) return;
-  FieldDialog dialog(*document_,
-                     mode_ == Mode::XY       ? FieldDialog::Purpose::XY
-                     : mode_ == Mode::States ? FieldDialog::Purpose::States
-                                             : FieldDialog::Purpose::Series,
-                     this);
+  FieldDialog dialog(*document_, mode_->fieldPurpose(), this);
   if (int t = document_->currentTopic(); t >= 0)
     dialog.selectTopic(document_->topics()[static_cast<std::size_t>(t)].name);
-  if (dialog.exec() != QDialog::Accepted) return;
-  QStringList paths = dialog.paths();
-  if (mode_ == Mode::XY) {
-    if (!dialog.xTopic().isEmpty() && paths.size() == 1)
-      addXYSeries(dialog.xTopic(), dialog.xField(), dialog.topic(), paths[0]);
-    else if (dialog.xTopic().isEmpty() && paths.size() == 2) addSeries(dialog.topic(), paths[1], paths[0]);
-    else
-      QMessageBox::information(this, tr("Add XY Series"),
-                               tr("Choose two fields, x then y, or an x field of another topic and one y field."));
-    return;
-  }
-  for (const QString& p : paths) {
-    if (mode_ == Mode::States) {
-      addStateLane(dialog.topic(), p);
-      continue;
-    }
-    if (!p.endsWith(FieldDialog::kRpySuffix)) {
-      addSeries(dialog.topic(), p);
-      continue;
-    }
-    for (const char* angle : {"roll", "pitch", "yaw"})
-      addDerivedSeries(dialog.topic(), p.chopped(FieldDialog::kRpySuffix.size()), QString::fromLatin1(angle));
-  }
+  if (dialog.exec() == QDialog::Accepted) mode_->addChosen(dialog);
 }
 
 void PlotPanel::dragEnterEvent(QDragEnterEvent* event) {
@@ -285,9 +259,7 @@ void PlotPanel::dropEvent(QDropEvent* event) {
       QString::fromUtf8(event->mimeData()->data(QString::fromLatin1(kFieldMimeType))).split(QLatin1Char('\n'));
   if (parts.size() != 2) return;
   event->acceptProposedAction();
-  if (mode_ == Mode::XY) setMode(Mode::Time);  // a single field is a time series
-  if (mode_ == Mode::States) addStateLane(parts[0], parts[1]);
-  else addSeries(parts[0], parts[1]);
+  mode_->addDropped(parts[0], parts[1]);
 }
 
 }  // namespace bagscope::widgets

@@ -1,5 +1,5 @@
-// The plot panel: its widgets, modes, series and their loading (the rest in plot_drawing,
-// plot_menus and plot_layout.cpp).
+// The plot panel: its widgets, series and their loading, and the choice of its mode (the
+// modes in plot_modes.cpp; the rest in plot_drawing, plot_menus and plot_layout.cpp).
 
 #include "widgets/panels/plot/plot_panel_parts.hpp"
 
@@ -15,13 +15,10 @@ PlotPanel::PlotPanel(Document* document, QWidget* parent)
       progress_(new QProgressBar(this)),
       hint_(new QLabel(this)),
       readout_(new QLabel(this)),
-      stats_(new QLabel(this)) {
+      stats_(new QLabel(this)),
+      mode_(makeMode(Mode::Time, *this)) {
   setAcceptDrops(true);
-  modeBox_->addItem(tr("Time"));
-  modeBox_->addItem(tr("XY"));
-  modeBox_->addItem(tr("Spectrum (FFT)"));
-  modeBox_->addItem(tr("Histogram"));
-  modeBox_->addItem(tr("States"));
+  for (Mode m : {Mode::Time, Mode::XY, Mode::Spectrum, Mode::Histogram, Mode::States}) modeBox_->addItem(modeLabel(m));
   modeBox_->setToolTip(
       tr("Fields over time; one field against another; the spectrum or histogram of the "
          "time series over the range shown; fields as state lanes"));
@@ -135,7 +132,7 @@ void PlotPanel::connectPlot() {
   connect(document_, &Document::playheadChanged, this, &PlotPanel::updateCursor);
   // Time mode's y axis titles, cut to the plot's height as it is when drawn.
   connect(plot_, &QCustomPlot::beforeReplot, this, [this] {
-    if (mode_ != Mode::Time) return;
+    if (!mode_->valuesOverTime()) return;
     QCPAxis* axes[2] = {plot_->yAxis, plot_->yAxis2};
     for (std::size_t k = 0; k < 2; ++k)
       axes[k]->setLabel(
@@ -168,19 +165,24 @@ PlotPanel::~PlotPanel() {
   series_.clear();  // cancels and waits for loading jobs
 }
 
-// Each mode keeps its own series: those of the mode left are set aside and come back (loaded
-// again) when it is chosen again.
+PlotPanel::Mode PlotPanel::mode() const { return mode_->id(); }
+bool PlotPanel::sharesTimeRange() const { return mode_->valuesOverTime(); }
+bool PlotPanel::timeAxis() const { return mode_->timeAxis(); }
+bool PlotPanel::overTime() const { return mode_->group() == PlotMode::Group::OverTime; }
+
+// Each group of modes keeps its own series: those of the mode left are set aside and come
+// back (loaded again) when a mode of its group is chosen again.
 void PlotPanel::setMode(Mode mode) {
-  if (mode == mode_) return;
-  if (mode_ == Mode::Time)
-    timeRange_ = {plot_->xAxis->range().lower, plot_->xAxis->range().upper};  // what the spectrum and histogram cover
-  const bool sameSeries = seriesGroup(mode) == seriesGroup(mode_);
+  if (mode == this->mode()) return;
+  mode_->leave();
+  std::unique_ptr<PlotMode> next = makeMode(mode, *this);
+  const bool sameSeries = next->group() == mode_->group();
   if (!sameSeries) {
-    auto& leaving = parked_[static_cast<std::size_t>(seriesGroup(mode_))];
+    auto& leaving = parked_[static_cast<std::size_t>(mode_->group())];
     leaving.clear();
     for (const auto& s : series_) leaving.push_back({s->topic, s->path, s->xPath, s->derive, s->xTopic, s->inputs});
   }
-  mode_ = mode;
+  mode_ = std::move(next);
   {
     QSignalBlocker block(modeBox_);
     modeBox_->setCurrentIndex(static_cast<int>(mode));
@@ -188,37 +190,23 @@ void PlotPanel::setMode(Mode mode) {
   if (!sameSeries) clearSeries();
   for (auto* item : laneItems_) plot_->removeItem(item);
   laneItems_.clear();
-  const QString axisLabels[] = {timeAxisLabel(), QString(), tr("frequency (Hz)"), tr("value"), timeAxisLabel()};
-  plot_->xAxis->setLabel(axisLabels[static_cast<int>(mode)]);
-  plot_->yAxis->setLabel(mode == Mode::Spectrum    ? tr("amplitude")
-                         : mode == Mode::Histogram ? tr("samples")
-                                                   : QString());
+  plot_->xAxis->setLabel(mode_->xLabel());
+  plot_->yAxis->setLabel(mode_->yLabel());
   if (timeAxis()) plot_->xAxis->setTicker(ticker_);
   else plot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));  // a field's values, Hz
-  if (mode == Mode::States) plot_->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
+  if (auto ticker = mode_->yTicker()) plot_->yAxis->setTicker(ticker);
   else if (!logScale()) plot_->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
   plot_->axisRect()->setRangeZoom(timeAxis() ? Qt::Horizontal : Qt::Horizontal | Qt::Vertical);
-  for (auto& s : series_) {  // the same series, drawn as this mode draws them
-    if (auto* g = qobject_cast<QCPGraph*>(s->plottable))
-      g->setLineStyle(mode == Mode::Histogram               ? QCPGraph::lsStepLeft
-                      : s->style == QLatin1String("points") ? QCPGraph::lsNone
-                                                            : QCPGraph::lsLine);
-  }
+  for (auto& s : series_)  // the same series, drawn as this mode draws them
+    if (auto* g = qobject_cast<QCPGraph*>(s->plottable)) g->setLineStyle(mode_->lineStyle(*s));
   if (sameSeries) {
-    if (mode == Mode::Time) {
-      settingRange_ = true;
-      plot_->xAxis->setRange(timeRange_.first, timeRange_.second);
-      settingRange_ = false;
-      redraw();
-    } else {
-      fitAll();
-    }
+    mode_->enter();
   } else {
-    auto returning = std::move(parked_[static_cast<std::size_t>(seriesGroup(mode))]);
-    parked_[static_cast<std::size_t>(seriesGroup(mode))].clear();
+    auto& parked = parked_[static_cast<std::size_t>(mode_->group())];
+    auto returning = std::move(parked);
+    parked.clear();
     for (const auto& spec : returning) {
-      if (mode == Mode::States) addStateLane(spec.topic, spec.path);
-      else if (!spec.inputs.empty()) addExpressionSeries(spec.topic, spec.path, expressionOf(spec.derive), spec.inputs);
+      if (!spec.inputs.empty()) addExpressionSeries(spec.topic, spec.path, expressionOf(spec.derive), spec.inputs);
       else if (spec.xTopic.isEmpty()) addSeries(spec.topic, spec.path, spec.xPath, spec.derive);
       else addXYSeries(spec.xTopic, spec.xPath, spec.topic, spec.path);
     }
@@ -227,14 +215,14 @@ void PlotPanel::setMode(Mode mode) {
 }
 
 void PlotPanel::addSeries(const QString& topic, const QString& path, const QString& xPath) {
-  if (mode_ == Mode::XY || mode_ == Mode::States) return addSeries(topic, path, xPath, QString());
+  if (!overTime()) return addSeries(topic, path, xPath, QString());
   // ranges[0:10]: a series per element.
   for (const auto& one : decode::MessagePath::expandSlices(path.toStdString(), 64))
     addSeries(topic, toQt(one), xPath, QString());
 }
 
 void PlotPanel::addXYSeries(const QString& xTopic, const QString& xPath, const QString& yTopic, const QString& yPath) {
-  if (mode_ != Mode::XY) setMode(Mode::XY);
+  if (mode() != Mode::XY) setMode(Mode::XY);
   addSeries(yTopic, yPath, xPath);
   if (xTopic == yTopic) return;
   Series& s = *series_.back();  // y against x of another topic: reloaded with both
@@ -244,13 +232,13 @@ void PlotPanel::addXYSeries(const QString& xTopic, const QString& xPath, const Q
 }
 
 void PlotPanel::addDerivedSeries(const QString& topic, const QString& path, const QString& derive) {
-  if (!overTime(mode_)) setMode(Mode::Time);  // derived series are series over time
+  if (!overTime()) setMode(Mode::Time);  // derived series are series over time
   addSeries(topic, path, QString(), derive);
 }
 
 void PlotPanel::addExpressionSeries(const QString& topic, const QString& path, const QString& expression,
                                     const std::vector<std::pair<QString, QString>>& inputs) {
-  if (!overTime(mode_)) setMode(Mode::Time);
+  if (!overTime()) setMode(Mode::Time);
   addSeries(topic, path, QString(), QStringLiteral("expr:") + expression.trimmed());
   Series& s = *series_.back();  // reloaded with its inputs
   s.inputs = inputs;
@@ -259,7 +247,7 @@ void PlotPanel::addExpressionSeries(const QString& topic, const QString& path, c
 }
 
 void PlotPanel::addStateLane(const QString& topic, const QString& path) {
-  if (mode_ != Mode::States) setMode(Mode::States);
+  if (mode() != Mode::States) setMode(Mode::States);
   addSeries(topic, path);
 }
 
@@ -277,28 +265,14 @@ void PlotPanel::addSeries(const QString& topic, const QString& path, const QStri
   auto s = std::make_unique<Series>();
   s->topic = topic;
   s->path = path;
-  s->xPath = mode_ == Mode::XY ? xPath : QString();
-  s->derive = overTime(mode_) ? derive : QString();
+  s->xPath = mode_->group() == PlotMode::Group::XY ? xPath : QString();
+  s->derive = overTime() ? derive : QString();
   s->colour = seriesColour(nextColour_++);
-  if (mode_ != Mode::XY) {
-    auto* graph = plot_->addGraph();
-    plot_->legend->removeItem(plot_->legend->itemWithPlottable(graph));  // one that shows its value
-    plot_->legend->addItem(new ValueLegendItem(plot_->legend, graph));
-    graph->setPen(QPen(s->colour, 1));  // 1 px lines take QPainter's fast path
-    graph->setName(seriesName(*s));
-    if (mode_ == Mode::Histogram) graph->setLineStyle(QCPGraph::lsStepLeft);
-    if (mode_ == Mode::States) graph->removeFromLegend();  // a lane: named on the y axis, drawn as spans
-    s->plottable = graph;
-  } else {
-    auto* curve = new QCPCurve(plot_->xAxis, plot_->yAxis);
-    curve->setPen(QPen(s->colour, 1.2));
-    curve->setName(QStringLiteral("%1 %2 / %3 %4").arg(topic, path, topic, xPath));
-    s->plottable = curve;
-  }
+  s->plottable = mode_->makePlottable(*s);
   hint_->hide();
   series_.push_back(std::move(s));
   if (timeAxis()) plot_->xAxis->setLabel(timeAxisLabel());
-  if (overTime(mode_) && manyPerMessage(path)) setSeriesStyle(seriesCount() - 1, QStringLiteral("points"));
+  if (overTime() && manyPerMessage(path)) setSeriesStyle(seriesCount() - 1, QStringLiteral("points"));
   load(*series_.back());
 }
 
@@ -320,7 +294,7 @@ QString PlotPanel::seriesName(const Series& s) const {
 
 void PlotPanel::setSeriesStampTime(int i, bool stamp) {
   Series& s = *series_.at(static_cast<std::size_t>(i));
-  if (!overTime(mode_) || s.stamp == stamp) return;
+  if (!overTime() || s.stamp == stamp) return;
   s.stamp = stamp;
   s.plottable->setName(seriesName(s));
   plot_->xAxis->setLabel(timeAxisLabel());
@@ -426,7 +400,7 @@ void PlotPanel::load(Series& s) {
   }
   auto points = std::make_shared<Result<Points>>(makeError(ErrorCode::Cancelled, ""));
   auto keys = std::make_shared<std::vector<std::string>>();  // States: each sample's value
-  const bool lane = mode_ == Mode::States;
+  const bool lane = mode_->group() == PlotMode::Group::Lanes;
   Series* target = &s;
   progress_->setValue(0);
   progress_->show();

@@ -63,11 +63,11 @@ public:
   QJsonObject saveSettings() const override;
   void restoreSettings(const QJsonObject& settings) override;
   void sessionChanged() override;
-  bool sharesTimeRange() const override { return mode_ == Mode::Time; }
+  bool sharesTimeRange() const override;
   void showTimeRange(double lowerS, double upperS) override { setXRange(lowerS, upperS); }
   void setTimeDisplay(TimeDisplay display) override;
 
-  Mode mode() const { return mode_; }
+  Mode mode() const;
   void setMode(Mode mode);
   /// Time mode: `path` of `topic` against time; a message path (decode::MessagePath) with a
   /// bounded slice (ranges[0:10]) adds a series per element, one with an open slice
@@ -167,14 +167,21 @@ private:
   void addSeries(const QString& topic, const QString& path, const QString& xPath, const QString& derive);
   QString seriesName(const Series& s) const;
   bool typeHasStamp(const QString& topic) const;
+  // The modes (plot_modes.cpp): how each draws, fits, reads out, saves and takes new fields.
+  class PlotMode;
+  class TimeMode;
+  class XYMode;
+  class ViewMode;  // Spectrum, Histogram
+  class StatesMode;
+  static std::unique_ptr<PlotMode> makeMode(Mode mode, PlotPanel& panel);
+  bool overTime() const;  // the mode shows series over time (time, spectrum, histogram)
   void redraw();
-  void redrawViews();           // Spectrum, Histogram
-  void redrawLanes();           // States
+  void drawCurves();            // Time and XY: the series' lines and curves, the y axes fitted
   double recordingEnd() const;  // seconds from the start: where the last state of a lane ends
   QString emptyHint() const;
   QString timeText(double seconds) const;
   static std::optional<std::size_t> sampleAt(const std::vector<double>& x, double at, bool playhead);
-  bool timeAxis() const { return mode_ == Mode::Time || mode_ == Mode::States; }
+  bool timeAxis() const;
   void updateCursor();
   void updateReadout();
   void updateStatistics();
@@ -209,7 +216,7 @@ private:
   // The series of the modes not shown: [0] time (and its spectrum and histogram), [1] XY,
   // [2] state lanes.
   std::array<std::vector<SeriesSpec>, 3> parked_;
-  Mode mode_ = Mode::Time;
+  std::unique_ptr<PlotMode> mode_;
   bool settingRange_ = false;
   int nextColour_ = 0;
 };

@@ -1,6 +1,7 @@
 #pragma once
 // What the plot panel's units share (plot_panel.cpp: the panel, its series and their loading;
-// plot_drawing.cpp: the modes' drawing, the readout and statistics, images and CSV;
+// plot_modes.cpp: the modes as strategies, each drawing, fitting and saving in its way;
+// plot_drawing.cpp: the curves, the readout and statistics, images and CSV;
 // plot_menus.cpp: its menus, the add dialog and what they change; plot_layout.cpp: saved
 // layouts): the series' state and small helpers. Included by those units only.
 
@@ -78,11 +79,12 @@ inline QColor seriesColour(int i) {
 inline QString number(double v) { return std::isfinite(v) ? QString::number(v, 'g', 6) : QStringLiteral("nan"); }
 
 using Mode = PlotPanel::Mode;
-// Modes that show the same series: time, its spectrum and its histogram; XY; state lanes.
-inline int seriesGroup(Mode m) { return m == Mode::XY ? 1 : m == Mode::States ? 2 : 0; }
 inline constexpr std::array<const char*, 3> kSeriesGroupNames = {"time", "xy", "states"};  // saved layouts' keys
-inline bool overTime(Mode m) { return seriesGroup(m) == 0; }
-inline constexpr std::array<const char*, 5> kModeNames{"time", "xy", "spectrum", "histogram", "states"};
+/// A mode's name in saved layouts ("time", "xy", …), and the mode of a name (Time if unknown);
+/// the mode box's text (plot_modes.cpp, beside the modes).
+const char* modeName(Mode mode);
+Mode modeNamed(const QString& name);
+QString modeLabel(Mode mode);
 
 // A legend entry that shows its series' value at the playhead after its name (the name itself
 // stays the series' own: it is lent the value only while the entry is measured and drawn).
@@ -138,6 +140,54 @@ struct PlotPanel::Series {
   std::shared_ptr<Job> job;
   QCPAbstractPlottable* plottable = nullptr;
   int drawn = 0;
+};
+
+// A mode of the plot (one class each in plot_modes.cpp, made by PlotPanel::makeMode): what it
+// shows, how it draws, fits, reads out and saves the panel's series, and how it takes new
+// fields. The panel owns the series and the plot; the mode is its strategy.
+class PlotPanel::PlotMode {
+public:
+  enum class Group { OverTime, XY, Lanes };  // the modes of one group show the same series
+  explicit PlotMode(PlotPanel& panel) : p(panel) {}
+  virtual ~PlotMode() = default;
+  virtual Mode id() const = 0;
+  virtual Group group() const { return Group::OverTime; }
+  /// The x axis is the recording's time: the playhead, clicks that move it, the readout.
+  virtual bool timeAxis() const { return false; }
+  /// Values over time, linked with the other time plots: the legend's values, statistics,
+  /// the right axis, header stamps and derived series.
+  virtual bool valuesOverTime() const { return false; }
+  virtual bool showsLegend() const { return true; }
+  virtual QString xLabel() const = 0;
+  virtual QString yLabel() const { return {}; }
+  /// The y axis' ticker when the mode has its own (lanes' names); null: numbers.
+  virtual QSharedPointer<QCPAxisTicker> yTicker() const { return {}; }
+  virtual QCPGraph::LineStyle lineStyle(const Series& s) const;
+  /// A new series' plottable: a graph whose legend entry shows its value.
+  virtual QCPAbstractPlottable* makePlottable(const Series& s);
+  virtual FieldDialog::Purpose fieldPurpose() const { return FieldDialog::Purpose::Series; }
+  /// Chosen while the panel holds its group's series: the same series, drawn anew.
+  virtual void enter() { p.fitAll(); }
+  /// About to be left for another mode.
+  virtual void leave() {}
+  virtual void redraw() = 0;
+  /// Everything in view.
+  virtual void fit();
+  /// After the playhead moved (the cursor line is the panel's).
+  virtual void drawCursor() {}
+  /// Series s at time `at` for the readout ("name = value (time)"), or empty.
+  virtual QString readout(const Series& s, double at, bool playhead) const;
+  /// The CSV's x and y column names, and a series as the CSV holds it.
+  virtual std::pair<const char*, const char*> csvColumns() const = 0;
+  virtual exporters::Series csvSeries(const Series& s) const;
+  /// Fields chosen in the add dialog; a field dropped from the inspector.
+  virtual void addChosen(const FieldDialog& dialog);
+  virtual void addDropped(const QString& topic, const QString& path) { p.addSeries(topic, path); }
+
+protected:
+  /// Where fit() ends the x range at the latest: the data's end (lanes: the recording's).
+  virtual double fitEnd(double dataEnd) const { return dataEnd; }
+  PlotPanel& p;
 };
 
 }  // namespace bagscope::widgets
