@@ -1,6 +1,8 @@
 // The plot panel in each mode, its series, menus, readout and layouts, against the fixtures'
 // .expected.jsonl and values worked out in the tests; pictures against baselines.
 
+#include <QMimeData>
+
 #include "panel_test_support.hpp"
 
 class TestPlotPanel : public QObject {
@@ -758,6 +760,41 @@ private slots:
     QCOMPARE(plot.seriesCount(), 1);
     QVERIFY(loaded.wait(20000));
     QCOMPARE(plot.seriesX(0), xs);
+  }
+
+  // A field dropped from the inspector goes where the mode puts it (#35, the modes as
+  // strategies): a time series in time mode, a lane in states mode, and from XY (where one
+  // field is not a curve) a time series, the plot switching to time.
+  void aDroppedFieldGoesWhereTheModePutsIt() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
+    PlotPanel plot(&d);
+    plot.resize(500, 400);
+    plot.show();
+    QSignalSpy loaded(&plot, &PlotPanel::loaded);
+    auto drop = [&](const QByteArray& field) {
+      QMimeData mime;
+      mime.setData(kFieldMimeType, field);
+      QDragEnterEvent enter(QPoint(100, 100), Qt::CopyAction, &mime, Qt::LeftButton, {});
+      QCoreApplication::sendEvent(&plot, &enter);
+      QDropEvent event(QPointF(100, 100), Qt::CopyAction, &mime, Qt::LeftButton, {});
+      QCoreApplication::sendEvent(&plot, &event);
+      return enter.isAccepted() && event.isAccepted();
+    };
+    plot.setMode(PlotPanel::Mode::States);
+    QVERIFY(drop("/diagnostics\nstatus[1].level"));
+    QVERIFY(loaded.wait(20000));
+    QCOMPARE(plot.mode(), PlotPanel::Mode::States);
+    QCOMPARE(plot.seriesCount(), 1);
+    QVERIFY2(!plot.laneSpans(0).isEmpty(), "a lane of spans");
+    plot.setMode(PlotPanel::Mode::XY);
+    QVERIFY(drop("/imu\nangular_velocity.z"));
+    QCOMPARE(plot.mode(), PlotPanel::Mode::Time);
+    QCOMPARE(plot.seriesCount(), 1);
+    QVERIFY(loaded.wait(20000));
+    QCOMPARE(plot.seriesY(0).size(), std::size_t{400});  // the fixture's /imu
+    QVERIFY(!drop("no newline"));
+    QCOMPARE(plot.seriesCount(), 1);
   }
 
   // Issue #33: a saved layout keeps every mode's series, not only the shown mode's: Time and
