@@ -56,6 +56,26 @@ double numberOf(std::string_view text) {
   return v;
 }
 
+// Setters and getters of the common kinds, by the field they set.
+template <bool O::*field>
+Result<void> setFlag(O& o, std::string_view t) {
+  o.*field = isOn(t);
+  return {};
+}
+template <bool O::*field>
+std::string getFlag(const O& o) {
+  return flagText(o.*field);
+}
+template <typename N, N O::*field>
+Result<void> setNumber(O& o, std::string_view t) {
+  o.*field = static_cast<N>(numberOf(t));  // checked against the row's range first
+  return {};
+}
+template <typename N, N O::*field>
+std::string getNumber(const O& o) {
+  return numberText(static_cast<double>(o.*field));
+}
+
 constexpr OptionChoice kPcdEncodings[] = {
     {"binary", QT_TRANSLATE_NOOP("ExportOption", "binary")},
     {"binary_compressed", QT_TRANSLATE_NOOP("ExportOption", "binary_compressed")},
@@ -140,11 +160,8 @@ constexpr FormatOption kOptions[] = {
      {},
      0,
      0,
-     [](O& o, std::string_view t) -> Result<void> {
-       o.dropNaN = isOn(t);
-       return {};
-     },
-     [](const O& o) { return flagText(o.dropNaN); }},
+     setFlag<&O::dropNaN>,
+     getFlag<&O::dropNaN>},
     {"normalise-intensity",
      "normalize-intensity",
      OptionGroup::Cloud,
@@ -157,11 +174,8 @@ constexpr FormatOption kOptions[] = {
      {},
      0,
      0,
-     [](O& o, std::string_view t) -> Result<void> {
-       o.normaliseIntensity = isOn(t);
-       return {};
-     },
-     [](const O& o) { return flagText(o.normaliseIntensity); }},
+     setFlag<&O::normaliseIntensity>,
+     getFlag<&O::normaliseIntensity>},
     {"frame",
      nullptr,
      OptionGroup::Cloud,
@@ -216,11 +230,8 @@ constexpr FormatOption kOptions[] = {
      {},
      0,
      100,
-     [](O& o, std::string_view t) -> Result<void> {
-       o.jpegQuality = static_cast<int>(numberOf(t));
-       return {};
-     },
-     [](const O& o) { return std::to_string(o.jpegQuality); }},
+     setNumber<int, &O::jpegQuality>,
+     getNumber<int, &O::jpegQuality>},
     {"fps",
      nullptr,
      OptionGroup::Image,
@@ -233,11 +244,8 @@ constexpr FormatOption kOptions[] = {
      {},
      0,
      1000,
-     [](O& o, std::string_view t) -> Result<void> {
-       o.fps = numberOf(t);
-       return {};
-     },
-     [](const O& o) { return numberText(o.fps); }},
+     setNumber<double, &O::fps>,
+     getNumber<double, &O::fps>},
     {"time", nullptr, OptionGroup::Table, OptionKind::Choice, "T",
      QT_TRANSLATE_NOOP("ExportOption", "the time columns"), QT_TRANSLATE_NOOP("ExportOption", "Time columns:"), nullptr,
      nullptr, kTimeColumns, 0, 0,
@@ -258,11 +266,8 @@ constexpr FormatOption kOptions[] = {
      {},
      0,
      0,
-     [](O& o, std::string_view t) -> Result<void> {
-       o.timeInSeconds = isOn(t);
-       return {};
-     },
-     [](const O& o) { return flagText(o.timeInSeconds); }},
+     setFlag<&O::timeInSeconds>,
+     getFlag<&O::timeInSeconds>},
     {"array-limit",
      nullptr,
      OptionGroup::Table,
@@ -275,11 +280,8 @@ constexpr FormatOption kOptions[] = {
      {},
      0,
      100000,
-     [](O& o, std::string_view t) -> Result<void> {
-       o.arrayLimit = static_cast<std::uint32_t>(numberOf(t));
-       return {};
-     },
-     [](const O& o) { return std::to_string(o.arrayLimit); }},
+     setNumber<std::uint32_t, &O::arrayLimit>,
+     getNumber<std::uint32_t, &O::arrayLimit>},
     {"field",
      nullptr,
      OptionGroup::Table,
