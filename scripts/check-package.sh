@@ -25,6 +25,10 @@ test "$(command -v bagscope-cli)" = /usr/bin/bagscope-cli
 /usr/bin/bagscope-cli info tests/data/ros1/demo_lz4.bag | tee /tmp/bagscope-info.txt
 grep -q "sensor_msgs/Imu" /tmp/bagscope-info.txt
 
+echo "== installed Python module"
+fixture="$PWD/tests/data/ros1/demo_lz4.bag"  # from /tmp: the installed module, not the build tree
+(cd /tmp && /usr/bin/python3 -c "import bagscope, sys; r = bagscope.open(sys.argv[1]); assert any(t['name'] == '/imu' for t in r.topics); print(bagscope.__file__)" "$fixture")
+
 echo "== MIME and desktop entry registered by the package's triggers"
 gio info -a standard::content-type tests/data/ros2/demo.mcap | grep "application/vnd.mcap" >/dev/null  # not -q: pipefail would see gio's SIGPIPE
 gio mime application/x-rosbag | grep "io.github.bagscope.Bagscope.desktop" >/dev/null

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The layers of docs/architecture.md, checked: every #include in core/, widgets/ and app/
+"""The layers of docs/architecture.md, checked: every #include in core/, widgets/, app/ and python/
 must follow an arrow the ALLOWED table below permits, reach only another module's public
 headers (those directly in its folder, never a subfolder such as ros1/ or detail/; in
 widgets/, those of its rooms), and
@@ -39,6 +39,7 @@ ALLOWED = {
                 'core/write'},
     'app/cli': {'core/base', 'core/decode', 'core/export', 'core/sensors', 'core/session', 'core/write'},
     'app/gui': {'core/base', 'widgets'},
+    'python': {'core/base', 'core/decode', 'core/schema', 'core/session', 'core/storage'},
 }
 
 # The rooms of widgets/ (docs/architecture.md): their headers are public to the app and the
@@ -100,7 +101,7 @@ def code_part(line):
 def main():
     root = sys.argv[1]
     problems, seen, files = [], set(), 0
-    for top in ('core', 'widgets', 'app'):
+    for top in ('core', 'widgets', 'app', 'python'):
         for folder, _, names in os.walk(os.path.join(root, top)):
             for name in sorted(names):
                 if not name.endswith(('.cpp', '.hpp', '.h')):
