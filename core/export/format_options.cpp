@@ -3,6 +3,7 @@
 // table; a format's row names the options it takes (formats.cpp).
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <string>
 
@@ -42,13 +43,12 @@ std::vector<std::string> splitList(std::string_view text) {
   return out;
 }
 
+// The shortest text that reads back as `v` ("95", "12.5"), whatever the process' locale (the
+// app's may write "12,5"; to_string follows it).
 std::string numberText(double v) {
-  std::string s = std::to_string(v);  // "%f": no locale grouping; trailing zeros off
-  if (s.find('.') != std::string::npos) {
-    while (s.back() == '0') s.pop_back();
-    if (s.back() == '.') s.pop_back();
-  }
-  return s;
+  char buf[32];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
 }
 double numberOf(std::string_view text) {
   double v = 0;
