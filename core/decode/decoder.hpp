@@ -182,6 +182,18 @@ private:
   std::unique_ptr<Program> program_;
 };
 
+/// Writes `message` (a Struct of the decoder's root type, items in field order as decode()
+/// gives them) as a message in the decoder's wire format: ROS 1, or CDR little-endian with its
+/// header and zeroed padding. The inverse of decode(): a decoded little-endian message encodes
+/// to its own bytes. Values are checked against the definition — integers whole and in range,
+/// fixed arrays their length, bounded arrays and strings their bound — and an error
+/// (InvalidArgument) names the field. `out` is replaced.
+Result<void> encode(const Decoder& decoder, const Value& message, std::vector<std::byte>& out);
+
+/// A message of `type` with every number zero, every string and dynamic array empty and fixed
+/// arrays at their length: what encode() takes for fields nobody set.
+Value zeroValue(const schema::MessageType& type);
+
 /// How uint8[]/char[] arrays are written as JSON.
 enum class BytesMode : std::uint8_t {
   Digest,  ///< up to 64 bytes as a list of ints, longer as {"len":N,"sha256":"<hex>"}
