@@ -12,6 +12,8 @@ namespace bagscope {
 
 std::array<std::uint8_t, 32> sha256(std::span<const std::byte> data);
 std::string sha256Hex(std::span<const std::byte> data);
+/// MD5 (RFC 1321) as 32 lower-case hex digits: how ROS 1 names a message definition.
+std::string md5Hex(std::span<const std::byte> data);
 std::string base64(std::span<const std::byte> data);
 /// CRC-32 (ISO-HDLC, as zlib and MCAP compute it) of `data`, continuing from `crc`.
 std::uint32_t crc32(std::span<const std::byte> data, std::uint32_t crc = 0);

@@ -154,6 +154,7 @@ private:
         Constant c;
         c.name = std::string(trim(rest.substr(0, eq)));
         c.type = f.type;
+        c.typeText = f.typeText;
         std::string_view value = rest.substr(eq + 1);
         // A string constant's value is the rest of the line, '#' included (ROS 1 rule).
         c.value = std::string(trim(f.type == Primitive::String ? value : stripComment(value)));

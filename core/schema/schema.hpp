@@ -59,7 +59,8 @@ struct Field {
 struct Constant {
   std::string name;
   Primitive type = Primitive::Int32;
-  std::string value;  ///< the literal as written (strings verbatim)
+  std::string typeText;  ///< as written ("uint8", "byte"), which ROS 1's md5sum hashes
+  std::string value;     ///< the literal as written (strings verbatim)
 };
 
 struct MessageType {
@@ -97,6 +98,11 @@ Result<std::shared_ptr<const MessageSchema>> parseIdl(std::string_view typeName,
 /// Errors (Schema) name the type and the line.
 Result<std::shared_ptr<const MessageSchema>> parseDefinition(std::string_view typeName, std::string_view text,
                                                              Dialect dialect);
+
+/// The md5sum ROS 1 names the schema's root type by (genmsg's compute_md5): over the
+/// definition's constants and fields as written, each nested type replaced by its own md5sum.
+/// For a schema of the Ros1 dialect.
+std::string ros1Md5(const MessageSchema& schema);
 
 /// The ROS 2 type description hash of the schema's root type ("RIHS01_<sha256 hex>"), as Jazzy
 /// stores it with each topic. For a schema of the Ros2 dialect (or IDL).

@@ -92,4 +92,25 @@ std::string typeHash(const MessageSchema& schema) {
   return "RIHS01_" + sha256Hex(std::as_bytes(std::span(json.data(), json.size())));
 }
 
+namespace {
+// genmsg's md5 text: "type name=value" per constant, then "type name" per field, where a
+// nested message's type (and any array suffix) is replaced by that type's md5sum.
+std::string ros1Md5Of(const MessageType& type, std::map<const MessageType*, std::string>& done) {
+  if (auto it = done.find(&type); it != done.end()) return it->second;
+  std::string text;
+  for (const auto& c : type.constants) text += c.typeText + " " + c.name + "=" + c.value + "\n";
+  for (const auto& f : type.fields) {
+    if (f.hidden) continue;
+    text += (f.message ? ros1Md5Of(*f.message, done) : f.typeText) + " " + f.name + "\n";
+  }
+  if (!text.empty()) text.pop_back();
+  return done[&type] = md5Hex(std::as_bytes(std::span(text)));
+}
+}  // namespace
+
+std::string ros1Md5(const MessageSchema& schema) {
+  std::map<const MessageType*, std::string> done;
+  return schema.root ? ros1Md5Of(*schema.root, done) : std::string();
+}
+
 }  // namespace bagscope::schema

@@ -89,6 +89,17 @@ private slots:
     }
   }
 
+  void md5AgreesWithQtOnEveryTailLength() {
+    QCOMPARE(md5Hex(bytesOf("")), std::string("d41d8cd98f00b204e9800998ecf8427e"));  // RFC 1321's suite
+    QCOMPARE(md5Hex(bytesOf("message digest")), std::string("f96b697d7cb7938d525a2f31aaf161d0"));
+    for (int n = 0; n < 200; ++n) {
+      QByteArray data(n, '\0');
+      for (int i = 0; i < n; ++i) data[i] = static_cast<char>(i * 7 + n);
+      std::span<const std::byte> s(reinterpret_cast<const std::byte*>(data.constData()), data.size());
+      QCOMPARE(QByteArray::fromStdString(md5Hex(s)), QCryptographicHash::hash(data, QCryptographicHash::Md5).toHex());
+    }
+  }
+
   void base64MatchesRfc4648Vectors() {
     const char* in[] = {"", "f", "fo", "foo", "foob", "fooba", "foobar"};
     const char* out[] = {"", "Zg==", "Zm8=", "Zm9v", "Zm9vYg==", "Zm9vYmE=", "Zm9vYmFy"};

@@ -3,6 +3,8 @@
 
 #include <QtTest>
 
+#include <set>
+
 #include <atomic>
 #include <fstream>
 #include <map>
@@ -12,6 +14,7 @@
 #include "common/source_checks.hpp"
 #include "common/test_support.hpp"
 #include "core/decode/decoder.hpp"
+#include "core/schema/schema.hpp"
 #include "core/storage/ros1/ros1_source.hpp"
 #include "core/storage/source.hpp"
 
@@ -41,6 +44,21 @@ class TestStorageRos1 : public QObject {
   Q_OBJECT
 
 private slots:
+  // The md5sum of each type computed from its definition is the one rosbag (genmsg) stored.
+  void md5sumsComputedFromDefinitionsAreRosbags() {
+    std::set<std::string> checked;
+    for (const char* bag : {"ros1/demo_uncompressed.bag", "ros1/robot_state.bag", "ros1/tf_old.bag"}) {
+      auto source = openOrFail(bag);
+      for (const auto& c : source->connections()) {
+        auto schema = schema::parseDefinition(c.type, c.definition, schema::Dialect::Ros1);
+        QVERIFY2(schema, c.type.c_str());
+        QCOMPARE(schema::ros1Md5(**schema), c.md5sum);
+        checked.insert(c.type);
+      }
+    }
+    QVERIFY2(checked.size() >= 8, qPrintable(QString::number(checked.size())));
+  }
+
   void recoversEveryCompleteMessageOfDamagedBags_data() {
     QTest::addColumn<QString>("bag");
     QTest::addColumn<int>("reindexRecovers");  // what `rosbag reindex` gets back
