@@ -12,9 +12,12 @@
 #include <mutex>
 #include <regex>
 
+#include "core/base/byte_source.hpp"
 #include "core/base/stop.hpp"
 #include "core/decode/decoder.hpp"
+#include "core/schema/builtin_types.hpp"
 #include "core/session/session.hpp"
+#include "core/write/write.hpp"
 
 namespace py = pybind11;
 
@@ -22,13 +25,13 @@ namespace bagscope::python {
 namespace {
 
 // Core errors become Python exceptions carrying the core's description (file, topic, offset):
-// OSError for what the system refused, ValueError for an impossible request, KeyboardInterrupt
+// OSError for what the system refused (reading or writing), ValueError for an impossible request, KeyboardInterrupt
 // for a stop, RuntimeError for damaged or unreadable data.
 [[noreturn]] void raise(const Error& error) {
-  PyObject* type = error.code == ErrorCode::Io                ? PyExc_OSError
-                   : error.code == ErrorCode::InvalidArgument ? PyExc_ValueError
-                   : error.code == ErrorCode::Cancelled       ? PyExc_KeyboardInterrupt
-                                                              : PyExc_RuntimeError;
+  PyObject* type = error.code == ErrorCode::Io || error.code == ErrorCode::Write ? PyExc_OSError
+                   : error.code == ErrorCode::InvalidArgument                    ? PyExc_ValueError
+                   : error.code == ErrorCode::Cancelled                          ? PyExc_KeyboardInterrupt
+                                                                                 : PyExc_RuntimeError;
   PyErr_SetString(type, error.describe().c_str());
   throw py::error_already_set();
 }
@@ -221,7 +224,9 @@ public:
       d["last_ns"] = index.empty() ? py::object(py::none()) : py::int_(index.back().logTimeNs);
       double span = index.size() > 1 ? static_cast<double>(index.back().logTimeNs - index.front().logTimeNs) / 1e9 : 0;
       d["rate_hz"] = span > 0 ? static_cast<double>(index.size() - 1) / span : 0.0;
-      d["encoding"] = t.members.empty() ? std::string() : t.members.front().connection->messageEncoding;
+      const storage::Connection* c = t.members.empty() ? nullptr : t.members.front().connection;
+      d["encoding"] = c ? c->messageEncoding : std::string();
+      d["definition"] = c ? c->definition : std::string();
       out.append(d);
     }
     return out;
@@ -261,6 +266,300 @@ private:
   std::shared_ptr<const session::Session> session_;
 };
 
+// ---- Writing ------------------------------------------------------------------------------
+
+// A Python value as a decoded Value of `field`'s type: the encoder's input. Dicts name fields
+// (a field not given is zero, a key that is no field an error), sequences and numpy arrays fill
+// arrays, bytes-like objects fill uint8[]. Byte views point into `keep`'s buffers.
+class ValueBuilder {
+public:
+  explicit ValueBuilder(std::vector<py::buffer_info>& keep) : keep_(keep) {}
+
+  void message(py::handle obj, const schema::MessageType& type, decode::Value& out) {
+    if (!py::isinstance<py::dict>(obj)) fail("expects a dict of " + type.name + "'s fields, not " + typeName(obj));
+    out = decode::zeroValue(type);
+    for (auto [key, value] : py::reinterpret_borrow<py::dict>(obj)) {
+      std::string name = py::str(key);
+      auto it = std::find_if(type.fields.begin(), type.fields.end(), [&](const auto& f) { return f.name == name; });
+      if (it == type.fields.end() || it->hidden) fail(type.name + " has no field '" + name + "'", name);
+      try {
+        field(value, *it, out.items[static_cast<std::size_t>(it - type.fields.begin())]);
+      } catch (Failure& f) {
+        f.path = name + (f.path.empty() || f.path.front() == '[' ? "" : ".") + f.path;
+        throw;
+      }
+    }
+  }
+
+  struct Failure {
+    std::string what;
+    std::string path;
+  };
+
+private:
+  [[noreturn]] static void fail(std::string what, std::string path = {}) {
+    throw Failure{std::move(what), std::move(path)};
+  }
+  static std::string typeName(py::handle obj) { return py::str(py::type::of(obj).attr("__name__")); }
+
+  void field(py::handle obj, const schema::Field& f, decode::Value& out) {
+    if (f.array == schema::ArrayKind::None) return element(obj, f, out);
+    if (f.isByteArray() && PyObject_CheckBuffer(obj.ptr()) && !py::isinstance<py::str>(obj)) {
+      py::buffer_info info = py::reinterpret_borrow<py::buffer>(obj).request();
+      if (info.itemsize == 1 && info.ndim <= 1 && (info.ndim == 0 || info.strides[0] == 1)) {
+        out.kind = decode::Value::Kind::Bytes;
+        out.bytes = {static_cast<const std::byte*>(info.ptr), static_cast<std::size_t>(info.size)};
+        keep_.push_back(std::move(info));
+        return;
+      }
+    }
+    if (py::isinstance<py::str>(obj) || py::isinstance<py::dict>(obj) || !py::isinstance<py::sequence>(obj)) {
+      if (!py::isinstance<py::array>(obj)) fail("expects a sequence (" + f.typeText + "), not " + typeName(obj));
+    }
+    py::sequence items = py::isinstance<py::array>(obj)
+                             ? py::sequence(py::reinterpret_borrow<py::array>(obj).attr("tolist")())
+                             : py::reinterpret_borrow<py::sequence>(obj);
+    out.kind = decode::Value::Kind::Array;
+    out.items.resize(items.size());
+    for (std::size_t i = 0; i < out.items.size(); ++i) {
+      try {
+        element(items[i], f, out.items[i]);
+      } catch (Failure& e) {
+        e.path = "[" + std::to_string(i) + "]" + (e.path.empty() || e.path.front() == '[' ? "" : ".") + e.path;
+        throw;
+      }
+    }
+  }
+
+  void element(py::handle obj, const schema::Field& f, decode::Value& out) {
+    using K = decode::Value::Kind;
+    using P = schema::Primitive;
+    switch (f.type) {
+      case P::Message: {
+        // A time given as integer nanoseconds, for builtin_interfaces' Time and Duration.
+        const auto name = normalTypeName(f.message->name);
+        if ((name == "builtin_interfaces/Time" || name == "builtin_interfaces/Duration") && isInteger(obj)) {
+          auto ns = obj.cast<std::int64_t>();
+          out = decode::zeroValue(*f.message);
+          auto sec = ns >= 0 ? ns / 1'000'000'000 : -((-ns + 999'999'999) / 1'000'000'000);
+          out.items[0].kind = K::Int;
+          out.items[0].i = sec;
+          out.items[1].kind = K::Int;
+          out.items[1].i = ns - sec * 1'000'000'000;
+          return;
+        }
+        return message(obj, *f.message, out);
+      }
+      case P::String:
+        if (!py::isinstance<py::str>(obj)) fail("expects a str, not " + typeName(obj));
+        out.kind = K::String;
+        out.text = obj.cast<std::string>();
+        return;
+      case P::Time:
+      case P::Duration:
+        out.kind = f.type == P::Time ? K::Time : K::Duration;
+        if (isInteger(obj)) {
+          auto ns = obj.cast<std::int64_t>();
+          out.t.sec = ns >= 0 ? ns / 1'000'000'000 : -((-ns + 999'999'999) / 1'000'000'000);
+          out.t.nsec = ns - out.t.sec * 1'000'000'000;
+        } else if (py::isinstance<py::dict>(obj)) {
+          auto d = py::reinterpret_borrow<py::dict>(obj);
+          if (!d.contains("sec") || !d.contains("nsec")) fail("expects {'sec', 'nsec'} or nanoseconds");
+          out.t.sec = d["sec"].cast<std::int64_t>();
+          out.t.nsec = d["nsec"].cast<std::int64_t>();
+        } else {
+          fail("expects {'sec', 'nsec'} or integer nanoseconds, not " + typeName(obj));
+        }
+        return;
+      default: number(obj, out);
+    }
+  }
+
+  static bool isInteger(py::handle obj) { return !PyBool_Check(obj.ptr()) && PyIndex_Check(obj.ptr()); }
+
+  // Whatever Python number: the encoder checks that it fits the field.
+  static void number(py::handle obj, decode::Value& out) {
+    using K = decode::Value::Kind;
+    if (PyBool_Check(obj.ptr()) || py::isinstance<py::bool_>(obj)) {
+      out.kind = K::Bool;
+      out.b = obj.ptr() == Py_True;
+    } else if (PyFloat_Check(obj.ptr())) {
+      out.kind = K::Float;
+      out.f = PyFloat_AS_DOUBLE(obj.ptr());
+    } else if (PyIndex_Check(obj.ptr())) {
+      py::int_ i = py::reinterpret_steal<py::int_>(PyNumber_Index(obj.ptr()));
+      int overflow = 0;
+      long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+      if (overflow > 0) {
+        out.kind = K::UInt;
+        out.u = PyLong_AsUnsignedLongLong(i.ptr());
+        if (PyErr_Occurred()) {
+          PyErr_Clear();
+          fail(std::string(py::str(obj)) + " is too large for any integer field");
+        }
+      } else if (overflow < 0) {
+        fail(std::string(py::str(obj)) + " is too small for any integer field");
+      } else {
+        out.kind = K::Int;
+        out.i = v;
+      }
+    } else if (PyNumber_Check(obj.ptr()) && !py::isinstance<py::str>(obj)) {
+      out.kind = K::Float;
+      out.f = obj.cast<double>();  // numpy floating scalars
+    } else {
+      fail("expects a number, not " + typeName(obj));
+    }
+  }
+
+  std::vector<py::buffer_info>& keep_;
+};
+
+// A recording written from Python: topics added with their type (the definition given, or
+// found in msg_path and the standard interfaces), messages as dicts (encoded) or bytes. Messages
+// may come in any time order: what comes out of order is put in order when the writer closes.
+class Writer {
+public:
+  Writer(const std::filesystem::path& path, const std::string& format, std::optional<std::string> compression,
+         const std::vector<std::filesystem::path>& msgPath, bool overwrite)
+      : path_(path), msgPaths_(msgPath) {
+    options_.container = valueOr(write::containerFromName(format));
+    if (compression) {
+      compress::Codec codec;
+      if (!compress::codecFromName(*compression, codec))
+        throw py::value_error("no compression '" + *compression + "' (none, lz4, zstd, bz2)");
+      options_.compression = codec;
+    }
+    options_.overwrite = overwrite;
+    const auto& info = write::containerInfo(options_.container);
+    ros1_ = info.encoding == "ros1";
+    options_.mcapProfile = ros1_ ? "ros1" : "ros2";
+    writer_ = valueOr(write::openWriter(path_, options_));
+  }
+
+  void addTopic(const std::string& topic, const std::string& type, std::optional<std::string> definition,
+                std::optional<std::string> qos) {
+    if (!writer_) throw std::runtime_error("the writer is closed");
+    if (topics_.count(topic)) throw py::value_error("topic '" + topic + "' is added already");
+    storage::Connection c;
+    c.id = static_cast<std::uint32_t>(topics_.size());
+    c.topic = topic;
+    c.type = type;
+    c.messageEncoding = ros1_ ? "ros1" : "cdr";
+    c.schemaEncoding = ros1_ ? "ros1msg" : "ros2msg";
+    if (definition) {
+      c.definition = *definition;
+    } else if (ros1_) {
+      throw py::value_error("a ROS 1 bag needs the ROS 1 definition of '" + type + "' (definition=...)");
+    } else if (auto found = schema::findDefinition(type, msgPaths_)) {
+      c.definition = std::move(*found);
+    } else {
+      throw py::value_error("'" + type +
+                            "' is no standard ROS 2 interface and no msg_path folder defines it: give "
+                            "its definition");
+    }
+    if (qos) c.offeredQos = *qos;
+    auto decoder = valueOr(decode::compileFor(c.type, c.messageEncoding, c.schemaEncoding, c.definition));
+    if (ros1_) c.md5sum = schema::ros1Md5(decoder->schema());
+    else c.typeHash = schema::typeHash(decoder->schema());
+    Topic t{valueOr(writer_->addConnection(c)), std::move(decoder)};
+    topics_.emplace(topic, std::move(t));
+  }
+
+  void write(const std::string& topic, std::int64_t logTimeNs, py::handle msg) {
+    if (!writer_) throw std::runtime_error("the writer is closed");
+    auto it = topics_.find(topic);
+    if (it == topics_.end()) throw py::key_error("topic '" + topic + "' is not added (add_topic first)");
+    const Topic& t = it->second;
+    std::span<const std::byte> bytes;
+    std::vector<py::buffer_info> keep;
+    if (PyBytes_Check(msg.ptr()) || PyByteArray_Check(msg.ptr()) || PyMemoryView_Check(msg.ptr())) {
+      keep.push_back(py::reinterpret_borrow<py::buffer>(msg).request());
+      bytes = {static_cast<const std::byte*>(keep.back().ptr), static_cast<std::size_t>(keep.back().size)};
+    } else {
+      decode::Value value;
+      try {
+        ValueBuilder(keep).message(msg, *t.decoder->schema().root, value);
+      } catch (ValueBuilder::Failure& f) {
+        throw py::value_error(topic + ": " + t.decoder->schema().root->name +
+                              (f.path.empty() ? ": " : " field '" + f.path + "': ") + f.what);
+      }
+      Result<void> encoded;
+      {
+        py::gil_scoped_release free;
+        encoded = decode::encode(*t.decoder, value, scratch_);
+      }
+      if (!encoded) {
+        Error e = encoded.error();
+        e.message = topic + ": " + e.message;
+        raise(e);
+      }
+      bytes = scratch_;
+    }
+    Result<void> written;
+    {
+      py::gil_scoped_release free;
+      written = writer_->write(t.channel, logTimeNs, bytes);
+    }
+    if (!written) raise(written.error());
+    disordered_ = disordered_ || logTimeNs < lastNs_;
+    lastNs_ = std::max(lastNs_, logTimeNs);
+  }
+
+  void close() {
+    if (!writer_) return;
+    auto writer = std::move(writer_);
+    Result<void> done;
+    {
+      py::gil_scoped_release free;
+      done = writer->finish();
+      if (done && disordered_) done = putInOrder();
+    }
+    if (!done) raise(done.error());
+  }
+  // Leaving a `with` block by an exception leaves nothing: the unfinished output is removed.
+  void abandon() { writer_.reset(); }
+
+private:
+  struct Topic {
+    write::ChannelId channel;
+    std::shared_ptr<const decode::Decoder> decoder;
+  };
+
+  // Messages that came out of order: the finished output is read (its reader sorts by time)
+  // and copied in order to its own name.
+  Result<void> putInOrder() {
+    std::filesystem::path unsorted = path_;
+    unsorted += ".unsorted";
+    std::error_code ec;
+    std::filesystem::rename(path_, unsorted, ec);
+    if (ec) return makeError(ErrorCode::Write, "cannot rename '" + utf8(path_) + "': " + ec.message());
+    auto session = session::Session::open(std::vector<std::filesystem::path>{unsorted}, {});
+    Result<void> done;
+    if (!session) {
+      done = session.error();
+    } else {
+      write::CopyRequest request;
+      request.output = path_;
+      request.writer = options_;
+      auto copied = write::copyRecording(**session, request);
+      if (!copied) done = copied.error();
+      session->reset();
+    }
+    std::filesystem::remove_all(unsorted, ec);
+    return done;
+  }
+
+  std::filesystem::path path_;
+  std::vector<std::filesystem::path> msgPaths_;
+  write::WriterOptions options_;
+  bool ros1_ = false;
+  std::unique_ptr<write::RecordingWriter> writer_;
+  std::map<std::string, Topic> topics_;
+  std::vector<std::byte> scratch_;
+  std::int64_t lastNs_ = std::numeric_limits<std::int64_t>::min();
+  bool disordered_ = false;
+};
+
 }  // namespace
 }  // namespace bagscope::python
 
@@ -274,7 +573,7 @@ PYBIND11_MODULE(bagscope, m) {
 
   py::class_<Recording>(m, "Recording")
       .def_property_readonly("topics", &Recording::topics,
-                             "[{name, type, count, first_ns, last_ns, rate_hz, encoding}]")
+                             "[{name, type, count, first_ns, last_ns, rate_hz, encoding, definition}]")
       .def_property_readonly("start", [](const Recording& r) { return r.session().startNs(); })
       .def_property_readonly("end", [](const Recording& r) { return r.session().endNs(); })
       .def_property_readonly("problems", [](const Recording& r) { return r.session().problems(); })
@@ -288,6 +587,24 @@ PYBIND11_MODULE(bagscope, m) {
       .def("close", &Recording::close)
       .def("__enter__", [](Recording& r) -> Recording& { return r; })
       .def("__exit__", [](Recording& r, py::args) { r.close(); });
+
+  py::class_<Writer>(m, "Writer")
+      .def(py::init<const std::filesystem::path&, const std::string&, std::optional<std::string>,
+                    const std::vector<std::filesystem::path>&, bool>(),
+           py::arg("path"), py::arg("format") = "mcap", py::arg("compression") = py::none(),
+           py::arg("msg_path") = std::vector<std::filesystem::path>{}, py::arg("overwrite") = false,
+           "A recording to write: format 'mcap', 'rosbag2' (MCAP storage), 'rosbag2-db3' or 'bag' (ROS 1).")
+      .def("add_topic", &Writer::addTopic, py::arg("topic"), py::arg("type"), py::arg("definition") = py::none(),
+           py::arg("qos") = py::none(),
+           "A topic of `type`; its definition from the argument, msg_path or the standard ROS 2 interfaces.")
+      .def("write", &Writer::write, py::arg("topic"), py::arg("log_time_ns"), py::arg("message"),
+           "A message as a dict of its fields (encoded by its definition) or as its serialized bytes.")
+      .def("close", &Writer::close, "Completes the recording under its name.")
+      .def("__enter__", [](Writer& w) -> Writer& { return w; })
+      .def("__exit__", [](Writer& w, py::object type, py::object, py::object) {
+        if (type.is_none()) w.close();
+        else w.abandon();
+      });
 
   m.def(
       "open",
