@@ -10,7 +10,6 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
-#include <regex>
 
 #include "core/base/byte_source.hpp"
 #include "core/base/stop.hpp"
@@ -171,22 +170,15 @@ private:
   JoiningThread reader_;  // last: stopped and joined before the queue it fills goes
 };
 
-// The topics a pattern names: a name, or /regular expression/ as `filter` takes them.
+// The topics patterns name, as `filter` takes them: names, or /regular expressions/ matching
+// whole names. A pattern that names nothing is a KeyError.
 std::vector<session::TopicId> topicsNamed(const session::Session& s, const std::vector<std::string>& patterns) {
-  std::vector<session::TopicId> out;
-  for (const auto& pattern : patterns) {
-    bool found = false;
-    const bool regex = pattern.size() >= 2 && pattern.front() == '/' && pattern.back() == '/';
-    std::regex re;
-    if (regex) re = std::regex(pattern.substr(1, pattern.size() - 2));
-    for (session::TopicId id = 0; id < s.topics().size(); ++id)
-      if (regex ? std::regex_search(s.topics()[id].name, re) : s.topics()[id].name == pattern) {
-        out.push_back(id);
-        found = true;
-      }
-    if (!found && !regex) throw py::key_error("no topic '" + pattern + "' in the recording");
+  auto chosen = write::selectTopics(s, {patterns, {}});
+  if (!chosen) {
+    if (chosen.error().code == ErrorCode::InvalidArgument) throw py::key_error(chosen.error().message);
+    raise(chosen.error());
   }
-  return out;
+  return std::move(chosen).value();
 }
 
 class Recording {
@@ -235,11 +227,7 @@ public:
   MessageStream* messages(const std::vector<std::string>& topics, std::optional<std::int64_t> start,
                           std::optional<std::int64_t> end, bool raw) const {
     session::Selection selection;
-    selection.topics = topicsNamed(session(), topics);
-    if (!topics.empty() && selection.topics.empty()) {  // patterns that matched nothing: no message
-      selection.startNs = std::numeric_limits<std::int64_t>::max();
-      selection.endNs = std::numeric_limits<std::int64_t>::min();
-    }
+    if (!topics.empty()) selection.topics = topicsNamed(session(), topics);
     if (start) selection.startNs = *start;
     if (end) selection.endNs = *end;
     return new MessageStream(session_, std::move(selection), raw);
