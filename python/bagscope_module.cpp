@@ -15,6 +15,7 @@
 #include "core/base/stop.hpp"
 #include "core/decode/decoder.hpp"
 #include "core/schema/builtin_types.hpp"
+#include "core/sensors/sensors.hpp"
 #include "core/session/session.hpp"
 #include "core/write/write.hpp"
 
@@ -76,12 +77,68 @@ py::object toPython(const decode::Value& v) {
   return py::none();
 }
 
+// A cloud's points as a numpy structured array whose fields are the exporter's channels (a
+// field with count > 1 as name_0, name_1…, packed rgb/rgba as r, g, b(, a) uint8), in native
+// byte order; an organized cloud keeps its (height, width) shape.
+py::array cloudArray(const sensors::PointCloud& cloud) {
+  static constexpr const char* kFormats[] = {"", "i1", "u1", "<i2", "<u2", "<i4", "<u4", "<f4", "<f8"};
+  auto channels = cloud.channels();
+  py::list fields;
+  for (const auto& c : channels) fields.append(py::make_tuple(c.name, kFormats[static_cast<int>(c.type)]));
+  py::dtype dtype = py::reinterpret_steal<py::dtype>(py::module_::import("numpy").attr("dtype")(fields).release());
+  std::vector<py::ssize_t> shape;
+  if (cloud.organized()) shape = {cloud.height, cloud.width};
+  else shape = {static_cast<py::ssize_t>(cloud.size())};
+  py::array out(dtype, shape);
+  auto* dst = static_cast<std::byte*>(out.mutable_data());
+  const std::size_t stride = static_cast<std::size_t>(dtype.itemsize());
+  std::size_t at = 0;
+  py::gil_scoped_release free;
+  for (const auto& c : channels) {
+    const std::size_t n = c.colourByte >= 0 ? 1 : sensors::sizeOf(c.type);
+    const std::size_t from = c.offset + (c.colourByte < 0 ? 0 : cloud.bigEndian ? 3 - c.colourByte : c.colourByte);
+    const bool swap = cloud.bigEndian && n > 1;
+    for (std::size_t i = 0; i < cloud.size(); ++i) {
+      const std::byte* p = cloud.point(i) + from;
+      std::byte* q = dst + i * stride + at;
+      if (swap) std::reverse_copy(p, p + n, q);
+      else std::memcpy(q, p, n);
+    }
+    at += n;
+  }
+  return out;
+}
+
+// An image's pixels as a (height, width[, channels]) array of its depth; colour in RGB(A)
+// order, or BGR(A) as OpenCV has it.
+py::array imageArray(const sensors::Image& image, bool rgb) {
+  static constexpr const char* kFormats[] = {"u1", "i1", "<u2", "<i2", "<i4", "<f4", "<f8"};
+  py::dtype dtype(kFormats[static_cast<int>(image.depth)]);
+  std::vector<py::ssize_t> shape{image.height, image.width};
+  if (image.channels > 1) shape.push_back(image.channels);
+  py::array out(dtype, shape);
+  auto* dst = static_cast<std::byte*>(out.mutable_data());
+  const std::size_t rowBytes = image.pixelBytes() * static_cast<std::size_t>(image.width);
+  py::gil_scoped_release free;
+  for (int y = 0; y < image.height; ++y) std::memcpy(dst + rowBytes * y, image.row(y), rowBytes);
+  if (rgb && image.channels >= 3) {
+    const std::size_t sample = sensors::sizeOf(image.depth), pixel = image.pixelBytes();
+    const std::size_t pixels = static_cast<std::size_t>(image.width) * image.height;
+    for (std::size_t i = 0; i < pixels; ++i)
+      std::swap_ranges(dst + i * pixel, dst + i * pixel + sample, dst + i * pixel + 2 * sample);
+  }
+  return out;
+}
+
 // Messages of a selection, read in time order by the session on a thread of its own into a
 // bounded queue, taken one by one by Python: a recording of any size streams in bounded memory.
 class MessageStream {
 public:
-  MessageStream(std::shared_ptr<const session::Session> session, session::Selection selection, bool raw)
-      : session_(std::move(session)), raw_(raw) {
+  // What each message becomes: (topic, log time, dict or bytes), a point cloud or an image.
+  enum class Shape : std::uint8_t { Dict, Raw, Cloud, ImageRgb, ImageBgr };
+
+  MessageStream(std::shared_ptr<const session::Session> session, session::Selection selection, Shape shape)
+      : session_(std::move(session)), shape_(shape) {
     reader_ = JoiningThread([this, selection = std::move(selection)](StopToken stop) {
       auto r = session_->forEach(
           selection, [&](const session::Message& m) { return push(m, stop); }, {}, stop);
@@ -122,7 +179,7 @@ public:
       changed_.notify_all();
     }
     const std::string& topic = session_->topics()[m.topic].name;
-    if (raw_) return py::make_tuple(topic, m.logTimeNs, py::bytes(m.bytes.data(), m.bytes.size()));
+    if (shape_ == Shape::Raw) return py::make_tuple(topic, m.logTimeNs, py::bytes(m.bytes.data(), m.bytes.size()));
     Result<decode::Value> value = makeError(ErrorCode::Internal, "");
     {
       py::gil_scoped_release free;
@@ -130,13 +187,34 @@ public:
       value = decoder ? (*decoder)->decode(std::as_bytes(std::span(m.bytes)))
                       : Result<decode::Value>(std::move(decoder).error());
     }
-    if (!value) {
-      Error e = value.error();
+    auto failed = [&](Error e) {
       e.topic = topic;
       e.logTimeNs = m.logTimeNs;
       raise(e);
+    };
+    if (!value) failed(value.error());
+    switch (shape_) {
+      case Shape::Cloud: {
+        auto cloud = sensors::readPointCloud(*value);
+        if (!cloud) failed(cloud.error());
+        py::dict header;
+        header["stamp_ns"] = cloud->header.stampNs;
+        header["frame_id"] = cloud->header.frameId;
+        header["log_time_ns"] = m.logTimeNs;
+        return py::make_tuple(header, cloudArray(*cloud));
+      }
+      case Shape::ImageRgb:
+      case Shape::ImageBgr: {
+        Result<sensors::ImageFrame> frame = makeError(ErrorCode::Internal, "");
+        {
+          py::gil_scoped_release free;
+          frame = sensors::readAnyImage(*value, sensors::kindOf(m.connection->type));
+        }
+        if (!frame) failed(frame.error());
+        return py::make_tuple(frame->header.stampNs, imageArray(frame->image, shape_ == Shape::ImageRgb));
+      }
+      default: return py::make_tuple(topic, m.logTimeNs, toPython(*value));
     }
-    return py::make_tuple(topic, m.logTimeNs, toPython(*value));
   }
 
 private:
@@ -161,7 +239,7 @@ private:
 
   static constexpr std::size_t kQueued = 256;
   std::shared_ptr<const session::Session> session_;
-  bool raw_;
+  Shape shape_;
   std::mutex mutex_;
   std::condition_variable changed_;
   std::deque<Item> queue_;
@@ -230,7 +308,35 @@ public:
     if (!topics.empty()) selection.topics = topicsNamed(session(), topics);
     if (start) selection.startNs = *start;
     if (end) selection.endNs = *end;
-    return new MessageStream(session_, std::move(selection), raw);
+    return new MessageStream(session_, std::move(selection),
+                             raw ? MessageStream::Shape::Raw : MessageStream::Shape::Dict);
+  }
+
+  // The messages of one sensor topic, as what `kind` reads.
+  MessageStream* sensorStream(const std::string& topic, std::optional<std::int64_t> start,
+                              std::optional<std::int64_t> end, std::initializer_list<sensors::SensorKind> kinds,
+                              const char* what, MessageStream::Shape shape) const {
+    session::Selection selection;
+    selection.topics = topicsNamed(session(), {topic});
+    for (auto id : selection.topics) {
+      const auto& t = session().topics()[id];
+      if (std::find(kinds.begin(), kinds.end(), sensors::kindOf(t.type)) == kinds.end())
+        throw py::value_error("topic '" + t.name + "' is " + t.type + ", not " + what);
+    }
+    if (start) selection.startNs = *start;
+    if (end) selection.endNs = *end;
+    return new MessageStream(session_, std::move(selection), shape);
+  }
+  MessageStream* clouds(const std::string& topic, std::optional<std::int64_t> start,
+                        std::optional<std::int64_t> end) const {
+    return sensorStream(topic, start, end, {sensors::SensorKind::PointCloud}, "a point cloud",
+                        MessageStream::Shape::Cloud);
+  }
+  MessageStream* images(const std::string& topic, const std::string& to, std::optional<std::int64_t> start,
+                        std::optional<std::int64_t> end) const {
+    if (to != "rgb" && to != "bgr") throw py::value_error("to= takes 'rgb' or 'bgr', not '" + to + "'");
+    return sensorStream(topic, start, end, {sensors::SensorKind::Image, sensors::SensorKind::CompressedImage},
+                        "an image", to == "rgb" ? MessageStream::Shape::ImageRgb : MessageStream::Shape::ImageBgr);
   }
 
   // Numeric columns of message paths, as numpy arrays keyed by path, with "log_time_ns".
@@ -570,6 +676,15 @@ PYBIND11_MODULE(bagscope, m) {
            py::return_value_policy::take_ownership,
            "(topic, log_time_ns, message) in log-time order; a message as nested dicts, or bytes with raw=True. "
            "topics: names or /regular expressions/.")
+      .def("clouds", &Recording::clouds, py::arg("topic"), py::arg("start") = py::none(), py::arg("end") = py::none(),
+           py::return_value_policy::take_ownership,
+           "(header, points) per PointCloud2 message: header {stamp_ns, frame_id, log_time_ns}, points a numpy "
+           "structured array of the export's channels (count > 1 as name_0..., packed rgb as r, g, b), "
+           "shaped (height, width) when organized.")
+      .def("images", &Recording::images, py::arg("topic"), py::arg("to") = "rgb", py::arg("start") = py::none(),
+           py::arg("end") = py::none(), py::return_value_policy::take_ownership,
+           "(stamp_ns, pixels) per Image or CompressedImage message: pixels (height, width[, channels]) of the "
+           "image's depth, colour in RGB(A) order or, with to='bgr', as OpenCV has it.")
       .def("columns", &Recording::columns, py::arg("topic"), py::arg("paths"), py::arg("start") = py::none(),
            py::arg("end") = py::none(), "{path: numpy array} of numeric fields, and 'log_time_ns'")
       .def("close", &Recording::close)

@@ -48,15 +48,31 @@ fs::path executableFolder() {
 #endif
 }
 
+// The folder of the library this code is linked into, when it is not the program: the Python
+// module (build/python/ beside build/lib/ in the build tree).
+fs::path libraryFolder() {
+#if defined(_WIN32)
+  return {};
+#else
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&libraryFolder), &info) == 0 || !info.dli_fname) return {};
+  std::error_code ec;
+  auto resolved = fs::canonical(info.dli_fname, ec);
+  return ec ? fs::path() : resolved.parent_path();
+#endif
+}
+
 Result<OpenCvModule*> load() {
-  const fs::path folder = executableFolder();
   // Beside the program (the build tree's bin/ on Windows, any installed Windows layout),
-  // lib/bagscope/modules beside bin/ (the build tree and Linux installs), a bundle's PlugIns
-  // (macOS).
-  const std::vector<fs::path> candidates = {
-      folder / BAGSCOPE_OPENCV_MODULE_FILE,
-      folder / ".." / "lib" / "bagscope" / "modules" / BAGSCOPE_OPENCV_MODULE_FILE,
-      folder / ".." / "PlugIns" / BAGSCOPE_OPENCV_MODULE_FILE};
+  // lib/bagscope/modules beside bin/ (the build tree and Linux installs, where python3 is in
+  // /usr/bin too), a bundle's PlugIns (macOS); then the same beside the Python module.
+  std::vector<fs::path> candidates;
+  for (const fs::path& folder : {executableFolder(), libraryFolder()}) {
+    if (folder.empty()) continue;
+    candidates.push_back(folder / BAGSCOPE_OPENCV_MODULE_FILE);
+    candidates.push_back(folder / ".." / "lib" / "bagscope" / "modules" / BAGSCOPE_OPENCV_MODULE_FILE);
+    candidates.push_back(folder / ".." / "PlugIns" / BAGSCOPE_OPENCV_MODULE_FILE);
+  }
   std::string tried;
   for (const auto& path : candidates) {
     std::error_code ec;

@@ -39,7 +39,7 @@ ALLOWED = {
                 'core/write'},
     'app/cli': {'core/base', 'core/decode', 'core/export', 'core/sensors', 'core/session', 'core/write'},
     'app/gui': {'core/base', 'widgets'},
-    'python': {'core/base', 'core/compress', 'core/decode', 'core/schema', 'core/session', 'core/storage',
+    'python': {'core/base', 'core/compress', 'core/decode', 'core/schema', 'core/sensors', 'core/session', 'core/storage',
                'core/write'},
 }
 

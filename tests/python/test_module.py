@@ -124,3 +124,83 @@ def test_bad_input_is_an_exception_that_names_the_file(tmp_path):
     rec.close()
     with pytest.raises(RuntimeError, match='closed'):
         rec.topics
+
+
+def test_clouds_equal_a_numpy_decode_of_the_messages_bytes():
+    import rosbag
+    path = DATA / 'ros1/demo_uncompressed.bag'
+    types = {7: '<f4', 8: '<f8', 2: 'u1', 4: '<u2', 5: '<i4', 6: '<u4', 1: 'i1', 3: '<i2'}
+    for topic in ('/points', '/points_organized'):  # the organized one has row padding
+        with rosbag.Bag(str(path)) as bag:
+            msgs = [(t.to_nsec(), m) for _, m, t in bag.read_messages(topics=[topic])]
+        with bagscope.open(path) as rec:
+            clouds = list(rec.clouds(topic))
+        assert len(clouds) == len(msgs) > 0
+        for (ns, m), (header, points) in zip(msgs, clouds):
+            assert header == {'stamp_ns': m.header.stamp.to_nsec(), 'frame_id': m.header.frame_id, 'log_time_ns': ns}
+            assert points.shape == ((m.height, m.width) if m.height > 1 else (m.width,))
+            rows = np.frombuffer(m.data, np.uint8).reshape(m.height, m.row_step)[:, :m.width * m.point_step]
+            for f in m.fields:
+                raw = rows.reshape(m.height, m.width, m.point_step)[..., f.offset:f.offset + np.dtype(types[f.datatype]).itemsize]
+                want = raw.copy().view(types[f.datatype])[..., 0].reshape(points.shape)
+                np.testing.assert_array_equal(points[f.name], want, err_msg=f'{topic} {f.name}')
+
+
+def test_clouds_unpack_rgb_split_counts_and_read_big_endian(tmp_path):
+    # A cloud made here, its bytes from numpy: x y z float32, normal float32 x3, packed rgb as a
+    # float32 (0x00RRGGBB), a padding byte, in both byte orders.
+    n = 5
+    rgb = np.array([0x112233, 0xFF0000, 0x00FF00, 0x0000FF, 0xABCDEF], np.uint32)
+    for order in '<>':
+        layout = np.dtype({'names': ['x', 'y', 'z', 'normal', 'rgb'],
+                           'formats': [order + 'f4'] * 3 + [(order + 'f4', 3), order + 'u4'],
+                           'offsets': [0, 4, 8, 12, 24], 'itemsize': 29})
+        data = np.zeros(n, layout)
+        data['x'], data['y'], data['z'] = np.arange(n), -np.arange(n), 0.5
+        data['normal'] = np.arange(3 * n).reshape(n, 3)
+        data['rgb'] = rgb
+        fields = [{'name': name, 'offset': off, 'datatype': 7, 'count': c}
+                  for name, off, c in (('x', 0, 1), ('y', 4, 1), ('z', 8, 1), ('normal', 12, 3), ('rgb', 24, 1))]
+        out = tmp_path / f'cloud{order == ">"}.mcap'
+        with bagscope.Writer(out) as w:
+            w.add_topic('/c', 'sensor_msgs/msg/PointCloud2')
+            w.write('/c', 1, {'header': {'frame_id': 'lidar'}, 'height': 1, 'width': n, 'fields': fields,
+                              'is_bigendian': order == '>', 'point_step': 29, 'row_step': 29 * n,
+                              'data': data.tobytes(), 'is_dense': True})
+        with bagscope.open(out) as rec:
+            [(header, points)] = list(rec.clouds('/c'))
+        assert points.dtype.names == ('x', 'y', 'z', 'normal_0', 'normal_1', 'normal_2', 'r', 'g', 'b')
+        np.testing.assert_array_equal(points['y'], -np.arange(n))
+        np.testing.assert_array_equal(points['normal_2'], np.arange(3 * n).reshape(n, 3)[:, 2])
+        np.testing.assert_array_equal(points['r'], rgb >> 16)
+        np.testing.assert_array_equal(points['g'], (rgb >> 8) & 0xFF)
+        np.testing.assert_array_equal(points['b'], rgb & 0xFF)
+
+
+def test_images_equal_the_raw_pixels_and_opencvs_decode():
+    import cv2
+    import rosbag
+    path = DATA / 'ros1/demo_uncompressed.bag'
+    with rosbag.Bag(str(path)) as bag, bagscope.open(path) as rec:
+        for topic, dtype, channels in (('/camera/image_raw', np.uint8, 3), ('/camera/image_bgr', np.uint8, 3),
+                                       ('/camera/image_mono', np.uint8, 1), ('/camera/depth', '<u2', 1),
+                                       ('/camera/depth_float', '<f4', 1)):
+            msgs = [m for _, m, _ in bag.read_messages(topics=[topic])]
+            rgb, bgr = list(rec.images(topic)), list(rec.images(topic, to='bgr'))
+            assert len(rgb) == len(bgr) == len(msgs) > 0
+            for m, (stamp, pixels), (_, opencv) in zip(msgs, rgb, bgr):
+                assert stamp == m.header.stamp.to_nsec()
+                raw = np.frombuffer(m.data, dtype).reshape(m.height, m.width, channels).squeeze()
+                as_rgb = raw[..., ::-1] if m.encoding == 'bgr8' else raw
+                np.testing.assert_array_equal(pixels, as_rgb, err_msg=topic)
+                np.testing.assert_array_equal(opencv, as_rgb[..., ::-1] if channels == 3 else raw, err_msg=topic)
+        for topic in ('/camera/image_raw/compressed', '/camera/png/compressed'):
+            msgs = [m for _, m, _ in bag.read_messages(topics=[topic])]
+            got = list(rec.images(topic, to='bgr'))
+            assert len(got) == len(msgs) > 0
+            for m, (_, pixels) in zip(msgs, got):
+                np.testing.assert_array_equal(pixels, cv2.imdecode(np.frombuffer(m.data, np.uint8), cv2.IMREAD_UNCHANGED))
+        with pytest.raises(ValueError, match='not a point cloud'):
+            rec.clouds('/imu')
+        with pytest.raises(ValueError, match="'rgb' or 'bgr'"):
+            rec.images('/camera/image_raw', to='hsv')
