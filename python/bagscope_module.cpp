@@ -14,12 +14,14 @@
 #include "core/base/byte_source.hpp"
 #include "core/base/stop.hpp"
 #include "core/decode/decoder.hpp"
+#include "core/export/export.hpp"
 #include "core/schema/builtin_types.hpp"
 #include "core/sensors/sensors.hpp"
 #include "core/session/session.hpp"
 #include "core/write/write.hpp"
 
 namespace py = pybind11;
+using namespace pybind11::literals;
 
 namespace bagscope::python {
 namespace {
@@ -356,6 +358,61 @@ public:
     return out;
   }
 
+  // A pandas DataFrame: the CSV export's columns with their types (fields=None), or log time and
+  // the numbers message paths select. A value a message lacks is NaN (its integer column then
+  // float, as pandas reads the export's empty cell), or None for text.
+  py::object dataframe(const std::string& topic, std::optional<std::vector<std::string>> fields,
+                       std::optional<std::int64_t> start, std::optional<std::int64_t> end,
+                       std::uint32_t arrayLimit) const {
+    py::module_ pandas = py::module_::import("pandas");
+    if (fields) return pandas.attr("DataFrame")(columns(topic, *fields, start, end));
+    auto ids = topicsNamed(session(), {topic});
+    if (ids.size() != 1)
+      throw py::key_error("'" + topic + "' names " + std::to_string(ids.size()) + " topics, not one");
+    session::Selection range;
+    if (start) range.startNs = *start;
+    if (end) range.endNs = *end;
+    Result<std::vector<exporters::TableColumn>> read = makeError(ErrorCode::Internal, "");
+    {
+      py::gil_scoped_release free;
+      read = exporters::readTable(session(), ids.front(), range, arrayLimit);
+    }
+    auto table = valueOr(std::move(read));
+    py::dict data;
+    py::list order;
+    for (auto& c : table) {
+      using K = exporters::TableColumn::Kind;
+      py::array a;
+      switch (c.kind) {
+        case K::Int: a = py::array_t<std::int64_t>(static_cast<py::ssize_t>(c.ints.size()), c.ints.data()); break;
+        case K::UInt: a = py::array_t<std::uint64_t>(static_cast<py::ssize_t>(c.uints.size()), c.uints.data()); break;
+        case K::Float: a = py::array_t<double>(static_cast<py::ssize_t>(c.floats.size()), c.floats.data()); break;
+        case K::Bool:
+          a = py::array_t<std::int64_t>(static_cast<py::ssize_t>(c.ints.size()), c.ints.data()).attr("astype")("bool");
+          break;
+        case K::String: {
+          py::list texts(c.texts.size());
+          for (std::size_t i = 0; i < c.texts.size(); ++i)
+            texts[i] = !c.missing.empty() && c.missing[i]
+                           ? py::object(py::none())
+                           : py::reinterpret_steal<py::object>(PyUnicode_DecodeUTF8(
+                                 c.texts[i].data(), static_cast<Py_ssize_t>(c.texts[i].size()), "replace"));
+          a = py::module_::import("numpy").attr("array")(texts, "dtype"_a = "O");
+          break;
+        }
+      }
+      if (!c.missing.empty() && c.kind != K::Float && c.kind != K::String) {
+        a = a.attr("astype")("float64");
+        py::array_t<bool> mask(static_cast<py::ssize_t>(c.missing.size()));
+        for (std::size_t i = 0; i < c.missing.size(); ++i) mask.mutable_at(i) = c.missing[i];
+        py::module_::import("numpy").attr("putmask")(a, mask, py::float_(std::nan("")));
+      }
+      data[py::str(c.name)] = a;
+      order.append(py::str(c.name));
+    }
+    return pandas.attr("DataFrame")(data, "columns"_a = order);
+  }
+
 private:
   std::shared_ptr<const session::Session> session_;
 };
@@ -685,6 +742,10 @@ PYBIND11_MODULE(bagscope, m) {
            py::arg("end") = py::none(), py::return_value_policy::take_ownership,
            "(stamp_ns, pixels) per Image or CompressedImage message: pixels (height, width[, channels]) of the "
            "image's depth, colour in RGB(A) order or, with to='bgr', as OpenCV has it.")
+      .def("dataframe", &Recording::dataframe, py::arg("topic"), py::arg("fields") = py::none(),
+           py::arg("start") = py::none(), py::arg("end") = py::none(), py::arg("array_limit") = 16,
+           "A pandas DataFrame of the topic: the CSV export's columns (log_time_ns, stamp_ns, every field "
+           "flattened as a.b.c and name[i]) with their types, or with fields=[paths] log_time_ns and those numbers.")
       .def("columns", &Recording::columns, py::arg("topic"), py::arg("paths"), py::arg("start") = py::none(),
            py::arg("end") = py::none(), "{path: numpy array} of numeric fields, and 'log_time_ns'")
       .def("close", &Recording::close)

@@ -251,6 +251,24 @@ Result<sensors::TfBuffer> loadTransforms(const session::Session& session, bool d
 /// The frames the transforms name (sorted): what clouds can be moved into.
 Result<std::vector<std::string>> tfFrames(const session::Session& session, StopToken stop = {});
 
+/// A topic's messages as typed columns, as the CSV export flattens them: "log_time_ns",
+/// "stamp_ns" when the type starts with a header, then every field (a.b.c, name[i] with at most
+/// `arrayLimit` elements of a variable array). Times are ns. A value a message lacks (a short
+/// array) is marked missing. For notebooks (the Python module's dataframe()).
+struct TableColumn {
+  enum class Kind : std::uint8_t { Int, UInt, Float, Bool, String };
+  std::string name;
+  Kind kind = Kind::Float;
+  std::vector<std::int64_t> ints;    ///< Int and Bool (0/1)
+  std::vector<std::uint64_t> uints;  ///< UInt
+  std::vector<double> floats;        ///< Float
+  std::vector<std::string> texts;    ///< String
+  std::vector<bool> missing;         ///< per row; empty when nothing is missing
+};
+Result<std::vector<TableColumn>> readTable(const session::Session& session, session::TopicId topic,
+                                           const session::Selection& range, std::uint32_t arrayLimit = 16,
+                                           StopToken stop = {});
+
 /// Exports the session's messages as `options` say; `bag` names the recording in file names
 /// and the manifest. Results are appended to `report`. Fails before writing anything when
 /// names collide with existing files (listed in report.conflicts) unless overwriting, and when

@@ -39,8 +39,8 @@ ALLOWED = {
                 'core/write'},
     'app/cli': {'core/base', 'core/decode', 'core/export', 'core/sensors', 'core/session', 'core/write'},
     'app/gui': {'core/base', 'widgets'},
-    'python': {'core/base', 'core/compress', 'core/decode', 'core/schema', 'core/sensors', 'core/session', 'core/storage',
-               'core/write'},
+    'python': {'core/base', 'core/compress', 'core/decode', 'core/export', 'core/schema', 'core/sensors', 'core/session',
+               'core/storage', 'core/write'},
 }
 
 # The rooms of widgets/ (docs/architecture.md): their headers are public to the app and the

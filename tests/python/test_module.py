@@ -204,3 +204,35 @@ def test_images_equal_the_raw_pixels_and_opencvs_decode():
             rec.clouds('/imu')
         with pytest.raises(ValueError, match="'rgb' or 'bgr'"):
             rec.images('/camera/image_raw', to='hsv')
+
+
+def test_dataframe_columns_types_and_values_are_the_messages():
+    import rosbag
+    path = DATA / 'ros1/demo_uncompressed.bag'
+    with rosbag.Bag(str(path)) as bag:
+        rows = [(t.to_nsec(), m) for _, m, t in bag.read_messages(topics=['/imu'])]
+        diag = [m for _, m, _ in bag.read_messages(topics=['/diagnostics'])]
+    with bagscope.open(path) as rec:
+        df = rec.dataframe('/imu')
+        short = rec.dataframe('/diagnostics', array_limit=4)  # 3 or 4 statuses
+        picked = rec.dataframe('/imu', fields=['angular_velocity.y'])
+    # The columns the CSV export writes, each typed by its field: uint32 seq unsigned, time as
+    # integer ns, float64 as float64, string as text; a 9-element covariance as 9 columns.
+    assert list(df.columns[:6]) == ['log_time_ns', 'stamp_ns', 'header.seq', 'header.stamp', 'header.frame_id',
+                                    'orientation.x']
+    assert df.columns[-1] == 'linear_acceleration_covariance[8]' and len(df.columns) == 5 + 4 + 9 + 3 + 9 + 3 + 9
+    assert (str(df['header.seq'].dtype), str(df['header.stamp'].dtype), str(df['header.frame_id'].dtype),
+            str(df['orientation.w'].dtype)) == ('uint64', 'int64', 'object', 'float64')
+    assert len(df) == len(rows)
+    np.testing.assert_array_equal(df['log_time_ns'], [ns for ns, _ in rows])
+    np.testing.assert_array_equal(df['stamp_ns'], [m.header.stamp.to_nsec() for _, m in rows])
+    np.testing.assert_array_equal(df['header.seq'], [m.header.seq for _, m in rows])
+    np.testing.assert_array_equal(df['linear_acceleration.z'], [m.linear_acceleration.z for _, m in rows])
+    np.testing.assert_array_equal(df['orientation_covariance[4]'], [m.orientation_covariance[4] for _, m in rows])
+    assert list(df['header.frame_id']) == [m.header.frame_id for _, m in rows]
+    # A variable array shorter than the limit leaves its cells empty: NaN, or None for text.
+    for i, m in enumerate(diag):
+        for k in range(4):
+            value = short[f'status[{k}].name'][i]
+            assert value == (m.status[k].name if k < len(m.status) else None)
+    np.testing.assert_array_equal(picked['angular_velocity.y'], [m.angular_velocity.y for _, m in rows])
