@@ -7,11 +7,15 @@
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <mutex>
 
 #include "core/base/byte_source.hpp"
+#include "core/base/job.hpp"
 #include "core/base/stop.hpp"
 #include "core/decode/decoder.hpp"
 #include "core/export/export.hpp"
@@ -41,6 +45,46 @@ template <typename T>
 T valueOr(Result<T> r) {
   if (!r) raise(r.error());
   return std::move(r).value();
+}
+
+// Runs `work`, which must not touch Python, on a thread of its own while this thread waits
+// with the GIL released: every 50 ms it reports progress to `progress` (a Python callable, or
+// None) and checks for Ctrl-C, which stops the work through its token and raises
+// KeyboardInterrupt. An exception from `progress` stops the work too, and propagates.
+template <typename T>
+Result<T> interruptible(const std::function<Result<T>(StopToken, const ProgressFn&)>& work,
+                        const py::object& progress = py::none()) {
+  std::mutex mutex;
+  std::condition_variable finished;
+  std::optional<Result<T>> result;
+  std::atomic<double> fraction{-1};
+  JoiningThread thread([&](StopToken stop) {
+    Result<T> r = makeError(ErrorCode::Internal, "");
+    try {
+      r = work(stop, [&](double f) { fraction = f; });
+    } catch (const std::exception& e) {
+      r = makeError(ErrorCode::Internal, e.what());
+    }
+    std::lock_guard lock(mutex);
+    result.emplace(std::move(r));
+    finished.notify_all();
+  });
+  double reported = -1;
+  for (bool done = false; !done;) {
+    {
+      py::gil_scoped_release free;
+      std::unique_lock lock(mutex);
+      done = finished.wait_for(lock, std::chrono::milliseconds(50), [&] { return result.has_value(); });
+    }
+    // A stop asked for here ends the work; the thread is joined before anything it uses goes.
+    if (double f = fraction; !progress.is_none() && f >= 0 && f != reported) {
+      reported = f;
+      progress(f);
+    }
+    if (!done && PyErr_CheckSignals() != 0) throw py::error_already_set();
+  }
+  thread.join();
+  return std::move(*result);
 }
 
 // A decoded value as Python objects, in the form of `bagscope-cli cat`'s JSON: structs as
@@ -268,17 +312,14 @@ public:
     session::SessionOptions options;
     options.msgPaths = msgPath;
     options.cacheBytes = cacheMib << 20;
-    Result<std::unique_ptr<session::Session>> opened = makeError(ErrorCode::Internal, "");
-    {
-      py::gil_scoped_release free;
-      opened = session::Session::open(paths, options);
-    }
-    session_ = valueOr(std::move(opened));
+    session_ = valueOr(interruptible<std::unique_ptr<session::Session>>(
+        [&](StopToken, const ProgressFn&) { return session::Session::open(paths, options); }));
   }
 
-  const session::Session& session() const {
+  const session::Session& session() const { return *shared(); }
+  std::shared_ptr<const session::Session> shared() const {
     if (!session_) throw std::runtime_error("the recording is closed");
-    return *session_;
+    return session_;
   }
   void close() { session_.reset(); }
 
@@ -345,17 +386,22 @@ public:
   py::dict columns(const std::string& topic, const std::vector<std::string>& paths, std::optional<std::int64_t> start,
                    std::optional<std::int64_t> end) const {
     auto ids = topicsNamed(session(), {topic});
-    Result<session::FieldColumns> extracted = makeError(ErrorCode::Internal, "");
-    {
-      py::gil_scoped_release free;
-      extracted = session().extractFields(ids.front(), paths, start.value_or(INT64_MIN), end.value_or(INT64_MAX));
-    }
-    session::FieldColumns c = valueOr(std::move(extracted));
+    auto s = shared();  // the work holds the session: a close() meanwhile cannot drop it
+    session::FieldColumns c = valueOr(interruptible<session::FieldColumns>([&](StopToken stop, const ProgressFn&) {
+      return s->extractFields(ids.front(), paths, start.value_or(INT64_MIN), end.value_or(INT64_MAX), stop);
+    }));
     py::dict out;
     out["log_time_ns"] = py::array_t<std::int64_t>(static_cast<py::ssize_t>(c.logTimeNs.size()), c.logTimeNs.data());
     for (std::size_t k = 0; k < c.paths.size(); ++k)
       out[py::str(c.paths[k])] = py::array_t<double>(static_cast<py::ssize_t>(c.values[k].size()), c.values[k].data());
     return out;
+  }
+
+  // Every transform of the recording (static and dynamic), for lookups at any time.
+  std::shared_ptr<sensors::TfBuffer> transforms() const {
+    auto s = shared();
+    return std::make_shared<sensors::TfBuffer>(valueOr(interruptible<sensors::TfBuffer>(
+        [&](StopToken stop, const ProgressFn&) { return exporters::loadTransforms(*s, true, stop); })));
   }
 
   // A pandas DataFrame: the CSV export's columns with their types (fields=None), or log time and
@@ -372,12 +418,10 @@ public:
     session::Selection range;
     if (start) range.startNs = *start;
     if (end) range.endNs = *end;
-    Result<std::vector<exporters::TableColumn>> read = makeError(ErrorCode::Internal, "");
-    {
-      py::gil_scoped_release free;
-      read = exporters::readTable(session(), ids.front(), range, arrayLimit);
-    }
-    auto table = valueOr(std::move(read));
+    auto s = shared();
+    auto table = valueOr(interruptible<std::vector<exporters::TableColumn>>([&](StopToken stop, const ProgressFn&) {
+      return exporters::readTable(*s, ids.front(), range, arrayLimit, stop);
+    }));
     py::dict data;
     py::list order;
     for (auto& c : table) {
@@ -711,6 +755,116 @@ private:
   bool disordered_ = false;
 };
 
+// ---- filter, convert, export: the CLI's commands over a session -----------------------------
+
+std::vector<std::filesystem::path> pathList(const py::object& paths) {
+  if (py::isinstance<py::str>(paths) || py::hasattr(paths, "__fspath__")) return {paths.cast<std::filesystem::path>()};
+  return paths.cast<std::vector<std::filesystem::path>>();
+}
+
+std::shared_ptr<const session::Session> openSession(const py::object& paths,
+                                                    const std::vector<std::filesystem::path>& msgPath) {
+  auto inputs = valueOr(session::expandInputs(pathList(paths), false));
+  session::SessionOptions options;
+  options.msgPaths = msgPath;
+  return valueOr(interruptible<std::unique_ptr<session::Session>>(
+      [&](StopToken, const ProgressFn&) { return session::Session::open(inputs, options); }));
+}
+
+// The messages of the inputs (topics, time range, every n-th) copied into one recording, as
+// `bagscope-cli filter` does; its format from `format`, the output's name or the input's.
+py::dict copy(const py::object& inputs, const std::filesystem::path& output, std::vector<std::string> topics,
+              std::vector<std::string> exclude, std::optional<std::int64_t> start, std::optional<std::int64_t> end,
+              std::uint64_t every, std::optional<std::string> format, std::optional<std::string> compression,
+              bool overwrite, const std::vector<std::filesystem::path>& msgPath, const py::object& progress) {
+  auto s = openSession(inputs, msgPath);
+  write::CopyRequest request;
+  request.output = output;
+  request.every = std::max<std::uint64_t>(every, 1);
+  request.msgPaths = msgPath;
+  if (format) request.writer.container = valueOr(write::containerFromName(*format));
+  else request.writer.container = write::containerForName(output).value_or(write::containerOf(*s));
+  if (compression) {
+    compress::Codec codec;
+    if (!compress::codecFromName(*compression, codec))
+      throw py::value_error("no compression '" + *compression + "' (none, lz4, zstd, bz2)");
+    request.writer.compression = codec;
+  }
+  request.writer.overwrite = overwrite;
+  if (start) request.selection.startNs = *start;
+  if (end) request.selection.endNs = *end;
+  if (!topics.empty() || !exclude.empty()) {
+    auto chosen = write::selectTopics(*s, {std::move(topics), std::move(exclude)});
+    if (!chosen) throw py::key_error(chosen.error().message);
+    if (chosen->empty()) throw py::key_error("the topics and exclusions given leave no topic");
+    request.selection.topics = *chosen;
+  }
+  auto report = valueOr(interruptible<write::CopyReport>(
+      [&](StopToken stop, const ProgressFn& p) { return write::copyRecording(*s, request, stop, p); }, progress));
+  py::dict out;
+  out["messages"] = report.messagesWritten;
+  out["bytes"] = report.bytesWritten;
+  out["per_topic"] = report.perTopic;
+  out["lost"] = report.lost;
+  out["skipped"] = report.skipped;
+  out["notes"] = report.notes;
+  out["problems"] = s->problems();
+  return out;
+}
+
+// Files of the export (`bagscope-cli export`): clouds, images, video, tables. Options by the
+// command line's names without dashes (quality=90, fields="x,y,z").
+py::dict exportFiles(const py::object& inputs, const std::filesystem::path& outDir, const std::string& format,
+                     const std::vector<std::string>& topics, std::optional<std::int64_t> start,
+                     std::optional<std::int64_t> end, std::uint32_t every, const std::string& name, bool overwrite,
+                     const std::vector<std::filesystem::path>& msgPath, const py::object& progress,
+                     const py::kwargs& settings) {
+  exporters::ExportOptions options;
+  options.format = valueOr(exporters::formatFromName(format));
+  options.topics = topics;
+  options.outDir = outDir;
+  options.every = std::max<std::uint32_t>(every, 1);
+  options.nameTemplate = name;
+  options.overwrite = overwrite;
+  if (start) options.startNs = *start;
+  if (end) options.endNs = *end;
+  if (auto checked = exporters::checkNameTemplate(name); !checked) raise(checked.error());
+  for (auto [key, value] : settings) {
+    std::string id = py::str(key);
+    std::replace(id.begin(), id.end(), '_', '-');
+    const auto* option = exporters::findFormatOption(id);
+    if (!option || !exporters::takesOption(options.format, option->id))
+      throw py::type_error("export to " + format + " takes no option '" + std::string(py::str(key)) + "'");
+    std::string text = py::isinstance<py::bool_>(value) ? (value.cast<bool>() ? "true" : "")
+                       : py::isinstance<py::str>(value) ? value.cast<std::string>()
+                                                        : std::string(py::str(value));
+    if (auto set = exporters::setOption(options, *option, text); !set) throw py::value_error(set.error().message);
+  }
+  auto s = openSession(inputs, msgPath);
+  const std::string bag = exporters::recordingName(pathList(inputs).front());
+  exporters::ExportReport report;
+  auto done = interruptible<bool>(
+      [&](StopToken stop, const ProgressFn& p) -> Result<bool> {
+        auto r = exporters::exportSession(*s, bag, options, report, stop, p);
+        if (!r) return r.error();
+        return true;
+      },
+      progress);
+  if (!report.conflicts.empty() && !overwrite)
+    throw py::value_error(std::to_string(report.conflicts.size()) + " files exist already (first: '" +
+                          report.conflicts.front() + "'); nothing was written: pass overwrite=True to replace them");
+  valueOr(std::move(done));
+  py::dict out;
+  py::list files;
+  for (const auto& f : report.files) files.append(py::str(utf8(f.path)));
+  out["files"] = files;
+  out["bytes"] = report.bytes;
+  out["skipped"] = report.skipped;
+  out["errors"] = report.errors;
+  out["notes"] = report.notes;
+  return out;
+}
+
 }  // namespace
 }  // namespace bagscope::python
 
@@ -748,6 +902,7 @@ PYBIND11_MODULE(bagscope, m) {
            "flattened as a.b.c and name[i]) with their types, or with fields=[paths] log_time_ns and those numbers.")
       .def("columns", &Recording::columns, py::arg("topic"), py::arg("paths"), py::arg("start") = py::none(),
            py::arg("end") = py::none(), "{path: numpy array} of numeric fields, and 'log_time_ns'")
+      .def("transforms", &Recording::transforms, "Every /tf and /tf_static transform, for lookup().")
       .def("close", &Recording::close)
       .def("__enter__", [](Recording& r) -> Recording& { return r; })
       .def("__exit__", [](Recording& r, py::args) { r.close(); });
@@ -769,6 +924,44 @@ PYBIND11_MODULE(bagscope, m) {
         if (type.is_none()) w.close();
         else w.abandon();
       });
+
+  using bagscope::sensors::TfBuffer;
+  py::class_<TfBuffer, std::shared_ptr<TfBuffer>>(m, "Transforms")
+      .def_property_readonly("frames", &TfBuffer::frames)
+      .def(
+          "lookup",
+          [](const TfBuffer& tf, const std::string& target, const std::string& source, std::int64_t timeNs) {
+            auto t = valueOr(tf.lookup(target, source, timeNs));
+            return py::make_tuple(t.translation, t.rotation);
+          },
+          py::arg("target"), py::arg("source"), py::arg("time_ns"),
+          "((x, y, z), (qx, qy, qz, qw)): the transform taking points in `source` to `target` at time_ns, "
+          "interpolated between samples.");
+
+  m.def("filter", &copy, py::arg("inputs"), py::arg("output"), py::arg("topics") = std::vector<std::string>{},
+        py::arg("exclude") = std::vector<std::string>{}, py::arg("start") = py::none(), py::arg("end") = py::none(),
+        py::arg("every") = 1, py::arg("format") = py::none(), py::arg("compression") = py::none(),
+        py::arg("overwrite") = false, py::arg("msg_path") = std::vector<std::filesystem::path>{},
+        py::arg("progress") = py::none(),
+        "Copies the chosen messages of the inputs into one recording, as `bagscope-cli filter`; a report dict.");
+  m.def(
+      "convert",
+      [](const py::object& inputs, const std::filesystem::path& output, std::optional<std::string> format,
+         std::optional<std::string> compression, bool overwrite, const std::vector<std::filesystem::path>& msgPath,
+         const py::object& progress) {
+        return copy(inputs, output, {}, {}, std::nullopt, std::nullopt, 1, format, compression, overwrite, msgPath,
+                    progress);
+      },
+      py::arg("inputs"), py::arg("output"), py::arg("format") = py::none(), py::arg("compression") = py::none(),
+      py::arg("overwrite") = false, py::arg("msg_path") = std::vector<std::filesystem::path>{},
+      py::arg("progress") = py::none(),
+      "Writes the inputs as one recording of another format or compression, as `bagscope-cli convert`.");
+  m.def("export", &exportFiles, py::arg("inputs"), py::arg("out_dir"), py::arg("format"),
+        py::arg("topics") = std::vector<std::string>{}, py::arg("start") = py::none(), py::arg("end") = py::none(),
+        py::arg("every") = 1, py::arg("name") = "", py::arg("overwrite") = false,
+        py::arg("msg_path") = std::vector<std::filesystem::path>{}, py::arg("progress") = py::none(),
+        "Exports topics to files, as `bagscope-cli export`; options by the command line's names "
+        "(quality=90, fields='x,y,z', time='log'). A report dict with the files written.");
 
   m.def(
       "open",
