@@ -28,6 +28,7 @@ int runStats(const std::vector<std::string>& args);
 int runFilter(const std::vector<std::string>& args);
 int runMerge(const std::vector<std::string>& args);
 int runConvert(const std::vector<std::string>& args);
+int runImport(const std::vector<std::string>& args);
 int runRecover(const std::vector<std::string>& args);
 
 /// A bad command line: "bagscope-cli: <command>: <why> (see bagscope-cli <command> --help)"

@@ -66,6 +66,16 @@ constexpr const char* kRecoverUsage =
     "    every complete message of a damaged or unfinished recording (a cut or unindexed\n"
     "    .bag, .bag.active, MCAP without summary, .db3 with its -wal) into a clean, indexed\n"
     "    one (by default of the input's kind), with what could not be read\n";
+constexpr const char* kImportUsage =
+    "usage: bagscope-cli import TABLE.csv -o OUT --topic T --type TYPE [--definition FILE]\n"
+    "                           [--topic T --type TYPE]... [--time-column C] [--time-unit s|ns]\n"
+    "                           [--format F] [--compression C] [--msg-path DIR] [--overwrite]\n"
+    "    a CSV table as messages: its columns are message paths of TYPE (linear_acceleration.x,\n"
+    "    covariance[3], header.stamp as one time), TOPIC/path with several topics; fields no\n"
+    "    column names are zero. The time: --time-column, else log_time_ns, log_time, stamp_ns\n"
+    "    or stamp (what export --format csv writes), in ns for *_ns names, else seconds.\n"
+    "    TYPE's definition: --definition (a ROS 1 bag needs it), --msg-path, or the standard\n"
+    "    ROS 2 interfaces\n";
 constexpr const char* kCommonNotes =
     "\n"
     "FILE is a ROS 1 .bag, an .mcap, a rosbag2 folder (or its metadata.yaml or .db3).\n"
@@ -100,6 +110,7 @@ constexpr Command kCommands[] = {
     {"stats", kStatsUsage, bagscope::cli::runStats},       {"export", kExportUsage, bagscope::cli::runExport},
     {"filter", kFilterUsage, bagscope::cli::runFilter},    {"merge", kMergeUsage, bagscope::cli::runMerge},
     {"convert", kConvertUsage, bagscope::cli::runConvert}, {"recover", kRecoverUsage, bagscope::cli::runRecover},
+    {"import", kImportUsage, bagscope::cli::runImport},
 };
 
 std::string overallUsage() {

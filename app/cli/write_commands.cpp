@@ -2,6 +2,8 @@
 // the copy job of core/write.
 
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 
 #include "arguments.hpp"
 #include "commands.hpp"
@@ -190,6 +192,96 @@ int runWrite(const std::string& command, const CommandRules& rules, const std::v
 }
 
 }  // namespace
+
+int runImport(const std::vector<std::string>& list) {
+  const std::string command = "import";
+  write::ImportRequest request;
+  std::optional<fs::path> table;
+  bool haveOutput = false, quiet = false;
+  std::optional<write::Container> container;
+  Arguments args(list);
+  while (args.next()) {
+    const std::string& a = args.current();
+    std::string v;
+    auto value = [&] { return args.value(v); };
+    if (a == "-o" || a == "--out" || a == "--output") {
+      if (!value()) return usageError(command, a + " needs a path");
+      request.output = fs::u8path(v);
+      haveOutput = true;
+    } else if (a == "--topic") {
+      if (!value() || v.empty()) return usageError(command, "--topic needs a topic name");
+      request.topics.push_back({v, "", ""});
+    } else if (a == "--type" || a == "--definition") {
+      if (request.topics.empty()) return usageError(command, a + " follows the --topic it is for");
+      if (!value()) return usageError(command, a + (a == "--type" ? " needs a type" : " needs a .msg file"));
+      if (a == "--type") {
+        request.topics.back().type = v;
+      } else {
+        std::ifstream in(fs::u8path(v), std::ios::binary);
+        std::stringstream text;
+        text << in.rdbuf();
+        if (!in) return usageError(command, "cannot read the definition '" + v + "'");
+        request.topics.back().definition = text.str();
+      }
+    } else if (a == "--time-column") {
+      if (!value()) return usageError(command, "--time-column needs a column name");
+      request.timeColumn = v;
+    } else if (a == "--time-unit") {
+      if (!value() || (v != "s" && v != "ns")) return usageError(command, "--time-unit takes s or ns");
+      request.timeUnit = v == "s" ? write::TimeUnit::Seconds : write::TimeUnit::Ns;
+    } else if (a == "--format") {
+      if (!value()) return usageError(command, "--format needs one of " + write::containerNames());
+      auto c = write::containerFromName(v);
+      if (!c) return usageError(command, c.error().message);
+      container = *c;
+    } else if (a == "--compression") {
+      compress::Codec codec{};
+      if (!value() || !compress::codecFromName(v, codec))
+        return usageError(command, "--compression takes none, lz4, zstd or bz2");
+      request.writer.compression = codec;
+    } else if (a == "--msg-path") {
+      if (!value()) return usageError(command, "--msg-path needs a folder");
+      request.msgPaths.push_back(fs::u8path(v));
+    } else if (a == "--overwrite") {
+      request.writer.overwrite = true;
+    } else if (a == "--quiet" || a == "-q") {
+      quiet = true;
+    } else if (a.starts_with("-") && a != "-") {
+      return usageError(command, "unknown option '" + a + "'");
+    } else if (table) {
+      return usageError(command, "takes one table");
+    } else {
+      table = fs::u8path(a);
+    }
+  }
+  if (!table) return usageError(command, "no table given");
+  if (!haveOutput) return usageError(command, "no output given (-o PATH)");
+  if (request.topics.empty()) return usageError(command, "no --topic given");
+  for (const auto& t : request.topics)
+    if (t.type.empty()) return usageError(command, "--topic " + t.topic + " needs its --type");
+  request.table = *table;
+  request.writer.container =
+      container ? *container : write::containerForName(request.output).value_or(write::Container::Mcap);
+
+  ProgressLine line(quiet);
+  InterruptScope interruptible;
+  std::string shown = utf8(request.output.filename());
+  auto report = write::importTable(request, interrupt().get_token(), [&](double f) { line.show(shown, 1, 1, f); });
+  line.done();
+  if (!report) {
+    if (report.error().code == ErrorCode::Cancelled) {
+      std::fprintf(stderr, "bagscope-cli: import: interrupted; nothing was written to '%s'\n",
+                   utf8(request.output).c_str());
+      return kInterrupted;
+    }
+    std::fprintf(stderr, "bagscope-cli: import: %s\n", describeForCli(report.error()).c_str());
+    return report.error().code == ErrorCode::Write ? kOutputFailed : kFailed;
+  }
+  std::fprintf(stderr, "bagscope-cli: import: wrote %llu messages on %zu topics to '%s' (%s)\n",
+               static_cast<unsigned long long>(report->messagesWritten), report->perTopic.size(),
+               utf8(request.output).c_str(), formatBytes(report->bytesWritten).c_str());
+  return kOk;
+}
 
 int runFilter(const std::vector<std::string>& args) { return runWrite("filter", {true, false, false}, args); }
 int runMerge(const std::vector<std::string>& args) { return runWrite("merge", {true, false, false}, args); }

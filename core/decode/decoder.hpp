@@ -193,6 +193,9 @@ Result<void> encode(const Decoder& decoder, const Value& message, std::vector<st
 /// A message of `type` with every number zero, every string and dynamic array empty and fixed
 /// arrays at their length: what encode() takes for fields nobody set.
 Value zeroValue(const schema::MessageType& type);
+/// One zero element of `field`'s type (a message, a number, an empty string): what an array
+/// grows by.
+Value zeroElement(const schema::Field& field);
 
 /// How uint8[]/char[] arrays are written as JSON.
 enum class BytesMode : std::uint8_t {

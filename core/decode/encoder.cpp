@@ -234,6 +234,8 @@ private:
   std::size_t origin_;
 };
 
+}  // namespace
+
 Value zeroElement(const schema::Field& f) {
   Value v;
   switch (f.type) {
@@ -267,8 +269,6 @@ Value zeroElement(const schema::Field& f) {
   }
   return v;
 }
-
-}  // namespace
 
 Value zeroValue(const schema::MessageType& type) {
   Value v;

@@ -11,6 +11,7 @@
 #include "core/base/output_file.hpp"
 #include "core/base/text.hpp"
 #include "core/schema/builtin_types.hpp"
+#include "detail/writers.hpp"
 #include "write.hpp"
 
 namespace bagscope::write {
@@ -280,12 +281,7 @@ Result<CopyReport> copyRecording(const Session& s, const CopyRequest& request, S
   if (failed) return *failed;
   BAGSCOPE_TRY(r);
   if (auto f = (*writer)->finish(); !f) return f.error();
-  std::error_code ec;
-  if (fs::is_directory(output, ec)) {
-    for (const auto& e : fs::directory_iterator(output, ec)) report.bytesWritten += e.file_size(ec);
-  } else {
-    report.bytesWritten = fs::file_size(output, ec);
-  }
+  report.bytesWritten = detail::outputSize(output);
   if (tell) tell(1.0);
   return report;
 }

@@ -172,4 +172,12 @@ Result<std::unique_ptr<RecordingWriter>> openWriter(const fs::path& path, const 
   return std::unique_ptr<RecordingWriter>(std::make_unique<Published>(std::move(inner), temp, path, options.overwrite));
 }
 
+std::uint64_t detail::outputSize(const fs::path& output) {
+  std::error_code ec;
+  if (!fs::is_directory(output, ec)) return fs::file_size(output, ec);
+  std::uint64_t bytes = 0;
+  for (const auto& e : fs::directory_iterator(output, ec)) bytes += e.file_size(ec);
+  return bytes;
+}
+
 }  // namespace bagscope::write

@@ -135,4 +135,38 @@ struct CopyReport {
 Result<CopyReport> copyRecording(const session::Session& session, const CopyRequest& request, StopToken stop = {},
                                  const session::ProgressFn& progress = {});
 
+// ---- Tables in: a CSV file as messages ---------------------------------------------------
+
+struct ImportTopic {
+  std::string topic;       ///< "/imu"
+  std::string type;        ///< "sensor_msgs/msg/Imu"
+  std::string definition;  ///< empty: from the message folders or the standard ROS 2 interfaces
+};
+enum class TimeUnit : std::uint8_t { Ns, Seconds };
+struct ImportRequest {
+  std::filesystem::path table;  ///< a CSV file with a header line
+  /// Its columns are message paths of these topics' types ("linear_acceleration.x",
+  /// "covariance[3]", a time field as one column): "TOPIC/path" with several topics, a bare
+  /// path too with one. A field no column names is zero; a row makes a message of each topic
+  /// it has a cell for.
+  std::vector<ImportTopic> topics;
+  std::filesystem::path output;
+  WriterOptions writer;
+  /// The log time's column; empty: log_time_ns, log_time, stamp_ns or stamp (the export's).
+  std::string timeColumn;
+  /// Of the time column and of time fields; unset: ns for a column named *_ns, else seconds.
+  std::optional<TimeUnit> timeUnit;
+  std::vector<std::filesystem::path> msgPaths;
+};
+struct ImportReport {
+  std::uint64_t messagesWritten = 0;
+  std::uint64_t bytesWritten = 0;
+  std::map<std::string, std::uint64_t> perTopic;
+};
+/// Writes the table's rows as messages (in log-time order, whatever the rows' order) to
+/// `request.output`. Errors name the file, the line and the column, and leave no output: a
+/// column that is no field, a cell that is not what its field holds, a value out of range.
+Result<ImportReport> importTable(const ImportRequest& request, StopToken stop = {},
+                                 const session::ProgressFn& progress = {});
+
 }  // namespace bagscope::write

@@ -34,7 +34,7 @@ ALLOWED = {
     'core/session': {'core/base', 'core/compress', 'core/decode', 'core/schema', 'core/storage'},
     'core/export': {'core/base', 'core/decode', 'core/schema', 'core/sensors', 'core/session', 'core/storage'},
     'core/analysis': {'core/base'},
-    'core/write': {'core/base', 'core/compress', 'core/schema', 'core/session', 'core/storage'},
+    'core/write': {'core/base', 'core/compress', 'core/decode', 'core/schema', 'core/session', 'core/storage'},
     'widgets': {'core/analysis', 'core/base', 'core/decode', 'core/export', 'core/scene', 'core/sensors', 'core/session',
                 'core/write'},
     'app/cli': {'core/base', 'core/decode', 'core/export', 'core/sensors', 'core/session', 'core/write'},

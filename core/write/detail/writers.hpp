@@ -42,4 +42,7 @@ std::unique_ptr<RecordingWriter> makeRosbag2Writer(const std::filesystem::path& 
 /// The library name writers put in their headers: "bagscope 0.1.0".
 std::string libraryName();
 
+/// The size of a finished output: a file's, or the sum of a rosbag2 folder's files.
+std::uint64_t outputSize(const std::filesystem::path& output);
+
 }  // namespace bagscope::write::detail
