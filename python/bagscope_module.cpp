@@ -87,9 +87,61 @@ Result<T> interruptible(const std::function<Result<T>(StopToken, const ProgressF
   return std::move(*result);
 }
 
+// The numpy dtype of a numeric field's elements, or null for others (strings, times, messages).
+const char* numpyType(const schema::Field& f) {
+  using P = schema::Primitive;
+  switch (f.type) {
+    case P::Bool: return "?";
+    case P::Int8: return "i1";
+    case P::UInt8: return "u1";
+    case P::Int16: return "i2";
+    case P::UInt16: return "u2";
+    case P::Int32: return "i4";
+    case P::UInt32: return "u4";
+    case P::Int64: return "i8";
+    case P::UInt64: return "u8";
+    case P::Float32: return "f4";
+    case P::Float64: return "f8";
+    default: return nullptr;
+  }
+}
+
+// A numeric array as a numpy array of its field's type.
+template <typename T>
+py::array numericArray(const decode::Value& v) {
+  py::array_t<T> out(static_cast<py::ssize_t>(v.items.size()));
+  T* p = out.mutable_data();
+  for (const auto& x : v.items) {
+    using K = decode::Value::Kind;
+    *p++ = x.kind == K::Float  ? static_cast<T>(x.f)
+           : x.kind == K::Int  ? static_cast<T>(x.i)
+           : x.kind == K::UInt ? static_cast<T>(x.u)
+                               : static_cast<T>(x.b);
+  }
+  return std::move(out);
+}
+
+py::object numericArray(const decode::Value& v, const schema::Field& f) {
+  using P = schema::Primitive;
+  switch (f.type) {
+    case P::Bool: return numericArray<bool>(v);
+    case P::Int8: return numericArray<std::int8_t>(v);
+    case P::UInt8: return numericArray<std::uint8_t>(v);
+    case P::Int16: return numericArray<std::int16_t>(v);
+    case P::UInt16: return numericArray<std::uint16_t>(v);
+    case P::Int32: return numericArray<std::int32_t>(v);
+    case P::UInt32: return numericArray<std::uint32_t>(v);
+    case P::Int64: return numericArray<std::int64_t>(v);
+    case P::UInt64: return numericArray<std::uint64_t>(v);
+    case P::Float32: return numericArray<float>(v);
+    default: return numericArray<double>(v);
+  }
+}
+
 // A decoded value as Python objects, in the form of `bagscope-cli cat`'s JSON: structs as
-// dicts, arrays as lists (bytes as bytes), times as {"sec", "nsec"}.
-py::object toPython(const decode::Value& v) {
+// dicts, arrays of numbers as numpy arrays of their type, other arrays as lists, uint8[] as
+// bytes, times as {"sec", "nsec"}.
+py::object toPython(const decode::Value& v, const schema::Field* field = nullptr) {
   using K = decode::Value::Kind;
   switch (v.kind) {
     case K::Bool: return py::bool_(v.b);
@@ -97,7 +149,8 @@ py::object toPython(const decode::Value& v) {
     case K::UInt: return py::int_(v.u);
     case K::Float: return py::float_(v.f);
     case K::String:
-      return py::str(PyUnicode_DecodeUTF8(v.text.data(), static_cast<Py_ssize_t>(v.text.size()), "replace"));
+      return py::reinterpret_steal<py::object>(
+          PyUnicode_DecodeUTF8(v.text.data(), static_cast<Py_ssize_t>(v.text.size()), "replace"));
     case K::Time:
     case K::Duration: {
       py::dict d;
@@ -107,6 +160,7 @@ py::object toPython(const decode::Value& v) {
     }
     case K::Bytes: return py::bytes(reinterpret_cast<const char*>(v.bytes.data()), v.bytes.size());
     case K::Array: {
+      if (field && numpyType(*field)) return numericArray(v, *field);
       py::list list(v.items.size());
       for (std::size_t i = 0; i < v.items.size(); ++i) list[i] = toPython(v.items[i]);
       return std::move(list);
@@ -115,7 +169,7 @@ py::object toPython(const decode::Value& v) {
       py::dict d;
       for (std::size_t i = 0; i < v.items.size(); ++i) {
         if (!v.type || i >= v.type->fields.size() || v.type->fields[i].hidden) continue;
-        d[py::str(v.type->fields[i].name)] = toPython(v.items[i]);
+        d[py::str(v.type->fields[i].name)] = toPython(v.items[i], &v.type->fields[i]);
       }
       return std::move(d);
     }

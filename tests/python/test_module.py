@@ -38,6 +38,8 @@ def as_expected(value):
         return list(value)
     if isinstance(value, dict):
         return {k: as_expected(v) for k, v in value.items()}
+    if isinstance(value, np.ndarray):  # arrays of numbers come as numpy arrays of their type
+        return value.tolist()
     if isinstance(value, list):
         return [as_expected(v) for v in value]
     return value
@@ -236,3 +238,13 @@ def test_dataframe_columns_types_and_values_are_the_messages():
             value = short[f'status[{k}].name'][i]
             assert value == (m.status[k].name if k < len(m.status) else None)
     np.testing.assert_array_equal(picked['angular_velocity.y'], [m.angular_velocity.y for _, m in rows])
+
+
+def test_arrays_of_numbers_are_numpy_arrays_of_their_field_type():
+    with bagscope.open(DATA / 'ros1/demo_uncompressed.bag') as rec:
+        _, _, scan = next(iter(rec.messages(topics=['/scan'])))
+        _, _, imu = next(iter(rec.messages(topics=['/imu'])))
+        _, _, image = next(iter(rec.messages(topics=['/camera/image_raw'])))
+    assert scan['ranges'].dtype == np.float32 and scan['ranges'].shape == (360,)
+    assert imu['orientation_covariance'].dtype == np.float64 and imu['orientation_covariance'].shape == (9,)
+    assert isinstance(image['data'], bytes) and len(image['data']) == image['step'] * image['height']
