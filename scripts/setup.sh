@@ -31,6 +31,8 @@ packages=(
   xvfb xauth x11-utils
   # the Python module (import bagscope) and its pytest suite
   pybind11-dev python3-dev python3-pytest
+  # the module on a cluster: Dask's LocalCluster in the pytest suite
+  python3-dask python3-distributed
   # the export test's independent readers: the ROS 1 reference, Open3D, PCL, OpenCV, pandas
   python3-rosbag python3-genpy python3-rospy python3-sensor-msgs python3-roslz4 python3-numpy
   python3-open3d pcl-tools python3-opencv python3-pandas
