@@ -437,17 +437,67 @@ public:
   }
 
   // Numeric columns of message paths, as numpy arrays keyed by path, with "log_time_ns".
+  // With time="stamp", also "stamp_ns": each message's header stamp, read from its bytes.
   py::dict columns(const std::string& topic, const std::vector<std::string>& paths, std::optional<std::int64_t> start,
-                   std::optional<std::int64_t> end) const {
-    auto ids = topicsNamed(session(), {topic});
+                   std::optional<std::int64_t> end, const std::string& time) const {
+    if (time != "log" && time != "stamp") throw py::value_error("time= takes 'log' or 'stamp', not '" + time + "'");
+    const session::TopicId id = oneTopic(topic);
     auto s = shared();  // the work holds the session: a close() meanwhile cannot drop it
     session::FieldColumns c = valueOr(interruptible<session::FieldColumns>([&](StopToken stop, const ProgressFn&) {
-      return s->extractFields(ids.front(), paths, start.value_or(INT64_MIN), end.value_or(INT64_MAX), stop);
+      return s->extractFields(id, paths, start.value_or(INT64_MIN), end.value_or(INT64_MAX), stop);
     }));
     py::dict out;
     out["log_time_ns"] = py::array_t<std::int64_t>(static_cast<py::ssize_t>(c.logTimeNs.size()), c.logTimeNs.data());
+    if (time == "stamp") {
+      auto stamps = valueOr(interruptible<std::vector<std::int64_t>>([&](StopToken stop, const ProgressFn&) {
+        return headerStamps(*s, id, start.value_or(INT64_MIN), end.value_or(INT64_MAX), stop);
+      }));
+      if (stamps.size() != c.logTimeNs.size())
+        throw std::runtime_error("the topic changed while it was read: " + std::to_string(stamps.size()) +
+                                 " stamps for " + std::to_string(c.logTimeNs.size()) + " rows");
+      out["stamp_ns"] = py::array_t<std::int64_t>(static_cast<py::ssize_t>(stamps.size()), stamps.data());
+    }
     for (std::size_t k = 0; k < c.paths.size(); ++k)
       out[py::str(c.paths[k])] = py::array_t<double>(static_cast<py::ssize_t>(c.values[k].size()), c.values[k].data());
+    return out;
+  }
+
+  // The one topic a name or pattern names.
+  session::TopicId oneTopic(const std::string& topic) const {
+    auto ids = topicsNamed(session(), {topic});
+    if (ids.size() != 1)
+      throw py::key_error("'" + topic + "' names " + std::to_string(ids.size()) + " topics, not one");
+    return ids.front();
+  }
+
+  // The header stamp of each of the topic's messages in the range, in log-time order.
+  static Result<std::vector<std::int64_t>> headerStamps(const session::Session& s, session::TopicId id,
+                                                        std::int64_t start, std::int64_t end, StopToken stop) {
+    std::vector<std::int64_t> out;
+    std::optional<Error> failed;
+    session::Selection selection{{id}, start, end};
+    auto r = s.forEach(
+        selection,
+        [&](const session::Message& m) {
+          auto d = s.decoder(*m.connection);
+          if (d && !schema::startsWithHeader(*(*d)->schema().root)) {
+            failed = makeError(ErrorCode::InvalidArgument, "'" + m.connection->topic + "' (" + m.connection->type +
+                                                               ") has no header stamp: use time='log'");
+            return false;
+          }
+          auto stamp = d ? decode::peekHeaderStamp(m.bytes, (*d)->format()) : std::nullopt;
+          if (!stamp) {
+            failed = d ? makeError(ErrorCode::Decode, "a message too short for its header") : d.error();
+            failed->topic = m.connection->topic;
+            failed->logTimeNs = m.logTimeNs;
+            return false;
+          }
+          out.push_back(*stamp);
+          return true;
+        },
+        {}, stop);
+    if (failed) return *failed;
+    if (!r) return r.error();
     return out;
   }
 
@@ -465,10 +515,8 @@ public:
                        std::optional<std::int64_t> start, std::optional<std::int64_t> end,
                        std::uint32_t arrayLimit) const {
     py::module_ pandas = py::module_::import("pandas");
-    if (fields) return pandas.attr("DataFrame")(columns(topic, *fields, start, end));
-    auto ids = topicsNamed(session(), {topic});
-    if (ids.size() != 1)
-      throw py::key_error("'" + topic + "' names " + std::to_string(ids.size()) + " topics, not one");
+    if (fields) return pandas.attr("DataFrame")(columns(topic, *fields, start, end, "log"));
+    const std::vector<session::TopicId> ids{oneTopic(topic)};
     session::Selection range;
     if (start) range.startNs = *start;
     if (end) range.endNs = *end;
@@ -955,7 +1003,9 @@ PYBIND11_MODULE(bagscope, m) {
            "A pandas DataFrame of the topic: the CSV export's columns (log_time_ns, stamp_ns, every field "
            "flattened as a.b.c and name[i]) with their types, or with fields=[paths] log_time_ns and those numbers.")
       .def("columns", &Recording::columns, py::arg("topic"), py::arg("paths"), py::arg("start") = py::none(),
-           py::arg("end") = py::none(), "{path: numpy array} of numeric fields, and 'log_time_ns'")
+           py::arg("end") = py::none(), py::arg("time") = "log",
+           "{path: numpy array} of numeric fields, and 'log_time_ns' (with time='stamp' also 'stamp_ns', the "
+           "header stamps)")
       .def("transforms", &Recording::transforms, "Every /tf and /tf_static transform, for lookup().")
       .def("close", &Recording::close)
       .def("__enter__", [](Recording& r) -> Recording& { return r; })

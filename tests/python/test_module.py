@@ -248,3 +248,18 @@ def test_arrays_of_numbers_are_numpy_arrays_of_their_field_type():
     assert scan['ranges'].dtype == np.float32 and scan['ranges'].shape == (360,)
     assert imu['orientation_covariance'].dtype == np.float64 and imu['orientation_covariance'].shape == (9,)
     assert isinstance(image['data'], bytes) and len(image['data']) == image['step'] * image['height']
+
+
+def test_columns_with_header_stamps():
+    import rosbag
+    path = DATA / 'ros1/demo_uncompressed.bag'
+    with rosbag.Bag(str(path)) as bag:
+        stamps = [m.header.stamp.to_nsec() for _, m, _ in bag.read_messages(topics=['/imu'])]
+    with bagscope.open(path) as rec:
+        cols = rec.columns('/imu', ['linear_acceleration.x'], time='stamp')
+        with pytest.raises(ValueError, match='no header stamp'):
+            rec.columns('/number', ['data'], time='stamp')
+        with pytest.raises(KeyError, match='names 2 topics'):
+            rec.columns('/\\/camera\\/depth.*/', ['height'])
+    assert cols['stamp_ns'].dtype == np.int64
+    np.testing.assert_array_equal(cols['stamp_ns'], stamps)
