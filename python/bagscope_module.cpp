@@ -894,14 +894,18 @@ std::shared_ptr<const session::Session> openSession(const py::object& paths,
 py::dict copy(const py::object& inputs, const std::filesystem::path& output, std::vector<std::string> topics,
               std::vector<std::string> exclude, std::optional<std::int64_t> start, std::optional<std::int64_t> end,
               std::uint64_t every, std::optional<std::string> format, std::optional<std::string> compression,
-              bool overwrite, const std::vector<std::filesystem::path>& msgPath, const py::object& progress) {
+              bool overwrite, const std::vector<std::filesystem::path>& msgPath, const py::object& progress,
+              bool toRos2) {
   auto s = openSession(inputs, msgPath);
   write::CopyRequest request;
+  request.toRos2 = toRos2;
   request.output = output;
   request.every = std::max<std::uint64_t>(every, 1);
   request.msgPaths = msgPath;
   if (format) request.writer.container = valueOr(write::containerFromName(*format));
-  else request.writer.container = write::containerForName(output).value_or(write::containerOf(*s));
+  else
+    request.writer.container =
+        write::containerForName(output).value_or(toRos2 ? write::Container::Rosbag2Mcap : write::containerOf(*s));
   if (compression) {
     compress::Codec codec;
     if (!compress::codecFromName(*compression, codec))
@@ -1062,19 +1066,19 @@ PYBIND11_MODULE(bagscope, m) {
         py::arg("exclude") = std::vector<std::string>{}, py::arg("start") = py::none(), py::arg("end") = py::none(),
         py::arg("every") = 1, py::arg("format") = py::none(), py::arg("compression") = py::none(),
         py::arg("overwrite") = false, py::arg("msg_path") = std::vector<std::filesystem::path>{},
-        py::arg("progress") = py::none(),
+        py::arg("progress") = py::none(), py::arg("to_ros2") = false,
         "Copies the chosen messages of the inputs into one recording, as `bagscope-cli filter`; a report dict.");
   m.def(
       "convert",
       [](const py::object& inputs, const std::filesystem::path& output, std::optional<std::string> format,
          std::optional<std::string> compression, bool overwrite, const std::vector<std::filesystem::path>& msgPath,
-         const py::object& progress) {
+         const py::object& progress, bool toRos2) {
         return copy(inputs, output, {}, {}, std::nullopt, std::nullopt, 1, format, compression, overwrite, msgPath,
-                    progress);
+                    progress, toRos2);
       },
       py::arg("inputs"), py::arg("output"), py::arg("format") = py::none(), py::arg("compression") = py::none(),
       py::arg("overwrite") = false, py::arg("msg_path") = std::vector<std::filesystem::path>{},
-      py::arg("progress") = py::none(),
+      py::arg("progress") = py::none(), py::arg("to_ros2") = false,
       "Writes the inputs as one recording of another format or compression, as `bagscope-cli convert`.");
   m.def("export", &exportFiles, py::arg("inputs"), py::arg("out_dir"), py::arg("format"),
         py::arg("topics") = std::vector<std::string>{}, py::arg("start") = py::none(), py::arg("end") = py::none(),

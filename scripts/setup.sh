@@ -34,7 +34,7 @@ packages=(
   # the module on a cluster: Dask's LocalCluster in the pytest suite
   python3-dask python3-distributed
   # the export test's independent readers: the ROS 1 reference, Open3D, PCL, OpenCV, pandas
-  python3-rosbag python3-genpy python3-rospy python3-sensor-msgs python3-roslz4 python3-numpy
+  python3-rosbag python3-genpy python3-rospy python3-sensor-msgs python3-roslz4 python3-numpy python3-rosgraph-msgs
   python3-open3d pcl-tools python3-opencv python3-pandas
   # the write test's independent readers: rosbags (../shared/peers/rosbags, pure Python) needs
   # these; Foxglove's @mcap/core comes from npm into the build tree (tests/write/README.md)

@@ -48,9 +48,10 @@ constexpr const char* kExportUsage =
     "{format-options}";
 constexpr const char* kFilterUsage =
     "usage: bagscope-cli filter INPUT... -o OUT [--topic T]... [--exclude T]... [--start S] [--end S]\n"
-    "                           [--every N] [--format F] [--compression C] [--overwrite]\n"
-    "    the chosen messages, bytes untouched, to a new recording (one time-ordered recording\n"
-    "    when several inputs are given); T: a topic name or /regular expression/\n";
+    "                           [--every N] [--format F] [--compression C] [--to-ros2] [--overwrite]\n"
+    "    the chosen messages, bytes untouched (but with --to-ros2: see convert), to a new recording\n"
+    "    (one time-ordered recording when several inputs are given); T: a topic name or\n"
+    "    /regular expression/\n";
 constexpr const char* kMergeUsage =
     "usage: bagscope-cli merge INPUT... -o OUT [filter's options]\n"
     "    several recordings as one, in log-time order; topics of one name and type are merged,\n"
@@ -60,7 +61,11 @@ constexpr const char* kConvertUsage =
     "    another container for the same messages: F: {containers} (default: by OUT's\n"
     "    extension, .bag or .mcap); C: none, lz4, zstd (MCAP, rosbag2), lz4, bz2 (ROS 1)\n"
     "      --chunk-size BYTES (default 4M MCAP, 768k ROS 1)  --split-size BYTES (rosbag2)\n"
-    "      --msg-path DIR: definitions to write for ROS 2 topics whose input carries none\n";
+    "      --msg-path DIR: definitions to write for ROS 2 topics whose input carries none\n"
+    "      --to-ros2: ROS 1 messages translated into ROS 2 types and CDR (a ROS 2 MCAP, or a\n"
+    "        rosbag2 folder by default): the standard interfaces where ROS 2 has the type,\n"
+    "        definitions made from the bag's own for the rest, latched topics transient-local;\n"
+    "        what is dropped, zeroed or renamed is listed\n";
 constexpr const char* kRecoverUsage =
     "usage: bagscope-cli recover INPUT -o OUT [--format F] [--compression C] [--overwrite]\n"
     "    every complete message of a damaged or unfinished recording (a cut or unindexed\n"

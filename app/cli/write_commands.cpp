@@ -24,7 +24,7 @@ struct WriteArgs {
   std::optional<write::Container> container;
   std::optional<compress::Codec> compression;
   std::uint64_t chunkBytes = 0, splitBytes = 0;
-  bool overwrite = false, quiet = false;
+  bool overwrite = false, quiet = false, toRos2 = false;
   std::vector<fs::path> msgPaths;
 };
 
@@ -87,6 +87,8 @@ std::optional<int> parseWriteArgs(const std::string& command, const CommandRules
       out.overwrite = true;
     } else if (a == "--quiet" || a == "-q") {
       out.quiet = true;
+    } else if (a == "--to-ros2") {
+      out.toRos2 = true;
     } else if (rules.selects && (a == "--topic" || a == "--exclude")) {
       if (!value()) return usageError(command, a + " needs a topic name or /regular expression/");
       (a == "--topic" ? out.topics.include : out.topics.exclude).push_back(v);
@@ -108,6 +110,7 @@ std::optional<int> parseWriteArgs(const std::string& command, const CommandRules
   if (rules.oneInput && out.inputs.size() > 1) return usageError(command, "takes one input");
   if (!haveOutput) return usageError(command, "no output given (-o PATH)");
   if (!out.container) out.container = write::containerForName(out.output);
+  if (!out.container && out.toRos2) out.container = write::Container::Rosbag2Mcap;  // a folder name: rosbag2
   if (!out.container && rules.needsFormat)
     return usageError(command, "say the output's format with --format (" + write::containerNames() + ")");
   return std::nullopt;
@@ -150,6 +153,7 @@ int runWrite(const std::string& command, const CommandRules& rules, const std::v
   request.output = parsed.output;
   request.every = parsed.every;
   request.msgPaths = parsed.msgPaths;
+  request.toRos2 = parsed.toRos2;
   request.writer.container = parsed.container ? *parsed.container : write::containerOf(s);
   request.writer.compression = parsed.compression;
   request.writer.chunkBytes = parsed.chunkBytes;

@@ -65,8 +65,18 @@ std::optional<std::string> lookUp(const std::string& name, std::span<const std::
 }  // namespace
 
 std::optional<std::string> findDefinition(std::string_view type, std::span<const std::filesystem::path> msgPaths) {
+  return findDefinition(type, msgPaths, {});
+}
+
+std::optional<std::string> findDefinition(std::string_view type, std::span<const std::filesystem::path> msgPaths,
+                                          const std::map<std::string, std::string>& extra) {
+  auto lookUp = [&](const std::string& name) -> std::optional<std::string> {
+    if (auto text = schema::lookUp(name, msgPaths)) return text;
+    if (auto it = extra.find(name); it != extra.end()) return it->second;
+    return std::nullopt;
+  };
   std::string root = normalize(type);
-  auto rootText = lookUp(root, msgPaths);
+  auto rootText = lookUp(root);
   if (!rootText) return std::nullopt;
   std::string out = *rootText;
   // Dependencies depth first, each once, as rosbag2 writes them.
@@ -76,7 +86,7 @@ std::optional<std::string> findDefinition(std::string_view type, std::span<const
     std::string dep = pending.front();
     pending.erase(pending.begin());
     if (!done.insert(dep).second) continue;
-    auto text = lookUp(dep, msgPaths);
+    auto text = lookUp(dep);
     if (!text) return std::nullopt;
     out += "\n" + std::string(80, '=') + "\nMSG: " + dep + "\n" + *text;
     auto more = dependencies(*text, dep.substr(0, dep.find('/')));

@@ -4,6 +4,7 @@
 // (resources/ros2-interfaces, Apache-2.0) compiled into the binary.
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -17,6 +18,10 @@ namespace bagscope::schema {
 /// looked up in `msgPaths` (as DIR/<pkg>/msg/<Type>.msg, first match wins), then among the
 /// standard interfaces. Empty when the type or one of its dependencies is found nowhere.
 std::optional<std::string> findDefinition(std::string_view type, std::span<const std::filesystem::path> msgPaths = {});
+/// The same, with `extra` (.msg texts by "pkg/Type") looked up after the standard interfaces:
+/// definitions made for types ROS 2 does not have.
+std::optional<std::string> findDefinition(std::string_view type, std::span<const std::filesystem::path> msgPaths,
+                                          const std::map<std::string, std::string>& extra);
 
 /// rosbag2 (Jazzy) records service events on topics of type "pkg/srv/Name_Event" and
 /// stores the .srv text (request, "---", response, then dependency sections) as their

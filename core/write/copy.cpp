@@ -11,6 +11,7 @@
 #include "core/base/output_file.hpp"
 #include "core/base/text.hpp"
 #include "core/schema/builtin_types.hpp"
+#include "detail/translate.hpp"
 #include "detail/writers.hpp"
 #include "write.hpp"
 
@@ -203,17 +204,44 @@ Result<CopyReport> copyRecording(const Session& s, const CopyRequest& request, S
   const auto& info = containerInfo(request.writer.container);
   CopyReport report;
 
+  // ROS 1 connections translated to ROS 2 when asked: what cannot be is said, and kept as ROS 1
+  // where the container can hold it.
+  std::unordered_map<const storage::Connection*, std::unique_ptr<detail::Ros2Translation>> translations;
+  if (request.toRos2) {
+    std::set<std::string> refused;
+    for (const auto& t : s.topics())
+      for (const auto& m : t.members) {
+        if (m.connection->messageEncoding != "ros1" || translations.count(m.connection)) continue;
+        auto decoder = s.decoder(*m.connection);
+        auto made = decoder ? detail::Ros2Translation::make(*m.connection, *decoder, request.msgPaths)
+                            : Result<std::unique_ptr<detail::Ros2Translation>>(decoder.error());
+        if (!made) {
+          refused.insert(t.name + ": not translated to ROS 2: " + made.error().message);
+          continue;
+        }
+        if ((*made)->connection().topic != t.name)
+          report.notes.push_back(t.name + ": written as " + (*made)->connection().topic +
+                                 " (a name ROS 2 accepts: a token may not start with a digit)");
+        translations.emplace(m.connection, std::move(made).value());
+      }
+    report.notes.insert(report.notes.end(), refused.begin(), refused.end());
+  }
+  auto outgoing = [&](const storage::Connection* c) -> const storage::Connection& {
+    auto it = translations.find(c);
+    return it == translations.end() ? *c : it->second->connection();
+  };
+
   // The topics the container can hold, and their connections.
   std::vector<TopicId> topics = request.selection.topics;
   if (topics.empty())
     for (TopicId id = 0; id < s.topics().size(); ++id) topics.push_back(id);
   std::vector<TopicId> kept;
-  std::vector<const storage::Connection*> connections;
+  std::vector<const storage::Connection*> connections, written;
   for (TopicId id : topics) {
     const auto& t = s.topics()[id];
     const storage::Connection* misfit = nullptr;
     for (const auto& m : t.members)
-      if (!info.encoding.empty() && m.connection->messageEncoding != info.encoding) misfit = m.connection;
+      if (!info.encoding.empty() && outgoing(m.connection).messageEncoding != info.encoding) misfit = m.connection;
     if (misfit) {
       report.skipped.push_back(t.name + ": its " +
                                (misfit->messageEncoding.empty() ? "unencoded" : misfit->messageEncoding) +
@@ -221,7 +249,10 @@ Result<CopyReport> copyRecording(const Session& s, const CopyRequest& request, S
       continue;
     }
     kept.push_back(id);
-    for (const auto& m : t.members) connections.push_back(m.connection);
+    for (const auto& m : t.members) {
+      connections.push_back(m.connection);
+      written.push_back(&outgoing(m.connection));
+    }
   }
   if (kept.empty() && !topics.empty())
     return fileError(ErrorCode::InvalidArgument,
@@ -230,8 +261,7 @@ Result<CopyReport> copyRecording(const Session& s, const CopyRequest& request, S
                      utf8(output));
 
   WriterOptions options = request.writer;
-  if (options.container == Container::Mcap && options.mcapProfile.empty())
-    options.mcapProfile = profileFor(connections);
+  if (options.container == Container::Mcap && options.mcapProfile.empty()) options.mcapProfile = profileFor(written);
   auto writer = openWriter(output, options);
   if (!writer) return writer.error();
   fs::path folder = output.parent_path().empty() ? fs::path(".") : output.parent_path();
@@ -240,10 +270,10 @@ Result<CopyReport> copyRecording(const Session& s, const CopyRequest& request, S
                            " unfinished outputs an earlier, interrupted run left in '" + utf8(folder) + "'");
   std::unordered_map<const storage::Connection*, ChannelId> channels;
   DefinitionFiller definitions(request.msgPaths, options.container);
-  for (const auto* c : connections) {
-    auto ch = (*writer)->addConnection(definitions.completed(*c));
+  for (std::size_t k = 0; k < connections.size(); ++k) {
+    auto ch = (*writer)->addConnection(definitions.completed(*written[k]));
     if (!ch) return ch.error();
-    channels.emplace(c, *ch);
+    channels.emplace(connections[k], *ch);
   }
   definitions.report(report);
 
@@ -256,6 +286,7 @@ Result<CopyReport> copyRecording(const Session& s, const CopyRequest& request, S
   std::unordered_map<TopicId, std::uint64_t> seen;
   std::uint64_t done = 0;
   std::optional<Error> failed;
+  std::vector<std::byte> translated;
   auto r = s.forEach(
       selection,
       [&](const session::Message& m) {
@@ -268,7 +299,18 @@ Result<CopyReport> copyRecording(const Session& s, const CopyRequest& request, S
           failed->logTimeNs = m.logTimeNs;
           return false;
         }
-        if (auto w = (*writer)->write(channels.at(m.connection), m.logTimeNs, m.bytes); !w) {
+        std::span<const std::byte> bytes = m.bytes;
+        if (auto it = translations.find(m.connection); it != translations.end()) {
+          if (auto t = it->second->translate(m.bytes, translated); !t) {
+            Error e = t.error();
+            e.topic = m.connection->topic;
+            e.logTimeNs = m.logTimeNs;
+            report.lost.push_back("not translated: " + e.describe());
+            return true;
+          }
+          bytes = translated;
+        }
+        if (auto w = (*writer)->write(channels.at(m.connection), m.logTimeNs, bytes); !w) {
           failed = std::move(w).error();
           if (failed->topic.empty()) failed->topic = m.connection->topic;
           return false;
@@ -282,6 +324,9 @@ Result<CopyReport> copyRecording(const Session& s, const CopyRequest& request, S
   BAGSCOPE_TRY(r);
   if (auto f = (*writer)->finish(); !f) return f.error();
   report.bytesWritten = detail::outputSize(output);
+  for (const auto& [_, t] : translations)
+    for (const auto& n : t->notes())
+      if (std::find(report.notes.begin(), report.notes.end(), n) == report.notes.end()) report.notes.push_back(n);
   if (tell) tell(1.0);
   return report;
 }

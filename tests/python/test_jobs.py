@@ -108,3 +108,15 @@ def test_ctrl_c_stops_a_long_call_and_leaves_nothing(tmp_path):
         bagscope.filter(big, tmp_path / 'copy.mcap', progress=press_ctrl_c)
     assert interrupted and interrupted[0] < 0.5
     assert sorted(p.name for p in tmp_path.iterdir()) == ['big.mcap']  # no output, no temporary file
+
+
+def test_convert_to_ros2_translates_the_types(tmp_path):
+    report = bagscope.convert(BAG, tmp_path / 'ros2', to_ros2=True)
+    with bagscope.open(BAG) as before, bagscope.open(tmp_path / 'ros2') as after:
+        assert report['messages'] == sum(t['count'] for t in before.topics)
+        types = {t['name']: (t['type'], t['encoding']) for t in after.topics}
+        assert types['/imu'] == ('sensor_msgs/msg/Imu', 'cdr') and types['/tf'][0] == 'tf2_msgs/msg/TFMessage'
+        _, _, info = next(iter(after.messages(topics=['/camera/camera_info'])))
+        _, _, was = next(iter(before.messages(topics=['/camera/camera_info'])))
+        assert info['k'] == was['K'] and info['header']['stamp'] == {'sec': was['header']['stamp']['sec'],
+                                                                      'nanosec': was['header']['stamp']['nsec']}
