@@ -15,17 +15,58 @@ namespace bagscope::cli {
 namespace {
 namespace fs = std::filesystem;
 
+// What every command that writes a recording takes: where, as what, and how it says so.
+struct OutputArgs {
+  fs::path output;
+  bool haveOutput = false;
+  std::optional<write::Container> container;
+  std::optional<compress::Codec> compression;
+  std::vector<fs::path> msgPaths;
+  bool overwrite = false, quiet = false;
+};
+
+// Takes `a` (and its value from `args`) when it is an output option: true if it was one, with
+// `error` set to the exit code when its value is wrong.
+bool outputOption(const std::string& command, const std::string& a, Arguments& args, OutputArgs& out,
+                  std::optional<int>& error) {
+  std::string v;
+  auto value = [&] { return args.value(v); };
+  if (a == "-o" || a == "--out" || a == "--output") {
+    if (!value()) error = usageError(command, a + " needs a path");
+    out.output = fs::u8path(v);
+    out.haveOutput = true;
+  } else if (a == "--format") {
+    auto c = value() ? write::containerFromName(v)
+                     : Result<write::Container>(
+                           makeError(ErrorCode::InvalidArgument, "--format needs one of " + write::containerNames()));
+    if (c) out.container = *c;
+    else error = usageError(command, c.error().message);
+  } else if (a == "--compression") {
+    compress::Codec codec{};
+    if (!value() || !compress::codecFromName(v, codec))
+      error = usageError(command, "--compression takes none, lz4, zstd or bz2");
+    out.compression = codec;
+  } else if (a == "--msg-path") {
+    if (!value()) error = usageError(command, "--msg-path needs a folder");
+    out.msgPaths.push_back(fs::u8path(v));
+  } else if (a == "--overwrite") {
+    out.overwrite = true;
+  } else if (a == "--quiet" || a == "-q") {
+    out.quiet = true;
+  } else {
+    return false;
+  }
+  return true;
+}
+
 struct WriteArgs {
   std::vector<fs::path> inputs;
-  fs::path output;
+  OutputArgs dest;
   write::TopicPatterns topics;
   std::optional<std::string> startArg, endArg;
   std::uint64_t every = 1;
-  std::optional<write::Container> container;
-  std::optional<compress::Codec> compression;
   std::uint64_t chunkBytes = 0, splitBytes = 0;
-  bool overwrite = false, quiet = false, toRos2 = false;
-  std::vector<fs::path> msgPaths;
+  bool toRos2 = false;
 };
 
 // "64M", "512k", "1G" or a number of bytes.
@@ -57,36 +98,17 @@ struct CommandRules {
 
 std::optional<int> parseWriteArgs(const std::string& command, const CommandRules& rules,
                                   const std::vector<std::string>& list, WriteArgs& out) {
-  bool haveOutput = false;
   Arguments args(list);
   while (args.next()) {
     const std::string& a = args.current();
     std::string v;
     auto value = [&] { return args.value(v); };
-    if (a == "-o" || a == "--out" || a == "--output") {
-      if (!value()) return usageError(command, a + " needs a path");
-      out.output = fs::u8path(v);
-      haveOutput = true;
-    } else if (a == "--format") {
-      if (!value()) return usageError(command, "--format needs one of " + write::containerNames());
-      auto c = write::containerFromName(v);
-      if (!c) return usageError(command, c.error().message);
-      out.container = *c;
-    } else if (a == "--compression") {
-      compress::Codec codec{};
-      if (!value() || !compress::codecFromName(v, codec))
-        return usageError(command, "--compression takes none, lz4, zstd or bz2");
-      out.compression = codec;
+    std::optional<int> error;
+    if (outputOption(command, a, args, out.dest, error)) {
+      if (error) return error;
     } else if (a == "--chunk-size" || a == "--split-size") {
       if (!value() || !parseBytes(v, a == "--chunk-size" ? out.chunkBytes : out.splitBytes))
         return usageError(command, a + " needs a size in bytes (such as 4M)");
-    } else if (a == "--msg-path") {
-      if (!value()) return usageError(command, "--msg-path needs a folder");
-      out.msgPaths.push_back(fs::u8path(v));
-    } else if (a == "--overwrite") {
-      out.overwrite = true;
-    } else if (a == "--quiet" || a == "-q") {
-      out.quiet = true;
     } else if (a == "--to-ros2") {
       out.toRos2 = true;
     } else if (rules.selects && (a == "--topic" || a == "--exclude")) {
@@ -108,10 +130,10 @@ std::optional<int> parseWriteArgs(const std::string& command, const CommandRules
   }
   if (out.inputs.empty()) return usageError(command, "no input given");
   if (rules.oneInput && out.inputs.size() > 1) return usageError(command, "takes one input");
-  if (!haveOutput) return usageError(command, "no output given (-o PATH)");
-  if (!out.container) out.container = write::containerForName(out.output);
-  if (!out.container && out.toRos2) out.container = write::Container::Rosbag2Mcap;  // a folder name: rosbag2
-  if (!out.container && rules.needsFormat)
+  if (!out.dest.haveOutput) return usageError(command, "no output given (-o PATH)");
+  if (!out.dest.container) out.dest.container = write::containerForName(out.dest.output);
+  if (!out.dest.container && out.toRos2) out.dest.container = write::Container::Rosbag2Mcap;  // a folder: rosbag2
+  if (!out.dest.container && rules.needsFormat)
     return usageError(command, "say the output's format with --format (" + write::containerNames() + ")");
   return std::nullopt;
 }
@@ -119,13 +141,14 @@ std::optional<int> parseWriteArgs(const std::string& command, const CommandRules
 void printReport(const std::string& command, const WriteArgs& args, const write::CopyReport& report) {
   std::fprintf(stderr, "bagscope-cli: %s: wrote %llu messages on %zu topics to '%s' (%s)\n", command.c_str(),
                static_cast<unsigned long long>(report.messagesWritten), report.perTopic.size(),
-               utf8(args.output).c_str(), formatBytes(report.bytesWritten).c_str());
+               utf8(args.dest.output).c_str(), formatBytes(report.bytesWritten).c_str());
   if (report.metadataWritten || report.attachmentsWritten)
     std::fprintf(stderr, "bagscope-cli: %s: kept %llu metadata records and %llu attachments in '%s'\n", command.c_str(),
                  static_cast<unsigned long long>(report.metadataWritten),
-                 static_cast<unsigned long long>(report.attachmentsWritten), utf8(args.output).c_str());
+                 static_cast<unsigned long long>(report.attachmentsWritten), utf8(args.dest.output).c_str());
   for (const auto& n : report.notes)
-    std::fprintf(stderr, "bagscope-cli: %s: '%s': note: %s\n", command.c_str(), utf8(args.output).c_str(), n.c_str());
+    std::fprintf(stderr, "bagscope-cli: %s: '%s': note: %s\n", command.c_str(), utf8(args.dest.output).c_str(),
+                 n.c_str());
   for (const auto& s : report.skipped)
     std::fprintf(stderr, "bagscope-cli: %s: skipped %s\n", command.c_str(), s.c_str());
   for (const auto& l : report.lost)
@@ -150,15 +173,15 @@ int runWrite(const std::string& command, const CommandRules& rules, const std::v
   for (const auto& p : s.problems()) std::fprintf(stderr, "bagscope-cli: %s: input: %s\n", command.c_str(), p.c_str());
 
   write::CopyRequest request;
-  request.output = parsed.output;
+  request.output = parsed.dest.output;
   request.every = parsed.every;
-  request.msgPaths = parsed.msgPaths;
+  request.msgPaths = parsed.dest.msgPaths;
   request.toRos2 = parsed.toRos2;
-  request.writer.container = parsed.container ? *parsed.container : write::containerOf(s);
-  request.writer.compression = parsed.compression;
+  request.writer.container = parsed.dest.container ? *parsed.dest.container : write::containerOf(s);
+  request.writer.compression = parsed.dest.compression;
   request.writer.chunkBytes = parsed.chunkBytes;
   request.writer.splitBytes = parsed.splitBytes;
-  request.writer.overwrite = parsed.overwrite;
+  request.writer.overwrite = parsed.dest.overwrite;
   for (const auto* arg : {&parsed.startArg, &parsed.endArg})
     if (*arg && !parseTimeArgument(**arg, s.startNs(),
                                    arg == &parsed.startArg ? request.selection.startNs : request.selection.endNs))
@@ -175,15 +198,15 @@ int runWrite(const std::string& command, const CommandRules& rules, const std::v
     request.selection.topics = *topics;
   }
 
-  ProgressLine line(parsed.quiet);
+  ProgressLine line(parsed.dest.quiet);
   InterruptScope interruptible;
-  std::string shown = utf8(parsed.output.filename());
+  std::string shown = utf8(parsed.dest.output.filename());
   auto report = write::copyRecording(s, request, interrupt().get_token(), [&](double f) { line.show(shown, 1, 1, f); });
   line.done();
   if (!report) {
     if (report.error().code == ErrorCode::Cancelled) {
       std::fprintf(stderr, "bagscope-cli: %s: interrupted; nothing was written to '%s'\n", command.c_str(),
-                   utf8(parsed.output).c_str());
+                   utf8(parsed.dest.output).c_str());
       return kInterrupted;
     }
     std::fprintf(stderr, "bagscope-cli: %s: %s\n", command.c_str(), describeForCli(report.error()).c_str());
@@ -201,17 +224,15 @@ int runImport(const std::vector<std::string>& list) {
   const std::string command = "import";
   write::ImportRequest request;
   std::optional<fs::path> table;
-  bool haveOutput = false, quiet = false;
-  std::optional<write::Container> container;
+  OutputArgs dest;
   Arguments args(list);
   while (args.next()) {
     const std::string& a = args.current();
     std::string v;
     auto value = [&] { return args.value(v); };
-    if (a == "-o" || a == "--out" || a == "--output") {
-      if (!value()) return usageError(command, a + " needs a path");
-      request.output = fs::u8path(v);
-      haveOutput = true;
+    std::optional<int> error;
+    if (outputOption(command, a, args, dest, error)) {
+      if (error) return *error;
     } else if (a == "--topic") {
       if (!value() || v.empty()) return usageError(command, "--topic needs a topic name");
       request.topics.push_back({v, "", ""});
@@ -233,23 +254,6 @@ int runImport(const std::vector<std::string>& list) {
     } else if (a == "--time-unit") {
       if (!value() || (v != "s" && v != "ns")) return usageError(command, "--time-unit takes s or ns");
       request.timeUnit = v == "s" ? write::TimeUnit::Seconds : write::TimeUnit::Ns;
-    } else if (a == "--format") {
-      if (!value()) return usageError(command, "--format needs one of " + write::containerNames());
-      auto c = write::containerFromName(v);
-      if (!c) return usageError(command, c.error().message);
-      container = *c;
-    } else if (a == "--compression") {
-      compress::Codec codec{};
-      if (!value() || !compress::codecFromName(v, codec))
-        return usageError(command, "--compression takes none, lz4, zstd or bz2");
-      request.writer.compression = codec;
-    } else if (a == "--msg-path") {
-      if (!value()) return usageError(command, "--msg-path needs a folder");
-      request.msgPaths.push_back(fs::u8path(v));
-    } else if (a == "--overwrite") {
-      request.writer.overwrite = true;
-    } else if (a == "--quiet" || a == "-q") {
-      quiet = true;
     } else if (a.starts_with("-") && a != "-") {
       return usageError(command, "unknown option '" + a + "'");
     } else if (table) {
@@ -259,15 +263,19 @@ int runImport(const std::vector<std::string>& list) {
     }
   }
   if (!table) return usageError(command, "no table given");
-  if (!haveOutput) return usageError(command, "no output given (-o PATH)");
+  if (!dest.haveOutput) return usageError(command, "no output given (-o PATH)");
   if (request.topics.empty()) return usageError(command, "no --topic given");
   for (const auto& t : request.topics)
     if (t.type.empty()) return usageError(command, "--topic " + t.topic + " needs its --type");
   request.table = *table;
+  request.output = dest.output;
+  request.msgPaths = dest.msgPaths;
   request.writer.container =
-      container ? *container : write::containerForName(request.output).value_or(write::Container::Mcap);
+      dest.container.value_or(write::containerForName(dest.output).value_or(write::Container::Mcap));
+  request.writer.compression = dest.compression;
+  request.writer.overwrite = dest.overwrite;
 
-  ProgressLine line(quiet);
+  ProgressLine line(dest.quiet);
   InterruptScope interruptible;
   std::string shown = utf8(request.output.filename());
   auto report = write::importTable(request, interrupt().get_token(), [&](double f) { line.show(shown, 1, 1, f); });
