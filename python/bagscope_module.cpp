@@ -592,13 +592,20 @@ public:
     if (!py::isinstance<py::dict>(obj)) fail("expects a dict of " + type.name + "'s fields, not " + typeName(obj));
     out = decode::zeroValue(type);
     for (auto [key, value] : py::reinterpret_borrow<py::dict>(obj)) {
-      std::string name = py::str(key);
+      Py_ssize_t size = 0;
+      const char* text = PyUnicode_Check(key.ptr()) ? PyUnicode_AsUTF8AndSize(key.ptr(), &size) : nullptr;
+      if (!text) {
+        PyErr_Clear();
+        fail("a field name is a str, not " + typeName(key));
+      }
+      const std::string_view name(text, static_cast<std::size_t>(size));
       auto it = std::find_if(type.fields.begin(), type.fields.end(), [&](const auto& f) { return f.name == name; });
-      if (it == type.fields.end() || it->hidden) fail(type.name + " has no field '" + name + "'", name);
+      if (it == type.fields.end() || it->hidden)
+        fail(type.name + " has no field '" + std::string(name) + "'", std::string(name));
       try {
         field(value, *it, out.items[static_cast<std::size_t>(it - type.fields.begin())]);
       } catch (Failure& f) {
-        f.path = name + (f.path.empty() || f.path.front() == '[' ? "" : ".") + f.path;
+        f.path = std::string(name) + (f.path.empty() || f.path.front() == '[' ? "" : ".") + f.path;
         throw;
       }
     }
@@ -785,33 +792,33 @@ public:
     const Topic& t = it->second;
     std::span<const std::byte> bytes;
     std::vector<py::buffer_info> keep;
-    if (PyBytes_Check(msg.ptr()) || PyByteArray_Check(msg.ptr()) || PyMemoryView_Check(msg.ptr())) {
+    decode::Value value;
+    const bool given = PyBytes_Check(msg.ptr()) || PyByteArray_Check(msg.ptr()) || PyMemoryView_Check(msg.ptr());
+    if (given) {
       keep.push_back(py::reinterpret_borrow<py::buffer>(msg).request());
       bytes = {static_cast<const std::byte*>(keep.back().ptr), static_cast<std::size_t>(keep.back().size)};
     } else {
-      decode::Value value;
       try {
         ValueBuilder(keep).message(msg, *t.decoder->schema().root, value);
       } catch (ValueBuilder::Failure& f) {
         throw py::value_error(topic + ": " + t.decoder->schema().root->name +
                               (f.path.empty() ? ": " : " field '" + f.path + "': ") + f.what);
       }
-      Result<void> encoded;
-      {
-        py::gil_scoped_release free;
-        encoded = decode::encode(*t.decoder, value, scratch_);
-      }
-      if (!encoded) {
-        Error e = encoded.error();
-        e.message = topic + ": " + e.message;
-        raise(e);
-      }
-      bytes = scratch_;
     }
-    Result<void> written;
+    // Encoding and writing in one release of the GIL.
+    Result<void> encoded, written;
     {
       py::gil_scoped_release free;
-      written = writer_->write(t.channel, logTimeNs, bytes);
+      if (!given) {
+        encoded = decode::encode(*t.decoder, value, scratch_);
+        bytes = scratch_;
+      }
+      if (encoded) written = writer_->write(t.channel, logTimeNs, bytes);
+    }
+    if (!encoded) {
+      Error e = encoded.error();
+      e.message = topic + ": " + e.message;
+      raise(e);
     }
     if (!written) raise(written.error());
     disordered_ = disordered_ || logTimeNs < lastNs_;

@@ -173,6 +173,8 @@ def test_what_does_not_fit_is_an_error_naming_the_field(tmp_path):
             w.write('/imu', 1, {'orientation_covariance': [1.0, 2.0]})
         with pytest.raises(ValueError, match="field 'data\\[1\\]': 256 is not a whole number that fits uint8"):
             w.write('/u8', 1, {'data': [1, 256]})
+        with pytest.raises(ValueError, match="field 'header': a field name is a str, not int"):
+            w.write('/imu', 1, {'header': {1: 2}})
         with pytest.raises(KeyError, match='/nope'):
             w.write('/nope', 1, {})
         with pytest.raises(ValueError, match='no standard ROS 2 interface'):
