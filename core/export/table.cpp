@@ -1,5 +1,6 @@
 #include "table.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/base/json_text.hpp"
@@ -69,6 +70,17 @@ std::vector<Column> planColumns(const schema::MessageType& type, std::uint32_t a
   std::vector<Column> out;
   plan(type, "", {}, arrayLimit, out, 0);
   return out;
+}
+
+std::vector<Column> matchColumns(const std::vector<Column>& columns, const schema::MessageType& type,
+                                 std::uint32_t arrayLimit) {
+  auto own = planColumns(type, arrayLimit);
+  std::vector<Column> plan;
+  for (const auto& c : columns) {
+    auto it = std::find_if(own.begin(), own.end(), [&](const Column& x) { return x.name == c.name; });
+    plan.push_back(it != own.end() ? *it : Column{c.name, c.kind, {0xFFFFFFFFu}});
+  }
+  return plan;
 }
 
 const Value* columnValue(const Value& message, const Column& column, std::uint8_t& byte, bool& isByte) {

@@ -22,6 +22,11 @@ struct Column {
 /// The columns of `type`; variable-length arrays get `arrayLimit` columns.
 std::vector<Column> planColumns(const schema::MessageType& type, std::uint32_t arrayLimit);
 
+/// The columns of `type` (another connection's definition) under the names of `columns` (the
+/// table's, from its first message): a name `type` does not have reads as absent.
+std::vector<Column> matchColumns(const std::vector<Column>& columns, const schema::MessageType& type,
+                                 std::uint32_t arrayLimit);
+
 /// The value of `column` in a decoded message; null when absent (a short array).
 const decode::Value* columnValue(const decode::Value& message, const Column& column, std::uint8_t& byte, bool& isByte);
 

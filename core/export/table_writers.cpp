@@ -44,13 +44,7 @@ public:
       return writeSelected(row, selectors, row.header ? row.header->stampNs : 0);
     }
     auto& plan = plans_[row.message.connection];
-    if (plan.empty()) {
-      auto own = planColumns(*row.decoder.schema().root, setup_.options.arrayLimit);
-      for (const auto& c : columns_) {
-        auto it = std::find_if(own.begin(), own.end(), [&](const Column& x) { return x.name == c.name; });
-        plan.push_back(it != own.end() ? *it : Column{c.name, c.kind, {0xFFFFFFFFu}});
-      }
-    }
+    if (plan.empty()) plan = matchColumns(columns_, *row.decoder.schema().root, setup_.options.arrayLimit);
     ++rows_;
     return write(row, plan, row.header ? row.header->stampNs : 0);
   }

@@ -85,13 +85,7 @@ Result<std::vector<TableColumn>> readTable(const session::Session& session, sess
           for (const auto& c : columns) out.push_back({c.name, kindOf(c.kind), {}, {}, {}, {}, {}});
         }
         auto& plan = plans[m.connection];
-        if (plan.empty()) {
-          auto own = detail::planColumns(root, arrayLimit);
-          for (const auto& c : columns) {
-            auto it = std::find_if(own.begin(), own.end(), [&](const Column& x) { return x.name == c.name; });
-            plan.push_back(it != own.end() ? *it : Column{c.name, c.kind, {0xFFFFFFFFu}});
-          }
-        }
+        if (plan.empty()) plan = detail::matchColumns(columns, root, arrayLimit);
         std::size_t k = 0;
         out[k++].ints.push_back(m.logTimeNs);
         if (withStamp) {
