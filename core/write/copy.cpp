@@ -204,28 +204,25 @@ Result<CopyReport> copyRecording(const Session& s, const CopyRequest& request, S
   const auto& info = containerInfo(request.writer.container);
   CopyReport report;
 
-  // ROS 1 connections translated to ROS 2 when asked: what cannot be is said, and kept as ROS 1
-  // where the container can hold it.
+  // The chosen topics' ROS 1 connections translated to ROS 2 when asked: what cannot be is
+  // said, and kept as ROS 1 where the container can hold it.
   std::unordered_map<const storage::Connection*, std::unique_ptr<detail::Ros2Translation>> translations;
-  if (request.toRos2) {
-    std::set<std::string> refused;
-    for (const auto& t : s.topics())
-      for (const auto& m : t.members) {
-        if (m.connection->messageEncoding != "ros1" || translations.count(m.connection)) continue;
-        auto decoder = s.decoder(*m.connection);
-        auto made = decoder ? detail::Ros2Translation::make(*m.connection, *decoder, request.msgPaths)
-                            : Result<std::unique_ptr<detail::Ros2Translation>>(decoder.error());
-        if (!made) {
-          refused.insert(t.name + ": not translated to ROS 2: " + made.error().message);
-          continue;
-        }
-        if ((*made)->connection().topic != t.name)
-          report.notes.push_back(t.name + ": written as " + (*made)->connection().topic +
-                                 " (a name ROS 2 accepts: a token may not start with a digit)");
-        translations.emplace(m.connection, std::move(made).value());
+  auto translate = [&](const session::Topic& t) {
+    for (const auto& m : t.members) {
+      if (!request.toRos2 || m.connection->messageEncoding != "ros1" || translations.count(m.connection)) continue;
+      auto decoder = s.decoder(*m.connection);
+      auto made = decoder ? detail::Ros2Translation::make(*m.connection, *decoder, request.msgPaths)
+                          : Result<std::unique_ptr<detail::Ros2Translation>>(decoder.error());
+      if (!made) {
+        report.notes.push_back(t.name + ": not translated to ROS 2: " + made.error().message);
+        continue;
       }
-    report.notes.insert(report.notes.end(), refused.begin(), refused.end());
-  }
+      if ((*made)->connection().topic != t.name)
+        report.notes.push_back(t.name + ": written as " + (*made)->connection().topic +
+                               " (a name ROS 2 accepts: a token may not start with a digit)");
+      translations.emplace(m.connection, std::move(made).value());
+    }
+  };
   auto outgoing = [&](const storage::Connection* c) -> const storage::Connection& {
     auto it = translations.find(c);
     return it == translations.end() ? *c : it->second->connection();
@@ -239,6 +236,7 @@ Result<CopyReport> copyRecording(const Session& s, const CopyRequest& request, S
   std::vector<const storage::Connection*> connections, written;
   for (TopicId id : topics) {
     const auto& t = s.topics()[id];
+    translate(t);
     const storage::Connection* misfit = nullptr;
     for (const auto& m : t.members)
       if (!info.encoding.empty() && outgoing(m.connection).messageEncoding != info.encoding) misfit = m.connection;

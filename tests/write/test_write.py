@@ -14,6 +14,7 @@ by hand (topic, time range, every n-th, merge order). Every case asserts; nothin
 """
 import hashlib
 import os
+import re
 import resource
 import shutil
 import signal
@@ -923,13 +924,16 @@ class Ros1ToRos2(Workspace):
                 m = Log(level=level, name='/node', msg=f'line {i}', file='a.cpp', function='f', line=i, topics=['/x'])
                 m.header.stamp = rospy.Time(100 + i, 7)
                 b.write('/rosout', m, rospy.Time(100 + i, 9))
+            b.write('/2nd/log', m, rospy.Time(200))  # a name ROS 2 rejects
         for bag in ('demo_uncompressed.bag', 'robot_state.bag', 'tf_old.bag', str(log)):
             source = bag if bag.startswith('/') else data('ros1', bag)
             bag = Path(bag).name
             out = self.dir / bag.replace('.bag', '')
             run = cli('convert', source, '--to-ros2', '-o', out)
             with rosbag.Bag(source) as b:
-                want = [(topic, t.to_nsec(), ros2_view(m)) for topic, m, t in b.read_messages()]
+                # A name ROS 2 rejects gets a '_' before a token's leading digit (the documented rule).
+                want = [(re.sub(r'/(\d)', r'/_\1', topic), t.to_nsec(), ros2_view(m))
+                        for topic, m, t in b.read_messages()]
             with AnyReader([out]) as r:  # no type store: the definitions in the folder
                 got = [(c.topic, t, plain_rosbags(r.deserialize(raw, c.msgtype))) for c, t, raw in r.messages()]
                 types = {c.topic: c.msgtype for c in r.connections}
@@ -955,8 +959,13 @@ class Ros1ToRos2(Workspace):
                 self.assertEqual(types['/tf'], 'tf2_msgs/msg/TFMessage')  # tf/tfMessage, renamed
             if bag == 'log.bag':
                 self.assertEqual(types['/rosout'], 'rcl_interfaces/msg/Log')
-                self.assertEqual([m['level'] for _, _, m in got], [10, 20, 30, 40, 50])
+                self.assertEqual([m['level'] for t, _, m in got if t == '/rosout'], [10, 20, 30, 40, 50])
                 self.assertEqual(got[2][2]['stamp'], {'sec': 102, 'nanosec': 7})
+                self.assertIn('/_2nd/log', types)
+                self.assertIn('/2nd/log: written as /_2nd/log', run.stderr)
+                # Only the chosen topics are translated, and only they are reported on.
+                run = cli('filter', source, '--topic', '/rosout', '--to-ros2', '-o', self.dir / 'rosout.mcap')
+                self.assertNotIn('/2nd', run.stderr)
 
     def test_against_rosbags_convert(self):
         # rosbags' own converter keeps ROS 1 field layouts under ROS 2 names (CameraInfo's D, K,
