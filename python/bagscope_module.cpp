@@ -751,8 +751,7 @@ public:
     }
     options_.overwrite = overwrite;
     const auto& info = write::containerInfo(options_.container);
-    ros1_ = info.encoding == "ros1";
-    options_.mcapProfile = ros1_ ? "ros1" : "ros2";
+    options_.mcapProfile = info.encoding == "ros1" ? "ros1" : "ros2";
     writer_ = valueOr(write::openWriter(path_, options_));
   }
 
@@ -760,28 +759,13 @@ public:
                 std::optional<std::string> qos) {
     if (!writer_) throw std::runtime_error("the writer is closed");
     if (topics_.count(topic)) throw py::value_error("topic '" + topic + "' is added already");
-    storage::Connection c;
-    c.id = static_cast<std::uint32_t>(topics_.size());
-    c.topic = topic;
-    c.type = type;
-    c.messageEncoding = ros1_ ? "ros1" : "cdr";
-    c.schemaEncoding = ros1_ ? "ros1msg" : "ros2msg";
-    if (definition) {
-      c.definition = *definition;
-    } else if (ros1_) {
-      throw py::value_error("a ROS 1 bag needs the ROS 1 definition of '" + type + "' (definition=...)");
-    } else if (auto found = schema::findDefinition(type, msgPaths_)) {
-      c.definition = std::move(*found);
-    } else {
-      throw py::value_error("'" + type +
-                            "' is no standard ROS 2 interface and no msg_path folder defines it: give "
-                            "its definition");
-    }
-    if (qos) c.offeredQos = *qos;
-    auto decoder = valueOr(decode::compileFor(c.type, c.messageEncoding, c.schemaEncoding, c.definition));
-    if (ros1_) c.md5sum = schema::ros1Md5(decoder->schema());
-    else c.typeHash = schema::typeHash(decoder->schema());
-    Topic t{valueOr(writer_->addConnection(c)), std::move(decoder)};
+    auto made = write::encodedTopic(topic, type, definition.value_or(""), options_.container, msgPaths_);
+    if (!made && (made.error().code == ErrorCode::InvalidArgument || made.error().code == ErrorCode::MissingDefinition))
+      throw py::value_error(made.error().message + " (give definition=...)");
+    auto c = valueOr(std::move(made));
+    c.connection.id = static_cast<std::uint32_t>(topics_.size());
+    if (qos) c.connection.offeredQos = *qos;
+    Topic t{valueOr(writer_->addConnection(c.connection)), std::move(c.codec)};
     topics_.emplace(topic, std::move(t));
   }
 
@@ -872,7 +856,6 @@ private:
   std::filesystem::path path_;
   std::vector<std::filesystem::path> msgPaths_;
   write::WriterOptions options_;
-  bool ros1_ = false;
   std::unique_ptr<write::RecordingWriter> writer_;
   std::map<std::string, Topic> topics_;
   std::vector<std::byte> scratch_;

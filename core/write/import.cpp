@@ -4,16 +4,15 @@
 // it was made from.
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <fstream>
-#include <set>
-#include <sstream>
+#include <iterator>
 
 #include <fast_float/fast_float.h>
 
 #include "core/base/byte_source.hpp"
 #include "core/decode/decoder.hpp"
-#include "core/schema/builtin_types.hpp"
 #include "detail/writers.hpp"
 #include "write.hpp"
 
@@ -24,6 +23,9 @@ using schema::ArrayKind;
 using schema::Primitive;
 
 namespace {
+
+// The time columns the CSV export writes: never fields.
+constexpr std::array<std::string_view, 4> kTimeColumns = {"log_time_ns", "log_time", "stamp_ns", "stamp"};
 
 // RFC 4180 records: fields split by commas, quoted fields may hold commas, quotes (doubled)
 // and line breaks; CRLF or LF ends a record.
@@ -240,58 +242,36 @@ Result<ImportReport> importTable(const ImportRequest& request, StopToken stop, c
   if (request.topics.empty()) return fail("no topic to import into");
   std::ifstream in(request.table, std::ios::binary);
   if (!in) return fileError(ErrorCode::Io, "cannot be opened", file);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  CsvReader csv(std::move(buffer).str());
+  CsvReader csv(std::string(std::istreambuf_iterator<char>(in), {}));
   std::vector<std::string> header, cells;
   if (!csv.next(header) || header.empty() || (header.size() == 1 && header[0].empty())) return fail("is empty");
 
-  const auto& info = containerInfo(request.writer.container);
-  const bool ros1 = info.encoding == "ros1";
   // The time column: the one asked for, else the export's log time, else its stamp.
   std::optional<std::size_t> timeColumn;
-  TimeUnit unit = TimeUnit::Ns;
-  for (const char* name : {"log_time_ns", "log_time", "stamp_ns", "stamp"}) {
-    const std::string wanted = request.timeColumn.empty() ? name : request.timeColumn;
-    auto it = std::find(header.begin(), header.end(), wanted);
-    if (it == header.end()) {
-      if (!request.timeColumn.empty()) return fail("has no column '" + request.timeColumn + "' (the time column)");
-      continue;
-    }
-    timeColumn = static_cast<std::size_t>(it - header.begin());
-    unit = request.timeUnit.value_or(wanted.ends_with("_ns") ? TimeUnit::Ns : TimeUnit::Seconds);
-    break;
+  auto column = [&](std::string_view name) -> std::optional<std::size_t> {
+    auto it = std::find(header.begin(), header.end(), name);
+    return it == header.end() ? std::nullopt : std::optional(static_cast<std::size_t>(it - header.begin()));
+  };
+  if (!request.timeColumn.empty()) {
+    timeColumn = column(request.timeColumn);
+    if (!timeColumn) return fail("has no column '" + request.timeColumn + "' (the time column)");
   }
+  for (std::size_t k = 0; k < kTimeColumns.size() && !timeColumn; ++k) timeColumn = column(kTimeColumns[k]);
   if (!timeColumn) return fail("has no time column (log_time_ns, log_time, stamp_ns or stamp): name one");
+  const TimeUnit unit =
+      request.timeUnit.value_or(header[*timeColumn].ends_with("_ns") ? TimeUnit::Ns : TimeUnit::Seconds);
 
   // Each topic's type and columns: "topic/path", or a bare path when there is one topic.
   std::vector<TopicPlan> topics;
   for (const auto& t : request.topics) {
-    storage::Connection c;
-    c.id = static_cast<std::uint32_t>(topics.size());
-    c.topic = t.topic;
-    c.type = t.type;
-    c.messageEncoding = ros1 ? "ros1" : "cdr";
-    c.schemaEncoding = ros1 ? "ros1msg" : "ros2msg";
-    c.definition = t.definition;
-    if (c.definition.empty() && ros1)
-      return makeError(ErrorCode::InvalidArgument, "a ROS 1 bag needs the ROS 1 definition of '" + t.type + "'");
-    if (c.definition.empty()) {
-      auto found = schema::findDefinition(t.type, request.msgPaths);
-      if (!found)
-        return makeError(ErrorCode::MissingDefinition,
-                         "'" + t.type + "' is no standard ROS 2 interface and no message folder defines it");
-      c.definition = std::move(*found);
-    }
-    auto decoder = decode::compileFor(c.type, c.messageEncoding, c.schemaEncoding, c.definition, request.msgPaths);
-    if (!decoder) return decoder.error();
-    if (ros1) c.md5sum = schema::ros1Md5((*decoder)->schema());
-    else c.typeHash = schema::typeHash((*decoder)->schema());
-    topics.push_back({&t, std::move(c), *decoder, 0, {}});
+    auto made = encodedTopic(t.topic, t.type, t.definition, request.writer.container, request.msgPaths);
+    if (!made) return made.error();
+    made->connection.id = static_cast<std::uint32_t>(topics.size());
+    topics.push_back({&t, std::move(made->connection), std::move(made->codec), 0, {}});
   }
-  const std::set<std::string_view> timeNames{"log_time_ns", "log_time", "stamp_ns", "stamp"};
   for (std::size_t k = 0; k < header.size(); ++k) {
-    if (k == *timeColumn || timeNames.count(header[k])) continue;
+    if (k == *timeColumn || std::find(kTimeColumns.begin(), kTimeColumns.end(), header[k]) != kTimeColumns.end())
+      continue;
     std::string_view name = header[k];
     // The longest topic name that prefixes the column; a bare path for a single topic.
     TopicPlan* owner = nullptr;

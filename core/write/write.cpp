@@ -6,6 +6,8 @@
 #include "bagscope/build_info.hpp"
 #include "core/base/byte_source.hpp"
 #include "core/base/output_file.hpp"
+#include "core/decode/decoder.hpp"
+#include "core/schema/builtin_types.hpp"
 #include "detail/writers.hpp"
 
 namespace bagscope::write {
@@ -170,6 +172,33 @@ Result<std::unique_ptr<RecordingWriter>> openWriter(const fs::path& path, const 
   decided.compression = codec;
   std::unique_ptr<RecordingWriter> inner = info.make(target, decided);
   return std::unique_ptr<RecordingWriter>(std::make_unique<Published>(std::move(inner), temp, path, options.overwrite));
+}
+
+Result<EncodedTopic> encodedTopic(const std::string& topic, const std::string& type, const std::string& definition,
+                                  Container container, std::span<const fs::path> msgPaths) {
+  const bool ros1 = containerInfo(container).encoding == "ros1";
+  EncodedTopic out;
+  storage::Connection& c = out.connection;
+  c.topic = topic;
+  c.type = type;
+  c.messageEncoding = ros1 ? "ros1" : "cdr";
+  c.schemaEncoding = ros1 ? "ros1msg" : "ros2msg";
+  c.definition = definition;
+  if (c.definition.empty() && ros1)
+    return makeError(ErrorCode::InvalidArgument, "a ROS 1 bag needs the ROS 1 definition of '" + type + "'");
+  if (c.definition.empty()) {
+    auto found = schema::findDefinition(type, msgPaths);
+    if (!found)
+      return makeError(ErrorCode::MissingDefinition,
+                       "'" + type + "' is no standard ROS 2 interface and no message folder defines it");
+    c.definition = std::move(*found);
+  }
+  auto codec = decode::compileFor(c.type, c.messageEncoding, c.schemaEncoding, c.definition, msgPaths);
+  if (!codec) return codec.error();
+  out.codec = std::move(codec).value();
+  if (ros1) c.md5sum = schema::ros1Md5(out.codec->schema());
+  else c.typeHash = schema::typeHash(out.codec->schema());
+  return out;
 }
 
 std::uint64_t detail::outputSize(const fs::path& output) {

@@ -20,6 +20,10 @@
 #include "core/session/session.hpp"
 #include "core/storage/source.hpp"
 
+namespace bagscope::decode {
+class Decoder;
+}
+
 namespace bagscope::write {
 
 enum class Container : std::uint8_t { Mcap, Ros1Bag, Rosbag2Mcap, Rosbag2Db3 };
@@ -141,6 +145,21 @@ struct CopyReport {
 /// requested (nothing is left under the output's name).
 Result<CopyReport> copyRecording(const session::Session& session, const CopyRequest& request, StopToken stop = {},
                                  const session::ProgressFn& progress = {});
+
+// ---- Messages made from values: CSV tables, the Python Writer ------------------------------
+
+/// A topic whose messages are encoded from values (decode::encode) into a `container`: its
+/// connection — the container's message and schema encodings, the full definition (the one
+/// given, else from `msgPaths` or the standard ROS 2 interfaces; a ROS 1 bag needs it given),
+/// the md5sum or the type hash — and the decoder whose program encodes them. Errors:
+/// InvalidArgument (a ROS 1 type without its definition), MissingDefinition (found nowhere),
+/// Schema (a definition that does not parse).
+struct EncodedTopic {
+  storage::Connection connection;
+  std::shared_ptr<const decode::Decoder> codec;
+};
+Result<EncodedTopic> encodedTopic(const std::string& topic, const std::string& type, const std::string& definition,
+                                  Container container, std::span<const std::filesystem::path> msgPaths);
 
 // ---- Tables in: a CSV file as messages ---------------------------------------------------
 
