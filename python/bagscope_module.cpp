@@ -657,15 +657,8 @@ private:
     switch (f.type) {
       case P::Message: {
         // A time given as integer nanoseconds, for builtin_interfaces' Time and Duration.
-        const auto name = normalTypeName(f.message->name);
-        if ((name == "builtin_interfaces/Time" || name == "builtin_interfaces/Duration") && isInteger(obj)) {
-          auto ns = obj.cast<std::int64_t>();
-          out = decode::zeroValue(*f.message);
-          auto sec = ns >= 0 ? ns / 1'000'000'000 : -((-ns + 999'999'999) / 1'000'000'000);
-          out.items[0].kind = K::Int;
-          out.items[0].i = sec;
-          out.items[1].kind = K::Int;
-          out.items[1].i = ns - sec * 1'000'000'000;
+        if (decode::isTimeField(f) && isInteger(obj)) {
+          out = decode::timeValue(f, obj.cast<std::int64_t>());
           return;
         }
         return message(obj, *f.message, out);
@@ -679,9 +672,7 @@ private:
       case P::Duration:
         out.kind = f.type == P::Time ? K::Time : K::Duration;
         if (isInteger(obj)) {
-          auto ns = obj.cast<std::int64_t>();
-          out.t.sec = ns >= 0 ? ns / 1'000'000'000 : -((-ns + 999'999'999) / 1'000'000'000);
-          out.t.nsec = ns - out.t.sec * 1'000'000'000;
+          out = decode::timeValue(f, obj.cast<std::int64_t>());
         } else if (py::isinstance<py::dict>(obj)) {
           auto d = py::reinterpret_borrow<py::dict>(obj);
           if (!d.contains("sec") || !d.contains("nsec")) fail("expects {'sec', 'nsec'} or nanoseconds");

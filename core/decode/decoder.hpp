@@ -193,6 +193,13 @@ Result<void> encode(const Decoder& decoder, const Value& message, std::vector<st
 /// A message of `type` with every number zero, every string and dynamic array empty and fixed
 /// arrays at their length: what encode() takes for fields nobody set.
 Value zeroValue(const schema::MessageType& type);
+/// Whether `field` (its elements) holds a time: ROS 1 time or duration, or builtin_interfaces'
+/// Time or Duration.
+bool isTimeField(const schema::Field& field);
+/// A time of `field`'s type (isTimeField) from nanoseconds: whole seconds rounded down, the
+/// nanoseconds in [0, 1e9), as decode() gives a time.
+Value timeValue(const schema::Field& field, std::int64_t ns);
+
 /// One zero element of `field`'s type (a message, a number, an empty string): what an array
 /// grows by.
 Value zeroElement(const schema::Field& field);

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "core/base/json_text.hpp"
+#include "core/base/text.hpp"
 #include "decoder.hpp"
 #include "detail/program.hpp"
 
@@ -235,6 +236,27 @@ private:
 };
 
 }  // namespace
+
+bool isTimeField(const schema::Field& f) {
+  if (f.type == Primitive::Time || f.type == Primitive::Duration) return true;
+  if (f.type != Primitive::Message || !f.message) return false;
+  auto name = normalTypeName(f.message->name);
+  return name == "builtin_interfaces/Time" || name == "builtin_interfaces/Duration";
+}
+
+Value timeValue(const schema::Field& f, std::int64_t ns) {
+  const std::int64_t sec = ns >= 0 ? ns / 1'000'000'000 : -((-ns + 999'999'999) / 1'000'000'000);
+  Value v = zeroElement(f);
+  if (f.type == Primitive::Message) {
+    v.items[0].kind = Value::Kind::Int;
+    v.items[0].i = sec;
+    v.items[1].kind = Value::Kind::Int;
+    v.items[1].i = ns - sec * 1'000'000'000;
+  } else {
+    v.t = {sec, ns - sec * 1'000'000'000};
+  }
+  return v;
+}
 
 Value zeroElement(const schema::Field& f) {
   Value v;

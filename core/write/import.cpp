@@ -95,13 +95,6 @@ bool parseTime(std::string_view text, TimeUnit unit, std::int64_t& ns) {
   return true;
 }
 
-bool isTimeType(const schema::Field& f) {
-  if (f.type == Primitive::Time || f.type == Primitive::Duration) return true;
-  if (f.type != Primitive::Message) return false;
-  auto name = normalTypeName(f.message->name);
-  return name == "builtin_interfaces/Time" || name == "builtin_interfaces/Duration";
-}
-
 // One column's way into a message: a field index at each level, and an element index where
 // the field is an array.
 struct Step {
@@ -153,7 +146,7 @@ Result<ColumnPlan> planColumn(const schema::MessageType& root, std::size_t colum
     else type = it->message;
   }
   const schema::Field& leaf = *plan.steps.back().def;
-  if (leaf.type == Primitive::Message && !isTimeType(leaf))
+  if (leaf.type == Primitive::Message && !decode::isTimeField(leaf))
     return makeError(ErrorCode::InvalidArgument, "is a message, not a value: name its fields");
   return plan;
 }
@@ -172,18 +165,10 @@ Result<void> setCell(Value& message, const ColumnPlan& plan, std::string_view ce
   auto bad = [&](const char* what) {
     return makeError(ErrorCode::InvalidArgument, "'" + std::string(cell) + "' is not " + what);
   };
-  if (isTimeType(f)) {
+  if (decode::isTimeField(f)) {
     std::int64_t ns = 0;
     if (!parseTime(cell, unit, ns)) return bad(unit == TimeUnit::Ns ? "a time in ns" : "a time in seconds");
-    std::int64_t sec = ns >= 0 ? ns / 1'000'000'000 : -((-ns + 999'999'999) / 1'000'000'000);
-    if (f.type == Primitive::Message) {
-      v->items[0].kind = Value::Kind::Int;
-      v->items[0].i = sec;
-      v->items[1].kind = Value::Kind::Int;
-      v->items[1].i = ns - sec * 1'000'000'000;
-    } else {
-      v->t = {sec, ns - sec * 1'000'000'000};
-    }
+    *v = decode::timeValue(f, ns);
     return {};
   }
   switch (f.type) {

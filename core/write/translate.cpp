@@ -86,11 +86,6 @@ std::map<std::string, std::string> ros2Sections(std::string_view rootType, std::
   return out;
 }
 
-bool isTime(const schema::MessageType& t) {
-  auto n = normalTypeName(t.name);
-  return n == "builtin_interfaces/Time" || n == "builtin_interfaces/Duration";
-}
-
 std::string lower(std::string_view s) {
   std::string out(s);
   for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -202,7 +197,7 @@ Result<void> Ros2Translation::element(const Value& from, const schema::Field& to
     out = from;
     return {};
   }
-  if (isTime(*to.message) && (from.kind == Value::Kind::Time || from.kind == Value::Kind::Duration)) {
+  if (decode::isTimeField(to) && (from.kind == Value::Kind::Time || from.kind == Value::Kind::Duration)) {
     out = decode::zeroValue(*to.message);
     out.items[0].kind = Value::Kind::Int;
     out.items[0].i = from.t.sec;
