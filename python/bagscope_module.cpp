@@ -823,9 +823,12 @@ private:
   // Messages that came out of order: the finished output is read (its reader sorts by time)
   // and copied in order to its own name.
   Result<void> putInOrder() {
-    std::filesystem::path unsorted = path_;
-    unsorted += ".unsorted";
+    // Moved aside under a name nothing has (never over a file of the user's), and moved back if
+    // the copy fails.
     std::error_code ec;
+    std::filesystem::path unsorted;
+    for (int n = 0; unsorted.empty() || std::filesystem::exists(std::filesystem::symlink_status(unsorted, ec)); ++n)
+      unsorted = path_.parent_path() / ("." + utf8(path_.filename()) + ".unsorted-" + std::to_string(n));
     std::filesystem::rename(path_, unsorted, ec);
     if (ec) return makeError(ErrorCode::Write, "cannot rename '" + utf8(path_) + "': " + ec.message());
     auto session = session::Session::open(std::vector<std::filesystem::path>{unsorted}, {});
@@ -840,7 +843,8 @@ private:
       if (!copied) done = copied.error();
       session->reset();
     }
-    std::filesystem::remove_all(unsorted, ec);
+    if (done) std::filesystem::remove_all(unsorted, ec);
+    else std::filesystem::rename(unsorted, path_, ec);
     return done;
   }
 

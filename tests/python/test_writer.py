@@ -191,3 +191,18 @@ def test_what_does_not_fit_is_an_error_naming_the_field(tmp_path):
             w.write('/imu', 1, imu(1))
             1 / 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ['x.mcap']
+
+
+def test_putting_messages_in_order_never_touches_a_users_file(tmp_path):
+    # The out-of-order output is moved aside while it is rewritten: under a name nothing has.
+    for name in ('.out.mcap.unsorted-0', 'out.mcap.unsorted'):
+        (tmp_path / name).write_bytes(b'the user\'s')
+    with bagscope.Writer(tmp_path / 'out.mcap') as w:
+        w.add_topic('/s', 'std_msgs/msg/String')
+        for i in (2, 0, 1):
+            w.write('/s', i, {'data': str(i)})
+    with bagscope.open(tmp_path / 'out.mcap') as rec:
+        assert [(t, m['data']) for _, t, m in rec.messages()] == [(0, '0'), (1, '1'), (2, '2')]
+    for name in ('.out.mcap.unsorted-0', 'out.mcap.unsorted'):
+        assert (tmp_path / name).read_bytes() == b'the user\'s'
+    assert sorted(p.name for p in tmp_path.iterdir()) == ['.out.mcap.unsorted-0', 'out.mcap', 'out.mcap.unsorted']
