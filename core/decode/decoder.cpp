@@ -347,9 +347,10 @@ Result<std::shared_ptr<const Decoder>> compileFor(std::string_view type, std::st
       definition = *builtin;
     }
   }
-  if (definition.empty()) {
-    // Older rosbag2 files name types without defining them: use the standard interfaces.
-    if (dialect == schema::Dialect::Ros2) builtin = schema::findDefinition(type, msgPaths);
+  // Older rosbag2 files name types without defining them: use the standard interfaces. (ROS 1
+  // always stores the text: an empty one is a type without fields, such as std_msgs/Empty.)
+  if (definition.empty() && dialect == schema::Dialect::Ros2) {
+    builtin = schema::findDefinition(type, msgPaths);
     if (!builtin)
       return makeError(ErrorCode::MissingDefinition, "the file has no definition of '" + std::string(type) +
                                                          "', which is not a standard ROS 2 interface");

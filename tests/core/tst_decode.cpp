@@ -387,6 +387,17 @@ private slots:
     QVERIFY(!ros1->decode(one));
   }
 
+  void aRos1TypeWithoutFieldsHasAnEmptyDefinition() {
+    // rosbag stores std_msgs/Empty's definition as "": a message of no bytes, not a missing
+    // definition. Its zero-byte messages decode; a byte left over is an error.
+    auto empty = compileFor("std_msgs/Empty", "ros1", "ros1msg", "");
+    QVERIFY2(empty, empty ? "" : empty.error().message.c_str());
+    auto v = (*empty)->decode({});
+    QVERIFY(v && v->kind == Value::Kind::Struct && v->items.empty());
+    std::vector<std::byte> one = {std::byte{1}};
+    QVERIFY(!(*empty)->decode(one));
+  }
+
   void foreignSchemasThatDoNotBuildSayWhy() {
     // Protobuf: not a descriptor set; one whose message name is not an identifier (libprotobuf's
     // reason in the error, not on stderr); a root the set does not hold.
