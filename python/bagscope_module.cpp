@@ -880,17 +880,19 @@ py::dict copy(const py::object& inputs, const std::filesystem::path& output, std
               std::vector<std::string> exclude, std::optional<std::int64_t> start, std::optional<std::int64_t> end,
               std::uint64_t every, std::optional<std::string> format, std::optional<std::string> compression,
               bool overwrite, const std::vector<std::filesystem::path>& msgPath, const py::object& progress,
-              bool toRos2) {
+              bool toRos2, bool toRos1) {
+  if (toRos2 && toRos1) throw py::value_error("to_ros2 and to_ros1 go different ways: give one");
   auto s = openSession(inputs, msgPath);
   write::CopyRequest request;
-  request.toRos2 = toRos2;
+  if (toRos2 || toRos1) request.translateTo = toRos2 ? schema::Dialect::Ros2 : schema::Dialect::Ros1;
   request.output = output;
   request.every = std::max<std::uint64_t>(every, 1);
   request.msgPaths = msgPath;
   if (format) request.writer.container = valueOr(write::containerFromName(*format));
   else
-    request.writer.container =
-        write::containerForName(output).value_or(toRos2 ? write::Container::Rosbag2Mcap : write::containerOf(*s));
+    request.writer.container = write::containerForName(output).value_or(toRos2   ? write::Container::Rosbag2Mcap
+                                                                        : toRos1 ? write::Container::Ros1Bag
+                                                                                 : write::containerOf(*s));
   if (compression) {
     compress::Codec codec;
     if (!compress::codecFromName(*compression, codec))
@@ -1051,19 +1053,19 @@ PYBIND11_MODULE(bagscope, m) {
         py::arg("exclude") = std::vector<std::string>{}, py::arg("start") = py::none(), py::arg("end") = py::none(),
         py::arg("every") = 1, py::arg("format") = py::none(), py::arg("compression") = py::none(),
         py::arg("overwrite") = false, py::arg("msg_path") = std::vector<std::filesystem::path>{},
-        py::arg("progress") = py::none(), py::arg("to_ros2") = false,
+        py::arg("progress") = py::none(), py::arg("to_ros2") = false, py::arg("to_ros1") = false,
         "Copies the chosen messages of the inputs into one recording, as `bagscope-cli filter`; a report dict.");
   m.def(
       "convert",
       [](const py::object& inputs, const std::filesystem::path& output, std::optional<std::string> format,
          std::optional<std::string> compression, bool overwrite, const std::vector<std::filesystem::path>& msgPath,
-         const py::object& progress, bool toRos2) {
+         const py::object& progress, bool toRos2, bool toRos1) {
         return copy(inputs, output, {}, {}, std::nullopt, std::nullopt, 1, format, compression, overwrite, msgPath,
-                    progress, toRos2);
+                    progress, toRos2, toRos1);
       },
       py::arg("inputs"), py::arg("output"), py::arg("format") = py::none(), py::arg("compression") = py::none(),
       py::arg("overwrite") = false, py::arg("msg_path") = std::vector<std::filesystem::path>{},
-      py::arg("progress") = py::none(), py::arg("to_ros2") = false,
+      py::arg("progress") = py::none(), py::arg("to_ros2") = false, py::arg("to_ros1") = false,
       "Writes the inputs as one recording of another format or compression, as `bagscope-cli convert`.");
   m.def("export", &exportFiles, py::arg("inputs"), py::arg("out_dir"), py::arg("format"),
         py::arg("topics") = std::vector<std::string>{}, py::arg("start") = py::none(), py::arg("end") = py::none(),

@@ -2,7 +2,7 @@
 # Installs every Debian/Ubuntu package that building and testing Bagscope needs.
 # Idempotent; runs as root or through sudo.
 #   scripts/setup.sh          build + test dependencies
-#   scripts/setup.sh --bench  also the peers the benchmarks compare against
+#   scripts/setup.sh --bench  accepted for the benchmarks' instructions: their peers are always installed now
 #   scripts/setup.sh --fuzz   also clang and its libFuzzer runtime
 #   scripts/setup.sh --windows  also Wine, and Debian's source packages for the Windows libraries
 #   scripts/setup.sh --fixtures  accepted for old scripts: what it added is always installed now
@@ -36,6 +36,11 @@ packages=(
   # the export test's independent readers: the ROS 1 reference, Open3D, PCL, OpenCV, pandas
   python3-rosbag python3-genpy python3-rospy python3-sensor-msgs python3-roslz4 python3-numpy python3-rosgraph-msgs
   python3-open3d pcl-tools python3-opencv python3-pandas
+  # ROS 1's standard messages (genpy's classes and md5sums): the translation tests' reference,
+  # and what shared/fixtures-gen needs to write the large bags
+  python3-genmsg python3-std-msgs python3-geometry-msgs python3-nav-msgs python3-tf2-msgs
+  python3-diagnostic-msgs python3-visualization-msgs python3-shape-msgs python3-stereo-msgs
+  python3-trajectory-msgs python3-actionlib-msgs
   # the write test's independent readers: rosbags (../shared/peers/rosbags, pure Python) needs
   # these; Foxglove's @mcap/core comes from npm into the build tree (tests/write/README.md)
   python3-lz4 python3-zstandard python3-ruamel.yaml python3-typing-extensions python3-apsw
@@ -47,11 +52,7 @@ packages=(
 windows=0
 for arg in "$@"; do
   case "$arg" in
-    --bench)
-      # python3-rosbag is the peer; the rest lets shared/fixtures-gen write the large bags.
-      packages+=(python3-genmsg python3-std-msgs python3-geometry-msgs python3-nav-msgs python3-tf2-msgs
-                 python3-diagnostic-msgs python3-visualization-msgs)
-      ;;
+    --bench) ;;  # the peers (python3-rosbag) and the ROS 1 messages for the large bags are above
     --fuzz) packages+=(clang libclang-rt-dev) ;;
     # the macOS rule (scripts/check-libcxx.sh): clang 19 with LLVM's libc++ 19, as Xcode has
     --libcxx) packages+=(clang-19 libc++-19-dev libc++abi-19-dev) ;;

@@ -48,8 +48,9 @@ constexpr const char* kExportUsage =
     "{format-options}";
 constexpr const char* kFilterUsage =
     "usage: bagscope-cli filter INPUT... -o OUT [--topic T]... [--exclude T]... [--start S] [--end S]\n"
-    "                           [--every N] [--format F] [--compression C] [--to-ros2] [--overwrite]\n"
-    "    the chosen messages, bytes untouched (but with --to-ros2: see convert), to a new recording\n"
+    "                           [--every N] [--format F] [--compression C] [--to-ros2|--to-ros1]\n"
+    "                           [--overwrite]\n"
+    "    the chosen messages, bytes untouched (but with --to-ros2/1: see convert), to a new recording\n"
     "    (one time-ordered recording when several inputs are given); T: a topic name or\n"
     "    /regular expression/\n";
 constexpr const char* kMergeUsage =

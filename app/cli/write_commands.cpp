@@ -66,7 +66,7 @@ struct WriteArgs {
   std::optional<std::string> startArg, endArg;
   std::uint64_t every = 1;
   std::uint64_t chunkBytes = 0, splitBytes = 0;
-  bool toRos2 = false;
+  std::optional<schema::Dialect> translateTo;
 };
 
 // "64M", "512k", "1G" or a number of bytes.
@@ -109,8 +109,8 @@ std::optional<int> parseWriteArgs(const std::string& command, const CommandRules
     } else if (a == "--chunk-size" || a == "--split-size") {
       if (!value() || !parseBytes(v, a == "--chunk-size" ? out.chunkBytes : out.splitBytes))
         return usageError(command, a + " needs a size in bytes (such as 4M)");
-    } else if (a == "--to-ros2") {
-      out.toRos2 = true;
+    } else if (a == "--to-ros2" || a == "--to-ros1") {
+      out.translateTo = a == "--to-ros2" ? schema::Dialect::Ros2 : schema::Dialect::Ros1;
     } else if (rules.selects && (a == "--topic" || a == "--exclude")) {
       if (!value()) return usageError(command, a + " needs a topic name or /regular expression/");
       (a == "--topic" ? out.topics.include : out.topics.exclude).push_back(v);
@@ -132,7 +132,9 @@ std::optional<int> parseWriteArgs(const std::string& command, const CommandRules
   if (rules.oneInput && out.inputs.size() > 1) return usageError(command, "takes one input");
   if (!out.dest.haveOutput) return usageError(command, "no output given (-o PATH)");
   if (!out.dest.container) out.dest.container = write::containerForName(out.dest.output);
-  if (!out.dest.container && out.toRos2) out.dest.container = write::Container::Rosbag2Mcap;  // a folder: rosbag2
+  if (!out.dest.container && out.translateTo)  // a folder: rosbag2; a file not named .bag or .mcap: ROS 1
+    out.dest.container =
+        out.translateTo == schema::Dialect::Ros2 ? write::Container::Rosbag2Mcap : write::Container::Ros1Bag;
   if (!out.dest.container && rules.needsFormat)
     return usageError(command, "say the output's format with --format (" + write::containerNames() + ")");
   return std::nullopt;
@@ -176,7 +178,7 @@ int runWrite(const std::string& command, const CommandRules& rules, const std::v
   request.output = parsed.dest.output;
   request.every = parsed.every;
   request.msgPaths = parsed.dest.msgPaths;
-  request.toRos2 = parsed.toRos2;
+  request.translateTo = parsed.translateTo;
   request.writer.container = parsed.dest.container ? *parsed.dest.container : write::containerOf(s);
   request.writer.compression = parsed.dest.compression;
   request.writer.chunkBytes = parsed.chunkBytes;

@@ -204,17 +204,20 @@ Result<CopyReport> copyRecording(const Session& s, const CopyRequest& request, S
   const auto& info = containerInfo(request.writer.container);
   CopyReport report;
 
-  // The chosen topics' ROS 1 connections translated to ROS 2 when asked: what cannot be is
-  // said, and kept as ROS 1 where the container can hold it.
-  std::unordered_map<const storage::Connection*, std::unique_ptr<detail::Ros2Translation>> translations;
+  // The chosen topics' connections translated to the other dialect when asked: what cannot be
+  // is said, and kept as it is where the container can hold it.
+  std::unordered_map<const storage::Connection*, std::unique_ptr<detail::Translation>> translations;
   auto translate = [&](const session::Topic& t) {
     for (const auto& m : t.members) {
-      if (!request.toRos2 || m.connection->messageEncoding != "ros1" || translations.count(m.connection)) continue;
+      if (!request.translateTo || !detail::Translation::translates(*request.translateTo, *m.connection) ||
+          translations.count(m.connection))
+        continue;
       auto decoder = s.decoder(*m.connection);
-      auto made = decoder ? detail::Ros2Translation::make(*m.connection, *decoder, request.msgPaths)
-                          : Result<std::unique_ptr<detail::Ros2Translation>>(decoder.error());
+      auto made = decoder ? detail::Translation::make(*request.translateTo, *m.connection, *decoder, request.msgPaths)
+                          : Result<std::unique_ptr<detail::Translation>>(decoder.error());
       if (!made) {
-        report.notes.push_back(t.name + ": not translated to ROS 2: " + made.error().message);
+        report.notes.push_back(t.name + ": not translated to ROS " +
+                               (*request.translateTo == schema::Dialect::Ros2 ? "2: " : "1: ") + made.error().message);
         continue;
       }
       if ((*made)->connection().topic != t.name)

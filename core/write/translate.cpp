@@ -1,11 +1,14 @@
-// ROS 1 messages as ROS 2 messages: the type a ROS 1 type becomes (renamed packages, pkg/msg/
-// names, the standard interfaces where they exist, definitions made from the bag's own for
-// the rest), and each message decoded, mapped field by field onto the ROS 2 type and encoded
-// as CDR.
+// ROS 1 messages as ROS 2 messages and back: the type a type becomes (renamed packages, pkg/msg/
+// names; to ROS 2 the standard interfaces where they exist and definitions made from the bag's
+// own for the rest; to ROS 1 definitions written from the ROS 2 schema in ROS 1's words, as the
+// standard ROS 1 packages have them), and each message decoded, mapped field by field onto the
+// other type and encoded.
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <map>
+#include <set>
 
 #include "core/decode/decoder.hpp"
 #include "core/schema/builtin_types.hpp"
@@ -25,6 +28,15 @@ const std::map<std::string, std::string, std::less<>>& typeRenames() {
       {"uuid_msgs/UniqueID", "unique_identifier_msgs/UUID"},
   };
   return kRenames;
+}
+
+// "pkg/Type" as ROS 1 names a ROS 2 type: without "/msg/", moved back where ROS 2 moved it
+// (tf2_msgs/TFMessage exists in ROS 1 and stays).
+std::string ros1Name(std::string_view ros2Type) {
+  std::string name = normalTypeName(ros2Type);
+  for (const auto& [ros1, ros2] : typeRenames())
+    if (ros2 == name && ros1 != "tf/tfMessage") return ros1;
+  return name;
 }
 
 // "pkg/Type" as ROS 2 names it: renamed where ROS 2 moved it, with "/msg/".
@@ -86,6 +98,142 @@ std::map<std::string, std::string> ros2Sections(std::string_view rootType, std::
   return out;
 }
 
+// ROS 1 texts of the standard types ROS 2 changed beyond their names (comments dropped:
+// ROS 1's md5sum ignores them): Header lost seq; Log moved to rcl_interfaces without its
+// Header, powers-of-two levels and topics; CameraInfo's D K R P became d k r p, DisparityImage's
+// T t; constants were added (NavSatStatus, BatteryState, Marker's ARROW_STRIP) or changed type
+// (uint8 to int32 in Marker, ImageMarker, Range, InteractiveMarkerControl); Marker gained
+// texture and mesh fields, SolidPrimitive its prism.
+const std::map<std::string, std::string, std::less<>>& ros1Texts() {
+  static const std::map<std::string, std::string, std::less<>> kTexts = {
+      {"std_msgs/Header", "uint32 seq\ntime stamp\nstring frame_id\n"},
+      {"rosgraph_msgs/Log",
+       "byte DEBUG=1\nbyte INFO=2\nbyte WARN=4\nbyte ERROR=8\nbyte FATAL=16\nHeader header\nbyte level\n"
+       "string name\nstring msg\nstring file\nstring function\nuint32 line\nstring[] topics\n"},
+      {"sensor_msgs/CameraInfo",
+       "Header header\nuint32 height\nuint32 width\nstring distortion_model\nfloat64[] D\nfloat64[9] K\n"
+       "float64[9] R\nfloat64[12] P\nuint32 binning_x\nuint32 binning_y\nRegionOfInterest roi\n"},
+      {"sensor_msgs/BatteryState",
+       "uint8 POWER_SUPPLY_STATUS_UNKNOWN=0\nuint8 POWER_SUPPLY_STATUS_CHARGING=1\n"
+       "uint8 POWER_SUPPLY_STATUS_DISCHARGING=2\nuint8 POWER_SUPPLY_STATUS_NOT_CHARGING=3\n"
+       "uint8 POWER_SUPPLY_STATUS_FULL=4\nuint8 POWER_SUPPLY_HEALTH_UNKNOWN=0\nuint8 POWER_SUPPLY_HEALTH_GOOD=1\n"
+       "uint8 POWER_SUPPLY_HEALTH_OVERHEAT=2\nuint8 POWER_SUPPLY_HEALTH_DEAD=3\n"
+       "uint8 POWER_SUPPLY_HEALTH_OVERVOLTAGE=4\nuint8 POWER_SUPPLY_HEALTH_UNSPEC_FAILURE=5\n"
+       "uint8 POWER_SUPPLY_HEALTH_COLD=6\nuint8 POWER_SUPPLY_HEALTH_WATCHDOG_TIMER_EXPIRE=7\n"
+       "uint8 POWER_SUPPLY_HEALTH_SAFETY_TIMER_EXPIRE=8\nuint8 POWER_SUPPLY_TECHNOLOGY_UNKNOWN=0\n"
+       "uint8 POWER_SUPPLY_TECHNOLOGY_NIMH=1\nuint8 POWER_SUPPLY_TECHNOLOGY_LION=2\n"
+       "uint8 POWER_SUPPLY_TECHNOLOGY_LIPO=3\nuint8 POWER_SUPPLY_TECHNOLOGY_LIFE=4\n"
+       "uint8 POWER_SUPPLY_TECHNOLOGY_NICD=5\nuint8 POWER_SUPPLY_TECHNOLOGY_LIMN=6\nHeader header\n"
+       "float32 voltage\nfloat32 temperature\nfloat32 current\nfloat32 charge\nfloat32 capacity\n"
+       "float32 design_capacity\nfloat32 percentage\nuint8 power_supply_status\nuint8 power_supply_health\n"
+       "uint8 power_supply_technology\nbool present\nfloat32[] cell_voltage\nfloat32[] cell_temperature\n"
+       "string location\nstring serial_number\n"},
+      {"sensor_msgs/NavSatStatus",
+       "int8 STATUS_NO_FIX=-1\nint8 STATUS_FIX=0\nint8 STATUS_SBAS_FIX=1\nint8 STATUS_GBAS_FIX=2\nint8 status\n"
+       "uint16 SERVICE_GPS=1\nuint16 SERVICE_GLONASS=2\nuint16 SERVICE_COMPASS=4\nuint16 SERVICE_GALILEO=8\n"
+       "uint16 service\n"},
+      {"sensor_msgs/Range",
+       "Header header\nuint8 ULTRASOUND=0\nuint8 INFRARED=1\nuint8 radiation_type\nfloat32 field_of_view\n"
+       "float32 min_range\nfloat32 max_range\nfloat32 range\n"},
+      {"shape_msgs/SolidPrimitive",
+       "uint8 BOX=1\nuint8 SPHERE=2\nuint8 CYLINDER=3\nuint8 CONE=4\nuint8 type\nfloat64[] dimensions\n"
+       "uint8 BOX_X=0\nuint8 BOX_Y=1\nuint8 BOX_Z=2\nuint8 SPHERE_RADIUS=0\nuint8 CYLINDER_HEIGHT=0\n"
+       "uint8 CYLINDER_RADIUS=1\nuint8 CONE_HEIGHT=0\nuint8 CONE_RADIUS=1\n"},
+      {"stereo_msgs/DisparityImage",
+       "Header header\nsensor_msgs/Image image\nfloat32 f\nfloat32 T\nsensor_msgs/RegionOfInterest valid_window\n"
+       "float32 min_disparity\nfloat32 max_disparity\nfloat32 delta_d\n"},
+      {"visualization_msgs/ImageMarker",
+       "uint8 CIRCLE=0\nuint8 LINE_STRIP=1\nuint8 LINE_LIST=2\nuint8 POLYGON=3\nuint8 POINTS=4\nuint8 ADD=0\n"
+       "uint8 REMOVE=1\nHeader header\nstring ns\nint32 id\nint32 type\nint32 action\n"
+       "geometry_msgs/Point position\nfloat32 scale\nstd_msgs/ColorRGBA outline_color\nuint8 filled\n"
+       "std_msgs/ColorRGBA fill_color\nduration lifetime\ngeometry_msgs/Point[] points\n"
+       "std_msgs/ColorRGBA[] outline_colors\n"},
+      {"visualization_msgs/InteractiveMarkerControl",
+       "string name\ngeometry_msgs/Quaternion orientation\nuint8 INHERIT=0\nuint8 FIXED=1\nuint8 VIEW_FACING=2\n"
+       "uint8 orientation_mode\nuint8 NONE=0\nuint8 MENU=1\nuint8 BUTTON=2\nuint8 MOVE_AXIS=3\n"
+       "uint8 MOVE_PLANE=4\nuint8 ROTATE_AXIS=5\nuint8 MOVE_ROTATE=6\nuint8 MOVE_3D=7\nuint8 ROTATE_3D=8\n"
+       "uint8 MOVE_ROTATE_3D=9\nuint8 interaction_mode\nbool always_visible\nMarker[] markers\n"
+       "bool independent_marker_orientation\nstring description\n"},
+      {"visualization_msgs/Marker",
+       "uint8 ARROW=0\nuint8 CUBE=1\nuint8 SPHERE=2\nuint8 CYLINDER=3\nuint8 LINE_STRIP=4\nuint8 LINE_LIST=5\n"
+       "uint8 CUBE_LIST=6\nuint8 SPHERE_LIST=7\nuint8 POINTS=8\nuint8 TEXT_VIEW_FACING=9\n"
+       "uint8 MESH_RESOURCE=10\nuint8 TRIANGLE_LIST=11\nuint8 ADD=0\nuint8 MODIFY=0\nuint8 DELETE=2\n"
+       "uint8 DELETEALL=3\nHeader header\nstring ns\nint32 id\nint32 type\nint32 action\n"
+       "geometry_msgs/Pose pose\ngeometry_msgs/Vector3 scale\nstd_msgs/ColorRGBA color\nduration lifetime\n"
+       "bool frame_locked\ngeometry_msgs/Point[] points\nstd_msgs/ColorRGBA[] colors\nstring text\n"
+       "string mesh_resource\nbool mesh_use_embedded_materials\n"},
+  };
+  return kTexts;
+}
+
+// A field's primitive type as a ROS 1 .msg writes it: as written where that is a .msg name
+// (byte and char kept: ROS 1's md5sum hashes them), else by its kind (from IDL).
+std::string ros1Primitive(const schema::Field& f) {
+  static const std::set<std::string, std::less<>> kNames = {"bool",   "byte",    "char",    "int8",   "uint8",
+                                                            "int16",  "uint16",  "int32",   "uint32", "int64",
+                                                            "uint64", "float32", "float64", "string"};
+  std::string written = f.typeText.substr(0, f.typeText.find_first_of("[<"));
+  if (kNames.count(written)) return written;
+  static const char* const kByKind[] = {"bool",   "int8",  "uint8",  "int16",   "uint16",  "int32",
+                                        "uint32", "int64", "uint64", "float32", "float64", "string"};
+  auto kind = static_cast<std::size_t>(f.type);
+  return kind < std::size(kByKind) ? kByKind[kind] : written;
+}
+
+// A ROS 2 schema as a ROS 1 full definition: root text, then each type it uses after a '='
+// line and "MSG: pkg/Type". Written from the parsed schema (so ros2msg and IDL alike):
+// builtin_interfaces' Time and Duration as time and duration, bounds dropped, defaults and
+// comments gone (ROS 1's md5sum hashes neither).
+std::string ros1Definition(const schema::MessageType& root) {
+  std::vector<std::pair<std::string, std::string>> sections;
+  std::set<std::string> seen;
+  std::function<void(const schema::MessageType&)> visit = [&](const schema::MessageType& type) {
+    const std::string name = ros1Name(type.name);
+    if (!seen.insert(name).second) return;
+    const std::size_t at = sections.size();
+    sections.emplace_back(name, "");
+    if (auto fixed = ros1Texts().find(name); fixed != ros1Texts().end()) {
+      // The types its ROS 1 fields use: those of the ROS 2 fields it kept, and Log's Header.
+      sections[at].second = fixed->second;
+      for (const auto& f : type.fields)
+        if (f.message && !decode::isTimeField(f) && fixed->second.find(" " + f.name + "\n") != std::string::npos)
+          visit(*f.message);
+      if (fixed->second.find("Header header\n") != std::string::npos && seen.insert("std_msgs/Header").second)
+        sections.emplace_back("std_msgs/Header", ros1Texts().find("std_msgs/Header")->second);
+      return;
+    }
+    std::string text;
+    for (const auto& c : type.constants) text += c.typeText + " " + c.name + "=" + c.value + "\n";
+    for (const auto& f : type.fields) {
+      if (f.hidden) continue;
+      std::string base;
+      if (decode::isTimeField(f))
+        base =
+            f.type == Primitive::Duration || (f.message && f.message->name.ends_with("Duration")) ? "duration" : "time";
+      else if (f.message) base = ros1Name(f.message->name), visit(*f.message);
+      else base = ros1Primitive(f);
+      const std::string array = f.array == schema::ArrayKind::None    ? ""
+                                : f.array == schema::ArrayKind::Fixed ? "[" + std::to_string(f.arrayLength) + "]"
+                                                                      : "[]";
+      text += base + array + " " + f.name + "\n";
+    }
+    sections[at].second = std::move(text);
+  };
+  visit(root);
+  std::string out = sections.front().second;
+  for (std::size_t i = 1; i < sections.size(); ++i)
+    out +=
+        "================================================================================\nMSG: " + sections[i].first +
+        "\n" + sections[i].second;
+  return out;
+}
+
+// Whether a ROS 2 topic's QoS offers transient-local durability: what a latched ROS 1 topic is.
+bool transientLocal(std::string_view qos) {
+  return qos.find("durability: 1") != std::string_view::npos ||
+         qos.find("durability: transient_local") != std::string_view::npos;
+}
+
 std::string lower(std::string_view s) {
   std::string out(s);
   for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -111,76 +259,118 @@ std::string ros2TopicName(std::string_view topic) {
   return out;
 }
 
-Result<std::unique_ptr<Ros2Translation>> Ros2Translation::make(const storage::Connection& ros1,
-                                                               std::shared_ptr<const decode::Decoder> ros1Decoder,
-                                                               std::span<const std::filesystem::path> msgPaths) {
-  auto t = std::unique_ptr<Ros2Translation>(new Ros2Translation());
-  t->source_ = std::move(ros1Decoder);
+bool Translation::translates(schema::Dialect to, const storage::Connection& from) {
+  return from.messageEncoding == (to == schema::Dialect::Ros2 ? "ros1" : "cdr");
+}
+
+Result<std::unique_ptr<Translation>> Translation::make(schema::Dialect to, const storage::Connection& from,
+                                                       std::shared_ptr<const decode::Decoder> fromDecoder,
+                                                       std::span<const std::filesystem::path> msgPaths) {
+  auto t = std::unique_ptr<Translation>(new Translation());
+  t->to_ = to;
+  t->source_ = std::move(fromDecoder);
   storage::Connection& c = t->connection_;
-  c = ros1;
-  c.type = ros2Name(ros1.type);
-  c.topic = ros2TopicName(ros1.topic);
-  c.messageEncoding = "cdr";
-  c.schemaEncoding = "ros2msg";
-  c.md5sum.clear();
-  // The standard interfaces (or the user's .msg folders) where they define the type and what
-  // it uses; the bag's own definitions, rewritten, for the rest.
-  auto sections = ros2Sections(ros1.type, ros1.definition);
-  std::vector<std::filesystem::path> folders(msgPaths.begin(), msgPaths.end());
-  auto text = schema::findDefinition(c.type, folders, sections);
-  if (!text)
-    return makeError(ErrorCode::MissingDefinition, "no ROS 2 definition of '" + c.type +
-                                                       "' or a type it uses could be made from '" + ros1.type + "'");
-  c.definition = std::move(*text);
-  auto decoder = decode::compileFor(c.type, "cdr", "ros2msg", c.definition, msgPaths);
-  if (!decoder) return decoder.error();
-  t->target_ = std::move(decoder).value();
-  c.typeHash = schema::typeHash(t->target_->schema());
-  if (ros1.latching) {
-    // rosbag2's profile for a latched topic: reliable, transient local, as rosbags writes it.
-    c.offeredQos =
-        "- history: 3\n  depth: 0\n  reliability: 1\n  durability: 1\n"
-        "  deadline:\n    sec: 2147483647\n    nsec: 4294967295\n"
-        "  lifespan:\n    sec: 2147483647\n    nsec: 4294967295\n  liveliness: 1\n"
-        "  liveliness_lease_duration:\n    sec: 2147483647\n    nsec: 4294967295\n"
-        "  avoid_ros_namespace_conventions: false\n";
+  c = from;
+  if (to == schema::Dialect::Ros1) {
+    c.type = ros1Name(from.type);
+    c.messageEncoding = "ros1";
+    c.schemaEncoding = "ros1msg";
+    c.definition = ros1Definition(*t->source_->schema().root);
+    c.typeHash.clear();
+    c.offeredQos.clear();
+    c.latching = transientLocal(from.offeredQos);
+    auto decoder = decode::compileFor(c.type, "ros1", "ros1msg", c.definition);
+    if (!decoder) return decoder.error();
+    t->target_ = std::move(decoder).value();
+    c.md5sum = schema::ros1Md5(t->target_->schema());
+  } else {
+    c.type = ros2Name(from.type);
+    c.topic = ros2TopicName(from.topic);
+    c.messageEncoding = "cdr";
+    c.schemaEncoding = "ros2msg";
+    c.md5sum.clear();
+    // The standard interfaces (or the user's .msg folders) where they define the type and what
+    // it uses; the bag's own definitions, rewritten, for the rest.
+    auto sections = ros2Sections(from.type, from.definition);
+    std::vector<std::filesystem::path> folders(msgPaths.begin(), msgPaths.end());
+    auto text = schema::findDefinition(c.type, folders, sections);
+    if (!text)
+      return makeError(ErrorCode::MissingDefinition, "no ROS 2 definition of '" + c.type +
+                                                         "' or a type it uses could be made from '" + from.type + "'");
+    c.definition = std::move(*text);
+    auto decoder = decode::compileFor(c.type, "cdr", "ros2msg", c.definition, msgPaths);
+    if (!decoder) return decoder.error();
+    t->target_ = std::move(decoder).value();
+    c.typeHash = schema::typeHash(t->target_->schema());
+    if (from.latching) {
+      // rosbag2's profile for a latched topic: reliable, transient local, as rosbags writes it.
+      c.offeredQos =
+          "- history: 3\n  depth: 0\n  reliability: 1\n  durability: 1\n"
+          "  deadline:\n    sec: 2147483647\n    nsec: 4294967295\n"
+          "  lifespan:\n    sec: 2147483647\n    nsec: 4294967295\n  liveliness: 1\n"
+          "  liveliness_lease_duration:\n    sec: 2147483647\n    nsec: 4294967295\n"
+          "  avoid_ros_namespace_conventions: false\n";
+    }
   }
   t->plan(*t->source_->schema().root, *t->target_->schema().root);
   return t;
 }
 
 // Which source field fills each target field: the same name, else the same name in lower case
-// (CameraInfo's D K R P became d k r p), else a header's stamp for a `stamp` (Log). Source
-// fields left over are dropped (a Header's seq), and said once per type.
-const std::vector<int>& Ros2Translation::plan(const schema::MessageType& from, const schema::MessageType& to) {
+// (CameraInfo's D K R P became d k r p), else a header's stamp for a `stamp` and a `stamp` for
+// a header (Log). Source fields left over are dropped, target fields without a source left
+// zero, and both said once per type (a Header's seq aside).
+const std::vector<int>& Translation::plan(const schema::MessageType& from, const schema::MessageType& to) {
   auto key = std::make_pair(&from, &to);
   if (auto it = plans_.find(key); it != plans_.end()) return it->second;
+  const bool header = normalTypeName(to.name) == "std_msgs/Header";
+  const char* fromName = to_ == schema::Dialect::Ros2 ? "ROS 1" : "ROS 2";
+  const char* toName = to_ == schema::Dialect::Ros2 ? "ROS 2" : "ROS 1";
+  auto index = [&](std::string_view name) {
+    for (std::size_t k = 0; k < from.fields.size(); ++k)
+      if (from.fields[k].name == name) return static_cast<int>(k);
+    return -1;
+  };
   std::vector<int> fields;
   std::vector<bool> used(from.fields.size(), false);
-  for (const auto& f : to.fields) {
-    int found = -1;
-    for (std::size_t k = 0; k < from.fields.size() && found < 0; ++k)
-      if (from.fields[k].name == f.name) found = static_cast<int>(k);
+  for (std::size_t i = 0; i < to.fields.size(); ++i) {
+    const auto& f = to.fields[i];
+    int found = index(f.name);
     for (std::size_t k = 0; k < from.fields.size() && found < 0; ++k)
       if (lower(from.fields[k].name) == lower(f.name)) found = static_cast<int>(k);
-    if (found < 0 && f.name == "stamp" && !from.fields.empty() && from.fields[0].name == "header" &&
-        schema::startsWithHeader(from))
-      found = kHeaderStamp;
+    if (found < 0 && f.name == "stamp" && index("header") == 0 && schema::startsWithHeader(from)) found = kHeaderStamp;
+    if (found < 0 && i == 0 && f.name == "header" && schema::startsWithHeader(to) && index("stamp") >= 0) {
+      used[static_cast<std::size_t>(index("stamp"))] = true;
+      found = kAsHeaderStamp - index("stamp");
+    }
     if (found >= 0) used[static_cast<std::size_t>(found)] = true;
     if (found == kHeaderStamp) used[0] = true;
-    if (found == -1 && !f.hidden) notes_.push_back(to.name + "." + f.name + " has no ROS 1 field: left zero");
+    if (found == -1 && !f.hidden && !(header && f.name == "seq"))
+      notes_.push_back(to.name + "." + f.name + " has no " + fromName + " field: left zero");
     fields.push_back(found);
   }
   for (std::size_t k = 0; k < from.fields.size(); ++k)
-    if (!used[k] && !(from.fields[k].name == "seq" && normalTypeName(from.name) == "std_msgs/Header"))
-      notes_.push_back(from.name + "." + from.fields[k].name + " has no ROS 2 field: dropped");
+    if (!used[k] && !from.fields[k].hidden &&
+        !(from.fields[k].name == "seq" && normalTypeName(from.name) == "std_msgs/Header"))
+      notes_.push_back(from.name + "." + from.fields[k].name + " has no " + toName + " field: dropped");
   return plans_.emplace(key, std::move(fields)).first->second;
 }
 
-Result<void> Ros2Translation::value(const Value& from, const schema::Field& to, Value& out) {
+Result<void> Translation::value(const Value& from, const schema::Field& to, Value& out) {
   if (to.array != schema::ArrayKind::None) {
-    if (from.kind == Value::Kind::Bytes) {
+    if (from.kind == Value::Kind::Bytes && to.isByteArray()) {
       out = from;
+      return {};
+    }
+    if (from.kind == Value::Kind::Bytes) {  // ROS 2's byte[] (octets) as ROS 1's byte[] (int8)
+      out.kind = Value::Kind::Array;
+      out.items.resize(from.bytes.size());
+      Value octet;
+      octet.kind = Value::Kind::UInt;
+      for (std::size_t i = 0; i < from.bytes.size(); ++i) {
+        octet.u = static_cast<std::uint8_t>(from.bytes[i]);
+        if (auto r = element(octet, to, out.items[i]); !r) return r;
+      }
       return {};
     }
     out.kind = Value::Kind::Array;
@@ -192,12 +382,29 @@ Result<void> Ros2Translation::value(const Value& from, const schema::Field& to, 
   return element(from, to, out);
 }
 
-Result<void> Ros2Translation::element(const Value& from, const schema::Field& to, Value& out) {
-  if (to.type != Primitive::Message) {
-    out = from;
+Result<void> Translation::element(const Value& from, const schema::Field& to, Value& out) {
+  const bool fromTime = from.kind == Value::Kind::Time || from.kind == Value::Kind::Duration;
+  if (to.type == Primitive::Time || to.type == Primitive::Duration) {
+    // builtin_interfaces' {sec, nanosec} as a ROS 1 time.
+    if (from.kind != Value::Kind::Struct || from.items.size() != 2)
+      return makeError(ErrorCode::Unsupported, "'" + to.name + "' is not a time");
+    out = Value{};
+    out.kind = to.type == Primitive::Time ? Value::Kind::Time : Value::Kind::Duration;
+    auto whole = [](const Value& v) { return v.kind == Value::Kind::Int ? v.i : static_cast<std::int64_t>(v.u); };
+    out.t.sec = whole(from.items[0]);
+    out.t.nsec = whole(from.items[1]);
     return {};
   }
-  if (decode::isTimeField(to) && (from.kind == Value::Kind::Time || from.kind == Value::Kind::Duration)) {
+  if (to.type != Primitive::Message) {
+    out = from;
+    // ROS 2's byte is unsigned, ROS 1's signed: the same bits.
+    if (to.type == Primitive::Int8 && from.kind == Value::Kind::UInt) {
+      out.kind = Value::Kind::Int;
+      out.i = static_cast<std::int8_t>(static_cast<std::uint8_t>(from.u));
+    }
+    return {};
+  }
+  if (decode::isTimeField(to) && fromTime) {
     out = decode::zeroValue(*to.message);
     out.items[0].kind = Value::Kind::Int;
     out.items[0].i = from.t.sec;
@@ -210,15 +417,23 @@ Result<void> Ros2Translation::element(const Value& from, const schema::Field& to
   return message(from, *to.message, out);
 }
 
-Result<void> Ros2Translation::message(const Value& from, const schema::MessageType& to, Value& out) {
+Result<void> Translation::message(const Value& from, const schema::MessageType& to, Value& out) {
   const auto& fields = plan(*from.type, to);
   out = decode::zeroValue(to);
-  const bool log = normalTypeName(from.type->name) == "rosgraph_msgs/Log";
+  const std::string fromType = normalTypeName(from.type->name);
+  const bool log = fromType == "rosgraph_msgs/Log" || fromType == "rcl_interfaces/Log";
   for (std::size_t i = 0; i < fields.size(); ++i) {
     const int k = fields[i];
     if (k == -1) continue;
-    const Value& source = k == kHeaderStamp ? from.items[0].items[1] : from.items[static_cast<std::size_t>(k)];
-    if (auto r = value(source, to.fields[i], out.items[i]); !r) {
+    Result<void> r;
+    if (k <= kAsHeaderStamp) {  // ROS 1's Header: seq, stamp, frame_id
+      r = element(from.items[static_cast<std::size_t>(kAsHeaderStamp - k)], to.fields[i].message->fields[1],
+                  out.items[i].items[1]);
+    } else {
+      const Value& source = k == kHeaderStamp ? from.items[0].items[1] : from.items[static_cast<std::size_t>(k)];
+      r = value(source, to.fields[i], out.items[i]);
+    }
+    if (!r) {
       Error e = r.error();
       e.message = to.fields[i].name + ": " + e.message;
       return e;
@@ -226,21 +441,27 @@ Result<void> Ros2Translation::message(const Value& from, const schema::MessageTy
     // rosgraph_msgs/Log's levels are powers of two (1..16), rcl_interfaces/Log's tens (10..50).
     if (log && to.fields[i].name == "level") {
       Value& v = out.items[i];
-      std::int64_t level = v.kind == Value::Kind::Int ? v.i : static_cast<std::int64_t>(v.u), tens = 0;
-      while (level > 1 && tens < 4) level >>= 1, ++tens;
-      v.kind = Value::Kind::UInt;
-      v.u = static_cast<std::uint64_t>(10 * (tens + 1));
+      std::int64_t level = v.kind == Value::Kind::Int ? v.i : static_cast<std::int64_t>(v.u), step = 0;
+      if (to_ == schema::Dialect::Ros2) {
+        while (level > 1 && step < 4) level >>= 1, ++step;
+        v.kind = Value::Kind::UInt;
+        v.u = static_cast<std::uint64_t>(10 * (step + 1));
+      } else {
+        step = std::clamp<std::int64_t>(level / 10, 1, 5) - 1;
+        v.kind = Value::Kind::Int;
+        v.i = std::int64_t{1} << step;
+      }
     }
   }
   return {};
 }
 
-Result<void> Ros2Translation::translate(std::span<const std::byte> ros1, std::vector<std::byte>& cdr) {
-  auto decoded = source_->decode(ros1);
+Result<void> Translation::translate(std::span<const std::byte> in, std::vector<std::byte>& out) {
+  auto decoded = source_->decode(in);
   if (!decoded) return decoded.error();
-  Value out;
-  if (auto r = message(*decoded, *target_->schema().root, out); !r) return r;
-  return decode::encode(*target_, out, cdr);
+  Value translated;
+  if (auto r = message(*decoded, *target_->schema().root, translated); !r) return r;
+  return decode::encode(*target_, translated, out);
 }
 
 }  // namespace bagscope::write::detail

@@ -17,6 +17,7 @@
 
 #include "core/base/result.hpp"
 #include "core/compress/decompress.hpp"
+#include "core/schema/schema.hpp"
 #include "core/session/session.hpp"
 #include "core/storage/source.hpp"
 
@@ -115,13 +116,15 @@ struct CopyRequest {
   /// with it, from these folders of .msg files or else the standard interfaces, so that tools
   /// that read definitions only from the file (Foxglove, rosbags) decode it.
   std::vector<std::filesystem::path> msgPaths;
-  /// ROS 1 messages translated to ROS 2 (CDR, ROS 2 types and definitions, latched topics
-  /// transient-local): the standard interfaces where ROS 2 has the type (fields matched by name,
-  /// CameraInfo's D as d, time as builtin_interfaces/Time, Header without seq, tf/tfMessage as
-  /// tf2_msgs/TFMessage, rosgraph_msgs/Log as rcl_interfaces/Log), definitions made from the
-  /// bag's for the rest. A type that cannot be translated is said, and kept as ROS 1 where the
+  /// Messages translated to the other dialect when set. To ROS 2: ROS 1 messages as CDR in ROS 2
+  /// types and definitions, latched topics transient-local: the standard interfaces where ROS 2
+  /// has the type (fields matched by name, CameraInfo's D as d, time as builtin_interfaces/Time,
+  /// Header without seq, tf/tfMessage as tf2_msgs/TFMessage, rosgraph_msgs/Log as
+  /// rcl_interfaces/Log), definitions made from the bag's for the rest. To ROS 1: CDR messages
+  /// back, with definitions in ROS 1's words and md5sums as ROS 1 computes them (transient-local
+  /// topics latched). A type that cannot be translated is said, and kept as it is where the
   /// container can hold it.
-  bool toRos2 = false;
+  std::optional<schema::Dialect> translateTo;
 };
 
 struct CopyReport {

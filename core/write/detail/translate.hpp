@@ -1,5 +1,6 @@
 #pragma once
-// ROS 1 connections and messages as ROS 2 ones, for the copy job's translation (translate.cpp).
+// Connections and messages of one ROS dialect as the other's, for the copy job's translation
+// (translate.cpp): ROS 1 as ROS 2, and back.
 
 #include <filesystem>
 #include <map>
@@ -18,27 +19,35 @@ namespace bagscope::write::detail {
 /// character other than letters, digits, '_' and '~' becomes '_', no trailing '/'.
 std::string ros2TopicName(std::string_view topic);
 
-/// One ROS 1 connection as ROS 2: its connection (type, CDR, a full ROS 2 definition, QoS) and
-/// its messages' translation, compiled once.
-class Ros2Translation {
+/// One connection in the other dialect: its connection (type, encoding, a full definition,
+/// QoS or latching, ROS 1's md5sum or ROS 2's type hash) and its messages' translation,
+/// compiled once.
+class Translation {
 public:
-  static Result<std::unique_ptr<Ros2Translation>> make(const storage::Connection& ros1,
-                                                       std::shared_ptr<const decode::Decoder> ros1Decoder,
-                                                       std::span<const std::filesystem::path> msgPaths);
+  /// `from` is a ROS 1 connection when `to` is Ros2, a CDR one when `to` is Ros1.
+  static Result<std::unique_ptr<Translation>> make(schema::Dialect to, const storage::Connection& from,
+                                                   std::shared_ptr<const decode::Decoder> fromDecoder,
+                                                   std::span<const std::filesystem::path> msgPaths);
+  /// Whether `from` is of the dialect a translation to `to` starts from.
+  static bool translates(schema::Dialect to, const storage::Connection& from);
   const storage::Connection& connection() const { return connection_; }
   /// Fields left zero or dropped, once per type.
   const std::vector<std::string>& notes() const { return notes_; }
-  /// One message: ROS 1 bytes in, CDR bytes out (`cdr` replaced).
-  Result<void> translate(std::span<const std::byte> ros1, std::vector<std::byte>& cdr);
+  /// One message: its bytes in, the other dialect's bytes out (`out` replaced).
+  Result<void> translate(std::span<const std::byte> in, std::vector<std::byte>& out);
 
 private:
-  Ros2Translation() = default;
-  static constexpr int kHeaderStamp = -2;  ///< a plan's source: the header's stamp
+  Translation() = default;
+  static constexpr int kHeaderStamp = -2;  ///< a plan's source: the source header's stamp
+  /// A plan's source at or below this: the source field kAsHeaderStamp - n (a `stamp`) as the
+  /// target header's stamp.
+  static constexpr int kAsHeaderStamp = -3;
   const std::vector<int>& plan(const schema::MessageType& from, const schema::MessageType& to);
   Result<void> message(const decode::Value& from, const schema::MessageType& to, decode::Value& out);
   Result<void> value(const decode::Value& from, const schema::Field& to, decode::Value& out);
   Result<void> element(const decode::Value& from, const schema::Field& to, decode::Value& out);
 
+  schema::Dialect to_ = schema::Dialect::Ros2;
   storage::Connection connection_;
   std::shared_ptr<const decode::Decoder> source_, target_;
   std::map<std::pair<const schema::MessageType*, const schema::MessageType*>, std::vector<int>> plans_;
