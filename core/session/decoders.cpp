@@ -84,7 +84,11 @@ Result<std::shared_ptr<const decode::Decoder>> Session::State::resolveDecoder(co
   };
   using Origin = Candidate::Origin;
   std::vector<Candidate> candidates;
-  if (!c.definition.empty()) candidates.push_back({Origin::Stored, c.schemaEncoding, c.definition, {}});
+  // ROS 1 stores every definition: an empty one is a type without fields (std_msgs/Empty) when
+  // its md5sum is that of no text, and missing otherwise.
+  const bool ros1 = c.messageEncoding == "ros1";
+  if (!c.definition.empty() || (ros1 && c.md5sum == "d41d8cd98f00b204e9800998ecf8427e"))
+    candidates.push_back({Origin::Stored, c.schemaEncoding, c.definition, {}});
   auto [lo, hi] = definitionsByType.equal_range(normalTypeName(c.type));
   for (auto it = lo; it != hi; ++it) {
     const storage::Connection& other = *it->second;
@@ -93,7 +97,9 @@ Result<std::shared_ptr<const decode::Decoder>> Session::State::resolveDecoder(co
                              [&](const Candidate& k) { return k.definition == other.definition; });
     if (!known) candidates.push_back({Origin::OtherFile, other.schemaEncoding, other.definition, originOf(other)});
   }
-  candidates.push_back({Origin::BuiltIn, "", {}, {}});  // the user's .msg folders, then the standard interfaces
+  if (!ros1) candidates.push_back({Origin::BuiltIn, "", {}, {}});  // the user's .msg folders, the standard interfaces
+  if (candidates.empty())
+    return makeError(ErrorCode::MissingDefinition, "the file has no definition of '" + c.type + "'");
   auto compile = [&](const Candidate& k) {
     return decode::compileFor(c.type, c.messageEncoding, k.definition.empty() ? "" : k.schemaEncoding, k.definition,
                               msgFolders);

@@ -264,3 +264,17 @@ def test_columns_with_header_stamps():
             rec.columns('/\\/camera\\/depth.*/', ['height'])
     assert cols['stamp_ns'].dtype == np.int64
     np.testing.assert_array_equal(cols['stamp_ns'], stamps)
+
+
+def test_a_ros1_message_without_fields_decodes(tmp_path):
+    # python3-rosbag stores std_msgs/Empty's definition as an empty text (its md5sum that of no
+    # text): a message of no fields, not a missing definition.
+    import rosbag
+    import rospy
+    from std_msgs.msg import Empty, Int32
+    with rosbag.Bag(str(tmp_path / 'empty.bag'), 'w') as b:
+        b.write('/e', Empty(), rospy.Time(1))
+        b.write('/n', Int32(data=4), rospy.Time(2))
+    rec = bagscope.open(tmp_path / 'empty.bag')
+    assert [(topic, t, m) for topic, t, m in rec.messages()] == [('/e', 10**9, {}), ('/n', 2 * 10**9, {'data': 4})]
+    assert rec.problems == []
