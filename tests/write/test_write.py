@@ -1015,6 +1015,27 @@ class Ros1ToRos2(Workspace):
             if bag == 'robot_state.bag':
                 self.assertIn('rosgraph_msgs/Log.topics has no ROS 2 field: left zero', run.stderr)
 
+    def test_a_recording_still_being_written_is_recovered_on_the_way(self):
+        # rosbag's .bag.active (the crashed fixture: the intact bag cut, no index): every
+        # complete message translated, what was recovered said; each equal to the same
+        # message of the intact bag translated (checked above against python3-rosbag).
+        sys.path.insert(0, ARGS.rosbags)
+        from rosbags.highlevel import AnyReader
+        active = self.dir / 'recording.bag.active'
+        shutil.copy(data('ros1', 'demo_crashed.bag'), active)
+        run = cli('convert', active, '--to-ros2', '-o', self.dir / 'recovered', check=False)
+        self.assertEqual(run.returncode, 3, run.stderr)  # damage recovered: 3, as every command says
+        self.assertIn('recovered 500 messages by scanning', run.stderr)
+        cli('convert', data('ros1', 'demo_uncompressed.bag'), '--to-ros2', '-o', self.dir / 'intact', '-q')
+
+        def read(folder):
+            with AnyReader([folder]) as r:
+                return {(c.topic, t): repr(plain_rosbags(r.deserialize(raw, c.msgtype))) for c, t, raw in r.messages()}
+        recovered, intact = read(self.dir / 'recovered'), read(self.dir / 'intact')
+        self.assertEqual(sorted(recovered), sorted((topic, t) for topic, t, _ in intact_prefix(None, active, 500)))
+        for key, value in recovered.items():
+            self.assertEqual(value, intact[key], key)
+
     def test_against_rosbags_convert(self):
         # rosbags' own converter keeps ROS 1 field layouts under ROS 2 names (CameraInfo's D, K,
         # R, P stay upper case; Marker keeps its ROS 1 fields), so the comparison is by lower-case
