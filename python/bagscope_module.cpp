@@ -880,11 +880,13 @@ py::dict copy(const py::object& inputs, const std::filesystem::path& output, std
               std::vector<std::string> exclude, std::optional<std::int64_t> start, std::optional<std::int64_t> end,
               std::uint64_t every, std::optional<std::string> format, std::optional<std::string> compression,
               bool overwrite, const std::vector<std::filesystem::path>& msgPath, const py::object& progress,
-              bool toRos2, bool toRos1) {
+              bool toRos2, bool toRos1, const std::optional<std::filesystem::path>& rename) {
   if (toRos2 && toRos1) throw py::value_error("to_ros2 and to_ros1 go different ways: give one");
+  if (rename && !toRos2 && !toRos1) throw py::value_error("rename goes with to_ros2 or to_ros1");
   auto s = openSession(inputs, msgPath);
   write::CopyRequest request;
   if (toRos2 || toRos1) request.translateTo = toRos2 ? schema::Dialect::Ros2 : schema::Dialect::Ros1;
+  if (rename) request.renames = valueOr(write::readRenames(*rename));
   request.output = output;
   request.every = std::max<std::uint64_t>(every, 1);
   request.msgPaths = msgPath;
@@ -1054,18 +1056,20 @@ PYBIND11_MODULE(bagscope, m) {
         py::arg("every") = 1, py::arg("format") = py::none(), py::arg("compression") = py::none(),
         py::arg("overwrite") = false, py::arg("msg_path") = std::vector<std::filesystem::path>{},
         py::arg("progress") = py::none(), py::arg("to_ros2") = false, py::arg("to_ros1") = false,
+        py::arg("rename") = py::none(),
         "Copies the chosen messages of the inputs into one recording, as `bagscope-cli filter`; a report dict.");
   m.def(
       "convert",
       [](const py::object& inputs, const std::filesystem::path& output, std::optional<std::string> format,
          std::optional<std::string> compression, bool overwrite, const std::vector<std::filesystem::path>& msgPath,
-         const py::object& progress, bool toRos2, bool toRos1) {
+         const py::object& progress, bool toRos2, bool toRos1, const std::optional<std::filesystem::path>& rename) {
         return copy(inputs, output, {}, {}, std::nullopt, std::nullopt, 1, format, compression, overwrite, msgPath,
-                    progress, toRos2, toRos1);
+                    progress, toRos2, toRos1, rename);
       },
       py::arg("inputs"), py::arg("output"), py::arg("format") = py::none(), py::arg("compression") = py::none(),
       py::arg("overwrite") = false, py::arg("msg_path") = std::vector<std::filesystem::path>{},
       py::arg("progress") = py::none(), py::arg("to_ros2") = false, py::arg("to_ros1") = false,
+      py::arg("rename") = py::none(),
       "Writes the inputs as one recording of another format or compression, as `bagscope-cli convert`.");
   m.def("export", &exportFiles, py::arg("inputs"), py::arg("out_dir"), py::arg("format"),
         py::arg("topics") = std::vector<std::string>{}, py::arg("start") = py::none(), py::arg("end") = py::none(),

@@ -67,6 +67,7 @@ struct WriteArgs {
   std::uint64_t every = 1;
   std::uint64_t chunkBytes = 0, splitBytes = 0;
   std::optional<schema::Dialect> translateTo;
+  std::optional<fs::path> renameFile;
 };
 
 // "64M", "512k", "1G" or a number of bytes.
@@ -109,6 +110,9 @@ std::optional<int> parseWriteArgs(const std::string& command, const CommandRules
     } else if (a == "--chunk-size" || a == "--split-size") {
       if (!value() || !parseBytes(v, a == "--chunk-size" ? out.chunkBytes : out.splitBytes))
         return usageError(command, a + " needs a size in bytes (such as 4M)");
+    } else if (a == "--rename") {
+      if (!value()) return usageError(command, "--rename needs a YAML file of packages, types and fields");
+      out.renameFile = fs::u8path(v);
     } else if (a == "--to-ros2" || a == "--to-ros1") {
       out.translateTo = a == "--to-ros2" ? schema::Dialect::Ros2 : schema::Dialect::Ros1;
     } else if (rules.selects && (a == "--topic" || a == "--exclude")) {
@@ -135,6 +139,7 @@ std::optional<int> parseWriteArgs(const std::string& command, const CommandRules
   if (!out.dest.container && out.translateTo)  // a folder: rosbag2; a file not named .bag or .mcap: ROS 1
     out.dest.container =
         out.translateTo == schema::Dialect::Ros2 ? write::Container::Rosbag2Mcap : write::Container::Ros1Bag;
+  if (out.renameFile && !out.translateTo) return usageError(command, "--rename goes with --to-ros2 or --to-ros1");
   if (!out.dest.container && rules.needsFormat)
     return usageError(command, "say the output's format with --format (" + write::containerNames() + ")");
   return std::nullopt;
@@ -179,6 +184,14 @@ int runWrite(const std::string& command, const CommandRules& rules, const std::v
   request.every = parsed.every;
   request.msgPaths = parsed.dest.msgPaths;
   request.translateTo = parsed.translateTo;
+  if (parsed.renameFile) {
+    auto renames = write::readRenames(*parsed.renameFile);
+    if (!renames) {
+      std::fprintf(stderr, "bagscope-cli: %s: %s\n", command.c_str(), renames.error().describe().c_str());
+      return kFailed;
+    }
+    request.renames = std::move(renames).value();
+  }
   request.writer.container = parsed.dest.container ? *parsed.dest.container : write::containerOf(s);
   request.writer.compression = parsed.dest.compression;
   request.writer.chunkBytes = parsed.chunkBytes;

@@ -213,7 +213,8 @@ Result<CopyReport> copyRecording(const Session& s, const CopyRequest& request, S
           translations.count(m.connection))
         continue;
       auto decoder = s.decoder(*m.connection);
-      auto made = decoder ? detail::Translation::make(*request.translateTo, *m.connection, *decoder, request.msgPaths)
+      auto made = decoder ? detail::Translation::make(*request.translateTo, *m.connection, *decoder, request.msgPaths,
+                                                      request.renames)
                           : Result<std::unique_ptr<detail::Translation>>(decoder.error());
       if (!made) {
         report.notes.push_back(t.name + ": not translated to ROS " +

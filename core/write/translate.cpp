@@ -10,6 +10,8 @@
 #include <map>
 #include <set>
 
+#include <yaml-cpp/yaml.h>
+
 #include "core/decode/decoder.hpp"
 #include "core/schema/builtin_types.hpp"
 #include "detail/translate.hpp"
@@ -30,27 +32,66 @@ const std::map<std::string, std::string, std::less<>>& typeRenames() {
   return kRenames;
 }
 
-// "pkg/Type" as ROS 1 names a ROS 2 type: without "/msg/", moved back where ROS 2 moved it
-// (tf2_msgs/TFMessage exists in ROS 1 and stays).
-std::string ros1Name(std::string_view ros2Type) {
+bool isPrimitiveName(std::string_view name) {
+  static const std::set<std::string, std::less<>> kNames = {"bool",   "byte",    "char",    "int8",   "uint8",
+                                                            "int16",  "uint16",  "int32",   "uint32", "int64",
+                                                            "uint64", "float32", "float64", "string", "wstring"};
+  return kNames.count(name) > 0;
+}
+
+// A ROS 1 "pkg/Type" as ROS 2 names it (without "/msg/"): the user's type rename, else their
+// package rename, else where ROS 2 moved it.
+std::string ros2Type(const Renames& user, const std::string& ros1) {
+  if (auto it = user.types.find(ros1); it != user.types.end()) return normalTypeName(it->second);
+  auto slash = ros1.find('/');
+  if (slash != std::string::npos)
+    if (auto it = user.packages.find(ros1.substr(0, slash)); it != user.packages.end())
+      return it->second + ros1.substr(slash);
+  if (auto it = typeRenames().find(ros1); it != typeRenames().end()) return it->second;
+  return ros1;
+}
+
+// "pkg/Type" as ROS 2 names it, with "/msg/".
+std::string ros2Name(const Renames& user, std::string_view ros1Type) {
+  std::string name = ros2Type(user, normalTypeName(ros1Type));
+  auto slash = name.find('/');
+  return slash == std::string::npos ? name : name.substr(0, slash) + "/msg" + name.substr(slash);
+}
+
+// "pkg/Type" as ROS 1 names a ROS 2 type: the renames undone (tf2_msgs/TFMessage exists in ROS 1
+// and stays).
+std::string ros1Name(const Renames& user, std::string_view ros2Type) {
   std::string name = normalTypeName(ros2Type);
+  for (const auto& [ros1, ros2] : user.types)
+    if (normalTypeName(ros2) == name) return ros1;
+  auto slash = name.find('/');
+  if (slash != std::string::npos)
+    for (const auto& [ros1, ros2] : user.packages)
+      if (ros2 == name.substr(0, slash)) return ros1 + name.substr(slash);
   for (const auto& [ros1, ros2] : typeRenames())
     if (ros2 == name && ros1 != "tf/tfMessage") return ros1;
   return name;
 }
 
-// "pkg/Type" as ROS 2 names it: renamed where ROS 2 moved it, with "/msg/".
-std::string ros2Name(std::string_view ros1Type) {
-  std::string name = normalTypeName(ros1Type);
-  if (auto it = typeRenames().find(name); it != typeRenames().end()) name = it->second;
-  auto slash = name.find('/');
-  return slash == std::string::npos ? name : name.substr(0, slash) + "/msg" + name.substr(slash);
+// The ROS 2 name of a field of a ROS 1 type (the user's rename, else its own), and back.
+std::string ros2Field(const Renames& user, const std::string& ros1Type, const std::string& field) {
+  auto type = user.fields.find(ros1Type);
+  if (type == user.fields.end()) return field;
+  auto it = type->second.find(field);
+  return it == type->second.end() ? field : it->second;
+}
+std::string ros1Field(const Renames& user, const std::string& ros1Type, const std::string& field) {
+  if (auto type = user.fields.find(ros1Type); type != user.fields.end())
+    for (const auto& [ros1, ros2] : type->second)
+      if (ros2 == field) return ros1;
+  return field;
 }
 
-// One line of a ROS 1 .msg rewritten for ROS 2: time and duration as builtin_interfaces, a bare
-// Header as std_msgs/Header, byte (int8 in ROS 1) and char (uint8) by their meaning, renamed
-// types by their new names.
-std::string ros2Line(std::string_view line) {
+// One line of a ROS 1 .msg of package `package` rewritten for ROS 2: time and duration as
+// builtin_interfaces, a bare Header as std_msgs/Header, byte (int8 in ROS 1) and char (uint8) by
+// their meaning, types by their ROS 2 names (relative ones made full), fields renamed by
+// `fields` (the user's, for this type).
+std::string ros2Line(std::string_view line, const std::string& package, const std::string& type, const Renames& user) {
   auto first = line.find_first_not_of(" \t");
   if (first == std::string_view::npos || line[first] == '#') return std::string(line);
   auto end = line.find_first_of(" \t", first);
@@ -59,22 +100,35 @@ std::string ros2Line(std::string_view line) {
   auto suffix = token.find_first_of("[<");
   std::string_view base = token.substr(0, suffix);
   std::string_view array = suffix == std::string_view::npos ? "" : token.substr(suffix);
-  std::string type(base);
-  if (base == "time") type = "builtin_interfaces/Time";
-  else if (base == "duration") type = "builtin_interfaces/Duration";
-  else if (base == "Header") type = "std_msgs/Header";
-  else if (base == "byte") type = "int8";
-  else if (base == "char") type = "uint8";
-  else if (auto it = typeRenames().find(base); it != typeRenames().end()) type = it->second;
-  return std::string(line.substr(0, first)) + type + std::string(array) + std::string(line.substr(end));
+  std::string written(base);
+  if (base == "time") written = "builtin_interfaces/Time";
+  else if (base == "duration") written = "builtin_interfaces/Duration";
+  else if (base == "Header") written = "std_msgs/Header";
+  else if (base == "byte") written = "int8";
+  else if (base == "char") written = "uint8";
+  else if (!isPrimitiveName(base))
+    written = ros2Type(
+        user, base.find('/') == std::string_view::npos ? package + "/" + std::string(base) : normalTypeName(base));
+  // The field's name, renamed (a constant, NAME=value, keeps its own).
+  std::string rest(line.substr(end));
+  auto nameStart = rest.find_first_not_of(" \t");
+  if (nameStart != std::string::npos) {
+    auto nameEnd = rest.find_first_of(" \t#=", nameStart);
+    std::string name = rest.substr(nameStart, nameEnd == std::string::npos ? std::string::npos : nameEnd - nameStart);
+    if (rest.find('=', nameStart) == std::string::npos)
+      rest = rest.substr(0, nameStart) + ros2Field(user, type, name) +
+             (nameEnd == std::string::npos ? "" : rest.substr(nameEnd));
+  }
+  return std::string(line.substr(0, first)) + written + std::string(array) + rest;
 }
 
-// The sections of a ROS 1 definition (root first) as ROS 2 .msg texts by "pkg/Type".
-std::map<std::string, std::string> ros2Sections(std::string_view rootType, std::string_view definition) {
+// The sections of a ROS 1 definition (root first) as ROS 2 .msg texts by their ROS 2 "pkg/Type".
+std::map<std::string, std::string> ros2Sections(std::string_view rootType, std::string_view definition,
+                                                const Renames& user) {
   std::map<std::string, std::string> out;
   std::string name = normalTypeName(rootType), text;
   auto flush = [&] {
-    if (!name.empty()) out[name] = text;
+    if (!name.empty()) out[ros2Type(user, name)] = text;
     text.clear();
   };
   for (std::size_t pos = 0; pos <= definition.size();) {
@@ -89,10 +143,9 @@ std::map<std::string, std::string> ros2Sections(std::string_view rootType, std::
     }
     if (name.empty() && line.starts_with("MSG: ")) {
       name = normalTypeName(line.substr(5));
-      if (auto it = typeRenames().find(name); it != typeRenames().end()) name = it->second;
       continue;
     }
-    text += ros2Line(line) + "\n";
+    text += ros2Line(line, name.substr(0, name.find('/')), name, user) + "\n";
   }
   flush();
   return out;
@@ -169,11 +222,8 @@ const std::map<std::string, std::string, std::less<>>& ros1Texts() {
 // A field's primitive type as a ROS 1 .msg writes it: as written where that is a .msg name
 // (byte and char kept: ROS 1's md5sum hashes them), else by its kind (from IDL).
 std::string ros1Primitive(const schema::Field& f) {
-  static const std::set<std::string, std::less<>> kNames = {"bool",   "byte",    "char",    "int8",   "uint8",
-                                                            "int16",  "uint16",  "int32",   "uint32", "int64",
-                                                            "uint64", "float32", "float64", "string"};
   std::string written = f.typeText.substr(0, f.typeText.find_first_of("[<"));
-  if (kNames.count(written)) return written;
+  if (isPrimitiveName(written) && written != "wstring") return written;
   static const char* const kByKind[] = {"bool",   "int8",  "uint8",  "int16",   "uint16",  "int32",
                                         "uint32", "int64", "uint64", "float32", "float64", "string"};
   auto kind = static_cast<std::size_t>(f.type);
@@ -184,11 +234,11 @@ std::string ros1Primitive(const schema::Field& f) {
 // line and "MSG: pkg/Type". Written from the parsed schema (so ros2msg and IDL alike):
 // builtin_interfaces' Time and Duration as time and duration, bounds dropped, defaults and
 // comments gone (ROS 1's md5sum hashes neither).
-std::string ros1Definition(const schema::MessageType& root) {
+std::string ros1Definition(const schema::MessageType& root, const Renames& user) {
   std::vector<std::pair<std::string, std::string>> sections;
   std::set<std::string> seen;
   std::function<void(const schema::MessageType&)> visit = [&](const schema::MessageType& type) {
-    const std::string name = ros1Name(type.name);
+    const std::string name = ros1Name(user, type.name);
     if (!seen.insert(name).second) return;
     const std::size_t at = sections.size();
     sections.emplace_back(name, "");
@@ -210,12 +260,12 @@ std::string ros1Definition(const schema::MessageType& root) {
       if (decode::isTimeField(f))
         base =
             f.type == Primitive::Duration || (f.message && f.message->name.ends_with("Duration")) ? "duration" : "time";
-      else if (f.message) base = ros1Name(f.message->name), visit(*f.message);
+      else if (f.message) base = ros1Name(user, f.message->name), visit(*f.message);
       else base = ros1Primitive(f);
       const std::string array = f.array == schema::ArrayKind::None    ? ""
                                 : f.array == schema::ArrayKind::Fixed ? "[" + std::to_string(f.arrayLength) + "]"
                                                                       : "[]";
-      text += base + array + " " + f.name + "\n";
+      text += base + array + " " + ros1Field(user, name, f.name) + "\n";
     }
     sections[at].second = std::move(text);
   };
@@ -259,23 +309,64 @@ std::string ros2TopicName(std::string_view topic) {
   return out;
 }
 
+}  // namespace bagscope::write::detail
+
+namespace bagscope::write {
+
+Result<Renames> readRenames(const std::filesystem::path& file) {
+  auto fail = [&](const std::string& why) { return fileError(ErrorCode::InvalidArgument, why, utf8(file)); };
+  Renames out;
+  try {
+    YAML::Node root = YAML::LoadFile(utf8(file));
+    if (!root.IsMap() && !root.IsNull()) return fail("a rename file is a map of packages, types and fields");
+    for (const auto& entry : root) {
+      const auto key = entry.first.as<std::string>();
+      const YAML::Node& map = entry.second;
+      if (key != "packages" && key != "types" && key != "fields")
+        return fail("'" + key + "' is not one of packages, types, fields");
+      if (!map.IsMap()) return fail("'" + key + "' is not a map");
+      for (const auto& item : map) {
+        const auto from = item.first.as<std::string>();
+        if (key == "fields") {
+          if (!item.second.IsMap()) return fail("fields of '" + from + "' are not a map of old: new names");
+          for (const auto& f : item.second)
+            out.fields[normalTypeName(from)][f.first.as<std::string>()] = f.second.as<std::string>();
+        } else {
+          if (!item.second.IsScalar()) return fail("'" + from + "' is renamed to no name");
+          (key == "packages" ? out.packages : out.types)[key == "types" ? normalTypeName(from) : from] =
+              item.second.as<std::string>();
+        }
+      }
+    }
+  } catch (const YAML::Exception& e) {
+    return fail("not a rename file: " + std::string(e.what()));
+  }
+  return out;
+}
+
+}  // namespace bagscope::write
+
+namespace bagscope::write::detail {
+
 bool Translation::translates(schema::Dialect to, const storage::Connection& from) {
   return from.messageEncoding == (to == schema::Dialect::Ros2 ? "ros1" : "cdr");
 }
 
 Result<std::unique_ptr<Translation>> Translation::make(schema::Dialect to, const storage::Connection& from,
                                                        std::shared_ptr<const decode::Decoder> fromDecoder,
-                                                       std::span<const std::filesystem::path> msgPaths) {
+                                                       std::span<const std::filesystem::path> msgPaths,
+                                                       const Renames& user) {
   auto t = std::unique_ptr<Translation>(new Translation());
   t->to_ = to;
+  t->user_ = user;
   t->source_ = std::move(fromDecoder);
   storage::Connection& c = t->connection_;
   c = from;
   if (to == schema::Dialect::Ros1) {
-    c.type = ros1Name(from.type);
+    c.type = ros1Name(user, from.type);
     c.messageEncoding = "ros1";
     c.schemaEncoding = "ros1msg";
-    c.definition = ros1Definition(*t->source_->schema().root);
+    c.definition = ros1Definition(*t->source_->schema().root, user);
     c.typeHash.clear();
     c.offeredQos.clear();
     c.latching = transientLocal(from.offeredQos);
@@ -284,14 +375,14 @@ Result<std::unique_ptr<Translation>> Translation::make(schema::Dialect to, const
     t->target_ = std::move(decoder).value();
     c.md5sum = schema::ros1Md5(t->target_->schema());
   } else {
-    c.type = ros2Name(from.type);
+    c.type = ros2Name(user, from.type);
     c.topic = ros2TopicName(from.topic);
     c.messageEncoding = "cdr";
     c.schemaEncoding = "ros2msg";
     c.md5sum.clear();
     // The standard interfaces (or the user's .msg folders) where they define the type and what
     // it uses; the bag's own definitions, rewritten, for the rest.
-    auto sections = ros2Sections(from.type, from.definition);
+    auto sections = ros2Sections(from.type, from.definition, user);
     std::vector<std::filesystem::path> folders(msgPaths.begin(), msgPaths.end());
     auto text = schema::findDefinition(c.type, folders, sections);
     if (!text)
@@ -326,18 +417,25 @@ const std::vector<int>& Translation::plan(const schema::MessageType& from, const
   const bool header = normalTypeName(to.name) == "std_msgs/Header";
   const char* fromName = to_ == schema::Dialect::Ros2 ? "ROS 1" : "ROS 2";
   const char* toName = to_ == schema::Dialect::Ros2 ? "ROS 2" : "ROS 1";
+  // Source and target fields meet under their ROS 2 names (the user's field renames applied).
+  auto sourceName = [&](std::size_t k) {
+    const auto& name = from.fields[k].name;
+    return to_ == schema::Dialect::Ros2 ? ros2Field(user_, normalTypeName(from.name), name) : name;
+  };
   auto index = [&](std::string_view name) {
     for (std::size_t k = 0; k < from.fields.size(); ++k)
-      if (from.fields[k].name == name) return static_cast<int>(k);
+      if (sourceName(k) == name) return static_cast<int>(k);
     return -1;
   };
   std::vector<int> fields;
   std::vector<bool> used(from.fields.size(), false);
   for (std::size_t i = 0; i < to.fields.size(); ++i) {
     const auto& f = to.fields[i];
-    int found = index(f.name);
+    const std::string wanted =
+        to_ == schema::Dialect::Ros2 ? f.name : ros2Field(user_, normalTypeName(to.name), f.name);
+    int found = index(wanted);
     for (std::size_t k = 0; k < from.fields.size() && found < 0; ++k)
-      if (lower(from.fields[k].name) == lower(f.name)) found = static_cast<int>(k);
+      if (lower(sourceName(k)) == lower(wanted)) found = static_cast<int>(k);
     if (found < 0 && f.name == "stamp" && index("header") == 0 && schema::startsWithHeader(from)) found = kHeaderStamp;
     if (found < 0 && i == 0 && f.name == "header" && schema::startsWithHeader(to) && index("stamp") >= 0) {
       used[static_cast<std::size_t>(index("stamp"))] = true;

@@ -107,6 +107,19 @@ struct TopicPatterns {
 /// an included name that matches no topic, is an error naming it.
 Result<std::vector<session::TopicId>> selectTopics(const session::Session& session, const TopicPatterns& patterns);
 
+/// The user's names for translation (`--rename FILE`), as ROS 1 names to ROS 2 names; a
+/// translation to ROS 1 applies them backwards. Beside ROS 2's own renames (tf/tfMessage, ...).
+struct Renames {
+  std::map<std::string, std::string> packages;  ///< "old_msgs" -> "new_msgs": every type of it
+  std::map<std::string, std::string> types;     ///< "pkg/Old" -> "pkg/New"
+  /// By the ROS 1 "pkg/Type": its fields' ROS 1 names -> ROS 2 names.
+  std::map<std::string, std::map<std::string, std::string>> fields;
+};
+
+/// A rename file: YAML with optional maps `packages`, `types` and `fields` (type -> {old: new}).
+/// Errors name the file and what is wrong.
+Result<Renames> readRenames(const std::filesystem::path& file);
+
 struct CopyRequest {
   std::filesystem::path output;
   WriterOptions writer;
@@ -125,6 +138,7 @@ struct CopyRequest {
   /// topics latched). A type that cannot be translated is said, and kept as it is where the
   /// container can hold it.
   std::optional<schema::Dialect> translateTo;
+  Renames renames;  ///< the user's, for translateTo
 };
 
 struct CopyReport {

@@ -1036,6 +1036,44 @@ class Ros1ToRos2(Workspace):
         for key, value in recovered.items():
             self.assertEqual(value, intact[key], key)
 
+    def test_the_users_renames_both_ways(self):
+        # --rename: a package and two fields of the fixture's custom type renamed on the way to
+        # ROS 2 (rosbags decodes them under the new names from the file alone, values python3-
+        # rosbag's under the old), and undone on the way back (the original type and md5sum).
+        sys.path.insert(0, ARGS.rosbags)
+        from rosbags.highlevel import AnyReader
+        renames = self.dir / 'renames.yaml'
+        renames.write_text('packages: {demo_msgs: fleet_msgs}\n'
+                           'fields:\n  demo_msgs/VehicleState: {engaged: is_engaged}\n'
+                           '  demo_msgs/Wheel: {speed: speed_mps}\n')
+        source = data('ros1', 'demo_uncompressed.bag')
+        cli('convert', source, '--to-ros2', '--rename', renames, '-o', self.dir / 'fleet', '-q')
+        with rosbag.Bag(source) as b:
+            want = [(m.engaged, [(w.name, w.speed) for w in m.wheels])
+                    for _, m, _ in b.read_messages(topics=['/vehicle_state'])]
+        with AnyReader([self.dir / 'fleet']) as r:
+            c = next(c for c in r.connections if c.topic == '/vehicle_state')
+            self.assertEqual(c.msgtype, 'fleet_msgs/msg/VehicleState')
+            got = [(m.is_engaged, [(w.name, w.speed_mps) for w in m.wheels])
+                   for m in (r.deserialize(raw, c.msgtype) for _, _, raw in r.messages(connections=[c]))]
+        self.assertEqual(got, want)
+        self.assertTrue(any(wheels for _, wheels in want))
+        back = self.dir / 'back.bag'
+        cli('convert', self.dir / 'fleet', '--to-ros1', '--rename', renames, '-o', back, '-q')
+        def type_and_md5(bag):
+            return {c[:2] for c in ros1_connections(bag)['/vehicle_state']}
+        self.assertEqual(type_and_md5(back), type_and_md5(source))
+        with rosbag.Bag(str(back)) as b:
+            self.assertEqual([(m.engaged, [(w.name, w.speed) for w in m.wheels])
+                              for _, m, _ in b.read_messages(topics=['/vehicle_state'])], want)
+        # A file that is no rename table: said with its name, nothing written.
+        renames.write_text('types: [a, b]\n')
+        run = cli('convert', source, '--to-ros2', '--rename', renames, '-o', self.dir / 'bad', check=False)
+        self.assertNotEqual(run.returncode, 0)
+        self.assertIn("renames.yaml", run.stderr)
+        self.assertIn("'types' is not a map", run.stderr)
+        self.assertFalse((self.dir / 'bad').exists())
+
     def test_against_rosbags_convert(self):
         # rosbags' own converter keeps ROS 1 field layouts under ROS 2 names (CameraInfo's D, K,
         # R, P stay upper case; Marker keeps its ROS 1 fields), so the comparison is by lower-case

@@ -12,6 +12,7 @@
 #include "core/base/result.hpp"
 #include "core/decode/decoder.hpp"
 #include "core/storage/source.hpp"
+#include "core/write/write.hpp"
 
 namespace bagscope::write::detail {
 
@@ -27,7 +28,8 @@ public:
   /// `from` is a ROS 1 connection when `to` is Ros2, a CDR one when `to` is Ros1.
   static Result<std::unique_ptr<Translation>> make(schema::Dialect to, const storage::Connection& from,
                                                    std::shared_ptr<const decode::Decoder> fromDecoder,
-                                                   std::span<const std::filesystem::path> msgPaths);
+                                                   std::span<const std::filesystem::path> msgPaths,
+                                                   const Renames& user);
   /// Whether `from` is of the dialect a translation to `to` starts from.
   static bool translates(schema::Dialect to, const storage::Connection& from);
   const storage::Connection& connection() const { return connection_; }
@@ -48,6 +50,7 @@ private:
   Result<void> element(const decode::Value& from, const schema::Field& to, decode::Value& out);
 
   schema::Dialect to_ = schema::Dialect::Ros2;
+  Renames user_;
   storage::Connection connection_;
   std::shared_ptr<const decode::Decoder> source_, target_;
   std::map<std::pair<const schema::MessageType*, const schema::MessageType*>, std::vector<int>> plans_;
