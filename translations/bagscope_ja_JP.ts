@@ -2209,6 +2209,26 @@ t = 時刻（秒）
         <comment>no compression</comment>
         <translation>なし</translation>
     </message>
+    <message>
+        <source>As recorded</source>
+        <translation>記録どおり</translation>
+    </message>
+    <message>
+        <source>ROS 2 (translate messages)</source>
+        <translation>ROS 2（メッセージを変換）</translation>
+    </message>
+    <message>
+        <source>ROS 1 (translate messages)</source>
+        <translation>ROS 1（メッセージを変換）</translation>
+    </message>
+    <message>
+        <source>Types, definitions and messages in the other ROS version&apos;s form, as bagscope-cli convert --to-ros2 or --to-ros1 writes them; what is renamed, dropped or left zero is listed when it is done</source>
+        <translation>型・定義・メッセージをもう一方の ROS バージョンの形式で書き出します（bagscope-cli convert --to-ros2 / --to-ros1 と同じ）。名前の変更、削除、ゼロのままの項目は完了後に一覧表示されます</translation>
+    </message>
+    <message>
+        <source>Messages as:</source>
+        <translation>メッセージの形式:</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::SceneLayers</name>

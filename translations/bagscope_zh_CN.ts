@@ -2209,6 +2209,26 @@ t = 时间（秒）
         <comment>no compression</comment>
         <translation>无</translation>
     </message>
+    <message>
+        <source>As recorded</source>
+        <translation>按原样</translation>
+    </message>
+    <message>
+        <source>ROS 2 (translate messages)</source>
+        <translation>ROS 2（转换消息）</translation>
+    </message>
+    <message>
+        <source>ROS 1 (translate messages)</source>
+        <translation>ROS 1（转换消息）</translation>
+    </message>
+    <message>
+        <source>Types, definitions and messages in the other ROS version&apos;s form, as bagscope-cli convert --to-ros2 or --to-ros1 writes them; what is renamed, dropped or left zero is listed when it is done</source>
+        <translation>类型、定义和消息转换为另一 ROS 版本的形式，与 bagscope-cli convert --to-ros2 或 --to-ros1 的输出相同；完成后列出被重命名、丢弃或置零的内容</translation>
+    </message>
+    <message>
+        <source>Messages as:</source>
+        <translation>消息形式：</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::SceneLayers</name>

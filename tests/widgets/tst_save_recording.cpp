@@ -95,6 +95,39 @@ private slots:
     QCOMPARE(total, 668);
   }
 
+  // "Messages as: ROS 1 (translate messages)" on a ROS 2 recording (rosbag2's own): a ROS 1 bag
+  // python3-rosbag reads whole, topic for topic, and the translation's report in the outcome.
+  // A ROS 1 recording is offered the other way only.
+  void translatesBetweenRosVersions() {
+    Document doc;
+    QVERIFY(openAndWait(doc, {dataPath("ros2/demo.mcap")}));
+    SaveRecordingDialog d(&doc, SaveRecordingDialog::Purpose::SaveSelection);
+    QVERIFY(!d.setTranslation(bagscope::schema::Dialect::Ros2));
+    QVERIFY(d.setTranslation(bagscope::schema::Dialect::Ros1));
+    QTemporaryDir out;
+    QString path = out.filePath("as-ros1.bag");
+    d.setOutput(path);
+    QVERIFY2(runDialog(d), qPrintable(d.outcome()));
+    QVERIFY2(d.outcome().contains("visualization_msgs/Marker.texture has no ROS 1 field: dropped"),
+             qPrintable(d.outcome()));
+    QString expected;
+    for (const auto& t : doc.topics()) expected += QStringLiteral("%1 %2\n").arg(t.name).arg(t.count);
+    QStringList lines = expected.split('\n', Qt::SkipEmptyParts);
+    lines.sort();
+    QCOMPARE(rosbagCounts(path), lines.join('\n') + '\n');
+
+    Document ros1;
+    QVERIFY(openAndWait(ros1, {dataPath("ros1/robot_state.bag")}));
+    SaveRecordingDialog back(&ros1, SaveRecordingDialog::Purpose::SaveSelection);
+    QVERIFY(!back.setTranslation(bagscope::schema::Dialect::Ros1));
+    QVERIFY(back.setTranslation(bagscope::schema::Dialect::Ros2));
+    back.setOutput(out.filePath("as-ros2"));
+    QVERIFY2(runDialog(back), qPrintable(back.outcome()));
+    QVERIFY2(back.outcome().contains("rosgraph_msgs/Log.topics has no ROS 2 field: dropped"),
+             qPrintable(back.outcome()));
+    QVERIFY(QFileInfo(out.filePath("as-ros2/metadata.yaml")).exists());  // a rosbag2 folder by default
+  }
+
   // Cancel while writing: the dialog says nothing was written, and nothing is under the name.
   void cancellingLeavesNothing() {
     Document doc;

@@ -54,6 +54,7 @@ SaveRecordingDialog::SaveRecordingDialog(Document* document, Purpose purpose, QW
       topics_(new QListWidget(this)),
       whole_(new QRadioButton(tr("The whole recording"), this)),
       range_(new QRadioButton(this)),
+      translate_(new QComboBox(this)),
       format_(new QComboBox(this)),
       compression_(new QComboBox(this)),
       path_(new QLineEdit(this)),
@@ -65,10 +66,28 @@ SaveRecordingDialog::SaveRecordingDialog(Document* document, Purpose purpose, QW
   layOut();
   fillTopics();
   for (const auto& c : write::containers()) format_->addItem(toQt(c.label), static_cast<int>(c.container));
-  if (auto s = document_->session())
+  // Translation is offered where there is something to translate: ROS 1 topics to ROS 2, CDR
+  // ones back to ROS 1.
+  translate_->addItem(tr("As recorded"), -1);
+  if (auto s = document_->session()) {
     format_->setCurrentIndex(format_->findData(static_cast<int>(write::containerOf(*s))));
+    bool ros1 = false, cdr = false;
+    for (const auto& t : s->topics())
+      for (const auto& m : t.members) {
+        ros1 |= m.connection->messageEncoding == "ros1";
+        cdr |= m.connection->messageEncoding == "cdr";
+      }
+    if (ros1) translate_->addItem(tr("ROS 2 (translate messages)"), static_cast<int>(schema::Dialect::Ros2));
+    if (cdr) translate_->addItem(tr("ROS 1 (translate messages)"), static_cast<int>(schema::Dialect::Ros1));
+  }
+  translate_->setEnabled(translate_->count() > 1 && purpose_ == Purpose::SaveSelection);
+  translate_->setToolTip(
+      tr("Types, definitions and messages in the other ROS version's form, as bagscope-cli "
+         "convert --to-ros2 or --to-ros1 writes them; what is renamed, dropped or left zero is "
+         "listed when it is done"));
   containerChanged();
   connect(format_, &QComboBox::currentIndexChanged, this, &SaveRecordingDialog::containerChanged);
+  connect(translate_, &QComboBox::currentIndexChanged, this, &SaveRecordingDialog::translationChanged);
 
   // A suggested name beside the first input (the user sees and may change it before saving).
   if (!document_->paths().isEmpty()) {
@@ -126,6 +145,7 @@ void SaveRecordingDialog::layOut() {
     range_->setEnabled(false);
   }
   form->addRow(tr("Messages:"), span);
+  form->addRow(tr("Messages as:"), translate_);
   form->addRow(tr("Format:"), format_);
   form->addRow(tr("Compression:"), compression_);
   auto* where = new QHBoxLayout;
@@ -163,6 +183,18 @@ write::Container SaveRecordingDialog::container() const {
   return static_cast<write::Container>(format_->currentData().toInt());
 }
 
+std::optional<schema::Dialect> SaveRecordingDialog::translation() const {
+  int to = translate_->currentData().toInt();
+  return to < 0 ? std::nullopt : std::optional(static_cast<schema::Dialect>(to));
+}
+
+// A translation picks the container its dialect is usually kept in (the user may change it).
+void SaveRecordingDialog::translationChanged() {
+  if (auto to = translation())
+    setContainer(*to == schema::Dialect::Ros2 ? write::Container::Rosbag2Mcap : write::Container::Ros1Bag);
+  containerChanged();
+}
+
 // Topics the container cannot hold are unticked and greyed, saying why; the compressions and
 // the file name follow the container.
 void SaveRecordingDialog::containerChanged() {
@@ -174,6 +206,8 @@ void SaveRecordingDialog::containerChanged() {
     auto* item = topics_->item(i);
     const auto& topic = s->topics()[static_cast<std::size_t>(item->data(kTopicIdRole).toInt())];
     std::string encoding = topic.members.empty() ? std::string() : topic.members.front().connection->messageEncoding;
+    if (auto to = translation(); to && encoding == (*to == schema::Dialect::Ros2 ? "ros1" : "cdr"))
+      encoding = *to == schema::Dialect::Ros2 ? "cdr" : "ros1";
     bool fits = info.encoding.empty() || encoding == info.encoding;
     bool wasEnabled = item->flags() & Qt::ItemIsEnabled;
     item->setFlags(fits ? item->flags() | Qt::ItemIsEnabled : item->flags() & ~Qt::ItemIsEnabled);
@@ -200,6 +234,12 @@ void SaveRecordingDialog::browse() {
 void SaveRecordingDialog::setOutput(const QString& path) { path_->setText(path); }
 void SaveRecordingDialog::setContainer(write::Container c) {
   format_->setCurrentIndex(format_->findData(static_cast<int>(c)));
+}
+bool SaveRecordingDialog::setTranslation(std::optional<schema::Dialect> to) {
+  int i = translate_->findData(to ? static_cast<int>(*to) : -1);
+  if (i < 0 || !translate_->isEnabled()) return false;
+  translate_->setCurrentIndex(i);
+  return true;
 }
 void SaveRecordingDialog::setTopicTicked(const QString& topic, bool ticked) {
   for (int i = 0; i < topics_->count(); ++i)
@@ -244,6 +284,7 @@ void SaveRecordingDialog::start() {
   request.output = toPath(path);
   for (const QString& folder : document_->messagePaths()) request.msgPaths.push_back(toPath(folder));
   request.writer.container = container();
+  request.translateTo = translation();
   request.writer.compression = static_cast<compress::Codec>(compression_->currentData().toInt());
 
   report_ = std::make_shared<write::CopyReport>();
@@ -284,6 +325,8 @@ void SaveRecordingDialog::ended(const Result<void>& r) {
   }
   for (const auto& skipped : report_->skipped)
     text += QStringLiteral("\n• ") + tr("Not written: %1").arg(toQt(skipped));
+  // The translation's report: renamed topics, fields dropped or left zero.
+  for (const auto& note : report_->notes) text += QStringLiteral("\n• ") + toQt(note);
   // What the damaged input itself lost (found when it was opened), beside what was saved.
   if (auto s = document_->session(); s && purpose_ == Purpose::Recover && !s->problems().empty()) {
     text += QStringLiteral("\n\n") + tr("What the damaged recording lost:");

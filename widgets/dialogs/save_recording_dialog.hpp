@@ -1,8 +1,9 @@
 #pragma once
 // File ▸ Save Selection As… and File ▸ Recover…: the ticked topics over the whole recording or
 // the timeline's selected range, written to a new recording (MCAP, ROS 1 bag, rosbag2) through
-// the same copy job as bagscope-cli filter and recover, in the background with progress and
-// Cancel, then what was written and what could not be read.
+// the same copy job as bagscope-cli filter and recover — as recorded, or translated to ROS 2
+// or back to ROS 1 (convert --to-ros2/--to-ros1) — in the background with progress and Cancel,
+// then what was written, what was translated how, and what could not be read.
 
 #include <QDialog>
 
@@ -38,6 +39,8 @@ public:
   void setOutput(const QString& path);
   void setContainer(write::Container container);
   void setTopicTicked(const QString& topic, bool ticked);
+  /// Messages as recorded (nullopt) or translated to a dialect; false when not offered.
+  bool setTranslation(std::optional<schema::Dialect> to);
   bool running() const { return job_ != nullptr; }
   /// The outcome text shown after the job (empty before).
   QString outcome() const;
@@ -57,6 +60,8 @@ private:
   void start();
   void ended(const Result<void>& result);
   write::Container container() const;
+  std::optional<schema::Dialect> translation() const;
+  void translationChanged();
 
   Document* document_;
   Purpose purpose_;
@@ -66,6 +71,7 @@ private:
   QListWidget* topics_;
   QRadioButton* whole_;
   QRadioButton* range_;
+  QComboBox* translate_;
   QComboBox* format_;
   QComboBox* compression_;
   QLineEdit* path_;
