@@ -5,7 +5,10 @@
 // other type and encoded.
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
+#include <climits>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <set>
@@ -404,6 +407,8 @@ Result<std::unique_ptr<Translation>> Translation::make(schema::Dialect to, const
     }
   }
   t->plan(*t->source_->schema().root, *t->target_->schema().root);
+  if (to == schema::Dialect::Ros2)
+    t->direct_ = t->compileDirect(*t->source_->schema().root, *t->target_->schema().root);
   return t;
 }
 
@@ -499,6 +504,9 @@ Result<void> Translation::element(const Value& from, const schema::Field& to, Va
     if (to.type == Primitive::Int8 && from.kind == Value::Kind::UInt) {
       out.kind = Value::Kind::Int;
       out.i = static_cast<std::int8_t>(static_cast<std::uint8_t>(from.u));
+    } else if (to.type == Primitive::UInt8 && from.kind == Value::Kind::Int && from.i >= INT8_MIN && from.i < 0) {
+      out.kind = Value::Kind::UInt;
+      out.u = static_cast<std::uint8_t>(static_cast<std::int8_t>(from.i));
     }
     return {};
   }
@@ -554,12 +562,236 @@ Result<void> Translation::message(const Value& from, const schema::MessageType& 
   return {};
 }
 
-Result<void> Translation::translate(std::span<const std::byte> in, std::vector<std::byte>& out) {
+Result<void> Translation::translateByValues(std::span<const std::byte> in, std::vector<std::byte>& out) {
   auto decoded = source_->decode(in);
   if (!decoded) return decoded.error();
   Value translated;
   if (auto r = message(*decoded, *target_->schema().root, translated); !r) return r;
   return decode::encode(*target_, translated, out);
+}
+
+namespace {
+
+// ROS 1 bytes straight to little-endian CDR by a Direct: numbers copied, strings given their NUL,
+// arrays and nested types walked, time as builtin_interfaces, fields ROS 2 added zero. Aligned
+// from the payload's start as the encoder aligns. False on anything out of the way (cut input,
+// a value that does not fit): the value path then says what.
+class DirectTranscoder {
+public:
+  DirectTranscoder(std::span<const std::byte> in, std::vector<std::byte>& out) : in_(in), out_(out) {}
+
+  bool run(const Translation::Direct& d) {
+    out_.clear();
+    out_.insert(out_.end(), {std::byte{0}, std::byte{1}, std::byte{0}, std::byte{0}});  // little-endian CDR
+    return message(d, 0) && pos_ == in_.size();
+  }
+
+private:
+  bool message(const Translation::Direct& d, int depth) {
+    if (depth > 64) return false;
+    std::size_t next = 0;  // the next source field not yet read
+    for (const auto& f : d.fields) {
+      if (f.source < 0) {
+        zero(*f.to, depth);
+        continue;
+      }
+      for (; next < static_cast<std::size_t>(f.source); ++next)
+        if (!skip(d.from->fields[next], depth)) return false;
+      ++next;
+      if (!field(f, depth)) return false;
+    }
+    for (; next < d.from->fields.size(); ++next)
+      if (!skip(d.from->fields[next], depth)) return false;
+    return true;
+  }
+
+  bool field(const Translation::Direct::Field& f, int depth) {
+    const schema::Field& from = *f.from;
+    if (from.array == schema::ArrayKind::None) return element(f, depth);
+    std::uint32_t n = from.arrayLength;
+    if (from.array != schema::ArrayKind::Fixed) {
+      if (!read(n)) return false;
+      if (f.to->array == schema::ArrayKind::Bounded && n > f.to->arrayLength) return false;
+      put(n);
+    }
+    const std::uint32_t size = schema::primitiveSize(from.type);
+    if (size > 0 && from.type != Primitive::Bool && from.type != Primitive::Time && from.type != Primitive::Duration) {
+      const std::uint64_t bytes = std::uint64_t{n} * size;
+      if (bytes > in_.size() - pos_) return false;
+      if (n > 0) align(size);
+      out_.insert(out_.end(), in_.begin() + static_cast<std::ptrdiff_t>(pos_),
+                  in_.begin() + static_cast<std::ptrdiff_t>(pos_ + bytes));
+      pos_ += bytes;
+      return true;
+    }
+    if (n > in_.size() - pos_) return false;  // more elements than bytes left: the value path judges
+    for (std::uint32_t i = 0; i < n; ++i)
+      if (!element(f, depth)) return false;
+    return true;
+  }
+
+  bool element(const Translation::Direct::Field& f, int depth) {
+    switch (f.from->type) {
+      case Primitive::String: {
+        std::uint32_t len = 0;
+        if (!read(len) || len > in_.size() - pos_ || (f.to->stringBound && len > f.to->stringBound)) return false;
+        put(len + 1);
+        out_.insert(out_.end(), in_.begin() + static_cast<std::ptrdiff_t>(pos_),
+                    in_.begin() + static_cast<std::ptrdiff_t>(pos_ + len));
+        out_.push_back(std::byte{0});
+        pos_ += len;
+        return true;
+      }
+      case Primitive::Time:
+      case Primitive::Duration: {
+        std::uint32_t sec = 0, nsec = 0;
+        if (!read(sec) || !read(nsec)) return false;
+        // ROS 2: int32 sec, uint32 nanosec. A time past 2038 or a negative duration nsec does not fit.
+        if (f.from->type == Primitive::Time ? sec > INT32_MAX : nsec > INT32_MAX) return false;
+        put(sec);
+        put(nsec);
+        return true;
+      }
+      case Primitive::Bool: {
+        std::uint8_t b = 0;
+        if (!read(b)) return false;
+        out_.push_back(std::byte{b != 0});
+        return true;
+      }
+      case Primitive::Message: return message(*f.nested, depth + 1);
+      default: {
+        const std::uint32_t size = schema::primitiveSize(f.from->type);
+        if (size > in_.size() - pos_) return false;
+        align(size);
+        out_.insert(out_.end(), in_.begin() + static_cast<std::ptrdiff_t>(pos_),
+                    in_.begin() + static_cast<std::ptrdiff_t>(pos_ + size));
+        pos_ += size;
+        return true;
+      }
+    }
+  }
+
+  // A ROS 1 field passed over (a Header's seq, fields ROS 2 dropped).
+  bool skip(const schema::Field& f, int depth) {
+    if (depth > 64) return false;
+    std::uint32_t n = 1;
+    if (f.array == schema::ArrayKind::Fixed) n = f.arrayLength;
+    else if (f.array != schema::ArrayKind::None && !read(n)) return false;
+    const std::uint32_t size =
+        f.type == Primitive::Message || f.type == Primitive::String ? 0 : schema::primitiveSize(f.type);
+    if (size > 0) {
+      if (std::uint64_t{n} * size > in_.size() - pos_) return false;
+      pos_ += std::uint64_t{n} * size;
+      return true;
+    }
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if (f.type == Primitive::String) {
+        std::uint32_t len = 0;
+        if (!read(len) || len > in_.size() - pos_) return false;
+        pos_ += len;
+      } else {
+        for (const auto& nested : f.message->fields)
+          if (!skip(nested, depth + 1)) return false;
+      }
+    }
+    return true;
+  }
+
+  // A target field without a source: what the encoder writes for a zero value.
+  void zero(const schema::Field& f, int depth) {
+    if (f.array == schema::ArrayKind::Dynamic || f.array == schema::ArrayKind::Bounded) {
+      put(std::uint32_t{0});
+      return;
+    }
+    const std::uint32_t n = f.array == schema::ArrayKind::Fixed ? f.arrayLength : 1;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if (f.type == Primitive::String) {
+        put(std::uint32_t{1});
+        out_.push_back(std::byte{0});
+      } else if (f.type == Primitive::Message) {
+        if (depth < 64)
+          for (const auto& nested : f.message->fields) zero(nested, depth + 1);
+      } else {
+        const std::uint32_t size = schema::primitiveSize(f.type);
+        align(size);
+        out_.insert(out_.end(), size, std::byte{0});
+      }
+    }
+  }
+
+  template <typename T>
+  bool read(T& x) {
+    if (sizeof(T) > in_.size() - pos_) return false;
+    std::memcpy(&x, in_.data() + pos_, sizeof(T));
+    pos_ += sizeof(T);
+    return true;
+  }
+  void align(std::size_t size) {
+    if (size <= 1) return;
+    std::size_t pad = (size - (out_.size() - 4) % size) % size;
+    out_.insert(out_.end(), pad, std::byte{0});
+  }
+  template <typename T>
+  void put(T x) {
+    align(sizeof(T));
+    const auto* p = reinterpret_cast<const std::byte*>(&x);
+    out_.insert(out_.end(), p, p + sizeof(T));
+  }
+
+  std::span<const std::byte> in_;
+  std::vector<std::byte>& out_;
+  std::size_t pos_ = 0;
+};
+
+}  // namespace
+
+// The direct way for a pair of types, or null where only values can translate them: a plan
+// in source order without stamps moved between header and body, each pair of fields of one
+// kind (the same number type, time as builtin_interfaces, strings, nested types themselves
+// direct) and array kind (fixed of one length, dynamic as dynamic or bounded), and no Log
+// (its levels are mapped).
+const Translation::Direct* Translation::compileDirect(const schema::MessageType& from, const schema::MessageType& to) {
+  auto key = std::make_pair(&from, &to);
+  if (auto it = directs_.find(key); it != directs_.end()) return it->second.get();
+  auto d = std::make_unique<Direct>();
+  d->from = &from;
+  bool ok = normalTypeName(from.name) != "rosgraph_msgs/Log";
+  const auto& fields = plan(from, to);
+  int last = -1;
+  for (std::size_t i = 0; i < fields.size() && ok; ++i) {
+    Direct::Field f;
+    f.source = fields[i];
+    f.to = &to.fields[i];
+    if (f.source < -1 || (f.source >= 0 && f.source <= last)) ok = false;
+    if (f.source < 0 || !ok) {
+      d->fields.push_back(f);
+      continue;
+    }
+    last = f.source;
+    f.from = &from.fields[static_cast<std::size_t>(f.source)];
+    const auto& a = *f.from;
+    const auto& b = *f.to;
+    const bool arrays =
+        a.array == b.array || (a.array == schema::ArrayKind::Dynamic && b.array == schema::ArrayKind::Bounded);
+    ok = arrays && (a.array != schema::ArrayKind::Fixed || a.arrayLength == b.arrayLength);
+    if (a.type == Primitive::Time || a.type == Primitive::Duration)
+      ok = ok && decode::isTimeField(b) && b.message &&
+           b.message->name.ends_with(a.type == Primitive::Time ? "Time" : "Duration");
+    else if (a.type == Primitive::Message)
+      ok = ok && b.type == Primitive::Message && !decode::isTimeField(b) &&
+           (f.nested = compileDirect(*a.message, *b.message)) != nullptr;
+    else  // the same number type, or a byte signed in one and unsigned in the other (the same bits)
+      ok = ok && (a.type == b.type || (schema::primitiveSize(a.type) == 1 && schema::primitiveSize(b.type) == 1 &&
+                                       a.type != Primitive::Bool && b.type != Primitive::Bool));
+    d->fields.push_back(f);
+  }
+  if (!ok) d.reset();
+  return directs_.emplace(key, std::move(d)).first->second.get();
+}
+
+Result<void> Translation::translate(std::span<const std::byte> in, std::vector<std::byte>& out) {
+  if (direct_ && DirectTranscoder(in, out).run(*direct_)) return {};
+  return translateByValues(in, out);
 }
 
 }  // namespace bagscope::write::detail

@@ -35,8 +35,27 @@ public:
   const storage::Connection& connection() const { return connection_; }
   /// Fields left zero or dropped, once per type.
   const std::vector<std::string>& notes() const { return notes_; }
-  /// One message: its bytes in, the other dialect's bytes out (`out` replaced).
+  /// One message: its bytes in, the other dialect's bytes out (`out` replaced). ROS 1 to ROS 2
+  /// goes byte to byte where the types allow (transcode()), else through values.
   Result<void> translate(std::span<const std::byte> in, std::vector<std::byte>& out);
+  /// The same through a decoded value tree: the reference the direct way is tested against,
+  /// and what gives a failing message its error.
+  Result<void> translateByValues(std::span<const std::byte> in, std::vector<std::byte>& out);
+  /// Whether messages go byte to byte (ROS 1 to CDR without a value tree).
+  bool direct() const { return direct_ != nullptr; }
+
+  /// A ROS 1 type's fields onto a ROS 2 type's, for the direct way: each target field's source
+  /// (or -1: zero) in source order, nested types likewise.
+  struct Direct {
+    struct Field {
+      int source = -1;
+      const schema::Field* from = nullptr;
+      const schema::Field* to = nullptr;
+      const Direct* nested = nullptr;
+    };
+    const schema::MessageType* from = nullptr;
+    std::vector<Field> fields;
+  };
 
 private:
   Translation() = default;
@@ -48,6 +67,7 @@ private:
   Result<void> message(const decode::Value& from, const schema::MessageType& to, decode::Value& out);
   Result<void> value(const decode::Value& from, const schema::Field& to, decode::Value& out);
   Result<void> element(const decode::Value& from, const schema::Field& to, decode::Value& out);
+  const Direct* compileDirect(const schema::MessageType& from, const schema::MessageType& to);
 
   schema::Dialect to_ = schema::Dialect::Ros2;
   Renames user_;
@@ -55,6 +75,8 @@ private:
   std::shared_ptr<const decode::Decoder> source_, target_;
   std::map<std::pair<const schema::MessageType*, const schema::MessageType*>, std::vector<int>> plans_;
   std::vector<std::string> notes_;
+  std::map<std::pair<const schema::MessageType*, const schema::MessageType*>, std::unique_ptr<Direct>> directs_;
+  const Direct* direct_ = nullptr;
 };
 
 }  // namespace bagscope::write::detail
