@@ -92,8 +92,8 @@ std::string ros1Field(const Renames& user, const std::string& ros1Type, const st
 
 // One line of a ROS 1 .msg of package `package` rewritten for ROS 2: time and duration as
 // builtin_interfaces, a bare Header as std_msgs/Header, byte (int8 in ROS 1) and char (uint8) by
-// their meaning, types by their ROS 2 names (relative ones made full), fields renamed by
-// `fields` (the user's, for this type).
+// their meaning, types by their ROS 2 names (relative ones made full), fields of `type` by the
+// user's renames.
 std::string ros2Line(std::string_view line, const std::string& package, const std::string& type, const Renames& user) {
   auto first = line.find_first_not_of(" \t");
   if (first == std::string_view::npos || line[first] == '#') return std::string(line);
