@@ -59,7 +59,8 @@ constexpr const char* kMergeUsage =
     "    different types on one name kept as separate channels\n";
 constexpr const char* kConvertUsage =
     "usage: bagscope-cli convert INPUT... -o OUT [--format F] [--compression C] [--overwrite]\n"
-    "                            [--to-ros2|--to-ros1 [--rename FILE]]\n"
+    "                            [--to-ros2|--to-ros1 [--rename FILE]] [filter's --topic, --exclude,\n"
+    "                            --start, --end, --every] [--each [--jobs N]]\n"
     "    another container for the same messages: F: {containers} (default: by OUT's\n"
     "    extension, .bag or .mcap); C: none, lz4, zstd (MCAP, rosbag2), lz4, bz2 (ROS 1)\n"
     "      --chunk-size BYTES (default 4M MCAP, 768k ROS 1)  --split-size BYTES (rosbag2)\n"

@@ -1,9 +1,11 @@
 // bagscope-cli filter, merge, convert and recover: recordings in, one recording out, through
 // the copy job of core/write.
 
+#include <atomic>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "arguments.hpp"
 #include "commands.hpp"
@@ -68,6 +70,8 @@ struct WriteArgs {
   std::uint64_t chunkBytes = 0, splitBytes = 0;
   std::optional<schema::Dialect> translateTo;
   std::optional<fs::path> renameFile;
+  bool each = false;  ///< --each: one output per recording, into the folder -o names
+  unsigned jobs = 1;  ///< --jobs: recordings written at once with --each
 };
 
 // "64M", "512k", "1G" or a number of bytes.
@@ -110,6 +114,10 @@ std::optional<int> parseWriteArgs(const std::string& command, const CommandRules
     } else if (a == "--chunk-size" || a == "--split-size") {
       if (!value() || !parseBytes(v, a == "--chunk-size" ? out.chunkBytes : out.splitBytes))
         return usageError(command, a + " needs a size in bytes (such as 4M)");
+    } else if (a == "--each" && !rules.oneInput && command != "merge") {
+      out.each = true;
+    } else if (a == "--jobs" || a == "-j") {
+      if (!args.number(out.jobs) || out.jobs == 0) return usageError(command, "--jobs needs a number of at least 1");
     } else if (a == "--rename") {
       if (!value()) return usageError(command, "--rename needs a YAML file of packages, types and fields");
       out.renameFile = fs::u8path(v);
@@ -134,6 +142,7 @@ std::optional<int> parseWriteArgs(const std::string& command, const CommandRules
   }
   if (out.inputs.empty()) return usageError(command, "no input given");
   if (rules.oneInput && out.inputs.size() > 1) return usageError(command, "takes one input");
+  if (out.jobs > 1 && !out.each) return usageError(command, "--jobs goes with --each (one output per recording)");
   if (!out.dest.haveOutput) return usageError(command, "no output given (-o PATH)");
   if (!out.dest.container) out.dest.container = write::containerForName(out.dest.output);
   if (!out.dest.container && out.translateTo)  // a folder: rosbag2; a file not named .bag or .mcap: ROS 1
@@ -145,33 +154,27 @@ std::optional<int> parseWriteArgs(const std::string& command, const CommandRules
   return std::nullopt;
 }
 
-void printReport(const std::string& command, const WriteArgs& args, const write::CopyReport& report) {
+void printReport(const std::string& command, const fs::path& output, const write::CopyReport& report) {
   std::fprintf(stderr, "bagscope-cli: %s: wrote %llu messages on %zu topics to '%s' (%s)\n", command.c_str(),
-               static_cast<unsigned long long>(report.messagesWritten), report.perTopic.size(),
-               utf8(args.dest.output).c_str(), formatBytes(report.bytesWritten).c_str());
+               static_cast<unsigned long long>(report.messagesWritten), report.perTopic.size(), utf8(output).c_str(),
+               formatBytes(report.bytesWritten).c_str());
   if (report.metadataWritten || report.attachmentsWritten)
     std::fprintf(stderr, "bagscope-cli: %s: kept %llu metadata records and %llu attachments in '%s'\n", command.c_str(),
                  static_cast<unsigned long long>(report.metadataWritten),
-                 static_cast<unsigned long long>(report.attachmentsWritten), utf8(args.dest.output).c_str());
+                 static_cast<unsigned long long>(report.attachmentsWritten), utf8(output).c_str());
   for (const auto& n : report.notes)
-    std::fprintf(stderr, "bagscope-cli: %s: '%s': note: %s\n", command.c_str(), utf8(args.dest.output).c_str(),
-                 n.c_str());
+    std::fprintf(stderr, "bagscope-cli: %s: '%s': note: %s\n", command.c_str(), utf8(output).c_str(), n.c_str());
   for (const auto& s : report.skipped)
     std::fprintf(stderr, "bagscope-cli: %s: skipped %s\n", command.c_str(), s.c_str());
   for (const auto& l : report.lost)
     std::fprintf(stderr, "bagscope-cli: %s: not readable: %s\n", command.c_str(), l.c_str());
 }
 
-int runWrite(const std::string& command, const CommandRules& rules, const std::vector<std::string>& args) {
-  WriteArgs parsed;
-  if (auto code = parseWriteArgs(command, rules, args, parsed)) return *code;
+// `inputs` opened as one recording and copied to `output` as the arguments say.
+int writeOne(const std::string& command, const WriteArgs& parsed, const std::vector<fs::path>& inputs,
+             const fs::path& output, bool quiet) {
   session::SessionOptions options;
-  auto inputs = session::expandInputs(parsed.inputs, false);
-  if (!inputs) {
-    std::fprintf(stderr, "bagscope-cli: %s: %s\n", command.c_str(), describeForCli(inputs.error()).c_str());
-    return kFailed;
-  }
-  auto opened = session::Session::open(*inputs, options);
+  auto opened = session::Session::open(inputs, options);
   if (!opened) {
     std::fprintf(stderr, "bagscope-cli: %s: %s\n", command.c_str(), describeForCli(opened.error()).c_str());
     return kFailed;
@@ -180,7 +183,7 @@ int runWrite(const std::string& command, const CommandRules& rules, const std::v
   for (const auto& p : s.problems()) std::fprintf(stderr, "bagscope-cli: %s: input: %s\n", command.c_str(), p.c_str());
 
   write::CopyRequest request;
-  request.output = parsed.dest.output;
+  request.output = output;
   request.every = parsed.every;
   request.msgPaths = parsed.dest.msgPaths;
   request.translateTo = parsed.translateTo;
@@ -213,24 +216,97 @@ int runWrite(const std::string& command, const CommandRules& rules, const std::v
     request.selection.topics = *topics;
   }
 
-  ProgressLine line(parsed.dest.quiet);
-  InterruptScope interruptible;
-  std::string shown = utf8(parsed.dest.output.filename());
+  ProgressLine line(quiet);
+  std::string shown = utf8(output.filename());
   auto report = write::copyRecording(s, request, interrupt().get_token(), [&](double f) { line.show(shown, 1, 1, f); });
   line.done();
   if (!report) {
     if (report.error().code == ErrorCode::Cancelled) {
       std::fprintf(stderr, "bagscope-cli: %s: interrupted; nothing was written to '%s'\n", command.c_str(),
-                   utf8(parsed.dest.output).c_str());
+                   utf8(output).c_str());
       return kInterrupted;
     }
     std::fprintf(stderr, "bagscope-cli: %s: %s\n", command.c_str(), describeForCli(report.error()).c_str());
     return report.error().code == ErrorCode::Write ? kOutputFailed : kFailed;
   }
-  printReport(command, parsed, *report);
+  printReport(command, output, *report);
   // One rule for every command: damage met in the input, or messages lost or left out, is 3.
   if (!report->lost.empty() || !report->skipped.empty()) return kPartial;
   return s.problems().empty() ? kOk : kPartial;
+}
+
+// Where --each writes `recording`, found under `root`: its path below the root (or its name),
+// in the output folder, with the container's extension.
+fs::path eachOutput(const fs::path& folder, const fs::path& root, const fs::path& recording,
+                    const write::ContainerInfo& info) {
+  fs::path relative = recording.filename();
+  if (fs::is_directory(root)) {
+    auto below = recording.lexically_normal().lexically_relative(root.lexically_normal());
+    if (!below.empty() && *below.begin() != "..") relative = below;
+  }
+  std::string name = utf8(relative.filename());
+  for (std::string_view ext : {".bag.active", ".bag", ".mcap", ".db3"})
+    if (name.size() > ext.size() && name.ends_with(ext)) {
+      name.resize(name.size() - ext.size());
+      break;
+    }
+  return folder / relative.parent_path() / fs::u8path(name + std::string(info.extension));
+}
+
+int runWrite(const std::string& command, const CommandRules& rules, const std::vector<std::string>& args) {
+  WriteArgs parsed;
+  if (auto code = parseWriteArgs(command, rules, args, parsed)) return *code;
+  InterruptScope interruptible;
+  if (!parsed.each) {
+    auto inputs = session::expandInputs(parsed.inputs, false);
+    if (!inputs) {
+      std::fprintf(stderr, "bagscope-cli: %s: %s\n", command.c_str(), describeForCli(inputs.error()).c_str());
+      return kFailed;
+    }
+    return writeOne(command, parsed, *inputs, parsed.dest.output, parsed.dest.quiet);
+  }
+  // --each: every recording under the inputs on its own, into the folder -o names, --jobs at once.
+  std::vector<std::pair<fs::path, fs::path>> work;  // recording, output
+  for (const auto& input : parsed.inputs) {
+    auto found = session::expandInputs({input}, true);
+    if (!found) {
+      std::fprintf(stderr, "bagscope-cli: %s: %s\n", command.c_str(), describeForCli(found.error()).c_str());
+      return kFailed;
+    }
+    for (const auto& r : *found) {
+      auto container = parsed.dest.container
+                           ? *parsed.dest.container
+                           : write::containerForName(r).value_or(write::Container::Rosbag2Mcap);  // a folder: a folder
+      work.emplace_back(r, eachOutput(parsed.dest.output, input, r, write::containerInfo(container)));
+    }
+  }
+  std::error_code ec;
+  fs::create_directories(parsed.dest.output, ec);
+  std::atomic<std::size_t> next{0};
+  std::vector<int> codes(work.size(), kOk);
+  auto worker = [&] {
+    for (std::size_t i = next++; i < work.size() && !interrupt().stop_requested(); i = next++) {
+      std::error_code made;
+      fs::create_directories(work[i].second.parent_path(), made);
+      codes[i] = writeOne(command, parsed, {work[i].first}, work[i].second, true);
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned k = 1; k < std::min<std::size_t>(parsed.jobs, work.size()); ++k) threads.emplace_back(worker);
+  worker();
+  for (auto& t : threads) t.join();
+  std::size_t failed = 0, partial = 0;
+  int worst = kOk;
+  for (int code : codes) {
+    failed += code != kOk && code != kPartial;
+    partial += code == kPartial;
+    if (code != kOk && (worst == kOk || worst == kPartial)) worst = code;
+  }
+  if (interrupt().stop_requested()) worst = kInterrupted;
+  std::fprintf(stderr,
+               "bagscope-cli: %s: %zu recordings: %zu written, %zu with damage or losses said above, %zu failed\n",
+               command.c_str(), work.size(), work.size() - failed, partial, failed);
+  return worst;
 }
 
 }  // namespace
@@ -312,7 +388,7 @@ int runImport(const std::vector<std::string>& list) {
 
 int runFilter(const std::vector<std::string>& args) { return runWrite("filter", {true, false, false}, args); }
 int runMerge(const std::vector<std::string>& args) { return runWrite("merge", {true, false, false}, args); }
-int runConvert(const std::vector<std::string>& args) { return runWrite("convert", {false, false, true}, args); }
+int runConvert(const std::vector<std::string>& args) { return runWrite("convert", {true, false, true}, args); }
 int runRecover(const std::vector<std::string>& args) { return runWrite("recover", {false, true, false}, args); }
 
 }  // namespace bagscope::cli

@@ -1074,6 +1074,32 @@ class Ros1ToRos2(Workspace):
         self.assertIn("'types' is not a map", run.stderr)
         self.assertFalse((self.dir / 'bad').exists())
 
+    def test_a_folder_of_bags_one_output_each(self):
+        # convert --each --jobs 2: every bag under the folder on its own, into the same place
+        # under -o, each read by rosbags with as many messages per topic as python3-rosbag
+        # reads from its input; a file that is no bag fails alone, named, and the exit says so.
+        sys.path.insert(0, ARGS.rosbags)
+        from rosbags.highlevel import AnyReader
+        archive = self.dir / 'archive'
+        for place, bag in (('site_a', 'robot_state.bag'), ('site_a', 'tf_old.bag'), ('site_b/day2', 'robot_state.bag')):
+            (archive / place).mkdir(parents=True, exist_ok=True)
+            shutil.copy(data('ros1', bag), archive / place / bag)
+        (archive / 'site_b' / 'broken.bag').write_bytes(b'#ROSBAG V2.0\nnot really')
+        run = cli('convert', archive, '--each', '--to-ros2', '--jobs', '2', '-o', self.dir / 'migrated', check=False)
+        self.assertEqual(run.returncode, 1, run.stderr)
+        self.assertIn('broken.bag', run.stderr)
+        self.assertIn('4 recordings: 3 written', run.stderr)
+        for place, bag in (('site_a', 'robot_state'), ('site_a', 'tf_old'), ('site_b/day2', 'robot_state')):
+            with rosbag.Bag(str(archive / place / (bag + '.bag'))) as b:
+                want = {t: i.message_count for t, i in b.get_type_and_topic_info().topics.items()}
+            with AnyReader([self.dir / 'migrated' / place / bag]) as r:
+                got = {c.topic: c.msgcount for c in r.connections}
+                self.assertTrue(all('/msg/' in c.msgtype for c in r.connections))
+            self.assertEqual(got, want, place)
+        self.assertFalse((self.dir / 'migrated' / 'site_b' / 'broken').exists())
+        self.assertEqual(cli('convert', archive, '--to-ros2', '--jobs', '2', '-o', self.dir / 'x',
+                             check=False).returncode, 2)
+
     def test_against_rosbags_convert(self):
         # rosbags' own converter keeps ROS 1 field layouts under ROS 2 names (CameraInfo's D, K,
         # R, P stay upper case; Marker keeps its ROS 1 fields), so the comparison is by lower-case
