@@ -13,6 +13,7 @@ by hand (topic, time range, every n-th, merge order). Every case asserts; nothin
     test_write.py --cli BAGSCOPE_CLI --data tests/data --rosbags DIR --npm-cache DIR
 """
 import hashlib
+import json
 import os
 import re
 import resource
@@ -1099,6 +1100,31 @@ class Ros1ToRos2(Workspace):
         self.assertFalse((self.dir / 'migrated' / 'site_b' / 'broken').exists())
         self.assertEqual(cli('convert', archive, '--to-ros2', '--jobs', '2', '-o', self.dir / 'x',
                              check=False).returncode, 2)
+
+    def test_read_by_foxgloves_own_decoder(self):
+        # The bare ROS 2 MCAP decoded by Foxglove's stack (@mcap/core, @foxglove/rosmsg's ros2msg
+        # parser, @foxglove/rosmsg2-serialization's CDR reader) from the file's own schemas, and
+        # compared with python3-rosbag's reading of the input through the type mapping.
+        def numbers(v):  # decode_ros2.mjs writes NaN and infinities as text (JSON has none)
+            if isinstance(v, dict):
+                return {k: numbers(x) for k, x in v.items()}
+            if isinstance(v, list):
+                return [numbers(x) for x in v]
+            return float(v) if v in ('NaN', 'Infinity', '-Infinity') else v
+        for bag in ('demo_uncompressed.bag', 'robot_state.bag', 'tf_old.bag'):
+            out = self.dir / bag.replace('.bag', '.mcap')
+            cli('convert', data('ros1', bag), '--to-ros2', '-o', out, '-q')
+            run = subprocess.run(['node', str(HERE / 'decode_ros2.mjs'), str(Path(ARGS.npm_cache).resolve()), str(out)],
+                                 capture_output=True, text=True)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            got = [json.loads(line) for line in run.stdout.splitlines()]
+            with rosbag.Bag(data('ros1', bag)) as b:
+                want = [(topic, t.to_nsec(), ros2_view(m)) for topic, m, t in b.read_messages()]
+            self.assertEqual(len(got), len(want))
+            for (t1, n1, m1), (t2, n2, m2) in zip(sorted(got, key=lambda m: (int(m[1]), m[0])),
+                                                  sorted(want, key=lambda m: (m[1], m[0]))):
+                self.assertEqual((t1, int(n1)), (t2, n2))
+                contains(numbers(m1), m2, f'{bag} {t1} at {n1}')
 
     def test_against_rosbags_convert(self):
         # rosbags' own converter keeps ROS 1 field layouts under ROS 2 names (CameraInfo's D, K,
