@@ -1,6 +1,7 @@
 // libFuzzer target: a message definition and message bytes through the definition parsers
-// (.msg, ROS 2 IDL, JSON Schema, protobuf descriptor sets), the decoders, JSON output and the
-// FieldReader. Input: uint16 definition length (its top bit picks CDR and the ROS 2 dialect),
+// (.msg, ROS 2 IDL, JSON Schema, protobuf descriptor sets), the decoders, JSON output, the
+// FieldReader, and for ROS 1 and ROS 2 messages the translation to the other dialect (byte to
+// byte and through values). Input: uint16 definition length (its top bit picks CDR and the ROS 2 dialect),
 // definition, then the message bytes. Inputs starting ff ff carry a format byte instead
 // (2 cdr/ros2idl, 3 json/jsonschema, 4 protobuf), then the uint16 length.
 
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "core/decode/decoder.hpp"
+#include "core/write/detail/translate.hpp"
 
 using namespace bagscope;
 
@@ -59,6 +61,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (auto v = (*d)->decode(message)) {
     std::string json;
     decode::appendJson(*v, json, decode::BytesMode::Base64);
+  }
+  if (mode <= 1) {
+    storage::Connection c;
+    c.topic = "/fuzz";
+    c.type = type;
+    c.messageEncoding = encodings[mode][0];
+    c.schemaEncoding = encodings[mode][1];
+    c.definition = std::string(definition);
+    const auto to = mode == 0 ? schema::Dialect::Ros2 : schema::Dialect::Ros1;
+    if (auto t = write::detail::Translation::make(to, c, *d, {}, {})) {
+      std::vector<std::byte> out;
+      (void)(*t)->translate(message, out);
+      (void)(*t)->translateByValues(message, out);
+    }
   }
   auto paths = numericPaths(*(*d)->schema().root);
   if (auto reader = decode::FieldReader::compile(*d, paths)) {
