@@ -118,7 +118,8 @@ std::string ros2Line(std::string_view line, const std::string& package, const st
   if (nameStart != std::string::npos) {
     auto nameEnd = rest.find_first_of(" \t#=", nameStart);
     std::string name = rest.substr(nameStart, nameEnd == std::string::npos ? std::string::npos : nameEnd - nameStart);
-    if (rest.find('=', nameStart) == std::string::npos)
+    const auto equals = rest.find('=', nameStart), comment = rest.find('#', nameStart);
+    if (equals == std::string::npos || equals > comment)  // a field, whatever its comment says
       rest = rest.substr(0, nameStart) + ros2Field(user, type, name) +
              (nameEnd == std::string::npos ? "" : rest.substr(nameEnd));
   }

@@ -184,6 +184,37 @@ private slots:
     QVERIFY(!(*t)->translate(cut, out));
   }
 
+  // A user's field rename in a definition made from the bag's: fields renamed whatever their
+  // comments hold, constants (NAME=value) never; the messages match by the new names.
+  void renamedFieldsInTheDefinitionsMadeFromTheBags() {
+    storage::Connection c;
+    c.topic = "/t";
+    c.type = "pkg/T";
+    c.messageEncoding = "ros1";
+    c.schemaEncoding = "ros1msg";
+    c.definition = "int32 a  # where a=1 means on\nint32 a2=5\nstring b\n";
+    auto decoder = decode::compileFor(c.type, "ros1", "ros1msg", c.definition);
+    QVERIFY(decoder);
+    write::Renames user;
+    user.packages["pkg"] = "fleet";
+    user.fields["pkg/T"] = {{"a", "alpha"}, {"a2", "never"}};
+    auto t = write::detail::Translation::make(schema::Dialect::Ros2, c, *decoder, {}, user);
+    QVERIFY2(t, t ? "" : t.error().message.c_str());
+    const auto& out = (*t)->connection();
+    QCOMPARE(out.type, std::string("fleet/msg/T"));
+    QVERIFY2(out.definition.find("int32 alpha  # where a=1 means on") != std::string::npos, out.definition.c_str());
+    QVERIFY2(out.definition.find("int32 a2=5") != std::string::npos, out.definition.c_str());
+    std::vector<std::byte> ros1 = {std::byte{7}, {}, {}, {}, std::byte{1}, {}, {}, {}, std::byte{'x'}}, cdr;
+    QVERIFY((*t)->translate(ros1, cdr));
+    auto ros2 = decode::compileFor(out.type, "cdr", "ros2msg", out.definition);
+    QVERIFY(ros2);
+    auto v = (*ros2)->decode(cdr);
+    QVERIFY(v && v->items.size() == 2);
+    QCOMPARE((*ros2)->schema().root->fields[0].name, std::string("alpha"));
+    QCOMPARE(v->items[0].i, std::int64_t{7});
+    QCOMPARE(v->items[1].text, std::string("x"));
+  }
+
   void aRos1BagRefusesTimesItCannotHold() {
     QTemporaryDir dir;
     write::WriterOptions options;
