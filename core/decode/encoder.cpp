@@ -21,13 +21,6 @@ using schema::Primitive;
 
 namespace {
 
-std::string_view primitiveName(Primitive p) {
-  static constexpr std::string_view kNames[] = {"bool",    "int8",   "uint8", "int16",    "uint16",
-                                                "int32",   "uint32", "int64", "uint64",   "float32",
-                                                "float64", "string", "time",  "duration", "message"};
-  return kNames[static_cast<std::size_t>(p)];
-}
-
 std::string describe(const Value& v) {
   using K = Value::Kind;
   switch (v.kind) {
@@ -145,9 +138,10 @@ private:
       fits = std::trunc(v.f) == v.f && v.f >= static_cast<double>(lo) && v.f < top;
       if (fits) x = static_cast<T>(v.f);
     } else {
-      return fail("expects a number (" + std::string(primitiveName(op.type)) + "), not " + describe(v));
+      return fail("expects a number (" + std::string(schema::primitiveName(op.type)) + "), not " + describe(v));
     }
-    if (!fits) return fail(describe(v) + " is not a whole number that fits " + std::string(primitiveName(op.type)));
+    if (!fits)
+      return fail(describe(v) + " is not a whole number that fits " + std::string(schema::primitiveName(op.type)));
     put(x);
     return true;
   }
@@ -200,7 +194,7 @@ private:
         const std::int64_t lo = time ? 0 : INT32_MIN, hi = time ? UINT32_MAX : INT32_MAX;
         if (v.t.sec < lo || v.t.sec > hi || v.t.nsec < lo || v.t.nsec > hi)
           return fail("sec " + std::to_string(v.t.sec) + ", nsec " + std::to_string(v.t.nsec) + " do not fit a ROS 1 " +
-                      std::string(primitiveName(op.type)));
+                      std::string(schema::primitiveName(op.type)));
         if (time) {
           put(static_cast<std::uint32_t>(v.t.sec));
           put(static_cast<std::uint32_t>(v.t.nsec));

@@ -5,6 +5,8 @@
 #include <map>
 #include <set>
 
+#include "schema.hpp"
+
 namespace bagscope::schema {
 namespace {
 
@@ -12,13 +14,6 @@ std::string normalize(std::string_view name) {
   std::string s(name);
   if (auto pos = s.find("/msg/"); pos != std::string::npos) s.erase(pos, 4);
   return s;
-}
-
-bool isPrimitive(std::string_view t) {
-  static const std::set<std::string_view> kNames = {"bool",   "byte",    "char",    "int8",   "uint8",
-                                                    "int16",  "uint16",  "int32",   "uint32", "int64",
-                                                    "uint64", "float32", "float64", "string", "wstring"};
-  return kNames.count(t) > 0;
 }
 
 // The message types a .msg text uses, qualified with `package` where they are bare.
@@ -35,7 +30,7 @@ std::vector<std::string> dependencies(std::string_view text, std::string_view pa
     line = line.substr(first);
     std::string_view type = line.substr(0, line.find_first_of(" \t"));
     type = type.substr(0, type.find_first_of("[<"));
-    if (type.empty() || isPrimitive(type)) continue;
+    if (type.empty() || isPrimitiveName(type)) continue;
     out.push_back(type.find('/') == std::string_view::npos ? std::string(package) + "/" + std::string(type)
                                                            : normalize(type));
   }

@@ -230,6 +230,20 @@ private:
 
 }  // namespace
 
+std::string_view primitiveName(Primitive p) {
+  static constexpr std::string_view kNames[] = {"bool",    "int8",   "uint8", "int16",    "uint16",
+                                                "int32",   "uint32", "int64", "uint64",   "float32",
+                                                "float64", "string", "time",  "duration", "message"};
+  return kNames[static_cast<std::size_t>(p)];
+}
+
+bool isPrimitiveName(std::string_view name) {
+  static constexpr std::string_view kNames[] = {"bool",   "byte",    "char",    "int8",   "uint8",
+                                                "int16",  "uint16",  "int32",   "uint32", "int64",
+                                                "uint64", "float32", "float64", "string", "wstring"};
+  return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
+}
+
 std::uint32_t primitiveSize(Primitive p) {
   switch (p) {
     case Primitive::Bool:

@@ -36,6 +36,11 @@ enum class Primitive : std::uint8_t {
 
 /// Size in bytes on the wire of a fixed-size primitive; 0 for String and Message.
 std::uint32_t primitiveSize(Primitive p);
+/// The .msg name of a primitive ("float64"; ROS 1's "time" and "duration"; "message").
+std::string_view primitiveName(Primitive p);
+/// Whether a .msg type name is a built-in one of either dialect (bool, byte, char, int8 ...
+/// float64, string, wstring; not ROS 1's time and duration) rather than a message type.
+bool isPrimitiveName(std::string_view name);
 
 enum class ArrayKind : std::uint8_t { None, Fixed, Dynamic, Bounded };
 

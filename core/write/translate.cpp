@@ -35,13 +35,6 @@ const std::map<std::string, std::string, std::less<>>& typeRenames() {
   return kRenames;
 }
 
-bool isPrimitiveName(std::string_view name) {
-  static const std::set<std::string, std::less<>> kNames = {"bool",   "byte",    "char",    "int8",   "uint8",
-                                                            "int16",  "uint16",  "int32",   "uint32", "int64",
-                                                            "uint64", "float32", "float64", "string", "wstring"};
-  return kNames.count(name) > 0;
-}
-
 // A ROS 1 "pkg/Type" as ROS 2 names it (without "/msg/"): the user's type rename, else their
 // package rename, else where ROS 2 moved it.
 std::string ros2Type(const Renames& user, const std::string& ros1) {
@@ -109,7 +102,7 @@ std::string ros2Line(std::string_view line, const std::string& package, const st
   else if (base == "Header") written = "std_msgs/Header";
   else if (base == "byte") written = "int8";
   else if (base == "char") written = "uint8";
-  else if (!isPrimitiveName(base))
+  else if (!schema::isPrimitiveName(base))
     written = ros2Type(
         user, base.find('/') == std::string_view::npos ? package + "/" + std::string(base) : normalTypeName(base));
   // The field's name, renamed (a constant, NAME=value, keeps its own).
@@ -227,11 +220,8 @@ const std::map<std::string, std::string, std::less<>>& ros1Texts() {
 // (byte and char kept: ROS 1's md5sum hashes them), else by its kind (from IDL).
 std::string ros1Primitive(const schema::Field& f) {
   std::string written = f.typeText.substr(0, f.typeText.find_first_of("[<"));
-  if (isPrimitiveName(written) && written != "wstring") return written;
-  static const char* const kByKind[] = {"bool",   "int8",  "uint8",  "int16",   "uint16",  "int32",
-                                        "uint32", "int64", "uint64", "float32", "float64", "string"};
-  auto kind = static_cast<std::size_t>(f.type);
-  return kind < std::size(kByKind) ? kByKind[kind] : written;
+  if (schema::isPrimitiveName(written) && written != "wstring") return written;
+  return std::string(schema::primitiveName(f.type));
 }
 
 // A ROS 2 schema as a ROS 1 full definition: root text, then each type it uses after a '='
