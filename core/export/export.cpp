@@ -830,9 +830,8 @@ std::string recordingName(const fs::path& path) {
 
 bool isStaticTransforms(const session::Topic& topic) {
   if (topic.name.find("tf_static") != std::string::npos) return true;
-  return std::any_of(topic.members.begin(), topic.members.end(), [](const session::Topic::Member& m) {
-    return m.connection->latching || m.connection->offeredQos.find("transient_local") != std::string::npos;
-  });
+  return std::any_of(topic.members.begin(), topic.members.end(),
+                     [](const session::Topic::Member& m) { return storage::latched(*m.connection); });
 }
 
 Result<sensors::TfBuffer> loadTransforms(const Session& s, bool dynamicToo, StopToken stop) {

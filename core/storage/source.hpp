@@ -38,6 +38,13 @@ struct Connection {
   std::uint64_t messageCount = 0;  ///< from the file's index (or from the recovery scan)
 };
 
+/// Whether a connection's publishers keep their last message for late subscribers: ROS 1's
+/// latching, or transient-local durability in ROS 2's QoS (rosbag2 writes it as 1 or by name).
+inline bool latched(const Connection& c) {
+  return c.latching || c.offeredQos.find("transient_local") != std::string::npos ||
+         c.offeredQos.find("durability: 1") != std::string::npos;
+}
+
 /// What opening a file established, without reading messages.
 struct SourceInfo {
   std::string path;

@@ -272,12 +272,6 @@ std::string ros1Definition(const schema::MessageType& root, const Renames& user)
   return out;
 }
 
-// Whether a ROS 2 topic's QoS offers transient-local durability: what a latched ROS 1 topic is.
-bool transientLocal(std::string_view qos) {
-  return qos.find("durability: 1") != std::string_view::npos ||
-         qos.find("durability: transient_local") != std::string_view::npos;
-}
-
 std::string lower(std::string_view s) {
   std::string out(s);
   for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -363,7 +357,7 @@ Result<std::unique_ptr<Translation>> Translation::make(schema::Dialect to, const
     c.definition = ros1Definition(*t->source_->schema().root, user);
     c.typeHash.clear();
     c.offeredQos.clear();
-    c.latching = transientLocal(from.offeredQos);
+    c.latching = storage::latched(from);  // transient-local: latched
     auto decoder = decode::compileFor(c.type, "ros1", "ros1msg", c.definition);
     if (!decoder) return decoder.error();
     t->target_ = std::move(decoder).value();

@@ -42,6 +42,22 @@ class TestExport : public QObject {
   Q_OBJECT
 
 private slots:
+  // Static transforms by their publishers: latched (ROS 1), or transient-local in ROS 2's QoS as
+  // Jazzy writes it (by name) and as Humble and convert --to-ros2 write it (durability: 1).
+  void staticTransformsAreKnownByTheirQos() {
+    storage::Connection c;
+    session::Topic t{"/transforms_kept", "tf2_msgs/msg/TFMessage", 1, {{0, &c}}};
+    QVERIFY(!exporters::isStaticTransforms(t));
+    c.offeredQos = "- history: 3\n  depth: 0\n  reliability: 1\n  durability: 1\n";
+    QVERIFY(exporters::isStaticTransforms(t));
+    c.offeredQos = "- history: keep_last\n  durability: transient_local\n";
+    QVERIFY(exporters::isStaticTransforms(t));
+    c.offeredQos = "- history: 3\n  durability: 2\n";
+    QVERIFY(!exporters::isStaticTransforms(t));
+    c.latching = true;
+    QVERIFY(exporters::isStaticTransforms(t));
+  }
+
   void everyFormatIsNamedOnceAndTakesWhatItIsMadeFor() {
     std::set<std::string> names;
     for (const auto& f : exporters::formats()) {
