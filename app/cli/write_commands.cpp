@@ -170,9 +170,10 @@ void printReport(const std::string& command, const fs::path& output, const write
     std::fprintf(stderr, "bagscope-cli: %s: not readable: %s\n", command.c_str(), l.c_str());
 }
 
-// `inputs` opened as one recording and copied to `output` as the arguments say.
-int writeOne(const std::string& command, const WriteArgs& parsed, const std::vector<fs::path>& inputs,
-             const fs::path& output, bool quiet) {
+// `inputs` opened as one recording and copied to `output` as the arguments say (`renames`: the
+// --rename file's, read once for every output).
+int writeOne(const std::string& command, const WriteArgs& parsed, const write::Renames& renames,
+             const std::vector<fs::path>& inputs, const fs::path& output, bool quiet) {
   session::SessionOptions options;
   auto opened = session::Session::open(inputs, options);
   if (!opened) {
@@ -187,14 +188,7 @@ int writeOne(const std::string& command, const WriteArgs& parsed, const std::vec
   request.every = parsed.every;
   request.msgPaths = parsed.dest.msgPaths;
   request.translateTo = parsed.translateTo;
-  if (parsed.renameFile) {
-    auto renames = write::readRenames(*parsed.renameFile);
-    if (!renames) {
-      std::fprintf(stderr, "bagscope-cli: %s: %s\n", command.c_str(), renames.error().describe().c_str());
-      return kFailed;
-    }
-    request.renames = std::move(renames).value();
-  }
+  request.renames = renames;
   request.writer.container = parsed.dest.container ? *parsed.dest.container : write::containerOf(s);
   request.writer.compression = parsed.dest.compression;
   request.writer.chunkBytes = parsed.chunkBytes;
@@ -256,6 +250,15 @@ fs::path eachOutput(const fs::path& folder, const fs::path& root, const fs::path
 int runWrite(const std::string& command, const CommandRules& rules, const std::vector<std::string>& args) {
   WriteArgs parsed;
   if (auto code = parseWriteArgs(command, rules, args, parsed)) return *code;
+  write::Renames renames;
+  if (parsed.renameFile) {
+    auto read = write::readRenames(*parsed.renameFile);
+    if (!read) {
+      std::fprintf(stderr, "bagscope-cli: %s: %s\n", command.c_str(), read.error().describe().c_str());
+      return kFailed;
+    }
+    renames = std::move(read).value();
+  }
   InterruptScope interruptible;
   if (!parsed.each) {
     auto inputs = session::expandInputs(parsed.inputs, false);
@@ -263,7 +266,7 @@ int runWrite(const std::string& command, const CommandRules& rules, const std::v
       std::fprintf(stderr, "bagscope-cli: %s: %s\n", command.c_str(), describeForCli(inputs.error()).c_str());
       return kFailed;
     }
-    return writeOne(command, parsed, *inputs, parsed.dest.output, parsed.dest.quiet);
+    return writeOne(command, parsed, renames, *inputs, parsed.dest.output, parsed.dest.quiet);
   }
   // --each: every recording under the inputs on its own, into the folder -o names, --jobs at once.
   std::vector<std::pair<fs::path, fs::path>> work;  // recording, output
@@ -288,7 +291,7 @@ int runWrite(const std::string& command, const CommandRules& rules, const std::v
     for (std::size_t i = next++; i < work.size() && !interrupt().stop_requested(); i = next++) {
       std::error_code made;
       fs::create_directories(work[i].second.parent_path(), made);
-      codes[i] = writeOne(command, parsed, {work[i].first}, work[i].second, true);
+      codes[i] = writeOne(command, parsed, renames, {work[i].first}, work[i].second, true);
     }
   };
   std::vector<std::thread> threads;
