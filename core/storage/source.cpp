@@ -33,6 +33,17 @@ const ChunkMessage* findMessage(const LoadedChunk& chunk, const IndexEntry& entr
   return it == msgs.end() ? nullptr : &*it;
 }
 
+Result<std::vector<ConnectionSpan>> Source::connectionSpans() {
+  auto index = messageIndex();
+  BAGSCOPE_TRY(index);
+  std::vector<ConnectionSpan> spans;
+  for (const auto& entries : **index)
+    spans.push_back(entries.empty()
+                        ? ConnectionSpan{}
+                        : ConnectionSpan{entries.size(), entries.front().logTimeNs, entries.back().logTimeNs});
+  return spans;
+}
+
 Result<void> Source::loadChunk(std::uint32_t index, LoadedChunk&, LoadContext&) const {
   Error e = makeError(ErrorCode::Unsupported,
                       info().format + " files have no chunks (asked for chunk " + std::to_string(index) + ")");

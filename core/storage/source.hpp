@@ -98,6 +98,13 @@ struct IndexEntry {
 /// Per connection (in connections() order): its messages sorted by log time.
 using MessageIndex = std::vector<std::vector<IndexEntry>>;
 
+/// One connection's messages as a whole: how many, and the first and last log time (0 when
+/// there are none).
+struct ConnectionSpan {
+  std::uint64_t count = 0;
+  std::int64_t firstNs = 0, lastNs = 0;
+};
+
 /// A message inside a loaded chunk.
 struct ChunkMessage {
   std::int64_t logTimeNs;
@@ -163,6 +170,12 @@ public:
   /// The per-connection message index, built on first call (reads index records or, for a
   /// recovered file, reuses the scan). One thread at a time.
   virtual Result<const MessageIndex*> messageIndex() = 0;
+
+  /// Per connection (in connections() order): what `info` prints of it. Readers whose file
+  /// has a summary (ROS 1 chunk infos, MCAP statistics and chunk indexes) answer from it and
+  /// the index records of the few chunks that can hold a first or last message; otherwise,
+  /// and wherever those disagree, from messageIndex(). One thread at a time.
+  virtual Result<std::vector<ConnectionSpan>> connectionSpans();
 
   /// The message at `location` (from messageIndex()). One thread at a time.
   virtual Result<MessageView> read(const IndexEntry& entry) = 0;

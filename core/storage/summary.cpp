@@ -46,9 +46,9 @@ Result<RecordingSummary> summarize(Source& source) {
   auto stats = source.chunkStats();
   BAGSCOPE_TRY(stats);
   s.chunks = std::move(stats).value();
-  auto index = source.messageIndex();
-  BAGSCOPE_TRY(index);
-  s.info = source.info();  // after the index: building it may have added problems
+  auto spans = source.connectionSpans();
+  BAGSCOPE_TRY(spans);
+  s.info = source.info();  // after the spans: building the index for them may have added problems
 
   auto conns = source.connections();
   std::set<std::pair<std::string, std::string>> types;
@@ -61,18 +61,19 @@ Result<RecordingSummary> summarize(Source& source) {
   for (const auto& [topic, members] : byTopic) {
     TopicSummary t;
     t.topic = topic;
-    std::vector<IndexEntry> merged;
+    std::int64_t first = 0, last = 0;
     for (std::size_t i : members) {
       if (std::find(t.types.begin(), t.types.end(), conns[i].type) == t.types.end()) t.types.push_back(conns[i].type);
       if (t.offeredQos.empty()) t.offeredQos = conns[i].offeredQos;
-      const auto& entries = (**index)[i];
-      merged.insert(merged.end(), entries.begin(), entries.end());
+      const ConnectionSpan& span = (*spans)[i];
+      if (span.count > 0) {
+        first = t.messageCount ? std::min(first, span.firstNs) : span.firstNs;
+        last = t.messageCount ? std::max(last, span.lastNs) : span.lastNs;
+      }
+      t.messageCount += span.count;
       ++t.connectionCount;
     }
-    std::sort(merged.begin(), merged.end(),
-              [](const IndexEntry& a, const IndexEntry& b) { return a.logTimeNs < b.logTimeNs; });
-    t.messageCount = merged.size();
-    if (!merged.empty()) t.frequencyHz = rateHz(merged.size(), merged.front().logTimeNs, merged.back().logTimeNs);
+    t.frequencyHz = rateHz(t.messageCount, first, last);
     s.topics.push_back(std::move(t));
   }
   return s;

@@ -38,7 +38,8 @@ struct RecordingSummary {
   std::vector<TopicSummary> topics;  ///< sorted by topic
 };
 
-/// Gathers the summary; reads chunk headers and the message index (for frequencies).
+/// Gathers the summary: chunk headers and Source::connectionSpans() (the full message index
+/// only where the file's summary cannot say).
 Result<RecordingSummary> summarize(Source& source);
 /// Reads every message to fill in each topic's bytes (what `mcap du` shows). Chunks that
 /// cannot be read are skipped and added to the summary's problems.

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <map>
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include "common/test_support.hpp"
@@ -92,6 +93,40 @@ inline QString compareWithExpected(const std::vector<DecodedMessage>& ours, cons
     if (!d.isEmpty()) return QStringLiteral("message %1: %2").arg(i).arg(d);
   }
   return {};
+}
+
+/// Per topic: message count, first and last log time.
+using TopicSpans = std::map<std::string, std::tuple<std::uint64_t, std::int64_t, std::int64_t>>;
+
+/// What the reference's messages say of each topic.
+inline TopicSpans expectedTopicSpans(const std::vector<QJsonObject>& expected) {
+  TopicSpans out;
+  for (const auto& e : expected) {
+    auto t = static_cast<std::int64_t>(e["log_time_ns"].toInteger());
+    auto [it, added] = out.try_emplace(e["topic"].toString().toStdString(), 0, t, t);
+    auto& [n, first, last] = it->second;
+    ++n;
+    first = std::min(first, t);
+    last = std::max(last, t);
+  }
+  return out;
+}
+
+/// What Source::connectionSpans() says of each topic; an empty map when it fails.
+inline TopicSpans topicSpans(storage::Source& source) {
+  auto spans = source.connectionSpans();
+  if (!spans || spans->size() != source.connections().size()) return {};
+  TopicSpans out;
+  for (std::size_t i = 0; i < spans->size(); ++i) {
+    const auto& s = (*spans)[i];
+    if (s.count == 0) continue;
+    auto [it, added] = out.try_emplace(source.connections()[i].topic, 0, s.firstNs, s.lastNs);
+    auto& [n, first, last] = it->second;
+    n += s.count;
+    first = std::min(first, s.firstNs);
+    last = std::max(last, s.lastNs);
+  }
+  return out;
 }
 
 /// The message index agrees with iteration: per connection as many entries as its

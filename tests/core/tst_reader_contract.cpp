@@ -127,6 +127,8 @@ private slots:
     std::uint64_t perConnection = 0;
     for (const auto& c : source->connections()) perConnection += c.messageCount;
     QCOMPARE(perConnection, info.messageCount);
+    // What `info` prints per topic (from the file's summary where it has one) is the reference's.
+    QVERIFY(test::topicSpans(*source) == test::expectedTopicSpans(reference));
 
     // A time window and a connection select exactly what they should (bounds inclusive).
     const std::int64_t from = all[all.size() / 3].logTimeNs, to = all[2 * all.size() / 3].logTimeNs;

@@ -66,6 +66,24 @@ private slots:
     QCOMPARE((*source)->info().endNs, static_cast<std::int64_t>(expectedMessages().back()["log_time_ns"].toInteger()));
   }
 
+  // What `info` prints per topic comes from the statistics, the chunk indexes and the message
+  // indexes of only the chunks that can hold a topic's first or last message.
+  void connectionSpansReadTheIndexOfFewChunks() {
+    auto bytes = openFile(test::dataPath("ros2/demo.mcap").toStdString());
+    QVERIFY(bytes.has_value());
+    auto counting = std::make_unique<test::CountingSource>(std::move(bytes).value());
+    auto* counter = counting.get();
+    auto source = openMcap(std::move(counting));
+    QVERIFY(source.has_value());
+    auto opened = counter->bytesRead.load();
+    QVERIFY(test::topicSpans(**source) == test::expectedTopicSpans(expectedMessages()));
+    auto forSpans = counter->bytesRead.load() - opened;
+    QVERIFY((*source)->messageIndex());
+    auto forIndex = counter->bytesRead.load() - opened - forSpans;
+    QVERIFY2(forSpans > 0 && forSpans * 2 < forIndex,
+             qPrintable(QStringLiteral("spans read %1 bytes, the index %2").arg(forSpans).arg(forIndex)));
+  }
+
   void filtersByTopicAndTime() {
     auto source = openOrFail("ros2/demo_lz4.mcap");
     ReadFilter filter;

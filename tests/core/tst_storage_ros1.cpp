@@ -134,6 +134,69 @@ private slots:
     QCOMPARE((*source)->info().messageCount, std::uint64_t{717});
   }
 
+  // What `info` prints per topic comes from the chunk infos and the index records of only
+  // the chunks that can hold a topic's first or last message, not from the whole index.
+  void connectionSpansReadTheIndexOfFewChunks() {
+    // The fixture: right figures, and less read than for the index (its 22 topics start and
+    // end in many of its 26 chunks).
+    auto bytes = openFile(test::dataPath("ros1/demo_uncompressed.bag").toStdString());
+    QVERIFY(bytes.has_value());
+    auto counting = std::make_unique<test::CountingSource>(std::move(bytes).value());
+    auto* counter = counting.get();
+    auto source = openRos1(std::move(counting));
+    QVERIFY(source.has_value());
+    auto opened = counter->bytesRead.load();
+    QVERIFY(test::topicSpans(**source) == test::expectedTopicSpans(expectedMessages()));
+    auto forSpans = counter->bytesRead.load() - opened;
+    QVERIFY((*source)->messageIndex());
+    auto forIndex = counter->bytesRead.load() - opened - forSpans;
+    QVERIFY2(forSpans > 0 && forSpans * 2 < forIndex,
+             qPrintable(QStringLiteral("spans read %1 bytes, the index %2").arg(forSpans).arg(forIndex)));
+
+    // A long recording in time order: only the first and the last chunk's index records.
+    Ros1BagBuilder b;
+    b.addConnection(0, "/a", "std_msgs/Int32", kInt32Md5, "int32 data\n");
+    b.addConnection(1, "/b", "std_msgs/Int32", kInt32Md5, "int32 data\n");
+    for (int c = 0; c < 40; ++c) {
+      std::vector<Ros1BagBuilder::Message> messages;
+      for (int k = 0; k < 100; ++k)
+        messages.push_back(
+            {static_cast<std::uint32_t>(k % 2), (c * 100 + k + 1) * 1'000LL, Ros1BagBuilder::int32Payload(k)});
+      b.addChunk(messages);
+    }
+    auto built = std::make_unique<test::CountingSource>(memorySource(b.finish({}), "long.bag"));
+    counter = built.get();
+    source = openRos1(std::move(built));
+    QVERIFY(source.has_value());
+    opened = counter->bytesRead.load();
+    const test::TopicSpans messages{{"/a", {2000, 1'000, 3'999'000}}, {"/b", {2000, 2'000, 4'000'000}}};
+    QVERIFY(test::topicSpans(**source) == messages);
+    forSpans = counter->bytesRead.load() - opened;
+    QVERIFY((*source)->messageIndex());
+    forIndex = counter->bytesRead.load() - opened - forSpans;
+    QVERIFY2(forSpans * 10 < forIndex,
+             qPrintable(QStringLiteral("spans read %1 bytes, the index %2").arg(forSpans).arg(forIndex)));
+  }
+
+  void connectionSpansOfUntidyBagsAreTheirMessages() {
+    Ros1BagBuilder b;
+    b.addConnection(0, "/a", "std_msgs/Int32", kInt32Md5, "int32 data\n");
+    b.addConnection(1, "/b", "std_msgs/Int32", kInt32Md5, "int32 data\n");
+    // Chunks out of time order, overlapping: the first and last messages are not in the
+    // first and last chunk.
+    b.addChunk({{0, 5'000, Ros1BagBuilder::int32Payload(5)}, {1, 7'000, Ros1BagBuilder::int32Payload(7)}});
+    b.addChunk({{0, 1'000, Ros1BagBuilder::int32Payload(1)}, {0, 3'000, Ros1BagBuilder::int32Payload(3)}});
+    b.addChunk({{1, 6'000, Ros1BagBuilder::int32Payload(6)},
+                {1, 2'000, Ros1BagBuilder::int32Payload(2)},
+                {0, 4'000, Ros1BagBuilder::int32Payload(4)}});
+    const test::TopicSpans messages{{"/a", {4, 1'000, 5'000}}, {"/b", {3, 2'000, 7'000}}};
+    QVERIFY(test::topicSpans(*openBytes(b.finish({}))) == messages);
+    // Chunk infos claiming other counts than their chunks' index records: the records say.
+    QVERIFY(test::topicSpans(*openBytes(b.finish({.claimedCount = 9}))) == messages);
+    // Without an index, the scan says.
+    QVERIFY(test::topicSpans(*openBytes(b.finish({.writeIndex = false}))) == messages);
+  }
+
   void recoveredIndexServesRandomReads() {
     auto source = openOrFail("ros1/demo_crashed.bag");
     auto index = source->messageIndex();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -231,6 +232,68 @@ Result<void> mergeChunks(const std::vector<const ChunkSpan*>& chunks, std::span<
     }
   }
   return {};
+}
+
+Result<std::vector<ConnectionSpan>> spansFromChunkIndexes(const std::vector<const ChunkSpan*>& chunks,
+                                                          std::span<const Connection> connections, bool exactCounts,
+                                                          const ChunkTimesReader& readTimes) {
+  auto disagree = [](std::string why) { return makeError(ErrorCode::Format, std::move(why)); };
+  std::vector<std::vector<std::uint32_t>> chunksOf(connections.size());
+  for (std::uint32_t ci = 0; ci < chunks.size(); ++ci)
+    for (auto [conn, n] : chunks[ci]->counts)
+      if (conn < connections.size() && n > 0) chunksOf[conn].push_back(ci);
+
+  std::map<std::uint32_t, std::vector<ChunkConnectionTimes>> read;
+  // The records of chunk `ci` for connection `conn`, read once per chunk and checked against
+  // what the summary says of the chunk.
+  auto timesOf = [&](std::uint32_t ci, std::uint32_t conn) -> Result<ChunkConnectionTimes> {
+    auto it = read.find(ci);
+    if (it == read.end()) {
+      auto times = readTimes(ci);
+      BAGSCOPE_TRY(times);
+      const ChunkSpan& c = *chunks[ci];
+      for (const auto& t : *times)
+        if (t.count == 0 || t.firstNs < c.startNs || t.lastNs > c.endNs || t.firstNs > t.lastNs)
+          return disagree("a chunk's index records fall outside its time range");
+      for (auto [k, n] : c.counts) {
+        auto found = std::find_if(times->begin(), times->end(), [&](auto& t) { return t.connIndex == k; });
+        if (n > 0 && (found == times->end() || (exactCounts && found->count != n)))
+          return disagree("a chunk's index records disagree with its counts");
+      }
+      it = read.emplace(ci, std::move(times).value()).first;
+    }
+    auto found = std::find_if(it->second.begin(), it->second.end(), [&](auto& t) { return t.connIndex == conn; });
+    return *found;  // there: checked above
+  };
+
+  std::vector<ConnectionSpan> spans(connections.size());
+  for (std::uint32_t i = 0; i < connections.size(); ++i) {
+    auto& in = chunksOf[i];
+    ConnectionSpan& s = spans[i];
+    s.count = connections[i].messageCount;
+    if (in.empty() || s.count == 0) {
+      if (in.empty() != (s.count == 0)) return disagree("the statistics disagree with the chunk indexes");
+      continue;
+    }
+    // A chunk starting at or after the earliest time found so far cannot hold an earlier one.
+    std::sort(in.begin(), in.end(), [&](auto a, auto b) { return chunks[a]->startNs < chunks[b]->startNs; });
+    s.firstNs = std::numeric_limits<std::int64_t>::max();
+    for (std::uint32_t ci : in) {
+      if (chunks[ci]->startNs >= s.firstNs) break;
+      auto t = timesOf(ci, i);
+      BAGSCOPE_TRY(t);
+      s.firstNs = std::min(s.firstNs, t->firstNs);
+    }
+    std::sort(in.begin(), in.end(), [&](auto a, auto b) { return chunks[a]->endNs > chunks[b]->endNs; });
+    s.lastNs = std::numeric_limits<std::int64_t>::min();
+    for (std::uint32_t ci : in) {
+      if (chunks[ci]->endNs <= s.lastNs) break;
+      auto t = timesOf(ci, i);
+      BAGSCOPE_TRY(t);
+      s.lastNs = std::max(s.lastNs, t->lastNs);
+    }
+  }
+  return spans;
 }
 
 }  // namespace bagscope::storage::detail

@@ -56,4 +56,25 @@ Result<void> mergeChunks(const std::vector<const ChunkSpan*>& chunks, std::span<
                          const std::vector<bool>& wanted, const ReadFilter& filter, const ChunkLoader& load,
                          Loading loading, const MessageFn& onMessage, const ProblemFn& onProblem);
 
+/// What one chunk's index records say of a connection in it.
+struct ChunkConnectionTimes {
+  std::uint32_t connIndex = 0;
+  std::uint64_t count = 0;
+  std::int64_t firstNs = 0, lastNs = 0;
+};
+/// Reads the index records of chunk `index`: per connection in it, its messages there. An
+/// error when they are missing or malformed.
+using ChunkTimesReader = std::function<Result<std::vector<ChunkConnectionTimes>>(std::uint32_t index)>;
+
+/// Source::connectionSpans() from a summary: counts from `connections` (the file's
+/// statistics), first and last times from the index records of only the chunks whose time
+/// range can hold them (for a recording written in time order, each connection's first and
+/// last chunk). When `exactCounts`, chunks' counts are per-chunk message counts (ROS 1),
+/// checked against what the records say; otherwise they only say which connections a chunk
+/// holds (MCAP). An error when a chunk read disagrees with the summary: the caller builds
+/// the full index instead.
+Result<std::vector<ConnectionSpan>> spansFromChunkIndexes(const std::vector<const ChunkSpan*>& chunks,
+                                                          std::span<const Connection> connections, bool exactCounts,
+                                                          const ChunkTimesReader& readTimes);
+
 }  // namespace bagscope::storage::detail

@@ -29,6 +29,7 @@ public:
     return inner_->readMessages(f, m, p);
   }
   Result<const MessageIndex*> messageIndex() override { return inner_->messageIndex(); }
+  Result<std::vector<ConnectionSpan>> connectionSpans() override { return inner_->connectionSpans(); }
   Result<MessageView> read(const IndexEntry& e) override { return inner_->read(e); }
   Result<ChunkStats> chunkStats() override { return inner_->chunkStats(); }
   Result<FileExtras> extras() override { return inner_->extras(); }

@@ -135,6 +135,7 @@ public:
   std::span<const Connection> connections() const override { return connections_; }
   Result<void> readMessages(const ReadFilter& filter, const MessageFn& onMessage, const ProblemFn& onProblem) override;
   Result<const MessageIndex*> messageIndex() override;
+  Result<std::vector<ConnectionSpan>> connectionSpans() override;
   Result<MessageView> read(const IndexEntry& entry) override;
   Result<ChunkStats> chunkStats() override;
   Result<FileExtras> extras() override;
@@ -155,6 +156,11 @@ private:
   bool takeStatistics(std::span<const std::byte> content, std::uint64_t& messages,
                       std::map<std::uint16_t, std::uint64_t>& perChannel);
   Result<void> checkChunkIndexes(std::uint64_t dataEnd);
+  // Reads the message index records after chunk `c` into `buf`, calling fn(connection index,
+  // entries, fields at the first entry) for each; false when they are missing or malformed
+  // (or fn returns false).
+  template <typename Fn>
+  bool forEachMessageIndex(const Chunk& c, ByteBuffer& buf, Fn&& fn) const;
   // Rebuilding the index by reading every record (a file without a usable summary): what
   // was found, and the chunk collecting message records outside chunks.
   struct Scan {
@@ -806,31 +812,20 @@ Result<const MessageIndex*> McapSource::messageIndex() {
   MessageIndex index(connections_.size());
   ByteBuffer buf;
   for (std::uint32_t ci = 0; ci < chunks_.size(); ++ci) {
-    const Chunk& c = chunks_[ci];
-    bool ok = c.messageIndexPos != 0 && c.messageIndexLength > 0 && c.messageIndexPos <= bytes_->size() &&
-              c.messageIndexLength <= bytes_->size() - c.messageIndexPos;
     std::vector<std::pair<std::uint32_t, IndexEntry>> entries;
+    bool ok = true;
     if (auto read = unindexedEntries_.find(ci); read != unindexedEntries_.end()) {
       entries = std::move(read->second);
-      ok = true;
-    } else if (ok && readExact(c.messageIndexPos, c.messageIndexLength, buf)) {
-      std::string why;
-      forEachRecord(buf.span(), why, [&](const Record& r) {
-        if (r.op != kOpMessageIndex) return true;
-        Fields f{ByteCursor(r.content)};
-        auto channel = f.num<std::uint16_t>();
-        auto it = connIndexById_.find(channel);
-        auto n = f.num<std::uint32_t>();
-        if (!f.ok || it == connIndexById_.end() || n % 16 != 0 || n > f.c.remaining()) return !(ok = false);
-        for (std::uint32_t k = 0; k < n / 16; ++k) {
+    } else {
+      ok = forEachMessageIndex(chunks_[ci], buf, [&](std::uint32_t conn, std::uint32_t n, Fields& f) {
+        for (std::uint32_t k = 0; k < n; ++k) {
           auto t = f.num<std::uint64_t>();
           auto offset = f.num<std::uint64_t>();
-          if (offset > UINT32_MAX) return !(ok = false);
-          entries.push_back({it->second, {toNs(t), {ci, static_cast<std::uint32_t>(offset)}}});
+          if (offset > UINT32_MAX) return false;
+          entries.push_back({conn, {toNs(t), {ci, static_cast<std::uint32_t>(offset)}}});
         }
         return true;
       });
-      ok = ok && why.empty();
     }
     if (!ok) {
       // No usable message index records: list the chunk itself.
@@ -844,6 +839,56 @@ Result<const MessageIndex*> McapSource::messageIndex() {
   detail::sortIndex(index);
   index_ = std::move(index);
   return &*index_;
+}
+
+template <typename Fn>
+bool McapSource::forEachMessageIndex(const Chunk& c, ByteBuffer& buf, Fn&& fn) const {
+  if (c.messageIndexPos == 0 || c.messageIndexLength == 0 || c.messageIndexPos > bytes_->size() ||
+      c.messageIndexLength > bytes_->size() - c.messageIndexPos ||
+      !readExact(c.messageIndexPos, c.messageIndexLength, buf))
+    return false;
+  bool ok = true;
+  std::string why;
+  forEachRecord(buf.span(), why, [&](const Record& r) {
+    if (r.op != kOpMessageIndex) return true;
+    Fields f{ByteCursor(r.content)};
+    auto channel = f.num<std::uint16_t>();
+    auto it = connIndexById_.find(channel);
+    auto n = f.num<std::uint32_t>();
+    if (!f.ok || it == connIndexById_.end() || n % 16 != 0 || n > f.c.remaining()) return ok = false;
+    return ok = fn(it->second, n / 16, f);
+  });
+  return ok && why.empty();
+}
+
+Result<std::vector<ConnectionSpan>> McapSource::connectionSpans() {
+  // Built already when the summary lacked statistics or message indexes, or by the scan.
+  if (index_) return Source::connectionSpans();
+  std::vector<const detail::ChunkSpan*> spans;
+  for (const auto& c : chunks_) spans.push_back(&c);
+  ByteBuffer buf;
+  auto readTimes = [&](std::uint32_t ci) -> Result<std::vector<detail::ChunkConnectionTimes>> {
+    std::vector<detail::ChunkConnectionTimes> out;
+    bool ok = forEachMessageIndex(chunks_[ci], buf, [&](std::uint32_t conn, std::uint32_t n, Fields& f) {
+      if (n == 0) return true;  // an empty record: no messages of it here
+      detail::ChunkConnectionTimes t{conn, n, std::numeric_limits<std::int64_t>::max(),
+                                     std::numeric_limits<std::int64_t>::min()};
+      for (std::uint32_t k = 0; k < n; ++k) {
+        auto time = toNs(f.num<std::uint64_t>());
+        f.num<std::uint64_t>();
+        t.firstNs = std::min(t.firstNs, time);
+        t.lastNs = std::max(t.lastNs, time);
+      }
+      auto same = std::find_if(out.begin(), out.end(), [&](auto& o) { return o.connIndex == conn; });
+      if (same == out.end()) out.push_back(t);
+      else *same = {conn, same->count + n, std::min(same->firstNs, t.firstNs), std::max(same->lastNs, t.lastNs)};
+      return true;
+    });
+    if (!ok) return error(ErrorCode::Format, "the chunk's message indexes are unreadable", chunks_[ci].recordPos);
+    return out;
+  };
+  if (auto s = detail::spansFromChunkIndexes(spans, connections_, false, readTimes)) return s;
+  return Source::connectionSpans();  // the summary cannot be trusted: the full index says
 }
 
 Result<MessageView> McapSource::read(const IndexEntry& entry) {

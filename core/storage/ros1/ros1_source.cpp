@@ -198,6 +198,7 @@ public:
   std::span<const Connection> connections() const override { return connections_; }
   Result<void> readMessages(const ReadFilter& filter, const MessageFn& onMessage, const ProblemFn& onProblem) override;
   Result<const MessageIndex*> messageIndex() override;
+  Result<std::vector<ConnectionSpan>> connectionSpans() override;
   Result<MessageView> read(const IndexEntry& entry) override;
   Result<ChunkStats> chunkStats() override;
   std::uint32_t chunkCount() const override { return static_cast<std::uint32_t>(chunks_.size()); }
@@ -220,6 +221,11 @@ private:
   Result<Record> readRecordAt(std::uint64_t pos, ByteBuffer& buf, bool& cut,
                               std::uint64_t maxDataBytes = UINT32_MAX) const;
   Result<void> readIndexSection(std::uint64_t indexPos, std::uint32_t claimedChunks);
+  // Walks the index data records after a located chunk's data (one per connection in it),
+  // calling fn(connection index, count, entries) for each; false when they are missing, cut
+  // or malformed.
+  template <typename Fn>
+  bool forEachIndexRecord(const Chunk& chunk, ByteBuffer& buf, Fn&& fn) const;
   // Rebuilding the index by reading every record from `from` on (a file without a usable
   // index): what was found, and the chunk collecting top-level message records.
   struct Scan {
@@ -723,33 +729,15 @@ Result<const MessageIndex*> Ros1Source::messageIndex() {
       info_.problems.push_back(r.error().describe() + "; its messages are not indexed");
       continue;
     }
-    // The chunk's index data records follow its data: one per connection in the chunk.
-    const ChunkPlace& c = chunk.place;
-    std::uint64_t pos = c.dataPos + c.storedSize;
-    bool ok = !c.cut;
-    for (std::size_t k = 0; ok && k < chunk.counts.size(); ++k) {
-      bool cut = false;
-      auto rec = readRecordAt(pos, buf, cut);
-      if (!rec || cut || rec->fields.op != kOpIndexData || !rec->fields.conn || rec->fields.ver.value_or(0) != 1) {
-        ok = false;
-        break;
-      }
-      auto it = connIndexById_.find(*rec->fields.conn);
-      std::uint32_t count = rec->fields.count.value_or(0);
-      if (it == connIndexById_.end() || rec->data.size() < std::uint64_t{count} * 12) {
-        ok = false;
-        break;
-      }
-      ByteCursor d(rec->data);
+    bool ok = forEachIndexRecord(chunk, buf, [&](std::uint32_t conn, std::uint32_t count, ByteCursor d) {
       for (std::uint32_t i = 0; i < count; ++i) {
         std::uint64_t t = 0;
         std::uint32_t offset = 0;
         d.read(t);
         d.read(offset);
-        index[it->second].push_back({toNs(t), {ci, offset}});
+        index[conn].push_back({toNs(t), {ci, offset}});
       }
-      pos += static_cast<std::uint64_t>(rec->data.data() - buf.data()) + rec->data.size();
-    }
+    });
     if (!ok) {
       // No usable index records: take the chunk's own records instead.
       for (auto& entries : index) std::erase_if(entries, [&](const IndexEntry& e) { return e.location.chunk == ci; });
@@ -761,6 +749,54 @@ Result<const MessageIndex*> Ros1Source::messageIndex() {
   detail::sortIndex(index);
   index_ = std::move(index);
   return &*index_;
+}
+
+template <typename Fn>
+bool Ros1Source::forEachIndexRecord(const Chunk& chunk, ByteBuffer& buf, Fn&& fn) const {
+  const ChunkPlace& c = chunk.place;
+  if (!c.known || c.cut) return false;
+  std::uint64_t pos = c.dataPos + c.storedSize;
+  for (std::size_t k = 0; k < chunk.counts.size(); ++k) {
+    bool cut = false;
+    auto rec = readRecordAt(pos, buf, cut);
+    if (!rec || cut || rec->fields.op != kOpIndexData || !rec->fields.conn || rec->fields.ver.value_or(0) != 1)
+      return false;
+    auto it = connIndexById_.find(*rec->fields.conn);
+    std::uint32_t count = rec->fields.count.value_or(0);
+    if (it == connIndexById_.end() || rec->data.size() < std::uint64_t{count} * 12) return false;
+    fn(it->second, count, ByteCursor(rec->data));
+    pos += static_cast<std::uint64_t>(rec->data.data() - buf.data()) + rec->data.size();
+  }
+  return true;
+}
+
+Result<std::vector<ConnectionSpan>> Ros1Source::connectionSpans() {
+  if (index_) return Source::connectionSpans();  // built already (or by the recovery scan)
+  std::vector<const detail::ChunkSpan*> spans;
+  for (const auto& c : chunks_) spans.push_back(&c);
+  ByteBuffer buf;
+  auto readTimes = [&](std::uint32_t ci) -> Result<std::vector<detail::ChunkConnectionTimes>> {
+    Chunk& chunk = chunks_[ci];
+    BAGSCOPE_TRY(readChunkHeader(chunk));
+    std::vector<detail::ChunkConnectionTimes> out;
+    bool ok = forEachIndexRecord(chunk, buf, [&](std::uint32_t conn, std::uint32_t count, ByteCursor d) {
+      detail::ChunkConnectionTimes t{conn, count, std::numeric_limits<std::int64_t>::max(),
+                                     std::numeric_limits<std::int64_t>::min()};
+      for (std::uint32_t i = 0; i < count; ++i) {
+        std::uint64_t time = 0;
+        std::uint32_t offset = 0;
+        d.read(time);
+        d.read(offset);
+        t.firstNs = std::min(t.firstNs, toNs(time));
+        t.lastNs = std::max(t.lastNs, toNs(time));
+      }
+      out.push_back(t);
+    });
+    if (!ok) return error(ErrorCode::Format, "the chunk's index records are unreadable", chunk.recordPos);
+    return out;
+  };
+  if (auto s = detail::spansFromChunkIndexes(spans, connections_, true, readTimes)) return s;
+  return Source::connectionSpans();  // the summary cannot be trusted: the full index says
 }
 
 Result<MessageView> Ros1Source::read(const IndexEntry& entry) {
