@@ -2,7 +2,7 @@
 # Installs every Debian/Ubuntu package that building and testing Bagscope needs.
 # Idempotent; runs as root or through sudo.
 #   scripts/setup.sh          build + test dependencies
-#   scripts/setup.sh --bench  accepted for the benchmarks' instructions: their peers are always installed now
+#   scripts/setup.sh --bench  also what the native C++ peers build with (bench/run_native.py)
 #   scripts/setup.sh --fuzz   also clang and its libFuzzer runtime
 #   scripts/setup.sh --windows  also Wine, and Debian's source packages for the Windows libraries
 #   scripts/setup.sh --fixtures  accepted for old scripts: what it added is always installed now
@@ -52,7 +52,9 @@ packages=(
 windows=0
 for arg in "$@"; do
   case "$arg" in
-    --bench) ;;  # the peers (python3-rosbag) and the ROS 1 messages for the large bags are above
+    # the Python and JS peers are above; the native C++ ones (shared/bench-peers/cpp, built by
+    # bench/run_native.py) need Debian's librosbag and what its headers include
+    --bench) packages+=(librosbag-dev libsensor-msgs-dev pluginlib-dev librcpputils-dev librcutils-dev libament-index-cpp-dev) ;;
     --fuzz) packages+=(clang libclang-rt-dev) ;;
     # the macOS rule (scripts/check-libcxx.sh): clang 19 with LLVM's libc++ 19, as Xcode has
     --libcxx) packages+=(clang-19 libc++-19-dev libc++abi-19-dev) ;;
