@@ -544,18 +544,30 @@ Result<void> McapSource::parseChunk(std::span<const std::byte> content, bool cut
     stats->storedBytes += records.size();
     stats->uncompressedBytes += uncompressedSize;
   }
-  if (cut) {
-    ctx.decompressor.decompressPrefix(codec, records, static_cast<std::size_t>(uncompressedSize), out.data);
-  } else if (auto r = ctx.decompressor.decompress(codec, records, static_cast<std::size_t>(uncompressedSize), out.data);
-             !r) {
-    return r;
-  } else if (crc != 0 && crc32(out.data.span()) != crc) {
+  // Uncompressed records that loadChunkRecord read into `out.data` stay where they are; any
+  // other input there moves aside, as the codecs cannot write over their input.
+  const bool inPlace =
+      !content.empty() && content.data() >= out.data.data() && content.data() < out.data.data() + out.data.size();
+  std::span<const std::byte> data =
+      records.first(static_cast<std::size_t>(std::min<std::uint64_t>(records.size(), uncompressedSize)));
+  if (inPlace && codec == Codec::None && !cut && data.size() != uncompressedSize) {
+    return makeError(ErrorCode::Truncated, "uncompressed data holds " + std::to_string(records.size()) +
+                                               " bytes, its header says " + std::to_string(uncompressedSize));
+  } else if (!inPlace || codec != Codec::None) {
+    if (inPlace) std::swap(out.data, ctx.scratch);  // `records` now points into ctx.scratch
+    if (cut) ctx.decompressor.decompressPrefix(codec, records, static_cast<std::size_t>(uncompressedSize), out.data);
+    else if (auto r = ctx.decompressor.decompress(codec, records, static_cast<std::size_t>(uncompressedSize), out.data);
+             !r)
+      return r;
+    data = out.data.span();
+  }
+  if (!cut && crc != 0 && crc32(data) != crc) {
     // Damage the codec did not notice (or an uncompressed chunk): its messages would be wrong.
     return makeError(ErrorCode::Format, "chunk data does not match its CRC (damaged): its messages are not read");
   }
   std::string why;
   bool bad = false;
-  forEachRecord(out.data.span(), why, [&](const Record& r) {
+  forEachRecord(data, why, [&](const Record& r) {
     if (r.op == kOpMessage) {
       Fields m{ByteCursor(r.content)};
       auto channel = m.num<std::uint16_t>();
@@ -773,8 +785,10 @@ Result<void> McapSource::loadChunkRecord(std::uint32_t index, LoadedChunk& out, 
   }
   const std::uint64_t size = bytes_->size();
   std::uint64_t length = std::min(c.recordLength, size - c.recordPos);
-  if (auto r = readExact(c.recordPos, length, ctx.scratch); !r) return r;
-  auto bytes = ctx.scratch.span();
+  // An uncompressed chunk is read where its messages will be (parseChunk uses them in place).
+  ByteBuffer& buffer = c.compression.empty() ? out.data : ctx.scratch;
+  if (auto r = readExact(c.recordPos, length, buffer); !r) return r;
+  auto bytes = buffer.span();
   if (bytes.size() < kRecordPrefix || static_cast<std::uint8_t>(bytes[0]) != kOpChunk)
     return error(ErrorCode::Format, "expected a chunk record", c.recordPos);
   std::uint64_t len = loadLE<std::uint64_t>(bytes.data() + 1);
