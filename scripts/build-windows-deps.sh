@@ -8,7 +8,7 @@
 # Result: OUT/prefix (include/, lib/, lib/cmake, lib/pkgconfig), what the windows-cli preset's
 # toolchain file (cmake/toolchains/mingw-w64-x86_64.cmake) searches. Each library leaves a stamp
 # naming its source version and this script's recipe: a second run rebuilds only what changed.
-# nlohmann-json and fast_float are header-only: their Debian headers are copied.
+# nlohmann-json, fast_float and xxHash (inlined) are header-only: their Debian headers are copied.
 # Needs: scripts/setup.sh --windows (MinGW-w64, the deb-src lines apt-get source reads, tcl for
 # SQLite's amalgamation).
 set -euo pipefail
@@ -138,7 +138,7 @@ fi
 
 # Header-only: Debian's installed headers and CMake packages, copied beside the rest.
 mkdir -p "$prefix/lib/cmake" "$prefix/share/cmake"
-cp -r /usr/include/nlohmann /usr/include/fast_float "$prefix/include/"
+cp -r /usr/include/nlohmann /usr/include/fast_float /usr/include/xxhash.h "$prefix/include/"
 cp -r /usr/share/cmake/nlohmann_json "$prefix/share/cmake/"
 cp -r /usr/lib/cmake/FastFloat "$prefix/lib/cmake/"
 echo "build-windows-deps: $prefix ready"

@@ -3,6 +3,8 @@
 
 #include <QtTest>
 
+#include <cstring>
+
 #include <bzlib.h>
 #include <lz4frame.h>
 #include <zstd.h>
@@ -118,6 +120,63 @@ private slots:
       QVERIFY(!r);
       QCOMPARE(r.error().code, ErrorCode::Format);
     }
+  }
+
+  // LZ4 frames carry checksums of each block and of the content: damage the decoder cannot
+  // see (here, in the checksums themselves) is still an error, for frames with and without
+  // a content size, whoever checks them.
+  void lz4ChecksumsCatchWhatTheDecoderCannotSee() {
+    auto original = sample(3 << 20);
+    for (bool withSize : {false, true}) {
+      LZ4F_preferences_t prefs{};
+      prefs.frameInfo.blockSizeID = LZ4F_max256KB;  // several blocks
+      prefs.frameInfo.blockMode = LZ4F_blockIndependent;
+      prefs.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled;
+      prefs.frameInfo.blockChecksumFlag = LZ4F_blockChecksumEnabled;
+      prefs.frameInfo.contentSize = withSize ? original.size() : 0;
+      std::vector<std::byte> packed(LZ4F_compressFrameBound(original.size(), &prefs));
+      packed.resize(LZ4F_compressFrame(packed.data(), packed.size(), original.data(), original.size(), &prefs));
+      ByteBuffer out;
+      auto intact = decompressor().decompress(Codec::Lz4Frame, packed, original.size(), out);
+      QVERIFY2(intact.has_value(), intact ? "" : intact.error().message.c_str());
+      QVERIFY(out.size() == original.size() && std::equal(original.begin(), original.end(), out.data()));
+
+      auto contentSum = packed;
+      contentSum[contentSum.size() - 1] ^= std::byte{1};
+      auto r = decompressor().decompress(Codec::Lz4Frame, contentSum, original.size(), out);
+      QVERIFY(!r);
+      QCOMPARE(r.error().code, ErrorCode::Format);
+
+      // The first block's checksum: after the header (7 bytes, 15 with the size) and the block.
+      auto blockSum = packed;
+      std::size_t header = withSize ? 15 : 7;
+      std::uint32_t word = 0;
+      std::memcpy(&word, blockSum.data() + header, 4);
+      blockSum[header + 4 + (word & 0x7FFFFFFFu)] ^= std::byte{1};
+      r = decompressor().decompress(Codec::Lz4Frame, blockSum, original.size(), out);
+      QVERIFY(!r);
+      QCOMPARE(r.error().code, ErrorCode::Format);
+    }
+  }
+
+  // liblz4 keeps the content size of a frame left unfinished across its context's reset: the
+  // next frame without one failed with ERROR_frameSize_wrong (a cut MCAP lz4 chunk spoiled
+  // the next chunk read on that thread).
+  void anUnfinishedLz4FrameDoesNotSpoilTheNext() {
+    auto original = sample(1 << 20);
+    LZ4F_preferences_t sized{};
+    sized.frameInfo.contentSize = original.size();
+    std::vector<std::byte> withSize(LZ4F_compressFrameBound(original.size(), &sized));
+    withSize.resize(LZ4F_compressFrame(withSize.data(), withSize.size(), original.data(), original.size(), &sized));
+    withSize.resize(withSize.size() / 2);
+    compress::Decompressor d;
+    ByteBuffer out;
+    d.decompressPrefix(Codec::Lz4Frame, withSize, original.size(), out);
+    QVERIFY(out.size() > 0 && out.size() < original.size());
+    auto plain = compressWith(Codec::Lz4Frame, original);
+    auto r = d.decompress(Codec::Lz4Frame, plain, original.size(), out);
+    QVERIFY2(r.has_value(), r ? "" : r.error().message.c_str());
+    QVERIFY(out.size() == original.size() && std::equal(original.begin(), original.end(), out.data()));
   }
 
   void wrongClaimedSizeIsAnErrorAndAllocatesOnlyWhatIsProduced() {

@@ -10,7 +10,7 @@ cxx=x86_64-w64-mingw32-g++-posix
 command -v "$cxx" >/dev/null || { echo "FAIL: $cxx not found (scripts/setup.sh installs g++-mingw-w64-x86-64-posix)"; exit 1; }
 inc=$(mktemp -d)
 trap 'rm -rf "$inc"' EXIT
-for h in lz4.h lz4frame.h lz4hc.h zstd.h zstd_errors.h bzlib.h zlib.h zconf.h libdeflate.h sqlite3.h SQLiteCpp yaml-cpp nlohmann google muParser.h muParserBase.h muParserBytecode.h muParserCallback.h muParserDef.h muParserError.h muParserFixes.h muParserTemplateMagic.h muParserToken.h muParserTokenReader.h fast_float; do
+for h in lz4.h lz4frame.h lz4hc.h zstd.h zstd_errors.h bzlib.h zlib.h zconf.h libdeflate.h sqlite3.h SQLiteCpp yaml-cpp nlohmann google muParser.h muParserBase.h muParserBytecode.h muParserCallback.h muParserDef.h muParserError.h muParserFixes.h muParserTemplateMagic.h muParserToken.h muParserTokenReader.h fast_float xxhash.h; do
   ln -s "/usr/include/$h" "$inc/$h"
 done
 ln -s /usr/include/opencv4/opencv2 "$inc/opencv2"
