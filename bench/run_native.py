@@ -54,7 +54,7 @@ def main():
          'rosbag info': lambda task, path: None if path.endswith('.mcap') else ['rosbag', 'info', path],
          'mcap-js': lambda task, path: ['node', os.path.join(peers, 'jspeer.mjs'), 'mcap', 'open', path]
          if path.endswith('.mcap') else None},
-        args.runs, args.work, whole=True)
+        args.runs, peers, whole=True)  # the JS reader finds its modules from there
 
     def ahead(label, task):
         return reading[(label, task, 'c++')][0] / reading[(label, task, 'bagscope')][0]
