@@ -1,12 +1,17 @@
 #include "commands.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
+#include <thread>
 
 #include "arguments.hpp"
 #include "core/base/digest.hpp"
@@ -189,77 +194,211 @@ std::optional<std::string> typeOf(const session::Session& s, const std::string& 
   return type;
 }
 
+// Messages on their way to text: a batch read on the reading thread (the messages' bytes
+// copied, their decoders found), turned into JSON lines on a worker.
+struct CatBatch {
+  struct Item {
+    const storage::Connection* connection = nullptr;
+    std::int64_t logTimeNs = 0;
+    std::size_t offset = 0, size = 0;                // in `bytes`
+    std::shared_ptr<const decode::Decoder> decoder;  // null: `failure` says why
+    std::optional<Error> failure;
+    std::string line;  // a message that could not be read: its line as it is
+  };
+  std::vector<Item> items;
+  ByteBuffer bytes;
+  // What formatting gives: the text, the messages lost, and their errors for stderr, in order.
+  std::string text;
+  std::uint64_t lost = 0;
+  std::vector<Error> errors;
+};
+
+// Formats `batch.items` into `batch.text`. Runs on a worker: touches nothing else.
+void formatBatch(CatBatch& batch, decode::BytesMode bytesMode) {
+  std::string& out = batch.text;
+  for (auto& m : batch.items) {
+    if (!m.line.empty()) {
+      out += m.line;
+      continue;
+    }
+    auto bytes = batch.bytes.span().subspan(m.offset, m.size);
+    out += "{\"topic\":";
+    appendJsonString(m.connection->topic, out);
+    out += ",\"type\":";
+    appendJsonString(m.connection->type, out);
+    out += ",\"log_time_ns\":";
+    out += std::to_string(m.logTimeNs);
+    if (m.decoder) {
+      if (auto value = m.decoder->decode(bytes)) {
+        out += ",\"msg\":";
+        decode::appendJson(*value, out, bytesMode);
+      } else {
+        Error e = value.error();
+        e.topic = m.connection->topic;
+        e.logTimeNs = m.logTimeNs;
+        batch.errors.push_back(e);
+        m.failure = std::move(e);
+      }
+    }
+    if (m.failure) {
+      ++batch.lost;
+      out += ",\"msg\":null,\"error\":";
+      appendJsonString(m.failure->message, out);
+      out += ",\"raw\":{\"len\":" + std::to_string(bytes.size());
+      out += bytesMode == decode::BytesMode::Base64 ? ",\"base64\":\"" + base64(bytes) + "\"}"
+                                                    : ",\"sha256\":\"" + sha256Hex(bytes) + "\"}";
+    }
+    out += "}\n";
+  }
+}
+
+// Formats batches on a few threads kept for the whole command (their allocator caches stay
+// warm), handing them back in the order they came.
+class BatchFormatter {
+public:
+  BatchFormatter(unsigned threads, decode::BytesMode mode) : mode_(mode) {
+    for (unsigned t = 0; t < threads; ++t) threads_.emplace_back([this] { work(); });
+  }
+  ~BatchFormatter() {
+    {
+      std::lock_guard lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    for (auto& t : threads_) t.join();
+  }
+  BatchFormatter(const BatchFormatter&) = delete;
+  BatchFormatter& operator=(const BatchFormatter&) = delete;
+
+  void push(std::unique_ptr<CatBatch> batch) {
+    if (threads_.empty()) formatBatch(*batch, mode_);  // one core: here and now
+    std::lock_guard lock(mutex_);
+    queue_.push_back({std::move(batch), threads_.empty(), threads_.empty()});
+    wake_.notify_one();
+  }
+  std::size_t size() {
+    std::lock_guard lock(mutex_);
+    return queue_.size();
+  }
+  /// The oldest batch, formatted (waits for it).
+  std::unique_ptr<CatBatch> pop() {
+    std::unique_lock lock(mutex_);
+    done_.wait(lock, [&] { return queue_.front().done; });
+    auto batch = std::move(queue_.front().batch);
+    queue_.pop_front();
+    return batch;
+  }
+
+private:
+  struct Entry {
+    std::unique_ptr<CatBatch> batch;
+    bool started = false, done = false;
+  };
+  void work() {
+    std::unique_lock lock(mutex_);
+    while (true) {
+      auto next = queue_.end();
+      wake_.wait(lock, [&] {
+        next = std::find_if(queue_.begin(), queue_.end(), [](const Entry& e) { return !e.started; });
+        return stop_ || next != queue_.end();
+      });
+      if (stop_) return;
+      next->started = true;
+      CatBatch* batch = next->batch.get();  // stays put: only pop() removes it, once done
+      lock.unlock();
+      formatBatch(*batch, mode_);
+      lock.lock();
+      for (auto& e : queue_)
+        if (e.batch.get() == batch) e.done = true;
+      done_.notify_all();
+    }
+  }
+
+  decode::BytesMode mode_;
+  std::mutex mutex_;
+  std::condition_variable wake_, done_;
+  std::deque<Entry> queue_;
+  bool stop_ = false;
+  std::vector<std::thread> threads_;  // last: they start using the members above
+};
+
 // Prints every message of `selection` as a JSON line. Every message gets its line, in
 // place: one that cannot be decoded says why, with its size and digest (or its bytes), so
-// that counts and order always match the file. Returns the messages lost; `writeFailed`
-// when standard output could not take the text.
+// that counts and order always match the file. Decoding and formatting run on every core,
+// batch by batch, and are written in the order read. Returns the messages lost;
+// `writeFailed` when standard output could not take the text.
 Result<std::uint64_t> printMessages(const session::Session& s, const CatArgs& args, const session::Selection& selection,
                                     bool& writeFailed) {
+  constexpr std::size_t kBatchMessages = 1024, kBatchBytes = 1 << 20;
+  const unsigned workers = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
   std::set<const storage::Connection*> undecodable;  // said once on stderr
   std::uint64_t lost = 0;
-  std::string out;
-  out.reserve(1 << 20);
-  auto flush = [&] {
-    writeFailed = writeFailed || !writeStdout(out);
-    out.clear();
+  auto batch = std::make_unique<CatBatch>();
+  BatchFormatter formatter(workers > 1 ? workers : 0, args.bytesMode);
+  // Writes the oldest batch; false when nothing more can be written.
+  auto writeOldest = [&] {
+    auto done = formatter.pop();
+    for (Error& e : done->errors) {
+      e.file = args.path;
+      printError(e);
+    }
+    lost += done->lost;
+    writeFailed = writeFailed || !writeStdout(done->text);
     return !writeFailed;
   };
-  auto located = [&](Error e, const session::Message& m, bool withTime) {
-    e.file = args.path;
-    e.topic = m.connection->topic;
-    if (withTime) e.logTimeNs = m.logTimeNs;
-    return e;
+  auto submit = [&] {
+    if (batch->items.empty()) return !writeFailed;
+    formatter.push(std::move(batch));
+    batch = std::make_unique<CatBatch>();
+    while (formatter.size() >= 2 * workers)  // at most two batches per core in flight
+      if (!writeOldest()) return false;
+    return true;
   };
   auto result = s.forEach(
       selection,
       [&](const session::Message& m) {
-        out += "{\"topic\":";
-        appendJsonString(m.connection->topic, out);
-        out += ",\"type\":";
-        appendJsonString(m.connection->type, out);
-        out += ",\"log_time_ns\":";
-        out += std::to_string(m.logTimeNs);
-        std::optional<Error> failed;
-        auto d = s.decoder(*m.connection);
-        if (!d) {
-          failed = d.error();
-          if (undecodable.insert(m.connection).second)
-            std::fprintf(stderr, "bagscope-cli: %s; its messages are printed without values\n",
-                         describeForCli(located(d.error(), m, false)).c_str());
-        } else if (auto value = (*d)->decode(m.bytes)) {
-          out += ",\"msg\":";
-          decode::appendJson(*value, out, args.bytesMode);
+        CatBatch::Item item{m.connection, m.logTimeNs, batch->bytes.size(), m.bytes.size(), nullptr, std::nullopt, {}};
+        if (auto d = s.decoder(*m.connection)) {
+          item.decoder = *d;
         } else {
-          failed = value.error();
-          printError(located(value.error(), m, true));
+          item.failure = d.error();
+          if (undecodable.insert(m.connection).second) {
+            Error e = d.error();
+            e.file = args.path;
+            e.topic = m.connection->topic;
+            std::fprintf(stderr, "bagscope-cli: %s; its messages are printed without values\n",
+                         describeForCli(e).c_str());
+          }
         }
-        if (failed) {
-          ++lost;
-          out += ",\"msg\":null,\"error\":";
-          appendJsonString(failed->message, out);
-          out += ",\"raw\":{\"len\":" + std::to_string(m.bytes.size());
-          out += args.bytesMode == decode::BytesMode::Base64 ? ",\"base64\":\"" + base64(m.bytes) + "\"}"
-                                                             : ",\"sha256\":\"" + sha256Hex(m.bytes) + "\"}";
-        }
-        out += "}\n";
-        return out.size() <= (1 << 20) || flush();  // stop reading when nothing can be written
+        batch->bytes.resize(item.offset + item.size);
+        if (item.size) std::memcpy(batch->bytes.data() + item.offset, m.bytes.data(), item.size);
+        batch->items.push_back(std::move(item));
+        if (batch->items.size() < kBatchMessages && batch->bytes.size() < kBatchBytes) return true;
+        return submit();  // stop reading when nothing can be written
       },
       [&](const Error& e) {
         printError(e);
         ++lost;
         // A message that could not be read, where it was (its time known): its line says so.
         if (e.logTimeNs < 0) return;
-        out += "{\"topic\":";
-        appendJsonString(e.topic, out);
+        std::string line = "{\"topic\":";
+        appendJsonString(e.topic, line);
         if (auto type = typeOf(s, e.topic)) {
-          out += ",\"type\":";
-          appendJsonString(*type, out);
+          line += ",\"type\":";
+          appendJsonString(*type, line);
         }
-        out += ",\"log_time_ns\":" + std::to_string(e.logTimeNs) + ",\"msg\":null,\"error\":";
-        appendJsonString(e.message, out);
-        out += "}\n";
+        line += ",\"log_time_ns\":" + std::to_string(e.logTimeNs) + ",\"msg\":null,\"error\":";
+        appendJsonString(e.message, line);
+        line += "}\n";
+        CatBatch::Item item;
+        item.line = std::move(line);
+        batch->items.push_back(std::move(item));
       });
-  flush();
+  submit();
+  while (formatter.size() > 0) {
+    if (!writeFailed) writeOldest();
+    else formatter.pop();  // its text goes nowhere
+  }
   BAGSCOPE_TRY(result);
   return lost;
 }
