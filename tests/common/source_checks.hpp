@@ -129,6 +129,22 @@ inline TopicSpans topicSpans(storage::Source& source) {
   return out;
 }
 
+/// What a source just opened over `counter` says per topic (topicSpans()), with the bytes that
+/// read, and the bytes messageIndex() reads after it.
+struct SpansThenIndex {
+  TopicSpans spans;
+  std::uint64_t spansBytes = 0, indexBytes = 0;
+};
+inline SpansThenIndex spansThenIndex(storage::Source& source, const CountingSource& counter) {
+  SpansThenIndex out;
+  auto before = counter.bytesRead.load();
+  out.spans = topicSpans(source);
+  out.spansBytes = counter.bytesRead.load() - before;
+  (void)source.messageIndex();
+  out.indexBytes = counter.bytesRead.load() - before - out.spansBytes;
+  return out;
+}
+
 /// The message index agrees with iteration: per connection as many entries as its
 /// messageCount, in log-time order, and read() of each entry returns the same connection,
 /// log time and bytes as iteration did. Returns the first disagreement (empty when none);

@@ -75,13 +75,11 @@ private slots:
     auto* counter = counting.get();
     auto source = openMcap(std::move(counting));
     QVERIFY(source.has_value());
-    auto opened = counter->bytesRead.load();
-    QVERIFY(test::topicSpans(**source) == test::expectedTopicSpans(expectedMessages()));
-    auto forSpans = counter->bytesRead.load() - opened;
-    QVERIFY((*source)->messageIndex());
-    auto forIndex = counter->bytesRead.load() - opened - forSpans;
-    QVERIFY2(forSpans > 0 && forSpans * 2 < forIndex,
-             qPrintable(QStringLiteral("spans read %1 bytes, the index %2").arg(forSpans).arg(forIndex)));
+    auto fixture = test::spansThenIndex(**source, *counter);
+    QVERIFY(fixture.spans == test::expectedTopicSpans(expectedMessages()));
+    QVERIFY2(fixture.spansBytes > 0 && fixture.spansBytes * 2 < fixture.indexBytes,
+             qPrintable(
+                 QStringLiteral("spans read %1 bytes, the index %2").arg(fixture.spansBytes).arg(fixture.indexBytes)));
   }
 
   void filtersByTopicAndTime() {

@@ -38,6 +38,20 @@ std::unique_ptr<Source> openBytes(std::vector<std::byte> bytes, const char* name
   return std::move(s).value();
 }
 
+// Two Int32 topics, /a (1, 3, 4, 5) and /b (2, 6, 7) at those microseconds: chunk 1 is later
+// than chunk 2, chunk 3 overlaps both, and messages inside are out of order.
+Ros1BagBuilder untidyBag() {
+  Ros1BagBuilder b;
+  b.addConnection(0, "/a", "std_msgs/Int32", kInt32Md5, "int32 data\n");
+  b.addConnection(1, "/b", "std_msgs/Int32", kInt32Md5, "int32 data\n");
+  b.addChunk({{0, 5'000, Ros1BagBuilder::int32Payload(5)}, {1, 7'000, Ros1BagBuilder::int32Payload(7)}});
+  b.addChunk({{0, 1'000, Ros1BagBuilder::int32Payload(1)}, {0, 3'000, Ros1BagBuilder::int32Payload(3)}});
+  b.addChunk({{1, 6'000, Ros1BagBuilder::int32Payload(6)},
+              {1, 2'000, Ros1BagBuilder::int32Payload(2)},
+              {0, 4'000, Ros1BagBuilder::int32Payload(4)}});
+  return b;
+}
+
 }  // namespace
 
 class TestStorageRos1 : public QObject {
@@ -145,13 +159,11 @@ private slots:
     auto* counter = counting.get();
     auto source = openRos1(std::move(counting));
     QVERIFY(source.has_value());
-    auto opened = counter->bytesRead.load();
-    QVERIFY(test::topicSpans(**source) == test::expectedTopicSpans(expectedMessages()));
-    auto forSpans = counter->bytesRead.load() - opened;
-    QVERIFY((*source)->messageIndex());
-    auto forIndex = counter->bytesRead.load() - opened - forSpans;
-    QVERIFY2(forSpans > 0 && forSpans * 2 < forIndex,
-             qPrintable(QStringLiteral("spans read %1 bytes, the index %2").arg(forSpans).arg(forIndex)));
+    auto fixture = test::spansThenIndex(**source, *counter);
+    QVERIFY(fixture.spans == test::expectedTopicSpans(expectedMessages()));
+    QVERIFY2(fixture.spansBytes > 0 && fixture.spansBytes * 2 < fixture.indexBytes,
+             qPrintable(
+                 QStringLiteral("spans read %1 bytes, the index %2").arg(fixture.spansBytes).arg(fixture.indexBytes)));
 
     // A long recording in time order: only the first and the last chunk's index records.
     Ros1BagBuilder b;
@@ -168,27 +180,17 @@ private slots:
     counter = built.get();
     source = openRos1(std::move(built));
     QVERIFY(source.has_value());
-    opened = counter->bytesRead.load();
+    auto inOrder = test::spansThenIndex(**source, *counter);
     const test::TopicSpans messages{{"/a", {2000, 1'000, 3'999'000}}, {"/b", {2000, 2'000, 4'000'000}}};
-    QVERIFY(test::topicSpans(**source) == messages);
-    forSpans = counter->bytesRead.load() - opened;
-    QVERIFY((*source)->messageIndex());
-    forIndex = counter->bytesRead.load() - opened - forSpans;
-    QVERIFY2(forSpans * 10 < forIndex,
-             qPrintable(QStringLiteral("spans read %1 bytes, the index %2").arg(forSpans).arg(forIndex)));
+    QVERIFY(inOrder.spans == messages);
+    QVERIFY2(inOrder.spansBytes * 10 < inOrder.indexBytes,
+             qPrintable(
+                 QStringLiteral("spans read %1 bytes, the index %2").arg(inOrder.spansBytes).arg(inOrder.indexBytes)));
   }
 
   void connectionSpansOfUntidyBagsAreTheirMessages() {
-    Ros1BagBuilder b;
-    b.addConnection(0, "/a", "std_msgs/Int32", kInt32Md5, "int32 data\n");
-    b.addConnection(1, "/b", "std_msgs/Int32", kInt32Md5, "int32 data\n");
-    // Chunks out of time order, overlapping: the first and last messages are not in the
-    // first and last chunk.
-    b.addChunk({{0, 5'000, Ros1BagBuilder::int32Payload(5)}, {1, 7'000, Ros1BagBuilder::int32Payload(7)}});
-    b.addChunk({{0, 1'000, Ros1BagBuilder::int32Payload(1)}, {0, 3'000, Ros1BagBuilder::int32Payload(3)}});
-    b.addChunk({{1, 6'000, Ros1BagBuilder::int32Payload(6)},
-                {1, 2'000, Ros1BagBuilder::int32Payload(2)},
-                {0, 4'000, Ros1BagBuilder::int32Payload(4)}});
+    // The first and last messages are not in the first and last chunk.
+    Ros1BagBuilder b = untidyBag();
     const test::TopicSpans messages{{"/a", {4, 1'000, 5'000}}, {"/b", {3, 2'000, 7'000}}};
     QVERIFY(test::topicSpans(*openBytes(b.finish({}))) == messages);
     // Chunk infos claiming other counts than their chunks' index records: the records say.
@@ -243,15 +245,7 @@ private slots:
   // --- untidy bags, built with known contents ---
 
   void chunksOutOfTimeOrderAreMergedInLogTimeOrder() {
-    Ros1BagBuilder b;
-    b.addConnection(0, "/a", "std_msgs/Int32", kInt32Md5, "int32 data\n");
-    b.addConnection(1, "/b", "std_msgs/Int32", kInt32Md5, "int32 data\n");
-    // Chunk 1 is later than chunk 2; chunk 3 overlaps both; messages inside out of order.
-    b.addChunk({{0, 5'000, Ros1BagBuilder::int32Payload(5)}, {1, 7'000, Ros1BagBuilder::int32Payload(7)}});
-    b.addChunk({{0, 1'000, Ros1BagBuilder::int32Payload(1)}, {0, 3'000, Ros1BagBuilder::int32Payload(3)}});
-    b.addChunk({{1, 6'000, Ros1BagBuilder::int32Payload(6)},
-                {1, 2'000, Ros1BagBuilder::int32Payload(2)},
-                {0, 4'000, Ros1BagBuilder::int32Payload(4)}});
+    Ros1BagBuilder b = untidyBag();
     auto source = openBytes(b.finish({}));
     QVERIFY(source->info().indexed);
     auto msgs = readAll(*source);
