@@ -255,8 +255,9 @@ Result<std::vector<ConnectionSpan>> spansFromChunkIndexes(const std::vector<cons
       for (const auto& t : *times)
         if (t.count == 0 || t.firstNs < c.startNs || t.lastNs > c.endNs || t.firstNs > t.lastNs)
           return disagree("a chunk's index records fall outside its time range");
-      for (auto [k, n] : c.counts) {
-        auto found = std::find_if(times->begin(), times->end(), [&](auto& t) { return t.connIndex == k; });
+      for (const auto& [k, n] : c.counts) {
+        const std::uint32_t listed = k;  // clang 14 (the fuzz build) cannot capture a structured binding
+        auto found = std::find_if(times->begin(), times->end(), [&](auto& t) { return t.connIndex == listed; });
         if (n > 0 && (found == times->end() || (exactCounts && found->count != n)))
           return disagree("a chunk's index records disagree with its counts");
       }
