@@ -64,17 +64,8 @@ private slots:
     QCOMPARE((*source)->info().startNs,
              static_cast<std::int64_t>(expectedMessages().front()["log_time_ns"].toInteger()));
     QCOMPARE((*source)->info().endNs, static_cast<std::int64_t>(expectedMessages().back()["log_time_ns"].toInteger()));
-  }
-
-  // What `info` prints per topic comes from the statistics, the chunk indexes and the message
-  // indexes of only the chunks that can hold a topic's first or last message.
-  void connectionSpansReadTheIndexOfFewChunks() {
-    auto bytes = openFile(test::dataPath("ros2/demo.mcap").toStdString());
-    QVERIFY(bytes.has_value());
-    auto counting = std::make_unique<test::CountingSource>(std::move(bytes).value());
-    auto* counter = counting.get();
-    auto source = openMcap(std::move(counting));
-    QVERIFY(source.has_value());
+    // What `info` prints per topic then reads less than the index: the summary and the index
+    // records of the chunks that can hold a topic's first or last message.
     auto fixture = test::spansThenIndex(**source, *counter);
     QVERIFY(fixture.spans == test::expectedTopicSpans(expectedMessages()));
     QVERIFY2(fixture.spansBytes > 0 && fixture.spansBytes * 2 < fixture.indexBytes,

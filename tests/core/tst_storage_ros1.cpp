@@ -146,26 +146,18 @@ private slots:
     auto expected = expectedMessages();
     QCOMPARE((*source)->info().endNs, static_cast<std::int64_t>(expected.back()["log_time_ns"].toInteger()));
     QCOMPARE((*source)->info().messageCount, std::uint64_t{717});
-  }
-
-  // What `info` prints per topic comes from the chunk infos and the index records of only
-  // the chunks that can hold a topic's first or last message, not from the whole index.
-  void connectionSpansReadTheIndexOfFewChunks() {
-    // The fixture: right figures, and less read than for the index (its 22 topics start and
-    // end in many of its 26 chunks).
-    auto bytes = openFile(test::dataPath("ros1/demo_uncompressed.bag").toStdString());
-    QVERIFY(bytes.has_value());
-    auto counting = std::make_unique<test::CountingSource>(std::move(bytes).value());
-    auto* counter = counting.get();
-    auto source = openRos1(std::move(counting));
-    QVERIFY(source.has_value());
+    // What `info` prints per topic then reads less than the index: the summary and the index
+    // records of the chunks that can hold a topic's first or last message.
     auto fixture = test::spansThenIndex(**source, *counter);
     QVERIFY(fixture.spans == test::expectedTopicSpans(expectedMessages()));
     QVERIFY2(fixture.spansBytes > 0 && fixture.spansBytes * 2 < fixture.indexBytes,
              qPrintable(
                  QStringLiteral("spans read %1 bytes, the index %2").arg(fixture.spansBytes).arg(fixture.indexBytes)));
+  }
 
-    // A long recording in time order: only the first and the last chunk's index records.
+  // What `info` prints per topic on a long recording in time order comes from the chunk infos
+  // and the index records of only its first and last chunk.
+  void connectionSpansOfALongBagReadTwoChunks() {
     Ros1BagBuilder b;
     b.addConnection(0, "/a", "std_msgs/Int32", kInt32Md5, "int32 data\n");
     b.addConnection(1, "/b", "std_msgs/Int32", kInt32Md5, "int32 data\n");
@@ -177,8 +169,8 @@ private slots:
       b.addChunk(messages);
     }
     auto built = std::make_unique<test::CountingSource>(memorySource(b.finish({}), "long.bag"));
-    counter = built.get();
-    source = openRos1(std::move(built));
+    auto* counter = built.get();
+    auto source = openRos1(std::move(built));
     QVERIFY(source.has_value());
     auto inOrder = test::spansThenIndex(**source, *counter);
     const test::TopicSpans messages{{"/a", {2000, 1'000, 3'999'000}}, {"/b", {2000, 2'000, 4'000'000}}};
