@@ -3,6 +3,7 @@
 // Every container (ROS 1 bag, rosbag2 SQLite, MCAP) has a reader behind this contract;
 // nothing above core/storage knows which one it talks to.
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -103,6 +104,13 @@ using MessageIndex = std::vector<std::vector<IndexEntry>>;
 struct ConnectionSpan {
   std::uint64_t count = 0;
   std::int64_t firstNs = 0, lastNs = 0;
+  /// Widens this span by `more` (several connections of a topic, several files).
+  void add(const ConnectionSpan& more) {
+    if (more.count == 0) return;
+    firstNs = count ? std::min(firstNs, more.firstNs) : more.firstNs;
+    lastNs = count ? std::max(lastNs, more.lastNs) : more.lastNs;
+    count += more.count;
+  }
 };
 
 /// A message inside a loaded chunk.

@@ -61,19 +61,15 @@ Result<RecordingSummary> summarize(Source& source) {
   for (const auto& [topic, members] : byTopic) {
     TopicSummary t;
     t.topic = topic;
-    std::int64_t first = 0, last = 0;
+    ConnectionSpan all;
     for (std::size_t i : members) {
       if (std::find(t.types.begin(), t.types.end(), conns[i].type) == t.types.end()) t.types.push_back(conns[i].type);
       if (t.offeredQos.empty()) t.offeredQos = conns[i].offeredQos;
-      const ConnectionSpan& span = (*spans)[i];
-      if (span.count > 0) {
-        first = t.messageCount ? std::min(first, span.firstNs) : span.firstNs;
-        last = t.messageCount ? std::max(last, span.lastNs) : span.lastNs;
-      }
-      t.messageCount += span.count;
+      all.add((*spans)[i]);
       ++t.connectionCount;
     }
-    t.frequencyHz = rateHz(t.messageCount, first, last);
+    t.messageCount = all.count;
+    t.frequencyHz = rateHz(all.count, all.firstNs, all.lastNs);
     s.topics.push_back(std::move(t));
   }
   return s;

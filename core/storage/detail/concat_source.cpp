@@ -83,14 +83,7 @@ public:
     for (std::size_t p = 0; p < parts_.size(); ++p) {
       auto part = parts_[p]->connectionSpans();
       BAGSCOPE_TRY(part);
-      for (std::size_t c = 0; c < part->size(); ++c) {
-        const ConnectionSpan& in = (*part)[c];
-        ConnectionSpan& out = spans[connMap_[p][c]];
-        if (in.count == 0) continue;
-        out.firstNs = out.count ? std::min(out.firstNs, in.firstNs) : in.firstNs;
-        out.lastNs = out.count ? std::max(out.lastNs, in.lastNs) : in.lastNs;
-        out.count += in.count;
-      }
+      for (std::size_t c = 0; c < part->size(); ++c) spans[connMap_[p][c]].add((*part)[c]);
     }
     return spans;
   }
