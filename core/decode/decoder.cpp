@@ -28,8 +28,6 @@ Decoder::~Decoder() = default;
 
 namespace {
 
-constexpr std::uint32_t kMaxEmptyElements = 1u << 16;
-
 class Compiler {
 public:
   explicit Compiler(std::vector<std::unique_ptr<Program>>& out) : out_(out) {}
@@ -128,10 +126,15 @@ private:
     if (!alignElements(op, n)) return false;
     // Check the length against what is left before allocating anything for it.
     std::uint64_t least = std::uint64_t{n} * op.elementMinBytes;
-    // Elements that take no bytes (empty messages) are capped: nothing on the wire bounds them.
-    if (least > c_.remaining() || (op.elementMinBytes == 0 && n > kMaxEmptyElements)) {
+    if (least > c_.remaining()) {
       return fail("array length " + std::to_string(n) + " needs at least " + std::to_string(least) + " bytes, " +
                   std::to_string(c_.remaining()) + " remain");
+    }
+    if (op.elementMinBytes == 0) {
+      if (n > emptyLeft_)
+        return fail("array length " + std::to_string(n) + " of elements that take no bytes: more than " +
+                    std::to_string(kMaxEmptyElements) + " in one message");
+      emptyLeft_ -= n;
     }
     if (op.field->isByteArray()) {
       v.kind = Value::Kind::Bytes;
@@ -276,6 +279,7 @@ private:
   }
 
   detail::WireCursor c_;
+  std::uint32_t emptyLeft_ = kMaxEmptyElements;
 };
 
 }  // namespace

@@ -26,6 +26,10 @@ enum class WireFormat : std::uint8_t {
   Protobuf,  ///< MCAP "protobuf" messages, typed by a FileDescriptorSet ("protobuf")
 };
 
+/// The most elements that take no bytes (empty messages) one message may hold, counted across
+/// all its arrays: nothing on the wire bounds them, and nested arrays would multiply.
+inline constexpr std::uint32_t kMaxEmptyElements = 1u << 16;
+
 /// A decoded value. Struct items follow the definition's field order (names in `type`).
 /// Lifetime: `bytes` (uint8[]/char[] contents) points into the decoded buffer and `type`
 /// into the decoder's schema; keep both alive while the Value is used. Everything else is

@@ -271,6 +271,7 @@ public:
 
   const char* error_ = nullptr;
   detail::WireCursor c_;
+  std::uint32_t emptyLeft_ = kMaxEmptyElements;
 
 private:
   bool leaf(Primitive p, double& out) {
@@ -326,6 +327,10 @@ private:
     n = op.fixedLength;
     if (op.array != ArrayKind::Fixed && !c_.read(n)) return fail("message too short");
     if (std::uint64_t{n} * op.elementMinBytes > c_.remaining()) return fail("array longer than message");
+    if (op.elementMinBytes == 0) {
+      if (n > emptyLeft_) return fail("too many elements that take no bytes");
+      emptyLeft_ -= n;
+    }
     if (n > 0 && contiguous(op) && !c_.align(op.elementBytes)) return fail("message too short");
     return true;
   }

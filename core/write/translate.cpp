@@ -610,8 +610,12 @@ private:
       return true;
     }
     if (n > in_.size() - pos_) return false;  // more elements than bytes left: the value path judges
-    for (std::uint32_t i = 0; i < n; ++i)
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const std::size_t at = pos_;
       if (!element(f, depth)) return false;
+      // Elements that read nothing (empty messages) are bounded as the decoder bounds them.
+      if (pos_ == at && emptyLeft_-- == 0) return false;
+    }
     return true;
   }
 
@@ -670,6 +674,7 @@ private:
       return true;
     }
     for (std::uint32_t i = 0; i < n; ++i) {
+      const std::size_t at = pos_;
       if (f.type == Primitive::String) {
         std::uint32_t len = 0;
         if (!read(len) || len > in_.size() - pos_) return false;
@@ -678,6 +683,7 @@ private:
         for (const auto& nested : f.message->fields)
           if (!skip(nested, depth + 1)) return false;
       }
+      if (pos_ == at) break;  // an element that read nothing has no lengths: so have the rest
     }
     return true;
   }
@@ -726,6 +732,7 @@ private:
   std::span<const std::byte> in_;
   std::vector<std::byte>& out_;
   std::size_t pos_ = 0;
+  std::uint32_t emptyLeft_ = decode::kMaxEmptyElements;
 };
 
 }  // namespace

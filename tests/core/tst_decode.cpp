@@ -398,6 +398,38 @@ private slots:
     QVERIFY(!(*empty)->decode(one));
   }
 
+  // Elements that take no bytes (empty messages) are bounded across the whole message, not per
+  // array: arrays nested in arrays, each under a per-array cap, still multiply (a fuzzer's hang).
+  void emptyElementsAreBoundedAcrossTheMessage() {
+    auto d = compileOrFail("pkg/Outer", "pkg/E[] e\nint32 after\n====\nMSG: pkg/E\npkg/F[1000] f\n====\nMSG: pkg/F\n");
+    auto outer = [](std::uint32_t n) {
+      WireWriter w;
+      w.u32(n).put<std::int32_t>(7);
+      return w.bytes;
+    };
+    // 60 + 60 * 1000 elements of no bytes fit in the bound; 100 + 100 * 1000 do not.
+    auto fits = d->decode(outer(60));
+    QVERIFY2(fits, fits ? "" : fits.error().message.c_str());
+    QCOMPARE(fits->items[0].items.size(), std::size_t{60});
+    auto over = d->decode(outer(100));
+    QVERIFY(!over);
+    QVERIFY2(QString::fromStdString(over.error().message).contains("take no bytes"), over.error().message.c_str());
+    // The field reader walks CDR arrays element by element: 2^32 - 1 empty ones are refused at once.
+    auto s = schema::parseDefinition("pkg/Outer", "pkg/E[] e\nint32 after\n====\nMSG: pkg/E\n", schema::Dialect::Ros2);
+    QVERIFY(s);
+    auto cdr = Decoder::compile(*s, WireFormat::Cdr);
+    QVERIFY(cdr);
+    auto reader = FieldReader::compile(*cdr, {"after"});
+    QVERIFY(reader);
+    WireWriter w;
+    w.u32(0x00000100u).u32(0xFFFFFFFFu).put<std::int32_t>(7);  // CDR little-endian header
+    std::vector<double> row(1);
+    QElapsedTimer clock;
+    clock.start();
+    QVERIFY(!reader->read(w.bytes, row));
+    QVERIFY2(clock.elapsed() < 1000, std::to_string(clock.elapsed()).c_str());
+  }
+
   void foreignSchemasThatDoNotBuildSayWhy() {
     // Protobuf: not a descriptor set; one whose message name is not an identifier (libprotobuf's
     // reason in the error, not on stderr); a root the set does not hold.
