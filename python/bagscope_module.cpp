@@ -525,21 +525,49 @@ public:
   }
 
   // A pandas DataFrame: the CSV export's columns with their types (fields=None), or log time and
-  // the numbers message paths select. A value a message lacks is NaN (its integer column then
-  // float, as pandas reads the export's empty cell), or None for text.
-  py::object dataframe(const std::string& topic, std::optional<std::vector<std::string>> fields,
-                       std::optional<std::int64_t> start, std::optional<std::int64_t> end,
-                       std::uint32_t arrayLimit) const {
+  // the numbers message paths select. With a list of topics ("TOPIC" or "TOPIC:PATH,..."), one
+  // table on `on`'s log times or `rate` rows a second, as `export --join` writes it.
+  py::object dataframe(const py::object& topic, std::optional<std::vector<std::string>> fields,
+                       std::optional<std::int64_t> start, std::optional<std::int64_t> end, std::uint32_t arrayLimit,
+                       std::optional<std::string> on, std::optional<double> rate, const std::string& fill) const {
     py::module_ pandas = py::module_::import("pandas");
-    if (fields) return pandas.attr("DataFrame")(columns(topic, *fields, start, end, "log"));
-    const std::vector<session::TopicId> ids{oneTopic(topic)};
-    session::Selection range;
-    if (start) range.startNs = *start;
-    if (end) range.endNs = *end;
+    const bool aligned = !py::isinstance<py::str>(topic);
+    if (!aligned && (on || rate || fill != "previous"))
+      throw py::value_error("on=, rate= and fill= align a list of topics, not one topic");
+    if (aligned && fields) throw py::value_error("with a list of topics, name fields as 'TOPIC:PATH,PATH'");
+    if (!aligned && fields)
+      return pandas.attr("DataFrame")(columns(topic.cast<std::string>(), *fields, start, end, "log"));
     auto s = shared();
-    auto table = valueOr(interruptible<std::vector<exporters::TableColumn>>([&](StopToken stop, const ProgressFn&) {
-      return exporters::readTable(*s, ids.front(), range, arrayLimit, stop);
-    }));
+    std::vector<exporters::TableColumn> table;
+    if (aligned) {
+      exporters::ExportOptions o;
+      o.joins = topic.cast<std::vector<std::string>>();
+      if (on) o.alignOn = *on;
+      if (rate) o.alignRateHz = *rate;
+      if (fill == "previous") o.fill = exporters::Fill::Previous;
+      else if (fill == "linear") o.fill = exporters::Fill::Linear;
+      else if (fill == "none") o.fill = exporters::Fill::None;
+      else throw py::value_error("fill= takes 'previous', 'linear' or 'none', not '" + fill + "'");
+      if (start) o.startNs = *start;
+      if (end) o.endNs = *end;
+      o.arrayLimit = arrayLimit;
+      table = valueOr(interruptible<std::vector<exporters::TableColumn>>(
+          [&](StopToken stop, const ProgressFn&) { return exporters::alignedTable(*s, o, stop); }));
+    } else {
+      const session::TopicId id = oneTopic(topic.cast<std::string>());
+      session::Selection range;
+      if (start) range.startNs = *start;
+      if (end) range.endNs = *end;
+      table = valueOr(interruptible<std::vector<exporters::TableColumn>>(
+          [&](StopToken stop, const ProgressFn&) { return exporters::readTable(*s, id, range, arrayLimit, stop); }));
+    }
+    return toDataFrame(table);
+  }
+
+private:
+  // Typed columns as a DataFrame: a missing value NaN (its integer column then float, as pandas
+  // reads the export's empty cell), or None for text.
+  static py::object toDataFrame(std::vector<exporters::TableColumn>& table) {
     py::dict data;
     py::list order;
     for (auto& c : table) {
@@ -572,10 +600,9 @@ public:
       data[py::str(c.name)] = a;
       order.append(py::str(c.name));
     }
-    return pandas.attr("DataFrame")(data, "columns"_a = order);
+    return py::module_::import("pandas").attr("DataFrame")(data, "columns"_a = order);
   }
 
-private:
   std::shared_ptr<const session::Session> session_;
 };
 
@@ -1009,8 +1036,13 @@ PYBIND11_MODULE(bagscope, m) {
            "image's depth, colour in RGB(A) order or, with to='bgr', as OpenCV has it.")
       .def("dataframe", &Recording::dataframe, py::arg("topic"), py::arg("fields") = py::none(),
            py::arg("start") = py::none(), py::arg("end") = py::none(), py::arg("array_limit") = 16,
+           py::arg("on") = py::none(), py::arg("rate") = py::none(), py::arg("fill") = "previous",
            "A pandas DataFrame of the topic: the CSV export's columns (log_time_ns, stamp_ns, every field "
-           "flattened as a.b.c and name[i]) with their types, or with fields=[paths] log_time_ns and those numbers.")
+           "flattened as a.b.c and name[i]) with their types, or with fields=[paths] log_time_ns and those numbers. "
+           "Given a list of topics ('TOPIC' or 'TOPIC:PATH,PATH'), one table on the log times of topic on= or rate= "
+           "rows a second, columns 'TOPIC/COLUMN', each value the last at or before the row's time "
+           "(fill='previous', merge_asof), interpolated (fill='linear') or exact (fill='none'); empty (NaN, None) "
+           "before a topic's first message and after its last.")
       .def("columns", &Recording::columns, py::arg("topic"), py::arg("paths"), py::arg("start") = py::none(),
            py::arg("end") = py::none(), py::arg("time") = "log",
            "{path: numpy array} of numeric fields, and 'log_time_ns' (with time='stamp' also 'stamp_ns', the "

@@ -129,6 +129,10 @@ std::optional<int> parseExportArgs(const std::vector<std::string>& list, ExportA
   if (out.inputs.empty()) return usage("no recording given");
   if (!haveFormat) return usage("--format is required (" + exporters::formatNames() + ")");
   if (o.outDir.empty()) return usage("--out is required");
+  const bool shaped = !o.alignOn.empty() || o.alignRateHz > 0 || o.fill != exporters::Fill::Previous;
+  if (o.joins.empty() && shaped) return usage("--on, --rate and --fill shape a --join table; there is no --join");
+  if (!o.joins.empty() && o.alignOn.empty() == (o.alignRateHz <= 0))
+    return usage("--join needs one of --on TOPIC (its log times are the rows) and --rate HZ");
   out.session.workers = jobs;
   return std::nullopt;
 }

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <span>
 #include <string>
@@ -70,6 +71,32 @@ std::vector<double> valuesAt(std::span<const double> t, std::span<const double> 
 struct SeriesView {
   std::span<const double> t, v;
 };
+
+/// How a table takes a series' value at a time (aligned tables: `export --join`).
+enum class Fill : std::uint8_t {
+  Previous,  ///< the last sample at or before it (pandas merge_asof, direction backward)
+  Linear,    ///< between the samples either side (numpy.interp)
+  None,      ///< only a sample at exactly that time
+};
+/// Where the value at one time comes from: v[index] + weight * (v[index + 1] - v[index]).
+struct SampleAt {
+  std::size_t index = 0;
+  double weight = 0;   ///< 0 unless Linear falls between two samples
+  bool found = false;  ///< false before the first sample or after the last (never extrapolated)
+};
+/// For each time of `at`, the sample of `t` (both sorted, ns) that `fill` takes; of equal
+/// times, the last.
+std::vector<SampleAt> samplesAt(std::span<const std::int64_t> t, std::span<const std::int64_t> at, Fill fill);
+
+/// Run B set against run A over A's samples with lo <= t <= hi that B spans: B interpolated at
+/// A's times (valuesAt, never extrapolated), delta = B - A. Count of finite deltas, their RMS,
+/// largest magnitude and mean, and the Pearson correlation of A with B (NaN when either is
+/// constant). NaN figures when no sample overlaps.
+struct SeriesDifference {
+  std::size_t count = 0;
+  double rms = 0, maxAbs = 0, mean = 0, correlation = 0;
+};
+SeriesDifference compareSeries(SeriesView a, SeriesView b, double lo, double hi);
 
 /// `expression` (muparser's syntax: + - * / ^, sqrt, abs, sin … atan2, min, max, a?b:c) at
 /// every sample of inputs[0], the other inputs interpolated at its times (valuesAt: NaN

@@ -861,9 +861,52 @@ Result<std::vector<std::string>> tfFrames(const Session& session, StopToken stop
   return tf->frames();
 }
 
+namespace {
+
+// --join: one aligned table, "{bag}_aligned.{ext}" unless named, instead of a file per topic.
+Result<void> exportAligned(const Session& session, const std::string& bag, const ExportOptions& o, ExportReport& report,
+                           StopToken stop) {
+  if (o.format != Format::Csv && o.format != Format::Npy)
+    return makeError(ErrorCode::InvalidArgument,
+                     "an aligned table is written as csv or npy, not " + std::string(formatName(o.format)));
+  if (!o.topics.empty() || !o.paths.empty())
+    return makeError(ErrorCode::InvalidArgument,
+                     "an aligned table names its topics and fields itself (/odom:pose.pose.position), "
+                     "not as a per-topic export's topics and fields");
+  const char* ext = extension(o.format);
+  const fs::path path = o.outDir / fs::u8path(expand(o.nameTemplate.empty() ? "{bag}_aligned.{ext}" : o.nameTemplate,
+                                                     bag, "aligned", 0, 0, session.startNs(), ext));
+  std::error_code ec;
+  if (!o.overwrite && fs::exists(path, ec)) {
+    report.conflicts.push_back(utf8(path));
+    Error e = fileError(ErrorCode::InvalidArgument, "1 file exists already: " + utf8(path));
+    e.remedy = Remedy::Replace;
+    return e;
+  }
+  auto table = alignedTable(session, o, std::move(stop));
+  if (!table) return table.error();
+  WrittenFile file{path, bag, "aligned", "table", 0, session.startNs(), 0, 0};
+  if (!o.dryRun) {
+    std::string bytes = o.format == Format::Csv ? detail::tableCsv(*table, o.timeInSeconds) : detail::tableNpy(*table);
+    if (bytes.empty()) return fileError(ErrorCode::Unsupported, "too many columns for a NumPy 1.0 header", utf8(path));
+    fs::create_directories(path.parent_path(), ec);
+    if (auto r = writeFileAtomically(path, bytes, o.overwrite); !r) return r;
+    file.bytes = bytes.size();
+    report.bytes += bytes.size();
+  }
+  report.files.push_back(std::move(file));
+  return {};
+}
+
+}  // namespace
+
 Result<void> exportSession(const Session& session, const std::string& bag, const ExportOptions& options,
                            ExportReport& report, StopToken stop, const ProgressFn& progress) {
   if (auto r = checkNameTemplate(options.nameTemplate); !r) return r;
+  if (!options.joins.empty()) return exportAligned(session, bag, options, report, std::move(stop));
+  if (!options.alignOn.empty() || options.alignRateHz > 0 || options.fill != Fill::Previous)
+    return makeError(ErrorCode::InvalidArgument,
+                     "a row topic, rate or fill shapes an aligned table, and no topic is joined");
   if (!options.dryRun)
     if (std::size_t n = removeStaleParts(options.outDir, true))
       report.notes.push_back("removed " + std::to_string(n) +

@@ -16,6 +16,7 @@
 #include <vector>
 #include "core/base/stop.hpp"
 
+#include "core/analysis/derive.hpp"
 #include "core/base/result.hpp"
 #include "core/sensors/sensors.hpp"
 #include "core/session/session.hpp"
@@ -141,6 +142,8 @@ Result<void> setOption(ExportOptions& options, const FormatOption& option, std::
 
 enum class PcdEncoding : std::uint8_t { Ascii, Binary, BinaryCompressed };
 enum class TimeColumns : std::uint8_t { LogTime, Stamp, Both };
+/// How an aligned table takes a topic's value at a row's time (text and bools: never Linear).
+using Fill = analysis::Fill;
 
 struct ExportOptions {
   Format format = Format::Pcd;
@@ -184,6 +187,12 @@ struct ExportOptions {
   /// where a path selects nothing is empty, one where it selects several holds them joined
   /// by ';'.
   std::vector<std::string> paths;
+  /// One aligned table instead of a file per topic: each "TOPIC" (every column) or
+  /// "TOPIC:PATH,PATH" (those columns and the ones under them: pose.position gives .x .y .z).
+  std::vector<std::string> joins;
+  std::string alignOn;     ///< the rows are this topic's log times...
+  double alignRateHz = 0;  ///< ...or every 1/rate s over the joined topics' span
+  Fill fill = Fill::Previous;
 };
 
 /// One file written (or, in a dry run, that would be).
@@ -268,6 +277,13 @@ struct TableColumn {
 Result<std::vector<TableColumn>> readTable(const session::Session& session, session::TopicId topic,
                                            const session::Selection& range, std::uint32_t arrayLimit = 16,
                                            StopToken stop = {});
+
+/// The aligned table `options.joins` ask for: "log_time_ns" (the rows' times), then
+/// "TOPIC/COLUMN" for each chosen column of each joined topic (its stamp_ns unless the time
+/// columns are log time only), its values taken by `options.fill`. A cell is missing before a
+/// topic's first message and after its last: nothing is extrapolated.
+Result<std::vector<TableColumn>> alignedTable(const session::Session& session, const ExportOptions& options,
+                                              StopToken stop = {});
 
 /// Exports the session's messages as `options` say; `bag` names the recording in file names
 /// and the manifest. Results are appended to `report`. Fails before writing anything when

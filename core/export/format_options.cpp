@@ -90,6 +90,14 @@ constexpr OptionChoice kTimeColumns[] = {
 };
 constexpr TimeColumns kTimeColumnsOf[] = {TimeColumns::Both, TimeColumns::LogTime, TimeColumns::Stamp};
 
+// Aligned tables are the command line's (the app's plot exports its series): plain labels.
+constexpr OptionChoice kFills[] = {
+    {"previous", "the last message at or before"},
+    {"linear", "interpolated between messages"},
+    {"none", "a message at exactly that time"},
+};
+constexpr Fill kFillOf[] = {Fill::Previous, Fill::Linear, Fill::None};
+
 template <typename E, std::size_t N>
 std::size_t choiceIndex(const E (&of)[N], E value) {
   return static_cast<std::size_t>(std::find(of, of + N, value) - of);
@@ -300,6 +308,63 @@ constexpr FormatOption kOptions[] = {
        return {};
      },
      [](const O& o) { return joined(o.paths); }},
+    {"join",
+     nullptr,
+     OptionGroup::Table,
+     OptionKind::Repeated,
+     "TOPIC[:PATH,...]",
+     "one table of these topics (one per use; PATH: a column or those under it, as pose.position) on one time axis, "
+     "its rows set by on or rate",
+     nullptr,
+     nullptr,
+     nullptr,
+     {},
+     0,
+     0,
+     [](O& o, std::string_view t) -> Result<void> {
+       o.joins.emplace_back(t);
+       return {};
+     },
+     [](const O& o) { return joined(o.joins); }},
+    {"on",
+     nullptr,
+     OptionGroup::Table,
+     OptionKind::Text,
+     "TOPIC",
+     "the aligned table's rows: this topic's log times",
+     nullptr,
+     nullptr,
+     nullptr,
+     {},
+     0,
+     0,
+     [](O& o, std::string_view t) -> Result<void> {
+       o.alignOn = std::string(t);
+       return {};
+     },
+     [](const O& o) { return o.alignOn; }},
+    {"rate",
+     nullptr,
+     OptionGroup::Table,
+     OptionKind::Number,
+     "HZ",
+     "the aligned table's rows: this many per second, from the first joined message to the last",
+     nullptr,
+     nullptr,
+     nullptr,
+     {},
+     0.001,
+     1e6,
+     setNumber<double, &O::alignRateHz>,
+     getNumber<double, &O::alignRateHz>},
+    {"fill", nullptr, OptionGroup::Table, OptionKind::Choice, "RULE",
+     "how a joined topic's value is taken at a row's time (default previous); never past its last message", nullptr,
+     nullptr, nullptr, kFills, 0, 0,
+     [](O& o, std::string_view t) -> Result<void> {
+       o.fill = kFillOf[choiceIndex(kFills, t)];
+       return {};
+     },
+     [](const O& o) -> std::string { return kFills[choiceIndex(kFillOf, o.fill)].value; }},
 };
 
 std::string choiceNames(std::span<const OptionChoice> choices) {

@@ -10,6 +10,10 @@
 
 #include "core/decode/decoder.hpp"
 
+namespace bagscope::exporters {
+struct TableColumn;
+}
+
 namespace bagscope::exporters::detail {
 
 struct Column {
@@ -49,5 +53,12 @@ const char* npyType(const Column& column);
 /// ("12," or "48, 64"): magic, version, header length and the header padded so that the
 /// data starts 64-byte aligned. Empty when the header does not fit NumPy 1.0's 64 KiB.
 std::string npyPreamble(const std::vector<std::pair<std::string, std::string>>& fields, const std::string& shape);
+
+/// A table of columns (alignedTable()) as CSV: a missing cell empty, the first column (log
+/// time) in seconds when `seconds`.
+std::string tableCsv(const std::vector<TableColumn>& table, bool seconds);
+/// The same as a NumPy structured array; text columns are left out, columns with missing cells
+/// are float64 with NaN there. Empty when the header does not fit.
+std::string tableNpy(const std::vector<TableColumn>& table);
 
 }  // namespace bagscope::exporters::detail

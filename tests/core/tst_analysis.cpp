@@ -5,6 +5,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <numbers>
@@ -169,6 +170,50 @@ private slots:
     QCOMPARE(r[2], 5.0);
     QCOMPARE(r[3], 30.0);
     QCOMPARE(r[4], 40.0);
+  }
+
+  void samplesATableTakesByRule() {
+    // Samples at 10, 20, 20, 40 ns; rows at 5, 10, 15, 20, 30, 40, 45.
+    std::vector<std::int64_t> t{10, 20, 20, 40}, at{5, 10, 15, 20, 30, 40, 45};
+    auto previous = samplesAt(t, at, Fill::Previous);
+    // Before the first and after the last: nothing; of the two at 20, the second (merge_asof's).
+    std::vector<int> index;
+    for (const auto& s : previous) index.push_back(s.found ? static_cast<int>(s.index) : -1);
+    QCOMPARE(index, (std::vector<int>{-1, 0, 0, 2, 2, 3, -1}));
+    auto none = samplesAt(t, at, Fill::None);
+    index.clear();
+    for (const auto& s : none) index.push_back(s.found ? static_cast<int>(s.index) : -1);
+    QCOMPARE(index, (std::vector<int>{-1, 0, -1, 2, -1, 3, -1}));
+    auto linear = samplesAt(t, at, Fill::Linear);
+    QVERIFY(linear[2].found && linear[2].index == 0 && linear[2].weight == 0.5);  // 15: halfway 10 → 20
+    QVERIFY(linear[4].found && linear[4].index == 2 && linear[4].weight == 0.5);  // 30: halfway 20 → 40
+    QVERIFY(linear[5].found && linear[5].weight == 0 && !linear[6].found && !linear[0].found);
+    const auto empty = samplesAt({}, at, Fill::Previous);
+    QVERIFY(empty.size() == at.size() &&
+            std::none_of(empty.begin(), empty.end(), [](const SampleAt& s) { return s.found; }));
+  }
+
+  void twoRunsCompared() {
+    // A: v = t at 0..4 s; B = A + 0.5 sampled at half-seconds from 1 s to 3 s: A's samples at
+    // 1, 2, 3 s overlap, each delta 0.5, perfectly correlated.
+    std::vector<double> ta{0, 1, 2, 3, 4}, va{0, 1, 2, 3, 4};
+    std::vector<double> tb{1, 1.5, 2, 2.5, 3}, vb{1.5, 2, 2.5, 3, 3.5};
+    auto d = compareSeries({ta, va}, {tb, vb}, 0, 4);
+    QCOMPARE(d.count, std::size_t{3});
+    QCOMPARE(d.rms, 0.5);
+    QCOMPARE(d.maxAbs, 0.5);
+    QCOMPARE(d.mean, 0.5);
+    QVERIFY(std::abs(d.correlation - 1.0) < 1e-12);
+    // B = 4 - A at 1, 2, 3 s: deltas 2, 0, -2 (RMS sqrt(8/3), mean 0), correlation -1.
+    // Only the visible range counts: [1.5, 2] holds one of A's samples.
+    std::vector<double> vc{3, 2, 1};
+    auto e = compareSeries({ta, va}, {std::span(ta).subspan(1, 3), vc}, 0, 4);
+    QCOMPARE(e.count, std::size_t{3});
+    QVERIFY(std::abs(e.rms - std::sqrt(8.0 / 3.0)) < 1e-12 && e.maxAbs == 2 && e.mean == 0);
+    QVERIFY(std::abs(e.correlation + 1.0) < 1e-12);
+    QCOMPARE(compareSeries({ta, va}, {tb, vb}, 1.5, 2).count, std::size_t{1});
+    auto apart = compareSeries({ta, va}, {std::vector<double>{10, 11}, std::vector<double>{0, 1}}, 0, 4);
+    QVERIFY(apart.count == 0 && std::isnan(apart.rms));
   }
 
   void pointwiseSeries() {

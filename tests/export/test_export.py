@@ -623,6 +623,100 @@ class ExportTest(unittest.TestCase):
         self.assertTrue(np.isnan(gps['latitude'][0]))  # the first fix is NaN
         self.assertEqual(list(gps['status.status']), [m.status.status for m, _ in messages('/gps')])
 
+    def test_aligned_table_is_merge_asof_and_interp_of_the_per_topic_tables(self):
+        # The per-topic CSVs, and what pandas and numpy make of them on /odom's times.
+        per = os.path.join(self.out, 'per_topic')
+        cli('export', data(BAG), '--format', 'csv', '--topic', '/odom', '--topic', '/imu', '--topic', '/number',
+            '--topic', '/chatter', '--topic', '/gps', '--out', per)
+        def table(topic):
+            return pd.read_csv(os.path.join(per, f'demo_uncompressed_{topic}.csv'), float_precision='round_trip')
+        odom, imu, number, chatter, gps = (table(t) for t in ('odom', 'imu', 'number', 'chatter', 'gps'))
+        rows = odom['log_time_ns'].to_numpy()
+        joins = [('/imu', imu, ['linear_acceleration.x', 'linear_acceleration.y', 'linear_acceleration.z',
+                                'header.seq']),
+                 ('/number', number, ['data']), ('/chatter', chatter, ['data']),
+                 ('/gps', gps, ['latitude', 'status.status'])]
+        args = ['--join', '/odom:pose.pose.position.x', '--join', '/imu:linear_acceleration,header.seq',
+                '--join', '/number', '--join', '/chatter', '--join', '/gps:latitude,status.status', '--on', '/odom',
+                '--time', 'log']
+
+        def merge_asof(df, cols):
+            right = df[['log_time_ns'] + cols]
+            m = pd.merge_asof(pd.DataFrame({'log_time_ns': rows}), right, on='log_time_ns', direction='backward')
+            m.loc[m['log_time_ns'] > right['log_time_ns'].iloc[-1], cols] = np.nan  # never past the last message
+            return m
+
+        out = os.path.join(self.out, 'aligned')
+        cli('export', data(BAG), '--format', 'csv', *args, '--out', out)
+        got = pd.read_csv(os.path.join(out, 'demo_uncompressed_aligned.csv'), float_precision='round_trip')
+        expected_columns = ['log_time_ns', '/odom/pose.pose.position.x'] + \
+            [f'{topic}/{c}' for topic, _, cols in joins for c in cols]
+        self.assertEqual(list(got.columns), expected_columns)
+        np.testing.assert_array_equal(got['log_time_ns'], rows)
+        np.testing.assert_array_equal(got['/odom/pose.pose.position.x'], odom['pose.pose.position.x'])
+        def same(a, b, what):  # text columns: an empty cell is NaN, which never equals itself in an object array
+            if a.dtype == object or b.dtype == object:
+                a, b = a.fillna(''), b.fillna('')
+            np.testing.assert_array_equal(a.to_numpy(), b.to_numpy(), err_msg=what)
+        for topic, df, cols in joins:
+            expected = merge_asof(df, cols)
+            for c in cols:
+                same(got[f'{topic}/{c}'], expected[c], c)
+        # Not vacuous: /number ends before /odom does, /gps starts after it, /imu covers it.
+        self.assertTrue(got['/number/data'].isna().any() and got['/number/data'].notna().sum() > 5)
+        self.assertTrue(np.isnan(got['/gps/status.status'][0]) and got['/gps/status.status'].notna().any())
+        self.assertFalse(got['/imu/linear_acceleration.z'].isna().any())
+
+        # Linear: numpy.interp between the messages either side (times as offsets, exact in float64).
+        cli('export', data(BAG), '--format', 'csv', *args, '--fill', 'linear', '--out', out, '--overwrite')
+        lin = pd.read_csv(os.path.join(out, 'demo_uncompressed_aligned.csv'), float_precision='round_trip')
+        t0 = rows[0]
+        for topic, df, cols in joins:
+            for c in cols:
+                if df[c].dtype == object:
+                    continue  # text is taken as the last message's
+                x = (df['log_time_ns'].to_numpy() - t0).astype(float)
+                want = np.interp((rows - t0).astype(float), x, df[c].to_numpy(dtype=float), left=np.nan, right=np.nan)
+                np.testing.assert_allclose(lin[f'{topic}/{c}'].to_numpy(), want, rtol=1e-12, atol=1e-12,
+                                           equal_nan=True, err_msg=c)
+        same(lin['/chatter/data'], merge_asof(chatter, ['data'])['data'], 'text under linear')
+        self.assertFalse(np.array_equal(lin['/imu/linear_acceleration.z'], got['/imu/linear_acceleration.z']))
+
+        # NumPy: the same numbers; text left out, columns with empty cells float64 with NaN.
+        cli('export', data(BAG), '--format', 'npy', *args, '--out', os.path.join(self.out, 'aligned_npy'))
+        arr = np.load(os.path.join(self.out, 'aligned_npy', 'demo_uncompressed_aligned.npy'))
+        self.assertEqual(list(arr.dtype.names), [c for c in expected_columns if c != '/chatter/data'])
+        self.assertEqual(arr.dtype['log_time_ns'], np.int64)
+        self.assertEqual(arr.dtype['/imu/header.seq'], np.uint64)
+        self.assertEqual(arr.dtype['/number/data'], np.float64)
+        for name in arr.dtype.names:
+            np.testing.assert_array_equal(arr[name], got[name].to_numpy(), err_msg=name)
+
+        # A fixed rate with exact matches only: rows every 1/7 s from the first joined message to the last.
+        cli('export', data(BAG), '--format', 'csv', '--join', '/imu:angular_velocity.z', '--join', '/number',
+            '--rate', '7', '--fill', 'none', '--out', out, '--overwrite')
+        rate = pd.read_csv(os.path.join(out, 'demo_uncompressed_aligned.csv'))
+        first, last = number['log_time_ns'].iloc[0], imu['log_time_ns'].iloc[-1]
+        n = int((last - first) // (1e9 / 7)) + 1
+        self.assertEqual(list(rate['log_time_ns']), [first + round(i * 1e9 / 7) for i in range(n)])
+        # Exact times only: a row takes the message logged at its very time, else nothing.
+        for topic, df, col in (('/number', number, 'data'), ('/imu', imu, 'angular_velocity.z')):
+            at = dict(zip(df['log_time_ns'], df[col]))
+            want = [at.get(t, np.nan) for t in rate['log_time_ns']]
+            np.testing.assert_array_equal(rate[f'{topic}/{col}'].to_numpy(), want, err_msg=topic)
+        self.assertEqual(list(rate['/number/data'].notna()), [i % 7 == 0 for i in range(n)])  # every 1 s on /number's 5 Hz
+
+        # What does not make a table is a usage error, with nothing written.
+        for bad in (['--join', '/imu'], ['--on', '/imu'], ['--join', '/imu', '--on', '/imu', '--rate', '5'],
+                    ['--join', '/imu', '--rate', '5', '--fill', 'nearest']):
+            p = cli('export', data(BAG), '--format', 'csv', *bad, '--out', os.path.join(self.out, 'bad'), check=False)
+            self.assertEqual(p.returncode, 2, bad)
+        p = cli('export', data(BAG), '--format', 'csv', '--join', '/imu:no_such', '--on', '/imu',
+                '--out', os.path.join(self.out, 'bad'), check=False)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("'/imu' has no field 'no_such'", p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.out, 'bad', 'demo_uncompressed_aligned.csv')))
+
     def test_byte_arrays_are_written_like_any_integer_array(self):
         # ROS 1: uint8[], uint8[N], char[N] and byte[] fields and std_msgs/UInt8MultiArray,
         # written by python3-rosbag from definitions given here (genpy builds the classes).

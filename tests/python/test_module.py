@@ -240,6 +240,39 @@ def test_dataframe_columns_types_and_values_are_the_messages():
     np.testing.assert_array_equal(picked['angular_velocity.y'], [m.angular_velocity.y for _, m in rows])
 
 
+def test_dataframe_of_several_topics_is_merge_asof_and_interp_on_one_of_them():
+    import pandas as pd
+    import rosbag
+    path = DATA / 'ros1/demo_uncompressed.bag'
+    with rosbag.Bag(str(path)) as bag:
+        odom = np.array([t.to_nsec() for _, _, t in bag.read_messages(topics=['/odom'])])
+        number = pd.DataFrame([(t.to_nsec(), m.data) for _, m, t in bag.read_messages(topics=['/number'])],
+                              columns=['t', 'data'])
+        imu = pd.DataFrame([(t.to_nsec(), m.linear_acceleration.x) for _, m, t in bag.read_messages(topics=['/imu'])],
+                           columns=['t', 'x'])
+    with bagscope.open(path) as rec:
+        df = rec.dataframe(['/number', '/imu:linear_acceleration.x'], on='/odom')
+        lin = rec.dataframe(['/imu:linear_acceleration.x'], on='/odom', fill='linear')
+        with pytest.raises(ValueError):
+            rec.dataframe('/imu', on='/odom')
+        with pytest.raises(ValueError):
+            rec.dataframe(['/imu'], on='/odom', fill='nearest')
+        with pytest.raises(Exception, match='no topic'):
+            rec.dataframe(['/nothing'], on='/odom')
+    assert list(df.columns) == ['log_time_ns', '/number/data', '/imu/linear_acceleration.x']
+    np.testing.assert_array_equal(df['log_time_ns'], odom)
+    want = pd.merge_asof(pd.DataFrame({'t': odom}), number, on='t', direction='backward')
+    want.loc[want['t'] > number['t'].iloc[-1], 'data'] = np.nan  # never past /number's last message
+    np.testing.assert_array_equal(df['/number/data'], want['data'])
+    assert df['/number/data'].isna().sum() > 0 and df['/number/data'].notna().sum() > 5
+    near = pd.merge_asof(pd.DataFrame({'t': odom}), imu, on='t', direction='backward')
+    np.testing.assert_array_equal(df['/imu/linear_acceleration.x'], near['x'])
+    t0 = odom[0]
+    interp = np.interp((odom - t0).astype(float), (imu['t'] - t0).to_numpy(dtype=float), imu['x'],
+                       left=np.nan, right=np.nan)
+    np.testing.assert_allclose(lin['/imu/linear_acceleration.x'], interp, rtol=1e-12, atol=1e-12, equal_nan=True)
+
+
 def test_arrays_of_numbers_are_numpy_arrays_of_their_field_type():
     with bagscope.open(DATA / 'ros1/demo_uncompressed.bag') as rec:
         _, _, scan = next(iter(rec.messages(topics=['/scan'])))
