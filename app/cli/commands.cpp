@@ -30,6 +30,8 @@ void printError(const Error& e) { std::fprintf(stderr, "bagscope-cli: %s\n", des
 // the command quietly with the code it had, as cat and grep do (SIGPIPE is ignored in main).
 bool outputClosed = false;
 
+}  // namespace
+
 bool writeStdout(std::string_view text) {
   if (outputClosed) return false;
   errno = 0;
@@ -44,8 +46,6 @@ int stdoutWritten(int code) {
   std::fprintf(stderr, "bagscope-cli: cannot write to standard output: %s\n", systemErrorText(errno).c_str());
   return kOutputFailed;
 }
-
-}  // namespace
 
 int usageError(std::string_view command, std::string_view why) {
   std::fprintf(stderr, "bagscope-cli: %.*s: %.*s (see bagscope-cli %.*s --help)\n", static_cast<int>(command.size()),

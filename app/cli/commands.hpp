@@ -30,6 +30,13 @@ int runMerge(const std::vector<std::string>& args);
 int runConvert(const std::vector<std::string>& args);
 int runImport(const std::vector<std::string>& args);
 int runRecover(const std::vector<std::string>& args);
+int runDiff(const std::vector<std::string>& args);
+
+/// Standard output is an output like any file: false when the write failed (a full disk) or
+/// the reader closed it (`| head`: then quietly, as cat and grep do).
+bool writeStdout(std::string_view text);
+/// `code`, or kOutputFailed when standard output could not be written.
+int stdoutWritten(int code);
 
 /// A bad command line: "bagscope-cli: <command>: <why> (see bagscope-cli <command> --help)"
 /// on stderr; returns kUsage. Every command's parser says its faults through this.

@@ -84,6 +84,16 @@ constexpr const char* kImportUsage =
     "    or stamp (what export --format csv writes), in ns for *_ns names, else seconds.\n"
     "    TYPE's definition: --definition (a ROS 1 bag needs it), --msg-path, or the standard\n"
     "    ROS 2 interfaces\n";
+constexpr const char* kDiffUsage =
+    "usage: bagscope-cli diff A B [--align start|offset:S|event:TOPIC[:PATH>VALUE]] [--field TOPIC:PATH]...\n"
+    "                         [--tolerance X] [--rate-tolerance F] [--json] [--msg-path DIR]\n"
+    "    two runs set against each other: topics only one has, type or definition changes,\n"
+    "    counts, and rates and largest gaps that differ by more than F (a fraction, default\n"
+    "    0.05); for each --field, B interpolated at A's times where both have data: mean, RMS\n"
+    "    and largest |B - A| and their correlation, a difference when |B - A| exceeds X\n"
+    "    (default 0). B is aligned to A by their starts, by their starts and S seconds more\n"
+    "    (offset:S, B later), or by an event: TOPIC's first message, or the first time PATH\n"
+    "    crosses VALUE upwards (>) or downwards (<). Exit 0: no difference, 1: differences\n";
 constexpr const char* kCommonNotes =
     "\n"
     "FILE is a ROS 1 .bag, an .mcap, a rosbag2 folder (or its metadata.yaml or .db3).\n"
@@ -118,7 +128,7 @@ constexpr Command kCommands[] = {
     {"stats", kStatsUsage, bagscope::cli::runStats},       {"export", kExportUsage, bagscope::cli::runExport},
     {"filter", kFilterUsage, bagscope::cli::runFilter},    {"merge", kMergeUsage, bagscope::cli::runMerge},
     {"convert", kConvertUsage, bagscope::cli::runConvert}, {"recover", kRecoverUsage, bagscope::cli::runRecover},
-    {"import", kImportUsage, bagscope::cli::runImport},
+    {"import", kImportUsage, bagscope::cli::runImport},    {"diff", kDiffUsage, bagscope::cli::runDiff},
 };
 
 std::string overallUsage() {
