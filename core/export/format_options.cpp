@@ -353,7 +353,7 @@ constexpr FormatOption kOptions[] = {
      nullptr,
      nullptr,
      {},
-     0.001,
+     0,
      1e6,
      setNumber<double, &O::alignRateHz>,
      getNumber<double, &O::alignRateHz>},

@@ -182,10 +182,10 @@ bool isFolderOfRecordings(const std::filesystem::path& path) {
 }
 
 bool hasRecordingName(const std::filesystem::path& path) {
-  auto extension = path.extension().string();
+  const std::string name = utf8(path.filename());  // by suffix: ".bag.active" is two extensions
   for (const ContainerFormat* f : containerFormats())
     for (std::string_view e : f->extensions)
-      if (extension == e) return true;
+      if (name.size() > e.size() && name.ends_with(e)) return true;
   return false;
 }
 

@@ -804,8 +804,11 @@ private slots:
     QCOMPARE(storage::classify(root / "junk.bag"), storage::PathKind::Other);  // the name is not enough
     QCOMPARE(containerOf(root / "junk.bag"), std::string());
     QVERIFY(storage::hasRecordingName(root / "junk.bag"));  // but it is looked at
+    // rosbag's name for a bag it is still writing is one too; a bare extension or ".active" is not.
+    QVERIFY(storage::hasRecordingName(root / "run_2026.bag.active"));
+    QVERIFY(!storage::hasRecordingName(root / "notes.active") && !storage::hasRecordingName(root / ".bag"));
     QCOMPARE(storage::classify(root), storage::PathKind::Folder);
-    QCOMPARE(storage::recordingFilePatterns(), std::string("*.bag *.mcap *.db3 metadata.yaml"));
+    QCOMPARE(storage::recordingFilePatterns(), std::string("*.bag *.bag.active *.mcap *.db3 metadata.yaml"));
   }
 
   void longJobsReportProgressAndStopWithin100ms() {

@@ -1086,10 +1086,14 @@ class Ros1ToRos2(Workspace):
             (archive / place).mkdir(parents=True, exist_ok=True)
             shutil.copy(data('ros1', bag), archive / place / bag)
         (archive / 'site_b' / 'broken.bag').write_bytes(b'#ROSBAG V2.0\nnot really')
+        # A bag rosbag was still writing (.bag.active, no index) is found and recovered on the way.
+        shutil.copy(data('ros1', 'demo_crashed.bag'), archive / 'site_b' / 'live.bag.active')
         run = cli('convert', archive, '--each', '--to-ros2', '--jobs', '2', '-o', self.dir / 'migrated', check=False)
         self.assertEqual(run.returncode, 1, run.stderr)
         self.assertIn('broken.bag', run.stderr)
-        self.assertIn('4 recordings: 3 written', run.stderr)
+        self.assertIn('5 recordings: 4 written', run.stderr)
+        with AnyReader([self.dir / 'migrated' / 'site_b' / 'live']) as r:
+            self.assertEqual(sum(c.msgcount for c in r.connections), 500)  # every complete message
         for place, bag in (('site_a', 'robot_state'), ('site_a', 'tf_old'), ('site_b/day2', 'robot_state')):
             with rosbag.Bag(str(archive / place / (bag + '.bag'))) as b:
                 want = {t: i.message_count for t, i in b.get_type_and_topic_info().topics.items()}

@@ -830,11 +830,12 @@ Result<std::unique_ptr<Source>> openRos1(std::unique_ptr<ByteSource> bytes) {
 }
 
 const ContainerFormat& ros1Container() {
-  static const ContainerFormat format{.id = "ros1",
-                                      .label = "ROS 1 bag",
-                                      .magic = build::recordingType("ros1").magic,
-                                      .extensions = {build::recordingType("ros1").extension},
-                                      .openBytes = openRos1};
+  static const ContainerFormat format{
+      .id = "ros1",
+      .label = "ROS 1 bag",
+      .magic = build::recordingType("ros1").magic,
+      .extensions = {build::recordingType("ros1").extension, ".bag.active"},  // rosbag's, while it records
+      .openBytes = openRos1};
   return format;
 }
 
