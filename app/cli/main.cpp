@@ -65,6 +65,8 @@ constexpr const char* kConvertUsage =
     "    extension, .bag or .mcap); C: none, lz4, zstd (MCAP, rosbag2), lz4, bz2 (ROS 1)\n"
     "      --chunk-size BYTES (default 4M MCAP, 768k ROS 1)  --split-size BYTES (rosbag2)\n"
     "      --msg-path DIR: definitions to write for ROS 2 topics whose input carries none\n"
+    "      --distro humble|jazzy: the ROS 2 release whose tools read the rosbag2 folder written\n"
+    "        (default jazzy: metadata version 9; humble: version 5, QoS as numbers, no type hashes)\n"
     "      --to-ros2: ROS 1 messages translated into ROS 2 types and CDR (a ROS 2 MCAP, or a\n"
     "        rosbag2 folder by default): the standard interfaces where ROS 2 has the type,\n"
     "        definitions made from the bag's own for the rest, latched topics transient-local;\n"

@@ -23,6 +23,7 @@ struct OutputArgs {
   bool haveOutput = false;
   std::optional<write::Container> container;
   std::optional<compress::Codec> compression;
+  write::RosDistro distro = write::RosDistro::Jazzy;
   std::vector<fs::path> msgPaths;
   bool overwrite = false, quiet = false;
 };
@@ -48,6 +49,12 @@ bool outputOption(const std::string& command, const std::string& a, Arguments& a
     if (!value() || !compress::codecFromName(v, codec))
       error = usageError(command, "--compression takes none, lz4, zstd or bz2");
     out.compression = codec;
+  } else if (a == "--distro") {
+    auto d = value()
+                 ? write::rosDistroFromName(v)
+                 : Result<write::RosDistro>(makeError(ErrorCode::InvalidArgument, "--distro needs humble or jazzy"));
+    if (d) out.distro = *d;
+    else error = usageError(command, d.error().message);
   } else if (a == "--msg-path") {
     if (!value()) error = usageError(command, "--msg-path needs a folder");
     out.msgPaths.push_back(fs::u8path(v));
@@ -149,6 +156,9 @@ std::optional<int> parseWriteArgs(const std::string& command, const CommandRules
     out.dest.container =
         out.translateTo == schema::Dialect::Ros2 ? write::Container::Rosbag2Mcap : write::Container::Ros1Bag;
   if (out.renameFile && !out.translateTo) return usageError(command, "--rename goes with --to-ros2 or --to-ros1");
+  if (out.dest.distro != write::RosDistro::Jazzy && out.dest.container &&
+      !write::containerInfo(*out.dest.container).extension.empty())
+    return usageError(command, "--distro shapes a rosbag2 folder (--format rosbag2 or rosbag2-db3)");
   if (!out.dest.container && rules.needsFormat)
     return usageError(command, "say the output's format with --format (" + write::containerNames() + ")");
   return std::nullopt;
@@ -191,6 +201,7 @@ int writeOne(const std::string& command, const WriteArgs& parsed, const write::R
   request.renames = renames;
   request.writer.container = parsed.dest.container ? *parsed.dest.container : write::containerOf(s);
   request.writer.compression = parsed.dest.compression;
+  request.writer.distro = parsed.dest.distro;
   request.writer.chunkBytes = parsed.chunkBytes;
   request.writer.splitBytes = parsed.splitBytes;
   request.writer.overwrite = parsed.dest.overwrite;
@@ -367,6 +378,7 @@ int runImport(const std::vector<std::string>& list) {
   request.writer.container =
       dest.container.value_or(write::containerForName(dest.output).value_or(write::Container::Mcap));
   request.writer.compression = dest.compression;
+  request.writer.distro = dest.distro;
   request.writer.overwrite = dest.overwrite;
 
   ProgressLine line(dest.quiet);

@@ -1,11 +1,15 @@
 // rosbag2 recordings as Jazzy writes them: a folder with metadata.yaml (version 9) and the
 // storage files, <name>_0.mcap or <name>_0.db3 (then _1, … when split by size). The SQLite
 // layout is the current one (schema version 4: schema, metadata, topics with
-// offered_qos_profiles and type_description_hash, message_definitions, messages).
+// offered_qos_profiles and type_description_hash, message_definitions, messages). For Humble,
+// whose reader refuses what Iron and Jazzy added: metadata version 5 with QoS as rmw's
+// numbers, no type hashes, and the SQLite layout before the schema table (topics with
+// offered_qos_profiles, messages; message_definitions kept, a table Humble passes over).
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <map>
 #include <vector>
 
@@ -19,10 +23,11 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr int kMetadataVersion = 9;
+constexpr int kHumbleMetadataVersion = 5;
 
-// QoS profiles as version 9 spells them: policies by name ("keep_last"), where versions
-// before 9 wrote rmw's enum numbers.
-YAML::Node qosForV9(const std::string& text) {
+// QoS profiles as version 9 spells them, policies by name ("keep_last"), or as versions before
+// 9 did, by rmw's enum numbers (`byName` false): either spelling in, the chosen one out.
+YAML::Node qosProfiles(const std::string& text, bool byName) {
   YAML::Node list(YAML::NodeType::Sequence);
   if (text.empty()) return list;
   YAML::Node parsed;
@@ -45,8 +50,13 @@ YAML::Node qosForV9(const std::string& text) {
       if (!v || !v.IsScalar()) continue;
       try {
         auto n = v.as<std::size_t>();
-        profile[key] = n < values.size() ? values[n] : "unknown";
-      } catch (const std::exception&) {  // a name already
+        if (byName) profile[key] = n < values.size() ? values[n] : "unknown";
+      } catch (const std::exception&) {  // a name
+        if (!byName) {
+          auto name = v.as<std::string>();
+          auto at = std::find(values.begin(), values.end(), name);
+          profile[key] = static_cast<std::size_t>(at == values.end() ? values.size() - 1 : at - values.begin());
+        }
       }
     }
     list.push_back(profile);
@@ -116,21 +126,23 @@ private:
 
 class SqliteStorage final : public StorageFile {
 public:
-  static Result<std::unique_ptr<SqliteStorage>> create(const fs::path& path, const std::string& shown) {
+  static Result<std::unique_ptr<SqliteStorage>> create(const fs::path& path, const std::string& shown, bool humble) {
     try {
-      auto s = std::unique_ptr<SqliteStorage>(new SqliteStorage(path));
-      s->db_.exec(
-          "PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF;"
-          "CREATE TABLE schema(schema_version INTEGER PRIMARY KEY,ros_distro TEXT NOT NULL);"
-          "CREATE TABLE metadata(id INTEGER PRIMARY KEY,metadata_version INTEGER NOT NULL,metadata TEXT NOT NULL);"
-          "CREATE TABLE topics(id INTEGER PRIMARY KEY,name TEXT NOT NULL,type TEXT NOT NULL,"
-          "serialization_format TEXT NOT NULL,offered_qos_profiles TEXT NOT NULL,type_description_hash TEXT NOT NULL);"
-          "CREATE TABLE message_definitions(id INTEGER PRIMARY KEY,topic_type TEXT NOT NULL,encoding TEXT NOT NULL,"
-          "encoded_message_definition TEXT NOT NULL,type_description_hash TEXT NOT NULL);"
-          "CREATE TABLE messages(id INTEGER PRIMARY KEY,topic_id INTEGER NOT NULL,timestamp INTEGER NOT NULL,"
-          "data BLOB NOT NULL);"
-          "INSERT INTO schema(schema_version, ros_distro) VALUES (4, 'jazzy');"
-          "BEGIN;");
+      auto s = std::unique_ptr<SqliteStorage>(new SqliteStorage(path, humble));
+      s->db_.exec("PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF;");
+      if (!humble)
+        s->db_.exec(
+            "CREATE TABLE schema(schema_version INTEGER PRIMARY KEY,ros_distro TEXT NOT NULL);"
+            "CREATE TABLE metadata(id INTEGER PRIMARY KEY,metadata_version INTEGER NOT NULL,metadata TEXT NOT NULL);"
+            "INSERT INTO schema(schema_version, ros_distro) VALUES (4, 'jazzy');");
+      s->db_.exec(std::string("CREATE TABLE topics(id INTEGER PRIMARY KEY,name TEXT NOT NULL,type TEXT NOT NULL,"
+                              "serialization_format TEXT NOT NULL,offered_qos_profiles TEXT NOT NULL") +
+                  (humble ? ");" : ",type_description_hash TEXT NOT NULL);") +
+                  "CREATE TABLE message_definitions(id INTEGER PRIMARY KEY,topic_type TEXT NOT NULL,encoding TEXT NOT "
+                  "NULL,encoded_message_definition TEXT NOT NULL,type_description_hash TEXT NOT NULL);"
+                  "CREATE TABLE messages(id INTEGER PRIMARY KEY,topic_id INTEGER NOT NULL,timestamp INTEGER NOT NULL,"
+                  "data BLOB NOT NULL);"
+                  "BEGIN;");
       s->insert_ =
           std::make_unique<SQLite::Statement>(s->db_, "INSERT INTO messages(topic_id, timestamp, data) VALUES(?,?,?)");
       return s;
@@ -141,13 +153,14 @@ public:
   Result<void> addTopic(std::uint32_t id, const Topic& t) override {
     return guarded([&] {
       const auto& c = t.connection;
-      SQLite::Statement topic(db_, "INSERT INTO topics VALUES(?,?,?,?,?,?)");
+      SQLite::Statement topic(
+          db_, humble_ ? "INSERT INTO topics VALUES(?,?,?,?,?)" : "INSERT INTO topics VALUES(?,?,?,?,?,?)");
       topic.bind(1, static_cast<std::int64_t>(id) + 1);
       topic.bind(2, c.topic);
       topic.bind(3, c.type);
       topic.bind(4, c.messageEncoding);
       topic.bind(5, yamlText(t.qos));
-      topic.bind(6, c.typeHash);
+      if (!humble_) topic.bind(6, c.typeHash);
       topic.exec();
       // A type without a definition gets no row: Jazzy's readers take the row's text as the
       // definition, and an empty one is none.
@@ -179,18 +192,20 @@ public:
     return guarded([&] {
       insert_.reset();
       db_.exec("CREATE INDEX timestamp_idx ON messages (timestamp ASC);");
-      SQLite::Statement m(db_, "INSERT INTO metadata(metadata_version, metadata) VALUES(?,?)");
-      m.bind(1, kMetadataVersion);
-      m.bind(2, metadataYaml);
-      m.exec();
+      if (!humble_) {
+        SQLite::Statement m(db_, "INSERT INTO metadata(metadata_version, metadata) VALUES(?,?)");
+        m.bind(1, kMetadataVersion);
+        m.bind(2, metadataYaml);
+        m.exec();
+      }
       db_.exec("COMMIT;");
     });
   }
   std::uint64_t size() const override { return size_; }
 
 private:
-  explicit SqliteStorage(const fs::path& path)
-      : db_(utf8(path), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE), shown_(utf8(path)) {}
+  SqliteStorage(const fs::path& path, bool humble)
+      : db_(utf8(path), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE), shown_(utf8(path)), humble_(humble) {}
   template <typename Fn>
   Result<void> guarded(Fn&& fn) {
     try {
@@ -202,6 +217,7 @@ private:
   }
   SQLite::Database db_;
   std::string shown_;
+  bool humble_;
   std::unique_ptr<SQLite::Statement> insert_;
   std::set<std::string> definedTypes_;
   std::uint64_t size_ = 0;
@@ -213,7 +229,8 @@ public:
       : folder_(std::move(folder)),
         name_(std::move(name)),
         options_(std::move(options)),
-        mcap_(options_.container == Container::Rosbag2Mcap) {}
+        mcap_(options_.container == Container::Rosbag2Mcap),
+        humble_(options_.distro == RosDistro::Humble) {}
 
   Result<ChannelId> addConnection(const storage::Connection& c) override {
     if (c.messageEncoding != "cdr")
@@ -222,9 +239,9 @@ public:
                                                    " messages, which rosbag2 cannot hold (convert to MCAP instead)");
     std::string key = connectionKey(c);
     if (auto it = byKey_.find(key); it != byKey_.end()) return it->second;
-    Topic t{c, qosForV9(c.offeredQos), 0};
+    Topic t{c, qosProfiles(c.offeredQos, !humble_), 0};
     t.connection.offeredQos = yamlText(t.qos);
-    t.connection.typeHash = typeHashOf(c);
+    t.connection.typeHash = humble_ ? std::string() : typeHashOf(c);  // Humble has no type hashes
     topics_.push_back(std::move(t));
     auto id = static_cast<ChannelId>(topics_.size() - 1);
     byKey_.emplace(std::move(key), id);
@@ -274,7 +291,7 @@ private:
       if (!out) return out.error();
       file_ = std::make_unique<McapStorage>(std::move(out).value(), options_);
     } else {
-      auto db = SqliteStorage::create(path, utf8(path));
+      auto db = SqliteStorage::create(path, utf8(path), humble_);
       if (!db) return db.error();
       file_ = std::move(db).value();
     }
@@ -302,7 +319,7 @@ private:
       count += f.count;
     }
     YAML::Node m;
-    m["version"] = kMetadataVersion;
+    m["version"] = humble_ ? kHumbleMetadataVersion : kMetadataVersion;
     m["storage_identifier"] = mcap_ ? "mcap" : "sqlite3";
     m["duration"]["nanoseconds"] = end - start;
     m["starting_time"]["nanoseconds_since_epoch"] = start;
@@ -313,8 +330,10 @@ private:
       topic["topic_metadata"]["name"] = t.connection.topic;
       topic["topic_metadata"]["type"] = t.connection.type;
       topic["topic_metadata"]["serialization_format"] = t.connection.messageEncoding;
-      topic["topic_metadata"]["offered_qos_profiles"] = t.qos;
-      topic["topic_metadata"]["type_description_hash"] = t.connection.typeHash;
+      // Versions before 9 hold the profiles as one YAML text; 9 as YAML.
+      if (humble_) topic["topic_metadata"]["offered_qos_profiles"] = yamlText(t.qos);
+      else topic["topic_metadata"]["offered_qos_profiles"] = t.qos;
+      if (!humble_) topic["topic_metadata"]["type_description_hash"] = t.connection.typeHash;
       topic["message_count"] = t.count;
       m["topics_with_message_count"].push_back(topic);
     }
@@ -331,6 +350,7 @@ private:
       file["message_count"] = f.count;
       m["files"].push_back(file);
     }
+    if (humble_) return m;
     m["custom_data"] = YAML::Node(YAML::NodeType::Null);
     m["ros_distro"] = "jazzy";
     return m;
@@ -347,6 +367,7 @@ private:
   std::string name_;
   WriterOptions options_;
   bool mcap_;
+  bool humble_;
   std::map<std::string, ChannelId> byKey_;
   std::vector<Topic> topics_;
   std::unique_ptr<StorageFile> file_;

@@ -108,6 +108,12 @@ Result<Container> containerFromName(std::string_view name) {
                    "unknown recording format '" + std::string(name) + "' (one of " + containerNames() + ")");
 }
 
+Result<RosDistro> rosDistroFromName(std::string_view name) {
+  if (name == "jazzy") return RosDistro::Jazzy;
+  if (name == "humble") return RosDistro::Humble;
+  return makeError(ErrorCode::InvalidArgument, "unknown ROS 2 release '" + std::string(name) + "' (humble or jazzy)");
+}
+
 std::string containerNames() {
   std::string names;
   for (const auto& row : table()) names += (names.empty() ? "" : ", ") + std::string(row.name);
@@ -151,6 +157,10 @@ Result<std::unique_ptr<RecordingWriter>> openWriter(const fs::path& path, const 
         ErrorCode::InvalidArgument,
         std::string("a ") + std::string(info.label) + " cannot be compressed with " + compress::codecName(codec),
         utf8(path));
+  if (options.distro != RosDistro::Jazzy && !info.extension.empty())  // only a rosbag2 folder differs
+    return fileError(ErrorCode::InvalidArgument,
+                     "a ROS 2 release other than Jazzy shapes a rosbag2 folder, not a " + std::string(info.label),
+                     utf8(path));
   std::error_code ec;
   fs::path parent = path.parent_path().empty() ? fs::path(".") : path.parent_path();
   if (!fs::is_directory(parent, ec)) return fileError(ErrorCode::Write, "its folder does not exist", utf8(path));

@@ -54,8 +54,16 @@ Result<Container> containerFromName(std::string_view name);
 /// "mcap, bag, rosbag2, rosbag2-db3" for usage texts.
 std::string containerNames();
 
+/// The ROS 2 release whose tools are to read a rosbag2 recording: Jazzy (metadata version 9,
+/// QoS policies by name, type hashes) or Humble (version 5, QoS as rmw's numbers, no hashes,
+/// an SQLite layout without the tables Iron added), which refuses Jazzy's metadata.
+enum class RosDistro : std::uint8_t { Jazzy, Humble };
+/// "humble" or "jazzy"; an error names both.
+Result<RosDistro> rosDistroFromName(std::string_view name);
+
 struct WriterOptions {
   Container container = Container::Mcap;
+  RosDistro distro = RosDistro::Jazzy;         ///< rosbag2 and ROS 2 MCAP: whose tools read the output
   std::optional<compress::Codec> compression;  ///< unset: the container's default
   std::uint64_t chunkBytes = 0;                ///< 0: the container's default (MCAP 4 MiB, ROS 1 768 KiB)
   std::uint64_t splitBytes = 0;                ///< rosbag2: start a new file past this size; 0 never

@@ -336,6 +336,45 @@ class Rosbag2(Workspace):
         for topic, conn in conns.items():
             self.assertEqual(conn[3], source_conns[topic][3], topic)  # QoS profiles as rosbags parses them
 
+    def test_humble_reads_what_distro_humble_writes(self):
+        # --distro humble: metadata version 5 as Humble's rosbag2 decodes it (the fields it
+        # requires for version 5, QoS as one YAML text of rmw's numbers; none of what Iron and
+        # Jazzy added, which Humble refuses), an SQLite layout without the schema table, and the
+        # same messages and QoS as the Jazzy output, read by rosbags.
+        from ruamel.yaml import YAML
+        source = data('ros2', 'demo_db3')
+        expected, source_conns, _ = rosbags_read(source)
+        for fmt, storage in (('rosbag2', 'mcap'), ('rosbag2-db3', 'sqlite3')):
+            out = self.dir / f'humble_{storage}'
+            cli('convert', source, '-o', out, '--format', fmt, '--distro', 'humble', '-q')
+            meta = metadata_yaml(out)
+            self.assertEqual(meta['version'], 5)
+            self.assertEqual(sorted(meta), sorted(['version', 'storage_identifier', 'duration', 'starting_time',
+                                                   'message_count', 'topics_with_message_count', 'compression_format',
+                                                   'compression_mode', 'relative_file_paths', 'files']))
+            self.assertEqual(meta['storage_identifier'], storage)
+            for t in meta['topics_with_message_count']:
+                self.assertEqual(sorted(t['topic_metadata']), ['name', 'offered_qos_profiles', 'serialization_format',
+                                                               'type'])
+                qos = t['topic_metadata']['offered_qos_profiles']
+                self.assertIsInstance(qos, str)
+                for profile in YAML(typ='safe').load(qos) or []:
+                    for policy in ('history', 'reliability', 'durability', 'liveliness'):
+                        self.assertIsInstance(profile[policy], int, (t['topic_metadata']['name'], policy))
+            messages, conns, _ = rosbags_read(out)
+            self.assertEqual(messages, expected)
+            for topic, conn in conns.items():
+                self.assertEqual(conn[3], source_conns[topic][3], topic)  # the same QoS, spelled as Humble does
+            self.assertTrue(any(conn[3] for conn in conns.values()))
+        db = sqlite3.connect(str(self.dir / 'humble_sqlite3' / 'humble_sqlite3_0.db3'))
+        tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        self.assertNotIn('schema', tables)
+        self.assertEqual([c[1] for c in db.execute('PRAGMA table_info(topics)')],
+                         ['id', 'name', 'type', 'serialization_format', 'offered_qos_profiles'])
+        # A release for a single file is a usage error; an unknown release too.
+        for bad in (['-o', self.dir / 'one.mcap', '--distro', 'humble'], ['-o', self.dir / 'x', '--format', 'rosbag2', '--distro', 'rolling']):
+            self.assertEqual(cli('convert', source, *bad, check=False).returncode, 2, bad)
+
     def test_definitions_are_written_for_an_input_without_them(self):
         # The Foxy fixture carries no definitions. Written to rosbag2 MCAP with the standard
         # interfaces and the fixture's .msg folder, rosbags (without its own type store) decodes
