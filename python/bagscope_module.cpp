@@ -907,7 +907,7 @@ py::dict copy(const py::object& inputs, const std::filesystem::path& output, std
               std::vector<std::string> exclude, std::optional<std::int64_t> start, std::optional<std::int64_t> end,
               std::uint64_t every, std::optional<std::string> format, std::optional<std::string> compression,
               bool overwrite, const std::vector<std::filesystem::path>& msgPath, const py::object& progress,
-              bool toRos2, bool toRos1, const std::optional<std::filesystem::path>& rename) {
+              bool toRos2, bool toRos1, const std::optional<std::filesystem::path>& rename, const std::string& distro) {
   if (toRos2 && toRos1) throw py::value_error("to_ros2 and to_ros1 go different ways: give one");
   if (rename && !toRos2 && !toRos1) throw py::value_error("rename goes with to_ros2 or to_ros1");
   auto s = openSession(inputs, msgPath);
@@ -929,6 +929,9 @@ py::dict copy(const py::object& inputs, const std::filesystem::path& output, std
     request.writer.compression = codec;
   }
   request.writer.overwrite = overwrite;
+  auto release = write::rosDistroFromName(distro);
+  if (!release) throw py::value_error(release.error().message);
+  request.writer.distro = *release;
   if (start) request.selection.startNs = *start;
   if (end) request.selection.endNs = *end;
   if (!topics.empty() || !exclude.empty()) {
@@ -1088,21 +1091,24 @@ PYBIND11_MODULE(bagscope, m) {
         py::arg("every") = 1, py::arg("format") = py::none(), py::arg("compression") = py::none(),
         py::arg("overwrite") = false, py::arg("msg_path") = std::vector<std::filesystem::path>{},
         py::arg("progress") = py::none(), py::arg("to_ros2") = false, py::arg("to_ros1") = false,
-        py::arg("rename") = py::none(),
-        "Copies the chosen messages of the inputs into one recording, as `bagscope-cli filter`; a report dict.");
+        py::arg("rename") = py::none(), py::arg("distro") = "jazzy",
+        "Copies the chosen messages of the inputs into one recording, as `bagscope-cli filter`; a report dict. "
+        "distro='humble' writes a rosbag2 folder Humble's tools read.");
   m.def(
       "convert",
       [](const py::object& inputs, const std::filesystem::path& output, std::optional<std::string> format,
          std::optional<std::string> compression, bool overwrite, const std::vector<std::filesystem::path>& msgPath,
-         const py::object& progress, bool toRos2, bool toRos1, const std::optional<std::filesystem::path>& rename) {
+         const py::object& progress, bool toRos2, bool toRos1, const std::optional<std::filesystem::path>& rename,
+         const std::string& distro) {
         return copy(inputs, output, {}, {}, std::nullopt, std::nullopt, 1, format, compression, overwrite, msgPath,
-                    progress, toRos2, toRos1, rename);
+                    progress, toRos2, toRos1, rename, distro);
       },
       py::arg("inputs"), py::arg("output"), py::arg("format") = py::none(), py::arg("compression") = py::none(),
       py::arg("overwrite") = false, py::arg("msg_path") = std::vector<std::filesystem::path>{},
       py::arg("progress") = py::none(), py::arg("to_ros2") = false, py::arg("to_ros1") = false,
-      py::arg("rename") = py::none(),
-      "Writes the inputs as one recording of another format or compression, as `bagscope-cli convert`.");
+      py::arg("rename") = py::none(), py::arg("distro") = "jazzy",
+      "Writes the inputs as one recording of another format or compression, as `bagscope-cli convert` "
+      "(distro='humble': a rosbag2 folder Humble's tools read).");
   m.def("export", &exportFiles, py::arg("inputs"), py::arg("out_dir"), py::arg("format"),
         py::arg("topics") = std::vector<std::string>{}, py::arg("start") = py::none(), py::arg("end") = py::none(),
         py::arg("every") = 1, py::arg("name") = "", py::arg("overwrite") = false,

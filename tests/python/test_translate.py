@@ -62,6 +62,23 @@ def test_to_ros2_and_to_ros1_together_is_an_error(tmp_path):
         bagscope.convert(pathlib.Path(__file__), tmp_path / 'x.bag', to_ros1=True, to_ros2=True)
 
 
+def test_convert_for_humble_writes_metadata_version_5(tmp_path):
+    # The ROS 1 fixture migrated for Humble: version 5, QoS as a text of rmw's numbers; an
+    # unknown release is a ValueError before anything is written.
+    import os
+    from ruamel.yaml import YAML
+    source = pathlib.Path(os.environ.get('BAGSCOPE_DATA', pathlib.Path(__file__).parents[1] / 'data'))
+    bagscope.convert(source / 'ros1/demo_uncompressed.bag', tmp_path / 'humble', to_ros2=True, distro='humble')
+    meta = YAML(typ='safe').load(tmp_path / 'humble' / 'metadata.yaml')['rosbag2_bagfile_information']
+    assert meta['version'] == 5 and 'ros_distro' not in meta
+    tf_static = next(t['topic_metadata'] for t in meta['topics_with_message_count']
+                     if t['topic_metadata']['name'] == '/tf_static')
+    assert YAML(typ='safe').load(tf_static['offered_qos_profiles'])[0]['durability'] == 1  # transient local
+    with pytest.raises(ValueError, match='humble or jazzy'):
+        bagscope.convert(source / 'ros1/demo_uncompressed.bag', tmp_path / 'x', to_ros2=True, distro='iron')
+    assert not (tmp_path / 'x').exists()
+
+
 @pytest.mark.parametrize('recording', ['ros2/demo.mcap', 'ros2/demo_db3'])
 def test_a_recording_of_ros2s_own_tools_opens_in_ros1s(tmp_path, recording):
     # Written by rosbag2 (shared/fixtures): every message comes back, python3-rosbag decodes it,
