@@ -1867,10 +1867,6 @@
         <translation>グラフを画像として保存</translation>
     </message>
     <message>
-        <source>PNG image (*.png);;SVG drawing (*.svg)</source>
-        <translation>PNG 画像 (*.png);;SVG 図 (*.svg)</translation>
-    </message>
-    <message>
         <source>Saving failed</source>
         <translation>保存に失敗しました</translation>
     </message>
@@ -2077,6 +2073,10 @@ t = 時刻（秒）
     <message>
         <source>At the playhead (%1):</source>
         <translation>再生位置（%1）の値：</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)</source>
+        <translation>PNG 画像 (*.png);;SVG 図 (*.svg);;PDF ドキュメント (*.pdf)</translation>
     </message>
 </context>
 <context>

@@ -1867,10 +1867,6 @@
         <translation>将曲线图保存为图片</translation>
     </message>
     <message>
-        <source>PNG image (*.png);;SVG drawing (*.svg)</source>
-        <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg)</translation>
-    </message>
-    <message>
         <source>Saving failed</source>
         <translation>保存失败</translation>
     </message>
@@ -2077,6 +2073,10 @@ t = 时间（秒）
     <message>
         <source>At the playhead (%1):</source>
         <translation>在播放头处（%1）：</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)</source>
+        <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg);;PDF 文档 (*.pdf)</translation>
     </message>
 </context>
 <context>

@@ -31,6 +31,7 @@ int runConvert(const std::vector<std::string>& args);
 int runImport(const std::vector<std::string>& args);
 int runRecover(const std::vector<std::string>& args);
 int runDiff(const std::vector<std::string>& args);
+int runRender(const std::vector<std::string>& args);
 
 /// Standard output is an output like any file: false when the write failed (a full disk) or
 /// the reader closed it (`| head`: then quietly, as cat and grep do).

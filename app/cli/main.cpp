@@ -96,6 +96,12 @@ constexpr const char* kDiffUsage =
     "    (default 0). B is aligned to A by their starts, by their starts and S seconds more\n"
     "    (offset:S, B later), or by an event: TOPIC's first message, or the first time PATH\n"
     "    crosses VALUE upwards (>) or downwards (<). Exit 0: no difference, 1: differences\n";
+constexpr const char* kRenderUsage =
+    "usage: bagscope-cli render LAYOUT RECORDING... -o DIR [--format png|svg|pdf] [--size WxH]\n"
+    "                           [--start S] [--end S] [--overwrite]\n"
+    "    each plot of a saved layout (Layout > Export) drawn into DIR/{bag}_{panel}.{format}\n"
+    "    for each recording, as the app draws it, without a display (by the desktop app\n"
+    "    beside bagscope-cli); the range: the layout's, or --start/--end (default 1200x600)\n";
 constexpr const char* kCommonNotes =
     "\n"
     "FILE is a ROS 1 .bag, an .mcap, a rosbag2 folder (or its metadata.yaml or .db3).\n"
@@ -131,6 +137,7 @@ constexpr Command kCommands[] = {
     {"filter", kFilterUsage, bagscope::cli::runFilter},    {"merge", kMergeUsage, bagscope::cli::runMerge},
     {"convert", kConvertUsage, bagscope::cli::runConvert}, {"recover", kRecoverUsage, bagscope::cli::runRecover},
     {"import", kImportUsage, bagscope::cli::runImport},    {"diff", kDiffUsage, bagscope::cli::runDiff},
+    {"render", kRenderUsage, bagscope::cli::runRender},
 };
 
 std::string overallUsage() {

@@ -11,9 +11,14 @@
 #include <QSurfaceFormat>
 #include <QTranslator>
 
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
 #include "bagscope/build_info.hpp"
 #include "widgets/async/unexpected_error.hpp"
 #include "widgets/panels/scene3d/vtk_view.hpp"
+#include "widgets/shell/layout_render.hpp"
 #include "widgets/shell/main_window.hpp"
 #include "widgets/shell/settings.hpp"
 
@@ -43,9 +48,56 @@ void installTranslations(QApplication& app, const QString& chosen) {
     QApplication::installTranslator(qt);
 }
 
+// bagscope --render LAYOUT RECORDING... --out DIR [--format png|svg|pdf] [--size WxH]
+// [--start S] [--end S] [--overwrite]: the layout's plots drawn into files, no window shown.
+int render(QStringList args) {
+  bagscope::widgets::RenderRequest r;
+  args.removeFirst();  // the program
+  auto value = [&](QString& out) {
+    if (args.isEmpty()) return false;
+    out = args.takeFirst();
+    return true;
+  };
+  auto usage = [](const QString& why) {
+    std::fprintf(stderr, "bagscope: render: %s\n", qPrintable(why));
+    return 2;
+  };
+  QString size;
+  while (!args.isEmpty()) {
+    QString a = args.takeFirst();
+    if (a == QLatin1String("--render")) {
+      if (!value(r.layoutPath)) return usage(QStringLiteral("--render needs a layout file"));
+    } else if (a == QLatin1String("--out") || a == QLatin1String("-o")) {
+      if (!value(r.outDir)) return usage(QStringLiteral("--out needs a folder"));
+    } else if (a == QLatin1String("--format")) {
+      if (!value(r.format)) return usage(QStringLiteral("--format needs png, svg or pdf"));
+    } else if (a == QLatin1String("--size")) {
+      QStringList wh = value(size) ? size.split(QLatin1Char('x')) : QStringList();
+      if (wh.size() != 2) return usage(QStringLiteral("--size needs WIDTHxHEIGHT (1200x600)"));
+      r.size = QSize(wh[0].toInt(), wh[1].toInt());
+    } else if (a == QLatin1String("--start") || a == QLatin1String("--end")) {
+      if (!value(a == QLatin1String("--start") ? r.start : r.end)) return usage(a + QStringLiteral(" needs a time"));
+    } else if (a == QLatin1String("--overwrite")) {
+      r.overwrite = true;
+    } else if (a == QLatin1String("-platform")) {  // Qt's own, taken by the application
+      args.removeFirst();
+    } else if (a.startsWith(QLatin1Char('-'))) {
+      return usage(QStringLiteral("unknown option '%1'").arg(a));
+    } else {
+      r.recordings << a;
+    }
+  }
+  if (r.recordings.isEmpty()) return usage(QStringLiteral("no recording given"));
+  if (r.outDir.isEmpty()) return usage(QStringLiteral("--out is required"));
+  return bagscope::widgets::renderLayout(r);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Rendering needs no screen: Qt's offscreen platform unless the caller chose one.
+  const bool rendering = std::any_of(argv, argv + argc, [](const char* a) { return std::strcmp(a, "--render") == 0; });
+  if (rendering && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
   // The 3D view's OpenGL context (VTK needs 3.2 core) is chosen before the application.
   QSurfaceFormat::setDefaultFormat(bagscope::widgets::VtkView::defaultFormat());
   bagscope::widgets::Application app(argc, argv);  // reports exceptions that escape a slot
@@ -60,6 +112,7 @@ int main(int argc, char** argv) {
   QStringList args = QApplication::arguments();
   if (auto i = args.indexOf(QStringLiteral("--language")); i >= 0 && i + 1 < args.size()) language = args[i + 1];
   installTranslations(app, language);
+  if (rendering) return render(QApplication::arguments());
 
   QCommandLineParser parser;
   parser.setApplicationDescription(QApplication::translate("main", "Opens ROS recordings without ROS."));

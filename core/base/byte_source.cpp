@@ -17,6 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #endif
+#if defined(__APPLE__)
+#include <mach-o/dyld.h>
+#endif
 
 namespace bagscope {
 namespace {
@@ -292,6 +295,27 @@ Result<void> readExactly(const ByteSource& source, std::uint64_t offset, std::ui
   if (offset > source.size() || n > source.size() - offset) return rangeError(source.name(), offset, n, source.size());
   out.resize(static_cast<std::size_t>(n));
   return source.readAt(offset, out.span());
+}
+
+std::filesystem::path executableFolder() {
+#if defined(_WIN32)
+  std::wstring path(32768, L'\0');
+  DWORD n = GetModuleFileNameW(nullptr, path.data(), static_cast<DWORD>(path.size()));
+  path.resize(n);
+  return std::filesystem::path(path).parent_path();
+#elif defined(__APPLE__)
+  std::uint32_t size = 0;
+  _NSGetExecutablePath(nullptr, &size);
+  std::string path(size, '\0');
+  if (_NSGetExecutablePath(path.data(), &size) != 0) return {};
+  std::error_code ec;
+  auto resolved = std::filesystem::canonical(path.c_str(), ec);
+  return ec ? std::filesystem::path(path.c_str()).parent_path() : resolved.parent_path();
+#else
+  std::error_code ec;
+  auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::filesystem::path() : self.parent_path();
+#endif
 }
 
 }  // namespace bagscope

@@ -32,6 +32,10 @@ public:
 /// field never costs memory the file does not have.
 Result<void> readExactly(const ByteSource& source, std::uint64_t offset, std::uint64_t n, ByteBuffer& out);
 
+/// The folder of the running program (the modules and the desktop app are found beside it);
+/// empty when the system does not say.
+std::filesystem::path executableFolder();
+
 /// A path as UTF-8 text (for messages and JSON), on every platform.
 inline std::string utf8(const std::filesystem::path& p) {
   auto s = p.u8string();

@@ -12,9 +12,6 @@
 #else
 #include <dlfcn.h>
 #endif
-#if defined(__APPLE__)
-#include <mach-o/dyld.h>
-#endif
 
 namespace bagscope::sensors::detail {
 namespace fs = std::filesystem;
@@ -27,27 +24,6 @@ Result<OpenCvModule*> load() {
                    "(BAGSCOPE_OPENCV=OFF)");
 }
 #else
-fs::path executableFolder() {
-#if defined(_WIN32)
-  std::wstring path(32768, L'\0');
-  DWORD n = GetModuleFileNameW(nullptr, path.data(), static_cast<DWORD>(path.size()));
-  path.resize(n);
-  return fs::path(path).parent_path();
-#elif defined(__APPLE__)
-  std::uint32_t size = 0;
-  _NSGetExecutablePath(nullptr, &size);
-  std::string path(size, '\0');
-  if (_NSGetExecutablePath(path.data(), &size) != 0) return {};
-  std::error_code ec;
-  auto resolved = fs::canonical(path.c_str(), ec);
-  return ec ? fs::path(path.c_str()).parent_path() : resolved.parent_path();
-#else
-  std::error_code ec;
-  auto self = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? fs::path() : self.parent_path();
-#endif
-}
-
 // The folder of the library this code is linked into, when it is not the program: the Python
 // module (build/python/ beside build/lib/ in the build tree).
 fs::path libraryFolder() {

@@ -48,6 +48,7 @@
 #include "widgets/panels/scene3d/vtk_view.hpp"
 #include "widgets/panels/tf_tree_panel.hpp"
 #include "widgets/shell/document.hpp"
+#include "widgets/shell/layouts.hpp"
 #include "widgets/shell/main_window.hpp"
 #include "widgets/shell/timeline.hpp"
 
@@ -58,25 +59,20 @@ using bagscope::test::openAndWait;
 namespace bagscope::test {
 
 // Differences a different font hinting or rasteriser makes are small and local: compare
-// at a quarter of the size, and allow 3 % of those pixels to differ by more than 48.
-inline QString compareToBaseline(const QImage& actual, const QString& name) {
-  QString baseline = QStringLiteral(BAGSCOPE_BASELINES "/%1.png").arg(name);
-  if (qEnvironmentVariableIsSet("BAGSCOPE_UPDATE_BASELINES")) {
-    actual.save(baseline);
-    qWarning("wrote baseline %s: look at it before committing", qPrintable(baseline));
-    return {};
-  }
-  QImage expected(baseline);
-  if (expected.isNull()) return "no baseline " + baseline;
+// at a quarter of the size (`scale`), and allow 3 % of those pixels (`allowed`) to differ by
+// more than 48. Empty when alike, else what differs (`actual` saved beside the screenshots as
+// `name`.actual.png).
+inline QString compareImages(const QImage& actual, const QImage& expected, const QString& name, int scale = 4,
+                             double allowed = 0.03) {
   QImage a = actual.convertToFormat(QImage::Format_RGB32), e = expected.convertToFormat(QImage::Format_RGB32);
   if (a.size() != e.size())
-    return QString("%1: size %2x%3, baseline %4x%5")
+    return QString("%1: size %2x%3, expected %4x%5")
         .arg(name)
         .arg(a.width())
         .arg(a.height())
         .arg(e.width())
         .arg(e.height());
-  QSize small = a.size() / 4;
+  QSize small = a.size() / scale;
   a = a.scaled(small, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
   e = e.scaled(small, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
   int differing = 0;
@@ -86,13 +82,26 @@ inline QString compareToBaseline(const QImage& actual, const QString& name) {
       if (std::max({qAbs(p.red() - q.red()), qAbs(p.green() - q.green()), qAbs(p.blue() - q.blue())}) > 48) ++differing;
     }
   double share = differing / static_cast<double>(a.width() * a.height());
-  if (share <= 0.03) return {};
+  if (share <= allowed) return {};
   QString saved = QStringLiteral(BAGSCOPE_SHOTS "/%1.actual.png").arg(name);
   actual.save(saved);
-  return QString("%1 differs from its baseline in %2 % of pixels (saved %3)")
+  return QString("%1 differs from what was expected in %2 % of pixels (saved %3)")
       .arg(name)
       .arg(share * 100, 0, 'f', 1)
       .arg(saved);
+}
+
+// The same against tests/baselines/`name`.png.
+inline QString compareToBaseline(const QImage& actual, const QString& name) {
+  QString baseline = QStringLiteral(BAGSCOPE_BASELINES "/%1.png").arg(name);
+  if (qEnvironmentVariableIsSet("BAGSCOPE_UPDATE_BASELINES")) {
+    actual.save(baseline);
+    qWarning("wrote baseline %s: look at it before committing", qPrintable(baseline));
+    return {};
+  }
+  QImage expected(baseline);
+  if (expected.isNull()) return "no baseline " + baseline;
+  return compareImages(actual, expected, name);
 }
 
 /// What every panel test does first: its own settings, and a check that it runs on X.
@@ -104,6 +113,7 @@ inline void setUpPanelTest(const QString& settingsDir) {
 
 }  // namespace bagscope::test
 
+using bagscope::test::compareImages;
 using bagscope::test::compareToBaseline;
 
 /// main() of a panel test: the 3D view's OpenGL format is set before the application.

@@ -2,6 +2,7 @@
 // .expected.jsonl and values worked out in the tests; pictures against baselines.
 
 #include <QMimeData>
+#include <QSvgRenderer>
 
 #include "panel_test_support.hpp"
 
@@ -213,6 +214,89 @@ private slots:
     QCOMPARE(plot.seriesCount(), 1);
     QCOMPARE(plot.xRange().first, 0.0);
     QCOMPARE(plot.xRange().second, 10.0);
+  }
+
+  // bagscope-cli render (the app, with no display) draws each plot of a layout as the app
+  // draws it: a time plot, an XY plot and state lanes saved as a layout, rendered, and each
+  // file compared with the panel's own Save as Image at that size; a range given on the
+  // command line as the panel showing that range; SVG and PDF files that readers take.
+  void aRenderedLayoutIsWhatTheAppDraws() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_uncompressed.bag")}));
+    PlotPanel time(&d), xy(&d), states(&d);
+    xy.setMode(PlotPanel::Mode::XY);
+    states.setMode(PlotPanel::Mode::States);
+    std::vector<std::unique_ptr<QSignalSpy>> loaded;
+    for (PlotPanel* p : {&time, &xy, &states}) {
+      p->resize(640, 360);
+      p->show();
+      QVERIFY(QTest::qWaitForWindowExposed(p));
+      loaded.push_back(std::make_unique<QSignalSpy>(p, &PlotPanel::loaded));
+    }
+    time.addSeries("/imu", "linear_acceleration.x");
+    time.addSeries("/imu", "angular_velocity.z");
+    xy.addXYSeries("/odom", "pose.pose.position.x", "/odom", "pose.pose.position.y");
+    states.addStateLane("/diagnostics", "status[1].message");
+    for (auto& spy : loaded) QTRY_VERIFY_WITH_TIMEOUT(spy->count() > 0, 20000);
+    QTemporaryDir dir;
+    Layout layout;
+    layout.name = "three";
+    QJsonArray views;
+    int k = 0;
+    for (PlotPanel* p : {&time, &xy, &states})
+      views.append(
+          QJsonObject{{"kind", "plot"}, {"name", QString("plot-%1").arg(++k)}, {"settings", p->saveSettings()}});
+    layout.panels["views"] = views;
+    QString error;
+    QVERIFY2(layout.writeFile(dir.filePath("layout.json"), &error), qPrintable(error));
+    // State lanes restored from a layout keep their names on the y axis (they lost them to a
+    // numeric ticker, which the rendering showed).
+    PlotPanel restored(&d);
+    restored.restoreSettings(states.saveSettings());
+    auto names = qSharedPointerDynamicCast<QCPAxisTickerText>(restored.plot()->yAxis->ticker());
+    QVERIFY(names);
+
+    // Without a display: no DISPLAY, no platform chosen.
+    auto render = [&](const QStringList& more) {
+      QProcess cli;
+      QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+      for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"}) env.remove(name);
+      cli.setProcessEnvironment(env);
+      cli.start(BAGSCOPE_CLI, QStringList{"render", dir.filePath("layout.json"), dataPath("ros1/demo_uncompressed.bag"),
+                                          "-o", dir.filePath("out"), "--size", "640x360", "--overwrite"} +
+                                  more);
+      return cli.waitForFinished(120000) && cli.exitCode() == 0 ? QString() : QString(cli.readAllStandardError());
+    };
+    QString failed = render({});
+    QVERIFY2(failed.isEmpty(), qPrintable(failed));
+    k = 0;
+    for (PlotPanel* p : {&time, &xy, &states}) {
+      QString name = QString("plot-%1").arg(++k);
+      QVERIFY(p->saveImage(dir.filePath(name + ".app.png"), &error, QSize(640, 360)));
+      QImage rendered(dir.filePath("out/demo_uncompressed_" + name + ".png"));
+      QVERIFY2(!rendered.isNull(), qPrintable(name));
+      // Drawn by the same code at the same size: alike pixel for pixel but for a few.
+      QString diff = compareImages(rendered, QImage(dir.filePath(name + ".app.png")), "render_" + name, 1, 0.002);
+      QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    }
+    // A range: 0.5 s to 1 s after the start, as the time plot shows it when zoomed there.
+    failed = render({"--start", "+0.5", "--end", "+1"});
+    QVERIFY2(failed.isEmpty(), qPrintable(failed));
+    time.setXRange(0.5, 1.0);
+    QVERIFY(time.saveImage(dir.filePath("zoomed.app.png"), &error, QSize(640, 360)));
+    QImage zoomed(dir.filePath("out/demo_uncompressed_plot-1.png"));
+    QString diff = compareImages(zoomed, QImage(dir.filePath("zoomed.app.png")), "render_zoomed", 1, 0.002);
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    QVERIFY(!compareImages(zoomed, QImage(dir.filePath("plot-1.app.png")), "render_not_full", 1, 0.002).isEmpty());
+    // SVG that Qt's SVG reader takes, PDF that starts as PDF does.
+    QVERIFY(render({"--format", "svg"}).isEmpty() && render({"--format", "pdf"}).isEmpty());
+    QSvgRenderer svg(dir.filePath("out/demo_uncompressed_plot-2.svg"));
+    QVERIFY(svg.isValid());
+    QCOMPARE(svg.viewBox(), QRect(0, 0, 640, 360));
+    QFile pdf(dir.filePath("out/demo_uncompressed_plot-3.pdf"));
+    QVERIFY(pdf.open(QIODevice::ReadOnly) && pdf.read(5) == "%PDF-");
+    // What cannot be rendered says so: an unknown format is a usage error.
+    QVERIFY(render({"--format", "gif"}).contains("png, svg or pdf"));
   }
 
   void plotStateLanesAndRollPitchYawLookRight() {

@@ -143,21 +143,38 @@ void PlotPanel::exportVisibleCsv(const QString& path) {
   });
 }
 
-bool PlotPanel::saveImage(const QString& path, QString* error) const {
+bool PlotPanel::saveImage(const QString& path, QString* error, QSize size) const {
+  if (!size.isValid()) size = plot_->size();
+  // Axis titles cut to the saved picture's height, as the screen's are to the widget's: the
+  // axis rect keeps its margins.
+  const int margins = plot_->height() - plot_->axisRect()->height();
+  elideAxisTitles(size.height() - margins);
+  const QString suffix = QFileInfo(path).suffix().toLower();
   QSaveFile file(path);
   bool ok = file.open(QIODevice::WriteOnly);
-  if (ok && QFileInfo(path).suffix().compare(QLatin1String("svg"), Qt::CaseInsensitive) == 0) {
+  if (ok && suffix == QLatin1String("svg")) {
     QSvgGenerator svg;
     svg.setOutputDevice(&file);
-    svg.setSize(plot_->size());
-    svg.setViewBox(plot_->rect());
+    svg.setSize(size);
+    svg.setResolution(96);  // as browsers take CSS pixels: the drawing is `size` pixels there
+    svg.setViewBox(QRect(QPoint(0, 0), size));
     QCPPainter painter(&svg);
-    plot_->toPainter(&painter, plot_->width(), plot_->height());
+    plot_->toPainter(&painter, size.width(), size.height());
+    painter.end();
+  } else if (ok && suffix == QLatin1String("pdf")) {
+    // A page the plot's size, in points at 96 dpi as the screen draws it; text stays text.
+    QPdfWriter pdf(&file);
+    pdf.setResolution(96);
+    pdf.setPageSize(QPageSize(QSizeF(size) * 72.0 / 96.0, QPageSize::Point));
+    pdf.setPageMargins({});
+    QCPPainter painter(&pdf);
+    plot_->toPainter(&painter, size.width(), size.height());
     painter.end();
   } else if (ok) {
-    ok = plot_->toPixmap(plot_->width(), plot_->height()).save(&file, "PNG");
+    ok = plot_->toPixmap(size.width(), size.height()).save(&file, "PNG");
   }
   ok = ok && file.commit();
+  elideAxisTitles(plot_->axisRect()->height());
   if (!ok && error) *error = QStringLiteral("%1: %2").arg(path, file.errorString());
   return ok;
 }

@@ -14,7 +14,7 @@ QMenu* PlotPanel::makeMoreMenu() {
   });
   menu->addAction(tr("Save as Image…"), this, [this] {
     QString path = QFileDialog::getSaveFileName(this, tr("Save Plot as Image"), QStringLiteral("plot.png"),
-                                                tr("PNG image (*.png);;SVG drawing (*.svg)"));
+                                                tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
     QString error;
     if (!path.isEmpty() && !saveImage(path, &error)) QMessageBox::warning(this, tr("Saving failed"), error);
   });
@@ -229,8 +229,11 @@ void PlotPanel::setLegendOutside(bool outside) {
 void PlotPanel::setLogScale(bool log) {
   for (QCPAxis* axis : {plot_->yAxis, plot_->yAxis2}) {
     axis->setScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
-    axis->setTicker(log ? QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog)
-                        : QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    // Linear: the mode's own ticker where it has one (state lanes name their lanes).
+    auto own = axis == plot_->yAxis && !log ? mode_->yTicker() : nullptr;
+    axis->setTicker(log   ? QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog)
+                    : own ? own
+                          : QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
   }
   logAction_->setChecked(log);
   redraw();

@@ -131,14 +131,7 @@ void PlotPanel::connectPlot() {
   });
   connect(document_, &Document::playheadChanged, this, &PlotPanel::updateCursor);
   // Time mode's y axis titles, cut to the plot's height as it is when drawn.
-  connect(plot_, &QCustomPlot::beforeReplot, this, [this] {
-    if (!mode_->valuesOverTime()) return;
-    QCPAxis* axes[2] = {plot_->yAxis, plot_->yAxis2};
-    for (std::size_t k = 0; k < 2; ++k)
-      axes[k]->setLabel(
-          QFontMetrics(axes[k]->labelFont())
-              .elidedText(axisTitles_[k], Qt::ElideRight, std::max(40, plot_->axisRect()->height() * 5 / 6)));
-  });
+  connect(plot_, &QCustomPlot::beforeReplot, this, [this] { elideAxisTitles(plot_->axisRect()->height()); });
   // The readout: every visible series' value at the pointer (at the playhead when the pointer
   // is elsewhere).
   connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
@@ -436,6 +429,14 @@ void PlotPanel::load(Series& s) {
         }
         onLoaded();
       });
+}
+
+void PlotPanel::elideAxisTitles(int axisRectHeight) const {
+  if (!mode_->valuesOverTime()) return;
+  QCPAxis* axes[2] = {plot_->yAxis, plot_->yAxis2};
+  for (std::size_t k = 0; k < 2; ++k)
+    axes[k]->setLabel(QFontMetrics(axes[k]->labelFont())
+                          .elidedText(axisTitles_[k], Qt::ElideRight, std::max(40, axisRectHeight * 5 / 6)));
 }
 
 void PlotPanel::onLoaded() {

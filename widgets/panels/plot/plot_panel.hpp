@@ -135,8 +135,8 @@ public:
   /// Writes the series' points inside the visible time range (every point in XY mode) as
   /// one CSV (exporters::writeSeriesCsv), in the background; ends with saved().
   void exportVisibleCsv(const QString& path);
-  /// PNG or SVG by the file's suffix.
-  bool saveImage(const QString& path, QString* error) const;
+  /// PNG, SVG or PDF by the file's suffix, at `size` (default: the plot's own).
+  bool saveImage(const QString& path, QString* error, QSize size = {}) const;
   /// Loads series data directly (benchmarks: 10 M points without a bag).
   void setSeriesData(int i, std::vector<double> x, std::vector<double> y);
 
@@ -186,6 +186,7 @@ private:
   void updateReadout();
   void updateStatistics();
   void onLoaded();
+  void elideAxisTitles(int axisRectHeight) const;  // time mode's y titles, cut to fit that height
   QString timeAxisLabel() const;
 
   Document* document_;

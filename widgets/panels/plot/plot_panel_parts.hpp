@@ -21,6 +21,8 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPageSize>
+#include <QPdfWriter>
 #include <QProgressBar>
 #include <QRegularExpression>
 #include <QSaveFile>
