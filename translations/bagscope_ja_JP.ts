@@ -2078,6 +2078,18 @@ t = 時刻（秒）
         <source>PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)</source>
         <translation>PNG 画像 (*.png);;SVG 図 (*.svg);;PDF ドキュメント (*.pdf)</translation>
     </message>
+    <message>
+        <source>Export Aligned Table…</source>
+        <translation>時刻をそろえた表をエクスポート…</translation>
+    </message>
+    <message>
+        <source>Export Aligned Table</source>
+        <translation>時刻をそろえた表をエクスポート</translation>
+    </message>
+    <message>
+        <source>The visible series as one table: a row at each sample of the first, the others&apos; last value at or before it (as pandas&apos; merge_asof)</source>
+        <translation>表示中の系列を 1 つの表に：最初の系列の各サンプルを 1 行とし、他の系列はその時刻以前の最後の値（pandas の merge_asof と同じ）</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::ProblemsPanel</name>

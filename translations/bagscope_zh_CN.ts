@@ -2078,6 +2078,18 @@ t = 时间（秒）
         <source>PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)</source>
         <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg);;PDF 文档 (*.pdf)</translation>
     </message>
+    <message>
+        <source>Export Aligned Table…</source>
+        <translation>导出对齐表格…</translation>
+    </message>
+    <message>
+        <source>Export Aligned Table</source>
+        <translation>导出对齐表格</translation>
+    </message>
+    <message>
+        <source>The visible series as one table: a row at each sample of the first, the others&apos; last value at or before it (as pandas&apos; merge_asof)</source>
+        <translation>可见曲线合为一张表：第一条曲线的每个采样为一行，其余曲线取该时刻或之前的最后一个值（同 pandas 的 merge_asof）</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::ProblemsPanel</name>

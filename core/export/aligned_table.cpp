@@ -185,6 +185,45 @@ Result<std::vector<TableColumn>> alignedTable(const session::Session& session, c
   return out;
 }
 
+Result<void> writeAlignedSeriesCsv(const std::filesystem::path& path, const std::vector<Series>& series, std::size_t on,
+                                   Fill fill, std::string_view xName, double lo, double hi, bool overwrite) {
+  if (on >= series.size()) return makeError(ErrorCode::InvalidArgument, "no series to take the rows' times from");
+  auto ns = [](const std::vector<double>& seconds) {
+    std::vector<std::int64_t> out;
+    out.reserve(seconds.size());
+    for (double x : seconds) out.push_back(std::llround(x * 1e9));
+    return out;
+  };
+  const Series& rows = series[on];
+  std::vector<double> rowSeconds;
+  for (double x : rows.x)
+    if (x >= lo && x <= hi) rowSeconds.push_back(x);
+  const auto rowNs = ns(rowSeconds);
+  std::vector<std::vector<analysis::SampleAt>> picks;
+  for (const auto& s : series) picks.push_back(analysis::samplesAt(ns(s.x), rowNs, fill));
+  std::string out;
+  detail::appendCsvText(xName, out);
+  for (const auto& s : series) {
+    out += ',';
+    detail::appendCsvText(s.name, out);
+  }
+  out += '\n';
+  for (std::size_t r = 0; r < rowSeconds.size(); ++r) {
+    detail::appendCsvNumber(rowSeconds[r], out);
+    for (std::size_t k = 0; k < series.size(); ++k) {
+      out += ',';
+      const analysis::SampleAt& p = picks[k][r];
+      const Series& s = series[k];
+      if (!p.found || p.index >= s.y.size()) continue;
+      if (p.index < s.labels.size()) detail::appendCsvText(s.labels[p.index], out);  // text: never interpolated
+      else if (p.weight == 0 || p.index + 1 >= s.y.size()) detail::appendCsvNumber(s.y[p.index], out);
+      else detail::appendCsvNumber(s.y[p.index] + (s.y[p.index + 1] - s.y[p.index]) * p.weight, out);
+    }
+    out += '\n';
+  }
+  return writeFileAtomically(path, out, overwrite);
+}
+
 namespace detail {
 
 std::string tableCsv(const std::vector<TableColumn>& table, bool seconds) {

@@ -304,6 +304,14 @@ struct Series {
 Result<void> writeSeriesCsv(const std::filesystem::path& path, const std::vector<Series>& series,
                             std::string_view xName, std::string_view yName, double lo, double hi, bool overwrite);
 
+/// Writes `series` (x: seconds) as one table on one time axis, as `export --join` aligns
+/// topics: a row at each sample of series `on` with lo <= x <= hi, every series taken at that
+/// time by `fill` (analysis::samplesAt on the times in ns), empty before its first sample and
+/// after its last. Header `xName` then the series' names; numbers as writeSeriesCsv writes
+/// them. Atomically, as writeFileAtomically.
+Result<void> writeAlignedSeriesCsv(const std::filesystem::path& path, const std::vector<Series>& series, std::size_t on,
+                                   Fill fill, std::string_view xName, double lo, double hi, bool overwrite);
+
 /// Writes `outDir`/manifest.json listing every file of `report` (atomically).
 Result<std::filesystem::path> writeManifest(const ExportReport& report, const ExportOptions& options);
 

@@ -216,6 +216,54 @@ private slots:
     QCOMPARE(plot.xRange().second, 10.0);
   }
 
+  // Export Aligned Table: /odom's x and /imu's y on /odom's times over the visible range,
+  // each /imu value the last logged at or before the row (pandas merge_asof), worked out here
+  // from the fixture's expectation.
+  void alignedTableOfThePlotsSeries() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
+    PlotPanel plot(&d);
+    plot.resize(640, 360);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    QSignalSpy loaded(&plot, &PlotPanel::loaded);
+    plot.addSeries("/odom", "pose.pose.position.x");
+    plot.addSeries("/imu", "linear_acceleration.y");
+    QTRY_VERIFY_WITH_TIMEOUT(loaded.count() > 0 && plot.seriesX(1).size() > 0, 20000);
+    plot.setXRange(0.5, 1.5);
+    QTemporaryDir out;
+    QSignalSpy written(&plot, &Panel::saved);
+    plot.exportAlignedCsv(out.filePath("aligned.csv"));
+    QVERIFY(written.wait(10000));
+    QVERIFY2(written.at(0).at(1).toString().isEmpty(), qPrintable(written.at(0).at(1).toString()));
+    QFile csv(out.filePath("aligned.csv"));
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    QStringList lines = QString::fromUtf8(csv.readAll()).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.front(), QString("time_s,/odom/pose.pose.position.x,/imu/linear_acceleration.y"));
+    QString error;
+    std::vector<std::pair<qint64, QJsonObject>> odom, imu;
+    for (const auto& l : bagscope::test::readJsonLines(dataPath("ros1/demo.expected.jsonl"), &error)) {
+      if (l["topic"] == "/odom") odom.emplace_back(l["log_time_ns"].toInteger(), l["msg"].toObject());
+      if (l["topic"] == "/imu") imu.emplace_back(l["log_time_ns"].toInteger(), l["msg"].toObject());
+    }
+    std::vector<std::array<double, 3>> want;
+    for (const auto& [t, m] : odom) {
+      const double s = static_cast<double>(t - d.startNs()) / 1e9;
+      if (s < 0.5 || s > 1.5) continue;
+      double y = std::nan("");  // the last /imu at or before t
+      for (const auto& [ti, mi] : imu)
+        if (ti <= t) y = mi[u"linear_acceleration"][u"y"].toDouble();
+      want.push_back({s, m[u"pose"][u"pose"][u"position"][u"x"].toDouble(), y});
+    }
+    QCOMPARE(lines.size() - 1, static_cast<qsizetype>(want.size()));
+    QVERIFY(want.size() >= 15);
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      QStringList got = lines[static_cast<qsizetype>(i) + 1].split(',');
+      QCOMPARE(got.size(), 3);
+      for (int c = 0; c < 3; ++c) QCOMPARE(got[c].toDouble(), want[i][static_cast<std::size_t>(c)]);
+    }
+  }
+
   // bagscope-cli render (the app, with no display) draws each plot of a layout as the app
   // draws it: a time plot, an XY plot and state lanes saved as a layout, rendered, and each
   // file compared with the panel's own Save as Image at that size; a range given on the

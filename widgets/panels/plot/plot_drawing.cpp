@@ -143,6 +143,19 @@ void PlotPanel::exportVisibleCsv(const QString& path) {
   });
 }
 
+void PlotPanel::exportAlignedCsv(const QString& path) {
+  // Time mode's visible series on the first one's sample times, each the last sample at or
+  // before a row (pandas merge_asof), over the visible range: one table for a notebook.
+  std::vector<exporters::Series> series;
+  for (const auto& s : series_)
+    if (s->visible) series.push_back(mode_->csvSeries(*s));
+  QCPRange range = plot_->xAxis->range();
+  saveInBackground(this, path, [series = std::move(series), range, path] {
+    return exporters::writeAlignedSeriesCsv(toPath(path), series, 0, exporters::Fill::Previous, "time_s", range.lower,
+                                            range.upper, true);
+  });
+}
+
 bool PlotPanel::saveImage(const QString& path, QString* error, QSize size) const {
   if (!size.isValid()) size = plot_->size();
   // Axis titles cut to the saved picture's height, as the screen's are to the widget's: the

@@ -12,6 +12,15 @@ QMenu* PlotPanel::makeMoreMenu() {
     askAndSave(tr("Export Visible Range as CSV"), QStringLiteral("plot.csv"), tr("CSV files (*.csv)"),
                [this](const QString& path) { exportVisibleCsv(path); });
   });
+  auto* aligned = menu->addAction(tr("Export Aligned Table…"), this, [this] {
+    askAndSave(tr("Export Aligned Table"), QStringLiteral("aligned.csv"), tr("CSV files (*.csv)"),
+               [this](const QString& path) { exportAlignedCsv(path); });
+  });
+  aligned->setToolTip(
+      tr("The visible series as one table: a row at each sample of the first, the others' last "
+         "value at or before it (as pandas' merge_asof)"));
+  connect(menu, &QMenu::aboutToShow, aligned,
+          [this, aligned] { aligned->setEnabled(mode() == Mode::Time && !series_.empty()); });
   menu->addAction(tr("Save as Image…"), this, [this] {
     QString path = QFileDialog::getSaveFileName(this, tr("Save Plot as Image"), QStringLiteral("plot.png"),
                                                 tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));

@@ -135,6 +135,10 @@ public:
   /// Writes the series' points inside the visible time range (every point in XY mode) as
   /// one CSV (exporters::writeSeriesCsv), in the background; ends with saved().
   void exportVisibleCsv(const QString& path);
+  /// Time mode: the visible series as one table on the first one's times over the visible
+  /// range, each the last sample at or before a row (exporters::writeAlignedSeriesCsv), in the
+  /// background; ends with saved().
+  void exportAlignedCsv(const QString& path);
   /// PNG, SVG or PDF by the file's suffix, at `size` (default: the plot's own).
   bool saveImage(const QString& path, QString* error, QSize size = {}) const;
   /// Loads series data directly (benchmarks: 10 M points without a bag).
