@@ -101,7 +101,8 @@ constexpr const char* kRenderUsage =
     "                           [--start S] [--end S] [--overwrite]\n"
     "    each plot of a saved layout (Layout > Export) drawn into DIR/{bag}_{panel}.{format}\n"
     "    for each recording, as the app draws it, without a display (by the desktop app\n"
-    "    beside bagscope-cli); the range: the layout's, or --start/--end (default 1200x600)\n";
+    "    beside bagscope-cli); the range: the layout's, or --start/--end; image viewers as\n"
+    "    they show the range's end (PNG); --size default 1200x600\n";
 constexpr const char* kCommonNotes =
     "\n"
     "FILE is a ROS 1 .bag, an .mcap, a rosbag2 folder (or its metadata.yaml or .db3).\n"

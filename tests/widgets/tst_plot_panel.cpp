@@ -286,6 +286,15 @@ private slots:
     xy.addXYSeries("/odom", "pose.pose.position.x", "/odom", "pose.pose.position.y");
     states.addStateLane("/diagnostics", "status[1].message");
     for (auto& spy : loaded) QTRY_VERIFY_WITH_TIMEOUT(spy->count() > 0, 20000);
+    // An image viewer at the recording's end, as the render shows images.
+    ImagePanel image(&d);
+    image.resize(640, 360);
+    image.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&image));
+    QSignalSpy frame(&image, &ImagePanel::frameShown);
+    image.setTopic("/camera/image_raw");
+    d.setPlayhead(d.endNs());
+    QTRY_VERIFY_WITH_TIMEOUT(frame.count() > 0 && image.shown().logTimeNs > d.endNs() - 200'000'000, 20000);
     QTemporaryDir dir;
     Layout layout;
     layout.name = "three";
@@ -294,6 +303,7 @@ private slots:
     for (PlotPanel* p : {&time, &xy, &states})
       views.append(
           QJsonObject{{"kind", "plot"}, {"name", QString("plot-%1").arg(++k)}, {"settings", p->saveSettings()}});
+    views.append(QJsonObject{{"kind", "image"}, {"name", "image-1"}, {"settings", image.saveSettings()}});
     layout.panels["views"] = views;
     QString error;
     QVERIFY2(layout.writeFile(dir.filePath("layout.json"), &error), qPrintable(error));
@@ -327,10 +337,14 @@ private slots:
       QString diff = compareImages(rendered, QImage(dir.filePath(name + ".app.png")), "render_" + name, 1, 0.002);
       QVERIFY2(diff.isEmpty(), qPrintable(diff));
     }
+    QString imageDiff = compareImages(QImage(dir.filePath("out/demo_uncompressed_image-1.png")), image.grab().toImage(),
+                                      "render_image-1", 1, 0.002);
+    QVERIFY2(imageDiff.isEmpty(), qPrintable(imageDiff));
     // A range: 0.5 s to 1 s after the start, as the time plot shows it when zoomed there.
     failed = render({"--start", "+0.5", "--end", "+1"});
     QVERIFY2(failed.isEmpty(), qPrintable(failed));
     time.setXRange(0.5, 1.0);
+    d.setPlayhead(d.startNs() + 1'000'000'000);  // the render puts the playhead at the range's end
     QVERIFY(time.saveImage(dir.filePath("zoomed.app.png"), &error, QSize(640, 360)));
     QImage zoomed(dir.filePath("out/demo_uncompressed_plot-1.png"));
     QString diff = compareImages(zoomed, QImage(dir.filePath("zoomed.app.png")), "render_zoomed", 1, 0.002);

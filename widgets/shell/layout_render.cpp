@@ -1,6 +1,7 @@
-// Rendering a layout's plots without a screen: each recording opened in a Document of its own,
-// each plot panel made from the layout's settings as Layout ▸ load makes it, drawn once its
-// series have loaded, and saved as Save as Image saves it.
+// Rendering a layout without a screen: each recording opened in a Document of its own, each
+// plot panel made from the layout's settings as loading a layout makes it, drawn once its
+// series have loaded and saved as Save as Image saves it; each image panel's frame at the
+// range's end, as the panel shows it.
 
 #include "widgets/shell/layout_render.hpp"
 
@@ -8,12 +9,15 @@
 #include <QEventLoop>
 #include <QFileInfo>
 #include <QJsonArray>
+#include <QSaveFile>
 #include <QTimer>
 
+#include <cmath>
 #include <cstdio>
 #include <memory>
 
 #include "core/export/export.hpp"
+#include "widgets/panels/image_panel.hpp"
 #include "widgets/panels/plot/plot_panel.hpp"
 #include "widgets/qt_text.hpp"
 #include "widgets/shell/document.hpp"
@@ -65,20 +69,22 @@ int renderLayout(const RenderRequest& r) {
     return 1;
   }
   struct View {
-    QString name;
+    QString kind, name;
     QJsonObject settings;
   };
-  std::vector<View> plots;
+  std::vector<View> views;
   for (const auto& v : layout->panels.value(QStringLiteral("views")).toArray()) {
     QJsonObject o = v.toObject();
     const QString kind = o.value(QStringLiteral("kind")).toString(), name = o.value(QStringLiteral("name")).toString();
-    if (kind == QLatin1String(PlotPanel::kKind))
-      plots.push_back({name, o.value(QStringLiteral("settings")).toObject()});
+    if (kind == QLatin1String(PlotPanel::kKind) || kind == QLatin1String(ImagePanel::kKind))
+      views.push_back({kind, name, o.value(QStringLiteral("settings")).toObject()});
     else
-      say(QStringLiteral("render: %1 (a %2 panel) is not drawn: only plots render without a screen").arg(name, kind));
+      say(QStringLiteral("render: %1 (a %2 panel) is not drawn: plots and images render without a screen, "
+                         "3D views need one")
+              .arg(name, kind));
   }
-  if (plots.empty()) {
-    say(QStringLiteral("render: the layout %1 has no plot").arg(r.layoutPath));
+  if (views.empty()) {
+    say(QStringLiteral("render: the layout %1 has no plot or image panel").arg(r.layoutPath));
     return 1;
   }
   if (!QDir().mkpath(r.outDir)) {
@@ -104,12 +110,43 @@ int renderLayout(const RenderRequest& r) {
       continue;
     }
     const std::string bag = exporters::recordingName(QFileInfo(recording).absoluteFilePath().toStdString());
-    for (const auto& view : plots) {
-      const QString file = QDir(r.outDir).filePath(
-          toQt(exporters::safeFileNameComponent(bag + "_" + view.name.toStdString())) + QLatin1Char('.') + format);
+    // The playhead at the range's end, where images are shown and the plots' cursor stands.
+    auto end = r.end.isEmpty() ? std::optional(static_cast<double>(document.endNs() - document.startNs()) / 1e9)
+                               : secondsAfterStart(r.end, document.startNs());
+    if (!end) {
+      say(QStringLiteral("render: --end takes seconds (since the epoch, or +S after the start)"));
+      return 2;
+    }
+    document.setPlayhead(document.startNs() + static_cast<qint64>(std::llround(*end * 1e9)));
+    for (const auto& view : views) {
+      const bool image = view.kind == QLatin1String(ImagePanel::kKind);
+      const QString file =
+          QDir(r.outDir).filePath(toQt(exporters::safeFileNameComponent(bag + "_" + view.name.toStdString())) +
+                                  QLatin1Char('.') + (image ? QStringLiteral("png") : format));
       if (!r.overwrite && QFileInfo::exists(file)) {
         say(QStringLiteral("render: %1 exists (use --overwrite)").arg(file));
         worse(4);
+        continue;
+      }
+      if (image) {  // the frame at the playhead, the range's end (a picture: PNG)
+        auto panel = std::make_unique<ImagePanel>(&document);
+        panel->resize(r.size);
+        panel->show();
+        bool shown = false;
+        QObject::connect(panel.get(), &ImagePanel::frameShown, panel.get(), [&] { shown = true; });
+        panel->restoreSettings(view.settings);
+        if (!shown && !waitFor(panel.get(), &ImagePanel::frameShown, 60)) {
+          say(QStringLiteral("render: %1: %2 shows no frame at %3 s").arg(recording, view.name).arg(*end));
+          worse(3);
+          continue;
+        }
+        QSaveFile out(file);
+        if (!out.open(QIODevice::WriteOnly) || !panel->grab().toImage().save(&out, "PNG") || !out.commit()) {
+          say(QStringLiteral("render: %1: %2").arg(file, out.errorString()));
+          worse(4);
+          continue;
+        }
+        ++written;
         continue;
       }
       auto plot = std::make_unique<PlotPanel>(&document);

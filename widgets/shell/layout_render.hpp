@@ -1,7 +1,7 @@
 #pragma once
-// Rendering a saved layout's plots to files without a person at the screen (`bagscope --render`,
+// Rendering a saved layout to files without a person at the screen (`bagscope --render`,
 // `bagscope-cli render`): each plot panel of the layout, for each recording, drawn as the app
-// draws it, into PNG, SVG or PDF.
+// draws it, into PNG, SVG or PDF; each image panel as it shows the range's end, into PNG.
 
 #include <QSize>
 #include <QString>
