@@ -357,6 +357,13 @@ private slots:
     QCOMPARE(svg.viewBox(), QRect(0, 0, 640, 360));
     QFile pdf(dir.filePath("out/demo_uncompressed_plot-3.pdf"));
     QVERIFY(pdf.open(QIODevice::ReadOnly) && pdf.read(5) == "%PDF-");
+    // A damaged recording is drawn as far as it reads, and says so: exit 3, as export does.
+    QProcess damaged;
+    damaged.start(BAGSCOPE_CLI, {"render", dir.filePath("layout.json"), dataPath("ros1/demo_truncated.bag"), "-o",
+                                 dir.filePath("damaged")});
+    QVERIFY(damaged.waitForFinished(120000));
+    QCOMPARE(damaged.exitCode(), 3);
+    QVERIFY(QFileInfo::exists(dir.filePath("damaged/demo_truncated_plot-1.png")));
     // What cannot be rendered says so: an unknown format is a usage error.
     QVERIFY(render({"--format", "gif"}).contains("png, svg or pdf"));
   }

@@ -109,6 +109,10 @@ int renderLayout(const RenderRequest& r) {
       worse(1);
       continue;
     }
+    for (const auto& problem : document.session()->problems()) {  // drawn as far as it reads, as export does
+      say(QStringLiteral("render: %1").arg(toQt(problem)));
+      worse(3);
+    }
     const std::string bag = exporters::recordingName(QFileInfo(recording).absoluteFilePath().toStdString());
     // The playhead at the range's end, where images are shown and the plots' cursor stands.
     auto end = r.end.isEmpty() ? std::optional(static_cast<double>(document.endNs() - document.startNs()) / 1e9)
