@@ -313,6 +313,16 @@ std::optional<std::string> implausibleSize(Codec codec, std::uint64_t compressed
   return std::nullopt;
 }
 
+Error sizeMismatch(Codec codec, std::uint64_t got, std::uint64_t expected) {
+  // "uncompressed data holds N bytes", not "none data decompressed to N bytes".
+  const ErrorCode code = got < expected ? ErrorCode::Truncated : ErrorCode::Format;
+  if (codec == Codec::None)
+    return makeError(
+        code, "uncompressed data holds " + std::to_string(got) + " bytes, its header says " + std::to_string(expected));
+  return makeError(code, std::string(codecName(codec)) + " data decompressed to " + std::to_string(got) +
+                             " bytes, expected " + std::to_string(expected));
+}
+
 Decompressor::Decompressor() : contexts_(std::make_unique<Contexts>()) {}
 Decompressor::~Decompressor() = default;
 
@@ -332,17 +342,9 @@ Result<void> Decompressor::decompress(Codec codec, std::span<const std::byte> in
     else if (checked == Checked::Unknown && !run(*contexts_, codec, in, expectedSize, out, done, error))
       return makeError(ErrorCode::Io, "cannot decode lz4 data");
   }
-  // "uncompressed data holds N bytes", not "none data decompressed to N bytes".
-  std::string what = codec == Codec::None ? std::string("uncompressed") : codecName(codec);
+  const std::string what = codec == Codec::None ? std::string("uncompressed") : codecName(codec);
   if (error) return makeError(ErrorCode::Format, what + " data is corrupt: " + error);
-  if (codec == Codec::None && out.size() != expectedSize)
-    return makeError(out.size() < expectedSize ? ErrorCode::Truncated : ErrorCode::Format,
-                     "uncompressed data holds " + std::to_string(out.size()) + " bytes, its header says " +
-                         std::to_string(expectedSize));
-  if (out.size() != expectedSize)
-    return makeError(out.size() < expectedSize ? ErrorCode::Truncated : ErrorCode::Format,
-                     what + " data decompressed to " + std::to_string(out.size()) + " bytes, expected " +
-                         std::to_string(expectedSize));
+  if (out.size() != expectedSize) return sizeMismatch(codec, out.size(), expectedSize);
   if (!done && codec != Codec::None)
     return makeError(ErrorCode::Truncated, what + " stream ends without its end marker");
   return {};

@@ -46,6 +46,11 @@ constexpr std::uint64_t kMaxUncompressedBytes = std::uint64_t{1} << 30;
 /// or more than the codec can produce), or nothing when the claim is plausible.
 std::optional<std::string> implausibleSize(Codec codec, std::uint64_t compressedBytes, std::uint64_t claimed);
 
+/// Data of `codec` that came to `got` bytes where its header says `expected`: Truncated when
+/// fewer, Format when more. One wording for the decompressor and for readers that take
+/// uncompressed data where it lies.
+Error sizeMismatch(Codec codec, std::uint64_t got, std::uint64_t expected);
+
 /// Decompresses chunk payloads, reusing its codec contexts from one call to the next.
 /// One thread at a time: give each reader or worker its own.
 class Decompressor {
@@ -57,9 +62,8 @@ public:
 
   /// Decompresses all of `in` into `out` (resized), which must come to exactly
   /// `expectedSize` bytes. Errors: Format for corrupt data or an implausible size (nothing
-  /// is inflated), Truncated when the input ends early. LZ4 content checksums are not verified (it would cost 5x the
-  /// decompression time); corrupt LZ4 data is still caught by the block decoder and by the record and message bounds
-  /// checks that follow.
+  /// is inflated), Truncated when the input ends early. LZ4 frames' block and content
+  /// checksums are verified (by xxHash's XXH32, faster than liblz4's own).
   Result<void> decompress(Codec codec, std::span<const std::byte> in, std::size_t expectedSize, ByteBuffer& out);
 
   /// For recovering a cut chunk: decompresses as much of `in` as decodes cleanly, up to

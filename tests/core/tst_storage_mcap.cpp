@@ -3,6 +3,8 @@
 
 #include <QtTest>
 
+#include <cstring>
+
 #include <map>
 #include <random>
 
@@ -190,6 +192,39 @@ private slots:
     QCOMPARE(problems.size(), std::size_t{1});
     QVERIFY2(problems[0].find("damaged.mcap") != std::string::npos, problems[0].c_str());
     QVERIFY(n > 500 && n < 715);
+  }
+
+  // An uncompressed chunk whose header claims more or fewer bytes than its records hold is
+  // refused as the decompressor refuses it (Truncated or Format, "holds N bytes"), whichever
+  // way it is read; claiming fewer once dropped the records past the claim without a word.
+  void anUncompressedChunkOfTheWrongSizeIsSaid() {
+    const auto intact = test::readFileBytes(test::dataPath("ros2/demo.mcap"));
+    // The first chunk record (op 0x06) after the magic and the header record.
+    auto u64 = [](const std::vector<std::byte>& b, std::size_t at) {
+      std::uint64_t v = 0;
+      std::memcpy(&v, b.data() + at, 8);
+      return v;
+    };
+    std::size_t at = 8;
+    while (at + 9 <= intact.size() && intact[at] != std::byte{0x06}) at += 9 + u64(intact, at + 1);
+    QVERIFY(at + 9 <= intact.size());
+    const std::size_t sizeAt = at + 9 + 16, crcAt = sizeAt + 8;
+    const std::uint64_t held = u64(intact, sizeAt);
+    for (std::int64_t off : {-16, 16}) {
+      auto bytes = intact;
+      const std::uint64_t claimed = held + static_cast<std::uint64_t>(off);
+      std::memcpy(bytes.data() + sizeAt, &claimed, 8);
+      std::memset(bytes.data() + crcAt, 0, 4);  // no CRC: the size alone must tell
+      auto source = openSource(memorySource(std::move(bytes), "sized.mcap"));
+      QVERIFY(source.has_value());
+      std::vector<std::string> problems;
+      (void)(*source)->readMessages(
+          {}, [](const MessageView&) { return true; }, [&](const Error& e) { problems.push_back(e.describe()); });
+      const std::string want =
+          "uncompressed data holds " + std::to_string(held) + " bytes, its header says " + std::to_string(claimed);
+      QVERIFY2(problems.size() == 1 && problems[0].find(want) != std::string::npos,
+               (problems.empty() ? std::string("no problem") : problems[0]).c_str());
+    }
   }
 
   // Deterministic damage to a real file: every outcome is a value or an error, and what is

@@ -550,9 +550,8 @@ Result<void> McapSource::parseChunk(std::span<const std::byte> content, bool cut
       !content.empty() && content.data() >= out.data.data() && content.data() < out.data.data() + out.data.size();
   std::span<const std::byte> data =
       records.first(static_cast<std::size_t>(std::min<std::uint64_t>(records.size(), uncompressedSize)));
-  if (inPlace && codec == Codec::None && !cut && data.size() != uncompressedSize) {
-    return makeError(ErrorCode::Truncated, "uncompressed data holds " + std::to_string(records.size()) +
-                                               " bytes, its header says " + std::to_string(uncompressedSize));
+  if (inPlace && codec == Codec::None && !cut && records.size() != uncompressedSize) {
+    return compress::sizeMismatch(codec, records.size(), uncompressedSize);  // as decompress() says it
   } else if (!inPlace || codec != Codec::None) {
     if (inPlace) std::swap(out.data, ctx.scratch);  // `records` now points into ctx.scratch
     if (cut) ctx.decompressor.decompressPrefix(codec, records, static_cast<std::size_t>(uncompressedSize), out.data);
