@@ -241,15 +241,8 @@ std::string tableCsv(const std::vector<TableColumn>& table, bool seconds) {
       if (missingAt(col, r)) continue;
       switch (col.kind) {
         case Kind::Int:
-          if (c == 0 && seconds) {
-            const std::int64_t ns = col.ints[r];
-            char buf[48];
-            std::snprintf(buf, sizeof buf, "%s%lld.%09lld", ns < 0 ? "-" : "", std::llabs(ns) / 1'000'000'000LL,
-                          std::llabs(ns) % 1'000'000'000LL);
-            out += buf;
-          } else {
-            out += std::to_string(col.ints[r]);
-          }
+          if (c == 0) appendCsvTime(col.ints[r], seconds, out);  // the rows' log time
+          else out += std::to_string(col.ints[r]);
           break;
         case Kind::Bool: out += col.ints[r] ? "True" : "False"; break;
         case Kind::UInt: out += std::to_string(col.uints[r]); break;

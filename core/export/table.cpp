@@ -133,18 +133,19 @@ void appendCsv(const Value* v, std::uint8_t byte, bool isByte, const Column& c, 
     case Value::Kind::String: return appendCsvText(v->text, out);
     default: break;
   }
-  if (c.kind == Column::Kind::Time) {
-    if (auto ns = sensors::timeNs(*v)) {
-      if (!seconds) {
-        out += std::to_string(*ns);
-      } else {
-        char buf[48];
-        std::snprintf(buf, sizeof buf, "%s%lld.%09lld", *ns < 0 ? "-" : "", std::llabs(*ns) / 1'000'000'000LL,
-                      std::llabs(*ns) % 1'000'000'000LL);
-        out += buf;
-      }
-    }
+  if (c.kind == Column::Kind::Time)
+    if (auto ns = sensors::timeNs(*v)) appendCsvTime(*ns, seconds, out);
+}
+
+void appendCsvTime(std::int64_t ns, bool seconds, std::string& out) {
+  if (!seconds) {
+    out += std::to_string(ns);
+    return;
   }
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%s%lld.%09lld", ns < 0 ? "-" : "", std::llabs(ns) / 1'000'000'000LL,
+                std::llabs(ns) % 1'000'000'000LL);
+  out += buf;
 }
 
 const char* npyType(const Column& c) {

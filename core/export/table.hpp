@@ -39,6 +39,9 @@ const decode::Value* columnValue(const decode::Value& message, const Column& col
 void appendCsvText(std::string_view text, std::string& out);
 /// Appends `v` as a CSV number: its shortest exact form, or nan, inf, -inf.
 void appendCsvNumber(double v, std::string& out);
+/// Appends a time as the CSV export writes times: integer ns, or with `seconds`
+/// seconds.nanoseconds exactly ("-1.500000000").
+void appendCsvTime(std::int64_t ns, bool seconds, std::string& out);
 
 /// Appends the value as CSV text (nothing when absent). Times in ns, or seconds.
 void appendCsv(const decode::Value* value, std::uint8_t byte, bool isByte, const Column& column, bool seconds,

@@ -102,11 +102,7 @@ private:
     const auto& o = setup_.options;
     line_.clear();
     auto time = [&](std::int64_t ns) {
-      Column tc{"", Column::Kind::Time, {}};
-      Value tv;
-      tv.kind = Value::Kind::Time;
-      tv.t = {ns / 1'000'000'000, ns % 1'000'000'000};
-      appendCsv(&tv, 0, false, tc, o.timeInSeconds, line_);
+      appendCsvTime(ns, o.timeInSeconds, line_);
       line_ += ',';
     };
     if (o.timeColumns != TimeColumns::Stamp) time(row.message.logTimeNs);
