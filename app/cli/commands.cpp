@@ -16,6 +16,7 @@
 #include "arguments.hpp"
 #include "core/base/digest.hpp"
 #include "core/base/json_text.hpp"
+#include "core/base/text.hpp"
 #include "core/decode/decoder.hpp"
 #include "core/session/session.hpp"
 #include "core/session/timing.hpp"
@@ -62,39 +63,6 @@ std::string describeForCli(const Error& error) {
 }
 
 // "1700000000.25" -> ns, exactly (no floating point); false when malformed.
-bool parseSeconds(std::string_view s, std::int64_t& ns) {
-  bool negative = !s.empty() && s.front() == '-';
-  if (negative) s.remove_prefix(1);
-  auto dot = s.find('.');
-  std::string_view whole = s.substr(0, dot);
-  std::string_view frac = dot == std::string_view::npos ? std::string_view{} : s.substr(dot + 1);
-  if (whole.empty() && frac.empty()) return false;
-  std::int64_t sec = 0;
-  if (!whole.empty()) {
-    auto r = std::from_chars(whole.data(), whole.data() + whole.size(), sec);
-    if (r.ec != std::errc() || r.ptr != whole.data() + whole.size() || sec > 9'000'000'000) return false;
-  }
-  std::int64_t sub = 0;
-  for (std::size_t i = 0; i < 9; ++i) {
-    char c = i < frac.size() ? frac[i] : '0';
-    if (c < '0' || c > '9') return false;
-    sub = sub * 10 + (c - '0');
-  }
-  for (std::size_t i = 9; i < frac.size(); ++i)
-    if (frac[i] < '0' || frac[i] > '9') return false;
-  ns = sec * 1'000'000'000 + sub;
-  if (negative) ns = -ns;
-  return true;
-}
-
-bool parseTimeArgument(std::string_view arg, std::int64_t recordingStartNs, std::int64_t& ns) {
-  bool relative = arg.starts_with('+');
-  if (relative) arg.remove_prefix(1);
-  if (!parseSeconds(arg, ns)) return false;
-  if (relative) ns += recordingStartNs;
-  return true;
-}
-
 int runInfo(const std::vector<std::string>& list) {
   std::optional<std::string> path;
   bool json = false, sizes = false;

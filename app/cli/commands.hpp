@@ -48,9 +48,4 @@ std::string formatOptionsUsage();
 /// `error` as the CLI prints it: described, and for a missing definition how to add it.
 std::string describeForCli(const Error& error);
 
-/// "1700000000.25" -> ns, exactly (no floating point); false when malformed.
-bool parseSeconds(std::string_view s, std::int64_t& ns);
-/// --start/--end: seconds since the epoch, or "+S" seconds after `recordingStartNs`.
-bool parseTimeArgument(std::string_view arg, std::int64_t recordingStartNs, std::int64_t& ns);
-
 }  // namespace bagscope::cli

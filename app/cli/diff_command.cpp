@@ -33,106 +33,6 @@ bool parseNumber(std::string_view text, double& out) {
   return !text.empty() && r.ec == std::errc() && r.ptr == text.data() + text.size() && std::isfinite(out);
 }
 
-// How B's times are set against A's.
-struct Alignment {
-  enum class Mode : std::uint8_t { Start, Offset, Event } mode = Mode::Start;
-  std::int64_t offsetNs = 0;  // Offset: B moved this much later after the starts are aligned
-  std::string topic, path;    // Event: the first message of topic, or the first crossing of path
-  char op = 0;                // '>' or '<': the crossing's direction
-  double value = 0;
-  std::string text = "start";
-};
-
-std::optional<Alignment> parseAlignment(std::string_view text) {
-  Alignment a;
-  a.text = std::string(text);
-  if (text == "start") return a;
-  if (text.starts_with("offset:")) {
-    a.mode = Alignment::Mode::Offset;
-    if (!parseSeconds(text.substr(7), a.offsetNs)) return std::nullopt;
-    return a;
-  }
-  if (!text.starts_with("event:")) return std::nullopt;
-  a.mode = Alignment::Mode::Event;
-  text.remove_prefix(6);
-  // TOPIC[:PATH>VALUE]: the topic ends at the first ':' (topic names hold none).
-  auto colon = text.find(':');
-  a.topic = std::string(text.substr(0, colon));
-  if (a.topic.empty()) return std::nullopt;
-  if (colon == std::string_view::npos) return a;
-  std::string_view rest = text.substr(colon + 1);
-  auto op = rest.find_first_of("<>");
-  if (op == std::string_view::npos || op == 0 || !parseNumber(rest.substr(op + 1), a.value)) return std::nullopt;
-  a.path = std::string(rest.substr(0, op));
-  a.op = rest[op];
-  return a;
-}
-
-// The time in `s` the alignment holds to: its start, an event topic's first message, or the
-// first time the path's value crosses the value (linearly between the two messages around it).
-Result<std::int64_t> anchorTime(const Session& s, const Alignment& a, const std::string& name) {
-  if (a.mode != Alignment::Mode::Event) return s.startNs();
-  auto id = s.findTopic(a.topic);
-  if (!id || s.index(*id).empty())
-    return makeError(ErrorCode::InvalidArgument, name + " has no message on '" + a.topic + "', the alignment's event");
-  if (a.path.empty()) return s.index(*id).front().logTimeNs;
-  auto columns = s.extractFields(*id, {a.path});
-  if (!columns) return columns.error();
-  const auto& t = columns->logTimeNs;
-  const auto& v = columns->values.front();
-  for (std::size_t i = 1; i < t.size(); ++i) {
-    const bool crossed = a.op == '>' ? v[i - 1] <= a.value && v[i] > a.value : v[i - 1] >= a.value && v[i] < a.value;
-    if (!crossed) continue;
-    const double w = (a.value - v[i - 1]) / (v[i] - v[i - 1]);
-    return t[i - 1] + static_cast<std::int64_t>(std::llround(w * static_cast<double>(t[i] - t[i - 1])));
-  }
-  return makeError(ErrorCode::InvalidArgument, name + ": " + a.topic + " " + a.path + " never crosses " + a.op +
-                                                   std::to_string(a.value) + ", the alignment's event");
-}
-
-// A topic's figures in one run.
-struct TopicFigures {
-  std::string type, definition, schemaEncoding;
-  std::uint64_t count = 0;
-  double rateHz = 0;
-  double largestGapS = 0;
-};
-
-TopicFigures figures(const Session& s, TopicId id) {
-  const auto& topic = s.topics()[id];
-  TopicFigures f;
-  f.type = topic.type;
-  if (!topic.members.empty()) {
-    f.definition = topic.members.front().connection->definition;
-    f.schemaEncoding = topic.members.front().connection->schemaEncoding;
-  }
-  std::vector<std::int64_t> times;
-  for (const auto& m : s.index(id)) times.push_back(m.logTimeNs);
-  const auto timing = session::computeTiming(std::move(times), {});  // as `stats` gives them
-  f.count = timing.count;
-  f.rateHz = timing.meanRateHz;
-  if (!timing.largestGaps.empty()) f.largestGapS = static_cast<double>(timing.largestGaps.front().lengthNs()) / 1e9;
-  return f;
-}
-
-// ROS 1 and ROS 2 spell one type two ways (std_msgs/Float64, std_msgs/msg/Float64).
-std::string plainType(std::string type) {
-  if (auto at = type.find("/msg/"); at != std::string::npos) type.erase(at, 4);
-  return type;
-}
-
-std::string trimmed(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
-  return std::string(text);
-}
-
-struct TopicDiff {
-  std::string topic;
-  TopicFigures a, b;
-  std::vector<std::string> changes;  // what differs beyond the tolerances
-};
-
 struct FieldDiff {
   std::string topic, path;
   analysis::SeriesDifference d;
@@ -141,7 +41,7 @@ struct FieldDiff {
 
 struct DiffArgs {
   fs::path a, b;
-  Alignment align;
+  session::RunAlignment align;
   std::vector<std::pair<std::string, std::string>> fields;  // topic, path
   double tolerance = 0;
   double rateTolerance = 0.05;
@@ -159,7 +59,7 @@ std::optional<int> parseDiffArgs(const std::vector<std::string>& list, DiffArgs&
       out.json = true;
     } else if (a == "--align") {
       if (!args.value(v)) return usage("--align needs start, offset:S or event:TOPIC[:PATH>VALUE]");
-      auto align = parseAlignment(v);
+      auto align = session::parseRunAlignment(v);
       if (!align) return usage("--align takes start, offset:S or event:TOPIC[:PATH>VALUE], not '" + v + "'");
       out.align = *align;
     } else if (a == "--field") {
@@ -185,11 +85,6 @@ std::optional<int> parseDiffArgs(const std::vector<std::string>& list, DiffArgs&
   return std::nullopt;
 }
 
-// Relative change beyond `tolerance` (a fraction of the larger).
-bool changed(double a, double b, double tolerance) {
-  return std::abs(a - b) > tolerance * std::max(std::abs(a), std::abs(b));
-}
-
 // A figure as JSON writes it (shortest exact form; "nan" quoted), and as text.
 std::string number(double v) {
   std::string out;
@@ -197,6 +92,26 @@ std::string number(double v) {
   return out;
 }
 std::string shown(double v) { return std::isnan(v) ? "n/a" : number(v); }
+
+using session::RunTopic;
+
+struct TopicDiff {
+  std::string topic;
+  RunTopic a, b;
+  std::vector<std::string> changes;  // what differs beyond the tolerances, as text
+};
+
+std::vector<std::string> changeTexts(const session::TopicComparison& t) {
+  using C = session::TopicComparison;
+  const RunTopic &a = *t.a, &b = *t.b;
+  std::vector<std::string> out;
+  if (t.changes & C::Type) out.push_back("type " + a.type + " -> " + b.type);
+  if (t.changes & C::Definition) out.push_back("definition changed");
+  if (t.changes & C::Count) out.push_back("count " + std::to_string(a.count) + " -> " + std::to_string(b.count));
+  if (t.changes & C::Rate) out.push_back("rate " + number(a.rateHz) + " -> " + number(b.rateHz) + " Hz");
+  if (t.changes & C::Gap) out.push_back("largest gap " + number(a.largestGapS) + " -> " + number(b.largestGapS) + " s");
+  return out;
+}
 
 }  // namespace
 
@@ -217,38 +132,22 @@ int runDiff(const std::vector<std::string>& list) {
   const Session& b = *runs[1];
 
   // B's times + shiftNs are A's.
-  auto anchorA = anchorTime(a, args.align, "A");
-  auto anchorB = anchorA ? anchorTime(b, args.align, "B") : anchorA;
-  if (!anchorB) {
-    std::fprintf(stderr, "bagscope-cli: %s\n", describeForCli(anchorB.error()).c_str());
+  auto shiftOrError = session::runShiftNs(a, b, args.align);
+  if (!shiftOrError) {
+    std::fprintf(stderr, "bagscope-cli: %s\n", describeForCli(shiftOrError.error()).c_str());
     return kFailed;
   }
-  const std::int64_t shiftNs = *anchorA - *anchorB + args.align.offsetNs;
+  const std::int64_t shiftNs = *shiftOrError;
 
   // Topics: those of one run only, and how the common ones changed.
-  std::vector<std::pair<std::string, TopicFigures>> onlyA, onlyB;
+  const auto topics = session::compareTopics(a, b, args.rateTolerance);
+  std::vector<std::pair<std::string, RunTopic>> onlyA, onlyB;
   std::vector<TopicDiff> common;
-  for (TopicId id = 0; id < a.topics().size(); ++id) {
-    const auto& name = a.topics()[id].name;
-    auto other = b.findTopic(name);
-    if (!other) {
-      onlyA.emplace_back(name, figures(a, id));
-      continue;
-    }
-    TopicDiff t{name, figures(a, id), figures(b, *other), {}};
-    if (plainType(t.a.type) != plainType(t.b.type)) t.changes.push_back("type " + t.a.type + " -> " + t.b.type);
-    else if (t.a.schemaEncoding == t.b.schemaEncoding && trimmed(t.a.definition) != trimmed(t.b.definition))
-      t.changes.push_back("definition changed");
-    if (t.a.count != t.b.count)
-      t.changes.push_back("count " + std::to_string(t.a.count) + " -> " + std::to_string(t.b.count));
-    if (changed(t.a.rateHz, t.b.rateHz, args.rateTolerance))
-      t.changes.push_back("rate " + number(t.a.rateHz) + " -> " + number(t.b.rateHz) + " Hz");
-    if (changed(t.a.largestGapS, t.b.largestGapS, args.rateTolerance))
-      t.changes.push_back("largest gap " + number(t.a.largestGapS) + " -> " + number(t.b.largestGapS) + " s");
-    common.push_back(std::move(t));
+  for (const auto& t : topics) {
+    if (!t.b) onlyA.emplace_back(t.topic, *t.a);
+    else if (!t.a) onlyB.emplace_back(t.topic, *t.b);
+    else common.push_back({t.topic, *t.a, *t.b, changeTexts(t)});
   }
-  for (TopicId id = 0; id < b.topics().size(); ++id)
-    if (!a.findTopic(b.topics()[id].name)) onlyB.emplace_back(b.topics()[id].name, figures(b, id));
 
   // Fields: B interpolated at A's times, over the span both cover once aligned.
   std::vector<FieldDiff> fields;

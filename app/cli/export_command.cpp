@@ -6,6 +6,7 @@
 
 #include "arguments.hpp"
 #include "commands.hpp"
+#include "core/base/text.hpp"
 #include "core/export/export.hpp"
 #include "progress.hpp"
 

@@ -1,5 +1,5 @@
 #pragma once
-// Small text helpers every layer shows to people: sizes and ROS type names.
+// Small text helpers every layer shows to people or reads from them: sizes, ROS type names, times.
 
 #include <cstdint>
 #include <string>
@@ -18,5 +18,10 @@ std::string normalTypeName(std::string_view type);
 bool isValidUtf8(std::string_view text);
 /// `text` with every byte that is not part of well-formed UTF-8 replaced by `replacement`.
 std::string withValidUtf8(std::string_view text, char replacement = '?');
+
+/// "1700000000.25" -> ns, exactly (no floating point); false when malformed.
+bool parseSeconds(std::string_view s, std::int64_t& ns);
+/// A time as people give it: seconds since the epoch, or "+S" seconds after `recordingStartNs`.
+bool parseTimeArgument(std::string_view arg, std::int64_t recordingStartNs, std::int64_t& ns);
 
 }  // namespace bagscope

@@ -1,6 +1,9 @@
 #include "timing.hpp"
 
+#include <fast_float/fast_float.h>
+
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -8,6 +11,7 @@
 
 #include "core/base/byte_cursor.hpp"
 #include "core/base/json_text.hpp"
+#include "core/base/text.hpp"
 #include "core/decode/decoder.hpp"
 #include "core/storage/summary.hpp"
 
@@ -217,6 +221,118 @@ std::string formatTimingJson(const std::vector<TopicTiming>& stats) {
     out += "}";
   }
   return out + "]";
+}
+
+std::optional<RunAlignment> parseRunAlignment(std::string_view text) {
+  RunAlignment a;
+  a.text = std::string(text);
+  if (text == "start") return a;
+  if (text.starts_with("offset:")) {
+    a.mode = RunAlignment::Mode::Offset;
+    if (!parseSeconds(text.substr(7), a.offsetNs)) return std::nullopt;
+    return a;
+  }
+  if (!text.starts_with("event:")) return std::nullopt;
+  a.mode = RunAlignment::Mode::Event;
+  text.remove_prefix(6);
+  // TOPIC[:PATH>VALUE]: the topic ends at the first ':' (topic names hold none).
+  auto colon = text.find(':');
+  a.topic = std::string(text.substr(0, colon));
+  if (a.topic.empty()) return std::nullopt;
+  if (colon == std::string_view::npos) return a;
+  std::string_view rest = text.substr(colon + 1);
+  auto op = rest.find_first_of("<>");
+  if (op == std::string_view::npos || op == 0) return std::nullopt;
+  std::string_view number = rest.substr(op + 1);
+  auto r = fast_float::from_chars(number.data(), number.data() + number.size(), a.value);
+  if (number.empty() || r.ec != std::errc() || r.ptr != number.data() + number.size() || !std::isfinite(a.value))
+    return std::nullopt;
+  a.path = std::string(rest.substr(0, op));
+  a.op = rest[op];
+  return a;
+}
+
+namespace {
+
+// The time in `s` the alignment holds to: its start, an event topic's first message, or the
+// first time the path's value crosses the value (linearly between the two messages around it).
+Result<std::int64_t> anchorTime(const Session& s, const RunAlignment& a, const std::string& name) {
+  if (a.mode != RunAlignment::Mode::Event) return s.startNs();
+  auto id = s.findTopic(a.topic);
+  if (!id || s.index(*id).empty())
+    return makeError(ErrorCode::InvalidArgument, name + " has no message on '" + a.topic + "', the alignment's event");
+  if (a.path.empty()) return s.index(*id).front().logTimeNs;
+  auto columns = s.extractFields(*id, {a.path});
+  if (!columns) return columns.error();
+  const auto& t = columns->logTimeNs;
+  const auto& v = columns->values.front();
+  for (std::size_t i = 1; i < t.size(); ++i) {
+    const bool crossed = a.op == '>' ? v[i - 1] <= a.value && v[i] > a.value : v[i - 1] >= a.value && v[i] < a.value;
+    if (!crossed) continue;
+    const double w = (a.value - v[i - 1]) / (v[i] - v[i - 1]);
+    return t[i - 1] + static_cast<std::int64_t>(std::llround(w * static_cast<double>(t[i] - t[i - 1])));
+  }
+  return makeError(ErrorCode::InvalidArgument, name + ": " + a.topic + " " + a.path + " never crosses " + a.op +
+                                                   std::to_string(a.value) + ", the alignment's event");
+}
+
+RunTopic runTopic(const Session& s, TopicId id) {
+  const auto& topic = s.topics()[id];
+  RunTopic f;
+  f.type = topic.type;
+  if (!topic.members.empty()) {
+    f.definition = topic.members.front().connection->definition;
+    f.schemaEncoding = topic.members.front().connection->schemaEncoding;
+  }
+  std::vector<std::int64_t> times;
+  for (const auto& m : s.index(id)) times.push_back(m.logTimeNs);
+  const auto timing = computeTiming(std::move(times), {});
+  f.count = timing.count;
+  f.rateHz = timing.meanRateHz;
+  if (!timing.largestGaps.empty()) f.largestGapS = static_cast<double>(timing.largestGaps.front().lengthNs()) / 1e9;
+  return f;
+}
+
+std::string_view trimmed(std::string_view text) {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+  return text;
+}
+
+bool changed(double a, double b, double tolerance) {
+  return std::abs(a - b) > tolerance * std::max(std::abs(a), std::abs(b));
+}
+
+}  // namespace
+
+Result<std::int64_t> runShiftNs(const Session& a, const Session& b, const RunAlignment& align) {
+  auto anchorA = anchorTime(a, align, "A");
+  BAGSCOPE_TRY(anchorA);
+  auto anchorB = anchorTime(b, align, "B");
+  BAGSCOPE_TRY(anchorB);
+  return *anchorA - *anchorB + align.offsetNs;
+}
+
+std::vector<TopicComparison> compareTopics(const Session& a, const Session& b, double tolerance) {
+  std::vector<TopicComparison> out;
+  for (TopicId id = 0; id < a.topics().size(); ++id) {
+    TopicComparison t{a.topics()[id].name, runTopic(a, id), std::nullopt, 0};
+    if (auto other = b.findTopic(t.topic)) {
+      t.b = runTopic(b, *other);
+      const RunTopic &x = *t.a, &y = *t.b;
+      using C = TopicComparison;
+      if (normalTypeName(x.type) != normalTypeName(y.type)) t.changes |= C::Type;
+      else if (x.schemaEncoding == y.schemaEncoding && trimmed(x.definition) != trimmed(y.definition))
+        t.changes |= C::Definition;
+      if (x.count != y.count) t.changes |= C::Count;
+      if (changed(x.rateHz, y.rateHz, tolerance)) t.changes |= C::Rate;
+      if (changed(x.largestGapS, y.largestGapS, tolerance)) t.changes |= C::Gap;
+    }
+    out.push_back(std::move(t));
+  }
+  for (TopicId id = 0; id < b.topics().size(); ++id)
+    if (!a.findTopic(b.topics()[id].name)) out.push_back({b.topics()[id].name, std::nullopt, runTopic(b, id), 0});
+  return out;
 }
 
 }  // namespace bagscope::session

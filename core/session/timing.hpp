@@ -2,12 +2,14 @@
 // Timing diagnostics per topic: how regularly a topic was recorded, where it paused,
 // whether its log times go backwards in the file, and how late messages were logged after
 // their header stamp. What `bagscope-cli stats` prints and the app's Stats dialog shows.
+// And two runs set against each other in time and per topic (`diff`, the app's compare view).
 
 #include <cstdint>
 #include <limits>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/session/session.hpp"
@@ -57,5 +59,42 @@ Result<std::vector<TopicTiming>> timingStats(const Session& session, StopToken s
 /// As text (a table) and as a JSON array.
 std::string formatTimingText(const std::vector<TopicTiming>& stats);
 std::string formatTimingJson(const std::vector<TopicTiming>& stats);
+
+/// How run B's times are set against run A's.
+struct RunAlignment {
+  enum class Mode : std::uint8_t { Start, Offset, Event } mode = Mode::Start;
+  std::int64_t offsetNs = 0;  ///< Offset: B moved this much later after the starts are aligned
+  std::string topic, path;    ///< Event: the first message of topic, or the first crossing of path
+  char op = 0;                ///< '>' or '<': the crossing's direction
+  double value = 0;
+  std::string text = "start";  ///< as it was given
+};
+/// "start", "offset:S", "event:TOPIC" or "event:TOPIC:PATH>VALUE" (or "<VALUE"); nothing when
+/// it does not read.
+std::optional<RunAlignment> parseRunAlignment(std::string_view text);
+/// What B's log times add to be A's under `align`: the anchors' difference (starts, or the
+/// event in each run: a topic's first message, or the first time the path crosses the value,
+/// interpolated between the messages around it), plus the offset. Errors (InvalidArgument)
+/// name the run ("A", "B") and the event it lacks.
+Result<std::int64_t> runShiftNs(const Session& a, const Session& b, const RunAlignment& align);
+
+/// A topic's figures in one run, as `stats` gives them.
+struct RunTopic {
+  std::string type, definition, schemaEncoding;
+  std::uint64_t count = 0;
+  double rateHz = 0;
+  double largestGapS = 0;
+};
+/// One topic of either run: its figures in the runs that have it, and what changed.
+struct TopicComparison {
+  enum Change : std::uint8_t { Type = 1, Definition = 2, Count = 4, Rate = 8, Gap = 16 };
+  std::string topic;
+  std::optional<RunTopic> a, b;
+  std::uint8_t changes = 0;  ///< Change flags, for topics both have
+};
+/// A's topics in its order, then those only B has. Types compare as one across ROS 1 and ROS
+/// 2 spellings; definitions (of one encoding) without their outer whitespace; rates and
+/// largest gaps when they differ by more than `tolerance`, a fraction of the larger.
+std::vector<TopicComparison> compareTopics(const Session& a, const Session& b, double tolerance);
 
 }  // namespace bagscope::session

@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "core/base/text.hpp"
 #include "core/export/export.hpp"
 #include "widgets/panels/image_panel.hpp"
 #include "widgets/panels/plot/plot_panel.hpp"
@@ -40,14 +41,12 @@ bool waitFor(Object* object, Signal signal, int seconds) {
   return loop.exec() == 0;
 }
 
-// A time of the command line (seconds since the epoch, or "+S" after the start) as seconds
-// after the recording's start; nothing when it does not read.
+// A time of the command line (seconds since the epoch, or "+S" after the start, read exactly
+// as the CLI reads them) as seconds after the recording's start; nothing when it does not read.
 std::optional<double> secondsAfterStart(const QString& text, qint64 startNs) {
-  const bool relative = text.startsWith(QLatin1Char('+'));
-  bool ok = false;
-  const double s = (relative ? text.mid(1) : text).toDouble(&ok);
-  if (!ok) return std::nullopt;
-  return relative ? s : s - static_cast<double>(startNs) / 1e9;
+  std::int64_t ns = 0;
+  if (!parseTimeArgument(text.toStdString(), startNs, ns)) return std::nullopt;
+  return static_cast<double>(ns - startNs) / 1e9;
 }
 
 }  // namespace
