@@ -163,6 +163,13 @@
             <numerusform>%1: %n samples, min %2, max %3, mean %4, std %5, %6 Hz</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%1: %n sample(s), RMS %2, max |Δ| %3, mean %4, correlation %5</source>
+        <translation>
+            <numerusform>%1: %n sample, RMS %2, max |Δ| %3, mean %4, correlation %5</numerusform>
+            <numerusform>%1: %n samples, RMS %2, max |Δ| %3, mean %4, correlation %5</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::SaveRecordingDialog</name>

@@ -652,6 +652,77 @@
     </message>
 </context>
 <context>
+    <name>bagscope::widgets::CompareDialog</name>
+    <message>
+        <source>Compare With</source>
+        <translation>比較</translation>
+    </message>
+    <message>
+        <source>A bag, MCAP file or rosbag2 folder</source>
+        <translation>bag、MCAP ファイルまたは rosbag2 フォルダー</translation>
+    </message>
+    <message>
+        <source>Files…</source>
+        <translation>ファイル…</translation>
+    </message>
+    <message>
+        <source>Folder…</source>
+        <translation>フォルダー…</translation>
+    </message>
+    <message>
+        <source>Run B</source>
+        <translation>ラン B</translation>
+    </message>
+    <message>
+        <source>Recordings (%1);;All files (*)</source>
+        <translation>記録 (%1);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>Their starts</source>
+        <translation>両方の開始</translation>
+    </message>
+    <message>
+        <source>Their starts, B moved by an offset</source>
+        <translation>両方の開始、B をオフセット分ずらす</translation>
+    </message>
+    <message>
+        <source>An event in both runs</source>
+        <translation>両ランのイベント</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>B later by:</source>
+        <translation>B の遅れ：</translation>
+    </message>
+    <message>
+        <source>empty: the topic&apos;s first message</source>
+        <translation>空欄：トピックの最初のメッセージ</translation>
+    </message>
+    <message>
+        <source>Topic:</source>
+        <translation>トピック：</translation>
+    </message>
+    <message>
+        <source>First time the field crosses:</source>
+        <translation>フィールドが最初に越える値：</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比較</translation>
+    </message>
+    <message>
+        <source>Run B:</source>
+        <translation>ラン B：</translation>
+    </message>
+    <message>
+        <source>Align by:</source>
+        <translation>揃え方：</translation>
+    </message>
+</context>
+<context>
     <name>bagscope::widgets::DiagnosticsPanel</name>
     <message>
         <source>Hardware / Name</source>
@@ -713,6 +784,10 @@
     <message>
         <source>Add the folder of its package&apos;s .msg files, or a recording that defines it, in Settings ▸ Message definitions.</source>
         <translation>設定 ▸ メッセージ定義 で、そのパッケージの .msg フォルダ、またはこの型を定義している記録を追加してください。</translation>
+    </message>
+    <message>
+        <source>The alignment &apos;%1&apos; is not understood</source>
+        <translation>揃え方「%1」を解釈できません</translation>
     </message>
 </context>
 <context>
@@ -1534,6 +1609,30 @@
         <source>of the last session</source>
         <translation>前回のセッションの</translation>
     </message>
+    <message>
+        <source>Compare &amp;With…</source>
+        <translation>比較(&amp;W)…</translation>
+    </message>
+    <message>
+        <source>Stop Comparing</source>
+        <translation>比較をやめる</translation>
+    </message>
+    <message>
+        <source>Run B: not set against A</source>
+        <translation>ラン B：A に揃えられません</translation>
+    </message>
+    <message>
+        <source>Opening run B…</source>
+        <translation>ラン B を開いています…</translation>
+    </message>
+    <message>
+        <source>Compared with %1</source>
+        <translation>%1 と比較中</translation>
+    </message>
+    <message>
+        <source>Run B aligned by %1: its times %2 s</source>
+        <translation>ラン B は %1 で揃えています：時刻 %2 秒</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::MapPanel</name>
@@ -2090,6 +2189,36 @@ t = 時刻（秒）
         <source>The visible series as one table: a row at each sample of the first, the others&apos; last value at or before it (as pandas&apos; merge_asof)</source>
         <translation>表示中の系列を 1 つの表に：最初の系列の各サンプルを 1 行とし、他の系列はその時刻以前の最後の値（pandas の merge_asof と同じ）</translation>
     </message>
+    <message numerus="yes">
+        <source>%1: %n sample(s), RMS %2, max |Δ| %3, mean %4, correlation %5</source>
+        <translation>
+            <numerusform>%1：%n サンプル、RMS %2、最大 |Δ| %3、平均 %4、相関 %5</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Run B Beside It</source>
+        <translation>ラン B を並べて表示</translation>
+    </message>
+    <message>
+        <source>Difference B − A</source>
+        <translation>差分 B − A</translation>
+    </message>
+    <message>
+        <source>%1 [B]</source>
+        <translation>%1 [B]</translation>
+    </message>
+    <message>
+        <source>%1 [B − A]</source>
+        <translation>%1 [B − A]</translation>
+    </message>
+    <message>
+        <source>%1: no run B (File ▸ Compare With…)</source>
+        <translation>%1：ラン B がありません（ファイル ▸ 比較…）</translation>
+    </message>
+    <message>
+        <source>no topic %1 in run B</source>
+        <translation>ラン B にトピック %1 がありません</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::ProblemsPanel</name>
@@ -2589,6 +2718,38 @@ t = 時刻（秒）
     <message>
         <source>Size</source>
         <translation>サイズ</translation>
+    </message>
+    <message>
+        <source>Only in run A</source>
+        <translation>ラン A のみ</translation>
+    </message>
+    <message>
+        <source>Only in run B</source>
+        <translation>ラン B のみ</translation>
+    </message>
+    <message>
+        <source>Run B&apos;s type: %1</source>
+        <translation>ラン B の型：%1</translation>
+    </message>
+    <message>
+        <source>Run B defines this type differently</source>
+        <translation>ラン B ではこの型の定義が異なります</translation>
+    </message>
+    <message>
+        <source>Messages B</source>
+        <translation>メッセージ数 B</translation>
+    </message>
+    <message>
+        <source>Rate B (Hz)</source>
+        <translation>レート B (Hz)</translation>
+    </message>
+    <message>
+        <source>Largest Gap (s)</source>
+        <translation>最大間隔 (秒)</translation>
+    </message>
+    <message>
+        <source>Largest Gap B (s)</source>
+        <translation>最大間隔 B (秒)</translation>
     </message>
 </context>
 <context>

@@ -652,6 +652,77 @@
     </message>
 </context>
 <context>
+    <name>bagscope::widgets::CompareDialog</name>
+    <message>
+        <source>Compare With</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <source>A bag, MCAP file or rosbag2 folder</source>
+        <translation>bag、MCAP 文件或 rosbag2 文件夹</translation>
+    </message>
+    <message>
+        <source>Files…</source>
+        <translation>文件…</translation>
+    </message>
+    <message>
+        <source>Folder…</source>
+        <translation>文件夹…</translation>
+    </message>
+    <message>
+        <source>Run B</source>
+        <translation>运行 B</translation>
+    </message>
+    <message>
+        <source>Recordings (%1);;All files (*)</source>
+        <translation>录制文件 (%1);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Their starts</source>
+        <translation>两者的开始</translation>
+    </message>
+    <message>
+        <source>Their starts, B moved by an offset</source>
+        <translation>两者的开始，B 再偏移</translation>
+    </message>
+    <message>
+        <source>An event in both runs</source>
+        <translation>两次运行中的事件</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>B later by:</source>
+        <translation>B 延后：</translation>
+    </message>
+    <message>
+        <source>empty: the topic&apos;s first message</source>
+        <translation>留空：该话题的第一条消息</translation>
+    </message>
+    <message>
+        <source>Topic:</source>
+        <translation>话题：</translation>
+    </message>
+    <message>
+        <source>First time the field crosses:</source>
+        <translation>字段首次越过：</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <source>Run B:</source>
+        <translation>运行 B：</translation>
+    </message>
+    <message>
+        <source>Align by:</source>
+        <translation>对齐方式：</translation>
+    </message>
+</context>
+<context>
     <name>bagscope::widgets::DiagnosticsPanel</name>
     <message>
         <source>Hardware / Name</source>
@@ -713,6 +784,10 @@
     <message>
         <source>Add the folder of its package&apos;s .msg files, or a recording that defines it, in Settings ▸ Message definitions.</source>
         <translation>请在 设置 ▸ 消息定义 中添加其功能包的 .msg 文件夹，或定义了该类型的录制文件。</translation>
+    </message>
+    <message>
+        <source>The alignment &apos;%1&apos; is not understood</source>
+        <translation>无法理解对齐方式“%1”</translation>
     </message>
 </context>
 <context>
@@ -1534,6 +1609,30 @@
         <source>of the last session</source>
         <translation>上次会话的</translation>
     </message>
+    <message>
+        <source>Compare &amp;With…</source>
+        <translation>比较(&amp;W)…</translation>
+    </message>
+    <message>
+        <source>Stop Comparing</source>
+        <translation>停止比较</translation>
+    </message>
+    <message>
+        <source>Run B: not set against A</source>
+        <translation>运行 B：未能与 A 对齐</translation>
+    </message>
+    <message>
+        <source>Opening run B…</source>
+        <translation>正在打开运行 B…</translation>
+    </message>
+    <message>
+        <source>Compared with %1</source>
+        <translation>正在与 %1 比较</translation>
+    </message>
+    <message>
+        <source>Run B aligned by %1: its times %2 s</source>
+        <translation>运行 B 按 %1 对齐：其时间 %2 秒</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::MapPanel</name>
@@ -2090,6 +2189,36 @@ t = 时间（秒）
         <source>The visible series as one table: a row at each sample of the first, the others&apos; last value at or before it (as pandas&apos; merge_asof)</source>
         <translation>可见曲线合为一张表：第一条曲线的每个采样为一行，其余曲线取该时刻或之前的最后一个值（同 pandas 的 merge_asof）</translation>
     </message>
+    <message numerus="yes">
+        <source>%1: %n sample(s), RMS %2, max |Δ| %3, mean %4, correlation %5</source>
+        <translation>
+            <numerusform>%1：%n 个样本，RMS %2，最大 |Δ| %3，平均 %4，相关系数 %5</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Run B Beside It</source>
+        <translation>并排显示运行 B</translation>
+    </message>
+    <message>
+        <source>Difference B − A</source>
+        <translation>差值 B − A</translation>
+    </message>
+    <message>
+        <source>%1 [B]</source>
+        <translation>%1 [B]</translation>
+    </message>
+    <message>
+        <source>%1 [B − A]</source>
+        <translation>%1 [B − A]</translation>
+    </message>
+    <message>
+        <source>%1: no run B (File ▸ Compare With…)</source>
+        <translation>%1：没有运行 B（文件 ▸ 比较…）</translation>
+    </message>
+    <message>
+        <source>no topic %1 in run B</source>
+        <translation>运行 B 中没有话题 %1</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::ProblemsPanel</name>
@@ -2589,6 +2718,38 @@ t = 时间（秒）
     <message>
         <source>Size</source>
         <translation>大小</translation>
+    </message>
+    <message>
+        <source>Only in run A</source>
+        <translation>仅在运行 A 中</translation>
+    </message>
+    <message>
+        <source>Only in run B</source>
+        <translation>仅在运行 B 中</translation>
+    </message>
+    <message>
+        <source>Run B&apos;s type: %1</source>
+        <translation>运行 B 的类型：%1</translation>
+    </message>
+    <message>
+        <source>Run B defines this type differently</source>
+        <translation>运行 B 对此类型的定义不同</translation>
+    </message>
+    <message>
+        <source>Messages B</source>
+        <translation>消息数 B</translation>
+    </message>
+    <message>
+        <source>Rate B (Hz)</source>
+        <translation>频率 B (Hz)</translation>
+    </message>
+    <message>
+        <source>Largest Gap (s)</source>
+        <translation>最大间隔 (秒)</translation>
+    </message>
+    <message>
+        <source>Largest Gap B (s)</source>
+        <translation>最大间隔 B (秒)</translation>
     </message>
 </context>
 <context>

@@ -176,9 +176,11 @@ void Document::setMessagePaths(const QStringList& paths) {
   if (paths == messagePaths_) return;
   messagePaths_ = paths;
   if (session_) open(paths_);
+  if (comparison_) comparison_->setMessagePaths(paths);
 }
 
 void Document::close() {
+  stopComparing();
   sizeJob_.reset();
   session_.reset();
   paths_.clear();
@@ -204,6 +206,68 @@ void Document::adopt(std::shared_ptr<session::Session> session, const QStringLis
   emit sessionChanged();
   emit playheadChanged(playheadNs_);
   measureSizes();
+  if (comparison_) compareRuns();
+}
+
+void Document::compareWith(const QStringList& paths, const QString& alignment) {
+  stopComparing();
+  comparison_ = new Document(this);
+  comparison_->setObjectName(QStringLiteral("runB"));
+  comparison_->messagePaths_ = messagePaths_;
+  comparison_->cacheBytes_ = cacheBytes_;
+  alignment_ = alignment;
+  connect(comparison_, &Document::openFinished, this, [this](const QString& error, const QStringList& failures) {
+    if (error.isEmpty() && comparison_->session()) return;  // sessionChanged follows
+    comparisonProblem_ = error.isEmpty() ? failures.join(QLatin1Char('\n')) : error;
+    emit comparisonChanged();
+  });
+  connect(comparison_, &Document::sessionChanged, this, &Document::compareRuns);
+  comparison_->open(paths);
+  emit comparisonChanged();
+}
+
+void Document::setComparisonAlignment(const QString& alignment) {
+  if (alignment == alignment_) return;
+  alignment_ = alignment;
+  if (comparison_) compareRuns();
+}
+
+void Document::stopComparing() {
+  if (!comparison_) return;
+  ++comparing_;  // a result on its way is dropped
+  delete comparison_;
+  comparison_ = nullptr;
+  shiftNs_ = 0;
+  topicComparison_.clear();
+  comparisonProblem_.clear();
+  emit comparisonChanged();
+}
+
+void Document::compareRuns() {
+  const int generation = ++comparing_;
+  auto a = session_;
+  auto b = comparison_ ? comparison_->session_ : nullptr;
+  auto align = session::parseRunAlignment(alignment_.toStdString());
+  if (!a || !b || !align) {
+    shiftNs_ = 0;
+    topicComparison_.clear();
+    comparisonProblem_ = align ? QString() : tr("The alignment '%1' is not understood").arg(alignment_);
+    emit comparisonChanged();
+    return;
+  }
+  // Both sessions are held by the thread: either may be replaced meanwhile.
+  startDetached([this, mailbox = mailbox_, generation, a, b, align = *align] {
+    auto shift = runCatching([&] { return session::runShiftNs(*a, *b, align); });
+    auto topics = session::compareTopics(*a, *b, 0.05);  // as `diff` by default
+    mailbox->post([this, generation, shift, topics = std::move(topics)]() mutable {
+      if (generation != comparing_) return;
+      shiftNs_ = shift ? *shift : 0;
+      comparisonProblem_ = shift ? QString() : toQt(shift.error().describe());
+      topicComparison_ = std::move(topics);
+      if (comparison_) comparison_->setPlayhead(playheadNs_ - shiftNs_);
+      emit comparisonChanged();
+    });
+  });
 }
 
 void Document::measureSizes() {
@@ -259,6 +323,7 @@ void Document::setPlayhead(qint64 ns) {
   ns = std::clamp(ns, startNs(), endNs());
   if (ns == playheadNs_) return;
   playheadNs_ = ns;
+  if (comparison_) comparison_->setPlayhead(ns - shiftNs_);  // the same moment in run B
   emit playheadChanged(ns);
 }
 
@@ -283,6 +348,7 @@ void Document::setCurrentTopic(int topic) {
 void Document::setCacheBudget(std::size_t bytes) {
   cacheBytes_ = bytes;
   if (session_) session_->setCacheBudget(bytes);
+  if (comparison_) comparison_->setCacheBudget(bytes);
 }
 
 }  // namespace bagscope::widgets

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/session/session.hpp"
+#include "core/session/timing.hpp"
 
 namespace bagscope::widgets {
 
@@ -100,6 +101,23 @@ public:
   void setMessagePaths(const QStringList& paths);
   const QStringList& messagePaths() const { return messagePaths_; }
 
+  /// Run B of a comparison (File ▸ Compare With…): another document over other recordings,
+  /// whose log times plus comparisonShiftNs() are this one's, its playhead at this one's
+  /// moment; null when not comparing.
+  Document* comparison() const { return comparison_; }
+  /// Opens `paths` as run B, set against this run by `alignment` (session::parseRunAlignment:
+  /// "start", "offset:S", "event:TOPIC", "event:TOPIC:PATH>VALUE").
+  void compareWith(const QStringList& paths, const QString& alignment);
+  void setComparisonAlignment(const QString& alignment);
+  const QString& comparisonAlignment() const { return alignment_; }
+  void stopComparing();
+  qint64 comparisonShiftNs() const { return shiftNs_; }
+  /// Both runs' topics set against each other (A's, then B's own); empty until worked out.
+  const std::vector<session::TopicComparison>& topicComparison() const { return topicComparison_; }
+  /// Why run B is not set against this one (it did not open, the alignment's event is
+  /// missing); empty when it is.
+  const QString& comparisonProblem() const { return comparisonProblem_; }
+
 signals:
   void openProgress(double fraction);
   /// `error` is empty when something opened; `failures` lists files that did not (each
@@ -113,6 +131,8 @@ signals:
   void playheadChanged(qint64 ns);
   void rangeChanged();
   void currentTopicChanged(int topic);
+  /// Comparing started or stopped, run B opened, or its alignment or topic figures changed.
+  void comparisonChanged();
 
 private:
   struct Opening;
@@ -120,6 +140,7 @@ private:
   void measureSizes();
   std::vector<ProblemGroup> collectProblems() const;
   void startSizeJob();
+  void compareRuns();  // the shift and topic figures of both runs, in the background
 
   std::shared_ptr<Mailbox> mailbox_;  // for the size job's progress and result
   std::shared_ptr<session::Session> session_;
@@ -135,6 +156,12 @@ private:
   QStringList messagePaths_;
   std::shared_ptr<Opening> opening_;
   std::shared_ptr<Job> sizeJob_;
+  Document* comparison_ = nullptr;  // a child
+  QString alignment_ = QStringLiteral("start");
+  qint64 shiftNs_ = 0;
+  std::vector<session::TopicComparison> topicComparison_;
+  QString comparisonProblem_;
+  int comparing_ = 0;  // which compareRuns() result is the newest
 };
 
 /// Message sizes summed per topic over `session`, on its workers (for TopicInfo::sizeBytes).

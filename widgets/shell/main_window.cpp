@@ -30,6 +30,7 @@
 #include "core/base/text.hpp"
 #include "core/session/session.hpp"
 #include "widgets/dialogs/about_dialog.hpp"
+#include "widgets/dialogs/compare_dialog.hpp"
 #include "widgets/dialogs/export_wizard.hpp"
 #include "widgets/dialogs/save_recording_dialog.hpp"
 #include "widgets/dialogs/stats_dialog.hpp"
@@ -132,6 +133,10 @@ MainWindow::MainWindow(QWidget* parent, const QString& layoutFolder)
   recoverButton_->setToolTip(tr("Write every message that could be read to a new, clean recording"));
   recoverButton_->hide();
   connect(recoverButton_, &QToolButton::clicked, this, [this] { showSaveRecording(true); });
+  compareStatus_ = new QLabel(this);
+  compareStatus_->setObjectName(QStringLiteral("compareStatus"));
+  compareStatus_->hide();
+  statusBar()->addPermanentWidget(compareStatus_);
   statusBar()->addPermanentWidget(problemsBadge_);
   statusBar()->addPermanentWidget(recoverButton_);
   statusBar()->addPermanentWidget(summary_);
@@ -149,6 +154,7 @@ MainWindow::MainWindow(QWidget* parent, const QString& layoutFolder)
     emit openFinished(tr("Opening was cancelled."));
   });
   connect(document_, &Document::sessionChanged, this, &MainWindow::onSessionChanged);
+  connect(document_, &Document::comparisonChanged, this, &MainWindow::showComparison);
   connect(document_, &Document::sizeProgress, this, [this](double f) {
     if (f < 1.0) statusBar()->showMessage(tr("Measuring topic sizes… %1%").arg(static_cast<int>(f * 100)));
     else statusBar()->clearMessage();
@@ -386,6 +392,10 @@ void MainWindow::createMenus() {
   recoverAction_->setEnabled(false);
   file->addAction(tr("&Close"), QKeySequence::Close, document_, &Document::close);
   file->addSeparator();
+  file->addAction(tr("Compare &With…"), this, &MainWindow::showCompare);
+  stopComparingAction_ = file->addAction(tr("Stop Comparing"), document_, &Document::stopComparing);
+  stopComparingAction_->setEnabled(false);
+  file->addSeparator();
   file->addAction(tr("&Settings…"), QKeySequence::Preferences, this, &MainWindow::showSettings);
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -541,6 +551,10 @@ Layout MainWindow::currentLayout(const QString& name) const {
                                {QStringLiteral("name"), d->objectName()},
                                {QStringLiteral("settings"), p->saveSettings()}});
   l.panels[QStringLiteral("views")] = views;
+  if (Document* b = document_->comparison())
+    l.panels[QStringLiteral("comparison")] =
+        QJsonObject{{QStringLiteral("recordings"), QJsonArray::fromStringList(b->paths())},
+                    {QStringLiteral("alignment"), document_->comparisonAlignment()}};
   return l;
 }
 
@@ -580,6 +594,45 @@ void MainWindow::applyLayout(const Layout& l, bool atStart) {
   QJsonObject play = l.panels.value(QStringLiteral("playback")).toObject();
   playback_->setSpeed(play.value(QStringLiteral("speed")).toDouble(1.0));
   playback_->setLoop(play.value(QStringLiteral("loop")).toBool());
+  // The comparison the layout was saved with: run B opened again unless it is open already.
+  QJsonObject compared = l.panels.value(QStringLiteral("comparison")).toObject();
+  QStringList runB;
+  for (const auto& p : compared.value(QStringLiteral("recordings")).toArray()) runB << p.toString();
+  const QString alignment = compared.value(QStringLiteral("alignment")).toString(QStringLiteral("start"));
+  if (runB.isEmpty()) document_->stopComparing();
+  else if (document_->comparison() && document_->comparison()->paths() == runB)
+    document_->setComparisonAlignment(alignment);
+  else document_->compareWith(runB, alignment);
+}
+
+void MainWindow::showCompare() {
+  CompareDialog dialog(document_, this);
+  if (dialog.exec() != QDialog::Accepted) return;
+  if (document_->comparison() && document_->comparison()->paths() == dialog.paths())
+    document_->setComparisonAlignment(dialog.alignment());
+  else document_->compareWith(dialog.paths(), dialog.alignment());
+}
+
+void MainWindow::showComparison() {
+  Document* b = document_->comparison();
+  stopComparingAction_->setEnabled(b != nullptr);
+  compareStatus_->setVisible(b != nullptr);
+  if (!b) return;
+  const QString problem = document_->comparisonProblem();
+  if (!problem.isEmpty()) {
+    compareStatus_->setText(tr("Run B: not set against A"));
+    compareStatus_->setToolTip(problem);
+  } else if (!b->session()) {
+    compareStatus_->setText(tr("Opening run B…"));
+    compareStatus_->setToolTip(QString());
+  } else {
+    const double shift = static_cast<double>(document_->comparisonShiftNs()) / 1e9;
+    compareStatus_->setText(tr("Compared with %1").arg(displayName(b->paths())));
+    compareStatus_->setToolTip(
+        tr("Run B aligned by %1: its times %2 s")
+            .arg(document_->comparisonAlignment(),
+                 (shift >= 0 ? QStringLiteral("+") : QString()) + QLocale().toString(shift, 'f', 3)));
+  }
 }
 
 void MainWindow::rebuildLayoutsMenu() {

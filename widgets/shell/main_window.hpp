@@ -104,6 +104,9 @@ private:
   void exportLayout();
   void showSettings();
   void showAbout();
+  /// File ▸ Compare With…, and the status bar's word on the comparison.
+  void showCompare();
+  void showComparison();
   void showExport(const QStringList& topics);
   /// File ▸ Save Selection As… and File ▸ Recover… (the status bar offers the latter for a damaged recording).
   void showSaveRecording(bool recover);
@@ -119,6 +122,8 @@ private:
   QToolButton* recoverButton_ = nullptr;  // shown while a damaged recording is open
   QAction* saveSelectionAction_ = nullptr;
   QAction* recoverAction_ = nullptr;
+  QAction* stopComparingAction_ = nullptr;
+  QLabel* compareStatus_ = nullptr;  // shown while comparing: run B, its shift or its problem
   LayoutStore store_;
   AppSettings settings_;
   QMenu* recentMenu_ = nullptr;

@@ -10,6 +10,7 @@
 
 #include "core/base/text.hpp"
 #include "widgets/panels/panel_registry.hpp"
+#include "widgets/qt_text.hpp"
 #include "widgets/shell/document.hpp"
 
 namespace bagscope::widgets {
@@ -25,16 +26,98 @@ TopicModel::TopicModel(Document* document, QObject* parent) : QAbstractTableMode
   connect(document_, &Document::topicSizesChanged, this, [this] {
     if (rowCount() > 0) emit dataChanged(index(0, Size), index(rowCount() - 1, Size));
   });
+  connect(document_, &Document::comparisonChanged, this, [this] {
+    beginResetModel();
+    endResetModel();
+  });
+}
+
+const session::TopicComparison* TopicModel::compared(int row) const {
+  const auto& all = document_->topicComparison();
+  const auto& topics = document_->topics();
+  // A's topics in its order, then B's own: only while it is worked out for this session.
+  if (static_cast<std::size_t>(row) >= all.size() || all.size() < topics.size()) return nullptr;
+  const auto& c = all[static_cast<std::size_t>(row)];
+  if (row < static_cast<int>(topics.size()) && toQt(c.topic) != topics[static_cast<std::size_t>(row)].name)
+    return nullptr;
+  return &c;
 }
 
 int TopicModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(document_->topics().size());
+  if (parent.isValid()) return 0;
+  const auto& topics = document_->topics();
+  const auto& all = document_->topicComparison();
+  return static_cast<int>(all.size() >= topics.size() && compared(0) ? all.size() : topics.size());
+}
+
+// Figures of a topic in both runs, and the cells that differ highlighted.
+QVariant TopicModel::comparedData(const session::TopicComparison& c, int column, int role) const {
+  using C = session::TopicComparison;
+  const auto* run = column == CountB || column == RateB || column == GapB ? &c.b : &c.a;
+  auto rate = [](double hz) { return hz > 0 ? QLocale().toString(hz, 'f', hz < 10 ? 2 : 1) : QStringLiteral("–"); };
+  switch (role) {
+    case Qt::DisplayRole:
+      if (!*run) return column == Topic || column == Type ? QVariant() : QVariant(QStringLiteral("–"));
+      switch (column) {
+        case Count:
+        case CountB: return QLocale().toString(static_cast<qulonglong>((*run)->count));
+        case Rate:
+        case RateB: return rate((*run)->rateHz);
+        case GapA:
+        case GapB: return QLocale().toString((*run)->largestGapS, 'f', 3);
+      }
+      break;
+    case SortRole:
+      if (!*run) return -1.0;
+      switch (column) {
+        case Count:
+        case CountB: return static_cast<double>((*run)->count);
+        case Rate:
+        case RateB: return (*run)->rateHz;
+        case GapA:
+        case GapB: return (*run)->largestGapS;
+      }
+      break;
+    case Qt::BackgroundRole: {
+      const std::uint8_t flag = column == Type                        ? C::Type | C::Definition
+                                : column == Count || column == CountB ? C::Count
+                                : column == Rate || column == RateB   ? C::Rate
+                                : column == GapA || column == GapB    ? C::Gap
+                                                                      : 0;
+      if ((c.changes & flag) || !c.a || !c.b) return QColor(255, 214, 153);  // a soft orange on both themes' text
+      break;
+    }
+    case Qt::ToolTipRole:
+      if (!c.b) return tr("Only in run A");
+      if (!c.a) return tr("Only in run B");
+      if (column == Type && (c.changes & C::Type)) return tr("Run B's type: %1").arg(toQt(c.b->type));
+      if (column == Type && (c.changes & C::Definition)) return tr("Run B defines this type differently");
+      break;
+  }
+  return {};
 }
 
 int TopicModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant TopicModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || index.row() >= rowCount()) return {};
+  const int column = index.column();
+  const auto* c = compared(index.row());
+  if (index.row() >= static_cast<int>(document_->topics().size())) {  // only run B has it
+    if (role == Qt::DisplayRole || role == SortRole) {
+      if (column == Topic) return toQt(c->topic);
+      if (column == Type) return toQt(c->b->type);
+      if (column == Size) return role == SortRole ? QVariant(-1) : QVariant(QStringLiteral("–"));
+    }
+    if (role == Qt::TextAlignmentRole && column >= Count) return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ForegroundRole) return QApplication::palette().brush(QPalette::Disabled, QPalette::Text);
+    return comparedData(*c, column, role);
+  }
+  if (c && role != TopicIdRole && role != Qt::TextAlignmentRole && role != Qt::ForegroundRole &&
+      (column >= FirstComparedColumn || role == Qt::BackgroundRole ||
+       (role == Qt::ToolTipRole && (!c->b || (column == Type && c->changes)))))
+    return comparedData(*c, column, role);
+  if (column >= FirstComparedColumn && role != Qt::TextAlignmentRole) return {};
   const TopicInfo& t = document_->topics()[static_cast<std::size_t>(index.row())];
   switch (role) {
     case Qt::DisplayRole:
@@ -85,6 +168,10 @@ QVariant TopicModel::headerData(int section, Qt::Orientation orientation, int ro
     case Count: return tr("Messages");
     case Rate: return tr("Rate (Hz)");
     case Size: return tr("Size");
+    case CountB: return tr("Messages B");
+    case RateB: return tr("Rate B (Hz)");
+    case GapA: return tr("Largest Gap (s)");
+    case GapB: return tr("Largest Gap B (s)");
   }
   return {};
 }
@@ -112,7 +199,8 @@ bool TopicFilter::filterAcceptsRow(int row, const QModelIndex& parent) const {
 
 std::vector<session::TopicId> TopicFilter::shownTopics() const {
   std::vector<session::TopicId> out;
-  for (int r = 0; r < rowCount(); ++r) out.push_back(index(r, 0).data(TopicModel::TopicIdRole).toUInt());
+  for (int r = 0; r < rowCount(); ++r)
+    if (QVariant id = index(r, 0).data(TopicModel::TopicIdRole); id.isValid()) out.push_back(id.toUInt());
   return out;
 }
 
@@ -142,8 +230,14 @@ TopicListPanel::TopicListPanel(Document* document, QWidget* parent)
   view_->header()->setSectionResizeMode(TopicModel::Type, QHeaderView::Interactive);
   view_->header()->resizeSection(TopicModel::Topic, 180);
   view_->header()->resizeSection(TopicModel::Type, 150);
-  for (int c : {TopicModel::Count, TopicModel::Rate, TopicModel::Size})
+  for (int c = TopicModel::Count; c < TopicModel::ColumnCount; ++c)
     view_->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+  // While comparing, each of B's figures beside A's: count, count B, rate, rate B, gaps, size.
+  int at = TopicModel::Count;
+  for (int c :
+       {TopicModel::Count, TopicModel::CountB, TopicModel::Rate, TopicModel::RateB, TopicModel::GapA, TopicModel::GapB})
+    view_->header()->moveSection(view_->header()->visualIndex(c), at++);
+  showComparedColumns();
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
   layout->addWidget(filterBox_);
@@ -155,9 +249,10 @@ TopicListPanel::TopicListPanel(Document* document, QWidget* parent)
   connect(filter_, &QAbstractItemModel::rowsInserted, this, &TopicListPanel::shownTopicsChanged);
   connect(filter_, &QAbstractItemModel::rowsRemoved, this, &TopicListPanel::shownTopicsChanged);
   connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-    document_->setCurrentTopic(current.isValid() ? static_cast<int>(current.data(TopicModel::TopicIdRole).toUInt())
-                                                 : -1);
+    QVariant id = current.data(TopicModel::TopicIdRole);  // none for run B's own topics
+    document_->setCurrentTopic(id.isValid() ? static_cast<int>(id.toUInt()) : -1);
   });
+  connect(document_, &Document::comparisonChanged, this, &TopicListPanel::showComparedColumns);
   connect(document_, &Document::currentTopicChanged, this, &TopicListPanel::selectTopic);
   connect(view_, &QWidget::customContextMenuRequested, this, &TopicListPanel::showContextMenu);
 }
@@ -174,9 +269,14 @@ void TopicListPanel::selectTopic(int topic) {
   }
 }
 
+void TopicListPanel::showComparedColumns() {
+  for (int c = TopicModel::FirstComparedColumn; c < TopicModel::ColumnCount; ++c)
+    view_->setColumnHidden(c, !document_->comparison());
+}
+
 void TopicListPanel::showContextMenu(const QPoint& pos) {
   QModelIndex index = view_->indexAt(pos);
-  if (!index.isValid()) return;
+  if (!index.isValid() || !index.data(TopicModel::TopicIdRole).isValid()) return;
   int topic = static_cast<int>(index.data(TopicModel::TopicIdRole).toUInt());
   QString name = filter_->index(index.row(), TopicModel::Topic).data().toString();
   QMenu menu(this);

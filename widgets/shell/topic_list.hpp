@@ -1,6 +1,8 @@
 #pragma once
 // The topic list: a table model over the document's topics (topic, type, count, rate,
-// size), a filter/sort proxy, and the panel with its filter box and context menu.
+// size; while comparing, run B's count and rate and both runs' largest gaps, differences
+// highlighted, and B's own topics after A's), a filter/sort proxy, and the panel with its
+// filter box and context menu.
 
 #include <QAbstractTableModel>
 #include <QSortFilterProxyModel>
@@ -8,7 +10,7 @@
 
 #include <vector>
 
-#include "core/session/session.hpp"
+#include "core/session/timing.hpp"
 
 class QLineEdit;
 class QTreeView;
@@ -21,10 +23,12 @@ class TopicModel : public QAbstractTableModel {
   Q_OBJECT
 
 public:
-  enum Column { Topic, Type, Count, Rate, Size, ColumnCount };
+  enum Column { Topic, Type, Count, Rate, Size, CountB, RateB, GapA, GapB, ColumnCount };
+  /// The columns shown only while comparing runs.
+  static constexpr int FirstComparedColumn = CountB;
   /// Numbers as numbers, for sorting.
   static constexpr int SortRole = Qt::UserRole + 1;
-  /// The session's TopicId.
+  /// The session's TopicId; none for a topic only run B has.
   static constexpr int TopicIdRole = Qt::UserRole + 2;
 
   explicit TopicModel(Document* document, QObject* parent = nullptr);
@@ -35,6 +39,10 @@ public:
   Qt::ItemFlags flags(const QModelIndex& index) const override;
 
 private:
+  /// Row `row` set against run B (null when not comparing, or not worked out yet).
+  const session::TopicComparison* compared(int row) const;
+  QVariant comparedData(const session::TopicComparison& c, int column, int role) const;
+
   Document* document_;
 };
 
@@ -78,6 +86,7 @@ signals:
 
 private:
   void showContextMenu(const QPoint& pos);
+  void showComparedColumns();
 
   Document* document_;
   TopicModel* model_;

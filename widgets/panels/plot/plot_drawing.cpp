@@ -43,6 +43,14 @@ void PlotPanel::updateStatistics() {
   QCPRange range = plot_->xAxis->range();
   for (const auto& s : series_) {
     if (!s->visible || s->x.empty() || !s->xPath.isEmpty() || lines.size() >= 6) continue;
+    if (s->run == Run::Difference && s->reference.size() == s->y.size()) {  // A against B at A's times
+      std::vector<double> b(s->y.size());
+      for (std::size_t k = 0; k < b.size(); ++k) b[k] = s->reference[k] + s->y[k];
+      auto d = analysis::compareSeries({s->x, s->reference}, {s->x, b}, range.lower, range.upper);
+      lines << tr("%1: %n sample(s), RMS %2, max |Δ| %3, mean %4, correlation %5", nullptr, static_cast<int>(d.count))
+                   .arg(seriesName(*s), number(d.rms), number(d.maxAbs), number(d.mean), number(d.correlation));
+      continue;
+    }
     auto st = analysis::statistics(s->x, s->y, range.lower, range.upper);
     lines << tr("%1: %n sample(s), min %2, max %3, mean %4, std %5, %6 Hz", nullptr, static_cast<int>(st.count))
                  .arg(seriesName(*s), number(st.min), number(st.max), number(st.mean), number(st.stddev),

@@ -3,6 +3,15 @@
 #include "widgets/panels/plot/plot_panel_parts.hpp"
 
 namespace bagscope::widgets {
+namespace {
+
+PlotPanel::Run runNamed(const QString& name) {
+  for (std::size_t k = 0; k < kRunNames.size(); ++k)
+    if (name == QLatin1String(kRunNames[k])) return static_cast<PlotPanel::Run>(k);
+  return PlotPanel::Run::A;
+}
+
+}  // namespace
 
 QJsonObject PlotPanel::saveSettings() const {
   QJsonArray series;
@@ -18,6 +27,7 @@ QJsonObject PlotPanel::saveSettings() const {
                               {QStringLiteral("stamp"), s->stamp},
                               {QStringLiteral("style"), s->style},
                               {QStringLiteral("visible"), s->visible},
+                              {QStringLiteral("run"), QLatin1String(kRunNames[static_cast<std::size_t>(s->run)])},
                               {QStringLiteral("inputs"), [&s] {
                                  QJsonArray inputs;
                                  for (const auto& [topic, path] : s->inputs) inputs.append(QJsonArray{topic, path});
@@ -36,6 +46,7 @@ QJsonObject PlotPanel::saveSettings() const {
                                {QStringLiteral("xPath"), spec.xPath},
                                {QStringLiteral("xTopic"), spec.xTopic},
                                {QStringLiteral("derive"), spec.derive},
+                               {QStringLiteral("run"), QLatin1String(kRunNames[static_cast<std::size_t>(spec.run)])},
                                {QStringLiteral("inputs"), inputs}});
     }
     parked[QLatin1String(kSeriesGroupNames[g])] = specs;
@@ -64,7 +75,8 @@ void PlotPanel::restoreSettings(const QJsonObject& settings) {
     s.xTopic = o.value(QStringLiteral("xTopic")).toString();
     for (const auto& input : o.value(QStringLiteral("inputs")).toArray())
       s.inputs.emplace_back(input.toArray().at(0).toString(), input.toArray().at(1).toString());
-    if (!s.xTopic.isEmpty() || !s.inputs.empty()) {  // read again with them
+    if (Run run = runNamed(o.value(QStringLiteral("run")).toString()); run != Run::A) setRun(s, run);
+    else if (!s.xTopic.isEmpty() || !s.inputs.empty()) {  // read again with them
       s.plottable->setName(seriesName(s));
       load(s);
     }
@@ -90,6 +102,7 @@ void PlotPanel::restoreSettings(const QJsonObject& settings) {
                       o.value(QStringLiteral("xTopic")).toString(), {}};
       for (const auto& input : o.value(QStringLiteral("inputs")).toArray())
         spec.inputs.emplace_back(input.toArray().at(0).toString(), input.toArray().at(1).toString());
+      spec.run = runNamed(o.value(QStringLiteral("run")).toString());
       if (!spec.topic.isEmpty()) parked_[g].push_back(std::move(spec));
     }
   }

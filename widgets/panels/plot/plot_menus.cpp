@@ -97,6 +97,13 @@ QMenu* PlotPanel::seriesMenu(int i) {
   menu->addAction(tr("Remove"), this, [this, index] {
     if (int k = index(); k >= 0) removeSeries(k);
   });
+  if (document_->comparison() && mode_->valuesOverTime() && base.run == Run::A) {
+    menu->addSeparator();
+    for (auto [run, text] : {std::pair{Run::B, tr("Run B Beside It")}, {Run::Difference, tr("Difference B − A")}})
+      menu->addAction(text, this, [this, index, run] {
+        if (int k = index(); k >= 0) addComparedSeries(k, run);
+      });
+  }
   if (!mode_->valuesOverTime() || !base.derive.isEmpty()) return menu;  // derived from fields over time only
   QMenu* derived = menu->addMenu(tr("Derived Series"));
   QString topic = base.topic, path = base.path;
@@ -181,6 +188,42 @@ void PlotPanel::renameSeries(int i, const QString& name) {
   updateReadout();
   updateStatistics();
   plot_->replot();
+}
+
+void PlotPanel::addComparedSeries(int i, Run run) {
+  const Series& base = *series_.at(static_cast<std::size_t>(i));
+  if (!mode_->valuesOverTime() || base.run != Run::A || run == Run::A) return;
+  const auto inputs = base.inputs;
+  const QColor colour = base.colour;
+  const bool right = base.rightAxis, stamp = base.stamp;
+  addSeries(base.topic, base.path, base.xPath, base.derive);
+  const int k = seriesCount() - 1;
+  Series& s = *series_.back();
+  s.inputs = inputs;
+  s.stamp = stamp;
+  if (run == Run::B) setSeriesColour(k, colour);  // B − A keeps a colour of its own
+  if (right) setSeriesOnRightAxis(k, true);
+  setRun(s, run);
+}
+
+PlotPanel::Run PlotPanel::seriesRun(int i) const { return series_.at(static_cast<std::size_t>(i))->run; }
+
+void PlotPanel::setRun(Series& s, Run run) {
+  s.run = run;
+  QPen pen = s.plottable->pen();
+  pen.setStyle(run == Run::B ? Qt::DashLine : Qt::SolidLine);
+  s.plottable->setPen(pen);
+  s.plottable->setName(seriesName(s));
+  s.x.clear();
+  s.y.clear();
+  s.loaded = false;
+  load(s);
+}
+
+void PlotPanel::comparisonChanged() {
+  for (auto& s : series_)
+    if (s->run != Run::A) setRun(*s, s->run);
+  onLoaded();
 }
 
 void PlotPanel::setSeriesColour(int i, const QColor& colour) {

@@ -130,6 +130,7 @@ void PlotPanel::connectPlot() {
     document_->setPlayhead(document_->startNs() + static_cast<qint64>(std::llround(seconds * 1e9)));
   });
   connect(document_, &Document::playheadChanged, this, &PlotPanel::updateCursor);
+  connect(document_, &Document::comparisonChanged, this, &PlotPanel::comparisonChanged);
   // Time mode's y axis titles, cut to the plot's height as it is when drawn.
   connect(plot_, &QCustomPlot::beforeReplot, this, [this] { elideAxisTitles(plot_->axisRect()->height()); });
   // The readout: every visible series' value at the pointer (at the playhead when the pointer
@@ -173,7 +174,8 @@ void PlotPanel::setMode(Mode mode) {
   if (!sameSeries) {
     auto& leaving = parked_[static_cast<std::size_t>(mode_->group())];
     leaving.clear();
-    for (const auto& s : series_) leaving.push_back({s->topic, s->path, s->xPath, s->derive, s->xTopic, s->inputs});
+    for (const auto& s : series_)
+      leaving.push_back({s->topic, s->path, s->xPath, s->derive, s->xTopic, s->inputs, s->run});
   }
   mode_ = std::move(next);
   {
@@ -202,6 +204,7 @@ void PlotPanel::setMode(Mode mode) {
       if (!spec.inputs.empty()) addExpressionSeries(spec.topic, spec.path, expressionOf(spec.derive), spec.inputs);
       else if (spec.xTopic.isEmpty()) addSeries(spec.topic, spec.path, spec.xPath, spec.derive);
       else addXYSeries(spec.xTopic, spec.xPath, spec.topic, spec.path);
+      if (spec.run != Run::A) setRun(*series_.back(), spec.run);
     }
   }
   updateCursor();  // no time playhead line in XY, the spectrum or the histogram
@@ -271,6 +274,15 @@ void PlotPanel::addSeries(const QString& topic, const QString& path, const QStri
 
 QString PlotPanel::seriesName(const Series& s) const {
   if (!s.label.isEmpty()) return s.label;
+  switch (s.run) {
+    case Run::A: return fieldsName(s);
+    case Run::B: return tr("%1 [B]").arg(fieldsName(s));
+    case Run::Difference: return tr("%1 [B − A]").arg(fieldsName(s));
+  }
+  return {};
+}
+
+QString PlotPanel::fieldsName(const Series& s) const {
   if (!s.xPath.isEmpty())
     return QStringLiteral("%1 %2 / %3 %4").arg(s.topic, s.path, s.xTopic.isEmpty() ? s.topic : s.xTopic, s.xPath);
   QString field = QStringLiteral("%1 %2").arg(s.topic, s.path);
@@ -369,37 +381,70 @@ void PlotPanel::sessionChanged() {
 void PlotPanel::load(Series& s) {
   s.job.reset();
   s.problem.clear();
-  auto session = document_->session();
-  const TopicInfo* topic = document_->topicByName(s.topic);
-  const TopicInfo* xTopic = s.xTopic.isEmpty() ? topic : document_->topicByName(s.xTopic);
+  s.reference.clear();
+  // Run B's series read its own recording, placed on A's time axis by the comparison's shift;
+  // B − A reads both.
+  Document* runB = document_->comparison();
+  const bool difference = s.run == Run::Difference;
+  Document* reading = s.run == Run::B ? runB : document_;
+  auto session = reading ? reading->session() : nullptr;
+  auto sessionB = difference && runB ? runB->session() : nullptr;
+  const TopicInfo* topic = reading ? reading->topicByName(s.topic) : nullptr;
+  const TopicInfo* xTopic = s.xTopic.isEmpty() || !reading ? topic : reading->topicByName(s.xTopic);
+  const qint64 originNs = document_->startNs() - (s.run == Run::B && runB ? document_->comparisonShiftNs() : 0);
   SeriesQuery query{topic ? topic->id : 0,
                     s.xTopic.isEmpty() || !xTopic ? std::nullopt : std::optional(xTopic->id),
                     s.path.toStdString(),
                     s.xPath.toStdString(),
                     s.derive,
                     s.stamp,
-                    document_->startNs(),
+                    originNs,
                     {}};
   QString missing = !topic ? s.topic : !xTopic ? s.xTopic : QString();
   for (const auto& [name, path] : s.inputs) {
-    const TopicInfo* input = document_->topicByName(name);
+    const TopicInfo* input = reading ? reading->topicByName(name) : nullptr;
     if (!input && missing.isEmpty()) missing = name;
     if (input) query.inputs.emplace_back(input->id, path.toStdString());
   }
-  if (!session || !missing.isEmpty()) {
-    s.problem = session ? tr("no topic %1 in this recording").arg(missing) : QString();
+  SeriesQuery queryB = query;
+  queryB.originNs = document_->startNs() - document_->comparisonShiftNs();
+  if (difference) {
+    const TopicInfo* topicB = sessionB ? runB->topicByName(s.topic) : nullptr;
+    if (topicB) queryB.topic = topicB->id;
+    else if (missing.isEmpty()) missing = s.topic;
+  }
+  if (!session || (difference && !sessionB) || !missing.isEmpty()) {
+    if (s.run != Run::A && !runB) s.problem = tr("%1: no run B (File ▸ Compare With…)").arg(seriesName(s));
+    else if (session && (!difference || sessionB))
+      s.problem =
+          s.run == Run::A ? tr("no topic %1 in this recording").arg(missing) : tr("no topic %1 in run B").arg(missing);
     s.loaded = true;
     return;
   }
   auto points = std::make_shared<Result<Points>>(makeError(ErrorCode::Cancelled, ""));
   auto keys = std::make_shared<std::vector<std::string>>();  // States: each sample's value
+  auto reference = std::make_shared<std::vector<double>>();  // B − A: A's values
   const bool lane = mode_->group() == PlotMode::Group::Lanes;
   Series* target = &s;
   progress_->setValue(0);
   progress_->show();
   s.job = startSessionJob(
       session, mailbox_,
-      [session, query, points, keys, lane](StopToken stop, const session::ProgressFn& progress) -> Result<void> {
+      [session, sessionB, query, queryB, points, keys, reference, lane](
+          StopToken stop, const session::ProgressFn& progress) -> Result<void> {
+        if (sessionB) {  // B at A's times, never extrapolated: NaN where B has no data
+          auto a = readPoints(*session, query, stop, progress);
+          auto b = a ? readPoints(*sessionB, queryB, stop, progress) : a;
+          if (!b) {
+            *points = std::move(b).error();
+            return {};
+          }
+          auto delta = analysis::valuesAt(b->first, b->second, a->first);
+          for (std::size_t i = 0; i < delta.size(); ++i) delta[i] -= a->second[i];
+          *reference = std::move(a->second);
+          *points = Points{std::move(a->first), std::move(delta)};
+          return {};
+        }
         if (!lane) {
           *points = readPoints(*session, query, stop, progress);
           return {};
@@ -414,11 +459,13 @@ void PlotPanel::load(Series& s) {
         return {};
       },
       [this](double f) { progress_->setValue(static_cast<int>(f * 1000)); },
-      [this, target, points, keys, session](const Result<void>&) {
+      [this, target, points, keys, reference, session](const Result<void>&) {
         // The series may be gone (cleared) or the session replaced by now.
         auto it = std::find_if(series_.begin(), series_.end(), [target](auto& p) { return p.get() == target; });
-        if (it == series_.end() || session != document_->session()) return;
+        if (it == series_.end()) return;
         Series& done = **it;
+        const Document* source = done.run == Run::B ? document_->comparison() : document_;
+        if (!source || session != source->session()) return;
         done.loaded = true;
         if (!*points) {
           if (points->error().code != ErrorCode::Cancelled) done.problem = toQt(points->error().describe());
@@ -426,6 +473,7 @@ void PlotPanel::load(Series& s) {
           done.x = std::move((*points)->first);
           done.y = std::move((*points)->second);
           done.keys = std::move(*keys);
+          done.reference = std::move(*reference);
         }
         onLoaded();
       });

@@ -82,6 +82,13 @@ public:
   /// extrapolated); t is the time in seconds.
   void addExpressionSeries(const QString& topic, const QString& path, const QString& expression,
                            const std::vector<std::pair<QString, QString>>& inputs);
+  /// Which run of a comparison (File ▸ Compare With…) a series shows: the recording open (A),
+  /// run B on A's time axis (the comparison's alignment), or B − A (B interpolated at A's
+  /// times, never extrapolated), whose statistics are the RMS, max |Δ| and correlation.
+  enum class Run { A, B, Difference };
+  /// Time mode: series i (of run A) again for `run`: B in its colour, dashed, or B − A.
+  void addComparedSeries(int i, Run run);
+  Run seriesRun(int i) const;
   /// States mode: `path` of `topic` (a string, enum-like integer or bool) as a lane of spans.
   void addStateLane(const QString& topic, const QString& path);
   /// States mode: the spans of lane i drawn now, as "begin-end label" (seconds), for tests.
@@ -170,6 +177,8 @@ private:
   void load(Series& s);
   void addSeries(const QString& topic, const QString& path, const QString& xPath, const QString& derive);
   QString seriesName(const Series& s) const;
+  QString fieldsName(const Series& s) const;  // what it shows, whichever run
+  void setRun(Series& s, Run run);            // and read it again
   bool typeHasStamp(const QString& topic) const;
   // The modes (plot_modes.cpp): how each draws, fits, reads out, saves and takes new fields.
   class PlotMode;
@@ -190,6 +199,7 @@ private:
   void updateReadout();
   void updateStatistics();
   void onLoaded();
+  void comparisonChanged();                        // run B's series read again
   void elideAxisTitles(int axisRectHeight) const;  // time mode's y titles, cut to fit that height
   QString timeAxisLabel() const;
 
@@ -217,6 +227,7 @@ private:
   struct SeriesSpec {
     QString topic, path, xPath, derive, xTopic;
     std::vector<std::pair<QString, QString>> inputs;
+    Run run = Run::A;
   };
   // The series of the modes not shown: [0] time (and its spectrum and histogram), [1] XY,
   // [2] state lanes.

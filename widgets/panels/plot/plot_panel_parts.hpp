@@ -82,6 +82,7 @@ inline QString number(double v) { return std::isfinite(v) ? QString::number(v, '
 
 using Mode = PlotPanel::Mode;
 inline constexpr std::array<const char*, 3> kSeriesGroupNames = {"time", "xy", "states"};  // saved layouts' keys
+inline constexpr std::array<const char*, 3> kRunNames = {"a", "b", "difference"};          // PlotPanel::Run, saved
 /// A mode's name in saved layouts ("time", "xy", …), and the mode of a name (Time if unknown);
 /// the mode box's text (plot_modes.cpp, beside the modes).
 const char* modeName(Mode mode);
@@ -130,6 +131,7 @@ struct PlotPanel::Series {
   QString derive;                                   // a derived series (addDerivedSeries), else empty
   std::vector<std::pair<QString, QString>> inputs;  // an expression's b, c, …: topic, path
   QString label;                                    // the user's name for it, else empty
+  Run run = Run::A;                                 // which run of a comparison it shows
   bool rightAxis = false;                           // drawn against the right y axis
   bool stamp = false;                               // x from the message's header.stamp, not its log time
   QString style = QStringLiteral("line");           // "line", "points" or "both"
@@ -137,6 +139,7 @@ struct PlotPanel::Series {
   bool visible = true;
   std::vector<double> x, y;
   std::vector<std::string> keys;  // States: each sample's value as text
+  std::vector<double> reference;  // B − A: A's values at x
   bool loaded = false;
   QString problem;
   std::shared_ptr<Job> job;
