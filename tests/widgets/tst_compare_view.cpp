@@ -7,6 +7,7 @@
 #include <QtTest>
 
 #include <qcustomplot.h>
+#include <QJsonArray>
 #include <QLabel>
 #include <QMenuBar>
 #include <QProcess>
@@ -241,6 +242,40 @@ private slots:
     QCOMPARE(plot->seriesRun(1), PlotPanel::Run::B);
     QCOMPARE(plot->seriesRun(2), PlotPanel::Run::Difference);
     QVERIFY(std::abs(plot->seriesX(1).front() - 0.25) < 1e-9);
+
+    // `bagscope-cli render` of that layout, without a display: A compared with the layout's B,
+    // drawn as the app draws it.
+    QTemporaryDir out;
+    QString error;
+    QVERIFY2(saved.writeFile(out.filePath("layout.json"), &error), qPrintable(error));
+    QProcess cli;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"}) env.remove(name);
+    cli.setProcessEnvironment(env);
+    cli.start(BAGSCOPE_CLI, {"render", out.filePath("layout.json"), a_, "-o", out.path(), "--size", "640x360"});
+    QVERIFY(cli.waitForFinished(120000));
+    QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+    const QString name = saved.panels["views"].toArray().at(0).toObject()["name"].toString();
+    QImage rendered(out.filePath("a_" + name + ".png"));
+    QVERIFY2(!rendered.isNull(), qPrintable(name));
+    w.document()->setPlayhead(w.document()->endNs());  // where the render puts it
+    QVERIFY(plot->saveImage(out.filePath("app.png"), &error, QSize(640, 360)));
+    QImage app(out.filePath("app.png"));
+    int differ = 0;
+    for (int y = 0; y < app.height(); ++y)
+      for (int x = 0; x < app.width(); ++x) differ += rendered.pixel(x, y) != app.pixel(x, y);
+    QVERIFY2(rendered.size() == app.size() && differ < app.width() * app.height() / 500,
+             qPrintable(QString::number(differ) + " pixels differ"));
+    // Its run B missing: said, exit 1.
+    QJsonObject panels = saved.panels;
+    panels["comparison"] = QJsonObject{{"recordings", QJsonArray{out.filePath("gone.bag")}}, {"alignment", "start"}};
+    Layout broken = saved;
+    broken.panels = panels;
+    QVERIFY(broken.writeFile(out.filePath("broken.json"), &error));
+    cli.start(BAGSCOPE_CLI, {"render", out.filePath("broken.json"), a_, "-o", out.filePath("b"), "--size", "640x360"});
+    QVERIFY(cli.waitForFinished(120000));
+    QCOMPARE(cli.exitCode(), 1);
+    QVERIFY2(cli.readAllStandardError().contains("run B"), "the missing run B is not named");
   }
 
   // The compare view as people see it, in each language the app speaks (looked at by a person).

@@ -521,6 +521,53 @@ private slots:
     QVERIFY2(saved.at(0).at(1).toString().contains(".xyz"), qPrintable(saved.at(0).at(1).toString()));
     QVERIFY(!QFile::exists(out.filePath("first.xyz")));
   }
+
+  // `bagscope-cli render` draws a layout's 3D view where a display is given (here the test's
+  // Xvfb), as the app shows it at the range's end; without one it says so and draws the rest.
+  void aRenderedLayoutDrawsItsThreeDViewWhereThereIsADisplay() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
+    CloudPanel panel(&d);
+    panel.resize(640, 400);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QSignalSpy shown(&panel, &CloudPanel::frameShown);
+    panel.setTopic("/points");
+    QVERIFY(shown.count() || shown.wait(10000));
+    d.setPlayhead(d.endNs());
+    QTRY_VERIFY_WITH_TIMEOUT(!panel.frames().empty() && panel.frames().back().logTimeNs > d.endNs() - 500'000'000,
+                             10000);
+    panel.resetView();  // fitted to the cloud shown, as a view that opens at the range's end is
+    QTest::qWait(300);
+    QTemporaryDir dir;
+    Layout layout;
+    layout.panels["views"] =
+        QJsonArray{QJsonObject{{"kind", "cloud"}, {"name", "view-1"}, {"settings", panel.saveSettings()}}};
+    QString error;
+    QVERIFY2(layout.writeFile(dir.filePath("layout.json"), &error), qPrintable(error));
+    auto render = [&](bool display) {
+      QProcess cli;
+      QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+      if (display) env.insert("QT_QPA_PLATFORM", "xcb");
+      else
+        for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"}) env.remove(name);
+      cli.setProcessEnvironment(env);
+      cli.start(BAGSCOPE_CLI, {"render", dir.filePath("layout.json"), dataPath("ros1/demo_lz4.bag"), "-o",
+                               dir.filePath("out"), "--size", "640x400", "--overwrite"});
+      cli.waitForFinished(120000);
+      return std::pair{cli.exitCode(), QString(cli.readAllStandardError())};
+    };
+    auto [code, said] = render(true);
+    QVERIFY2(code == 0, qPrintable(said));
+    QImage rendered(dir.filePath("out/demo_lz4_view-1.png"));
+    QVERIFY2(!rendered.isNull(), qPrintable(said));
+    QString diff = compareImages(rendered, panel.grab().toImage(), "render_view-1", 1, 0.01);
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    QVERIFY(QFile::remove(dir.filePath("out/demo_lz4_view-1.png")));
+    std::tie(code, said) = render(false);
+    QVERIFY2(said.contains("view-1 (a 3D view) is not drawn: 3D views need a display"), qPrintable(said));
+    QVERIFY(!QFile::exists(dir.filePath("out/demo_lz4_view-1.png")));
+  }
 };
 
 BAGSCOPE_PANEL_TEST_MAIN(TestScenePanels)

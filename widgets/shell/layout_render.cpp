@@ -1,13 +1,16 @@
 // Rendering a layout without a screen: each recording opened in a Document of its own, each
 // plot panel made from the layout's settings as loading a layout makes it, drawn once its
 // series have loaded and saved as Save as Image saves it; each image panel's frame at the
-// range's end, as the panel shows it.
+// range's end, as the panel shows it, and each 3D view's where a display is given. A layout
+// that compares runs compares each recording with its run B.
 
 #include "widgets/shell/layout_render.hpp"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QJsonArray>
 #include <QSaveFile>
 #include <QTimer>
@@ -20,6 +23,7 @@
 #include "core/export/export.hpp"
 #include "widgets/panels/image_panel.hpp"
 #include "widgets/panels/plot/plot_panel.hpp"
+#include "widgets/panels/scene3d/cloud_panel.hpp"
 #include "widgets/qt_text.hpp"
 #include "widgets/shell/document.hpp"
 #include "widgets/shell/layouts.hpp"
@@ -39,6 +43,16 @@ bool waitFor(Object* object, Signal signal, int seconds) {
   QObject::connect(object, signal, &loop, [&] { loop.exit(0); });
   timeout.start(seconds * 1000);
   return loop.exec() == 0;
+}
+
+// Runs the event loop until `done()` or `seconds` pass; false on the time-out.
+template <typename Done>
+bool waitUntil(Done done, int seconds) {
+  QElapsedTimer waited;
+  waited.start();
+  while (!done() && waited.elapsed() < seconds * 1000)
+    QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 100);
+  return done();
 }
 
 // A time of the command line (seconds since the epoch, or "+S" after the start, read exactly
@@ -75,17 +89,24 @@ int renderLayout(const RenderRequest& r) {
   for (const auto& v : layout->panels.value(QStringLiteral("views")).toArray()) {
     QJsonObject o = v.toObject();
     const QString kind = o.value(QStringLiteral("kind")).toString(), name = o.value(QStringLiteral("name")).toString();
-    if (kind == QLatin1String(PlotPanel::kKind) || kind == QLatin1String(ImagePanel::kKind))
+    // 3D views draw through OpenGL, which Qt's offscreen platform does not give VTK.
+    const bool screen = QGuiApplication::platformName() != QLatin1String("offscreen");
+    if (kind == QLatin1String(PlotPanel::kKind) || kind == QLatin1String(ImagePanel::kKind) ||
+        (screen && kind == QLatin1String(CloudPanel::kKind)))
       views.push_back({kind, name, o.value(QStringLiteral("settings")).toObject()});
-    else
-      say(QStringLiteral("render: %1 (a %2 panel) is not drawn: plots and images render without a screen, "
-                         "3D views need one")
-              .arg(name, kind));
+    else if (kind == QLatin1String(CloudPanel::kKind))
+      say(QStringLiteral("render: %1 (a 3D view) is not drawn: 3D views need a display "
+                         "(xvfb-run with QT_QPA_PLATFORM=xcb gives one)")
+              .arg(name));
+    else say(QStringLiteral("render: %1 (a %2 panel) is not drawn: plots, images and 3D views are").arg(name, kind));
   }
   if (views.empty()) {
     say(QStringLiteral("render: the layout %1 has no plot or image panel").arg(r.layoutPath));
     return 1;
   }
+  const QJsonObject comparison = layout->panels.value(QStringLiteral("comparison")).toObject();
+  QStringList runB;
+  for (const auto& p : comparison.value(QStringLiteral("recordings")).toArray()) runB << p.toString();
   if (!QDir().mkpath(r.outDir)) {
     say(QStringLiteral("render: cannot create the folder %1").arg(r.outDir));
     return 4;
@@ -108,6 +129,23 @@ int renderLayout(const RenderRequest& r) {
       worse(1);
       continue;
     }
+    // The layout's comparison: its run B set against each recording, as the app does.
+    if (!runB.isEmpty()) {
+      document.compareWith(runB, comparison.value(QStringLiteral("alignment")).toString(QStringLiteral("start")));
+      const bool compared = waitUntil(
+          [&] {
+            return !document.comparisonProblem().isEmpty() ||
+                   (document.comparison()->session() && !document.topicComparison().empty());
+          },
+          600);
+      if (!compared || !document.comparisonProblem().isEmpty()) {
+        say(QStringLiteral("render: %1: run B (%2): %3")
+                .arg(recording, runB.join(QStringLiteral(", ")),
+                     compared ? document.comparisonProblem() : QStringLiteral("not opened")));
+        worse(1);
+        continue;
+      }
+    }
     for (const auto& problem : document.session()->problems()) {  // drawn as far as it reads, as export does
       say(QStringLiteral("render: %1").arg(toQt(problem)));
       worse(3);
@@ -123,26 +161,33 @@ int renderLayout(const RenderRequest& r) {
     document.setPlayhead(document.startNs() + static_cast<qint64>(std::llround(*end * 1e9)));
     for (const auto& view : views) {
       const bool image = view.kind == QLatin1String(ImagePanel::kKind);
+      const bool picture = image || view.kind == QLatin1String(CloudPanel::kKind);
       const QString file =
           QDir(r.outDir).filePath(toQt(exporters::safeFileNameComponent(bag + "_" + view.name.toStdString())) +
-                                  QLatin1Char('.') + (image ? QStringLiteral("png") : format));
+                                  QLatin1Char('.') + (picture ? QStringLiteral("png") : format));
       if (!r.overwrite && QFileInfo::exists(file)) {
         say(QStringLiteral("render: %1 exists (use --overwrite)").arg(file));
         worse(4);
         continue;
       }
-      if (image) {  // the frame at the playhead, the range's end (a picture: PNG)
-        auto panel = std::make_unique<ImagePanel>(&document);
+      if (picture) {  // the frame at the playhead, the range's end (a picture: PNG)
+        std::unique_ptr<Panel> panel;
+        if (image) panel = std::make_unique<ImagePanel>(&document);
+        else panel = std::make_unique<CloudPanel>(&document);
         panel->resize(r.size);
         panel->show();
         bool shown = false;
-        QObject::connect(panel.get(), &ImagePanel::frameShown, panel.get(), [&] { shown = true; });
+        if (auto* i = qobject_cast<ImagePanel*>(panel.get()))
+          QObject::connect(i, &ImagePanel::frameShown, panel.get(), [&] { shown = true; });
+        if (auto* c = qobject_cast<CloudPanel*>(panel.get()))
+          QObject::connect(c, &CloudPanel::frameShown, panel.get(), [&] { shown = true; });
         panel->restoreSettings(view.settings);
-        if (!shown && !waitFor(panel.get(), &ImagePanel::frameShown, 60)) {
+        if (!waitUntil([&] { return shown; }, 60)) {
           say(QStringLiteral("render: %1: %2 shows no frame at %3 s").arg(recording, view.name).arg(*end));
           worse(3);
           continue;
         }
+        QCoreApplication::processEvents();  // drawn before it is grabbed
         QSaveFile out(file);
         if (!out.open(QIODevice::WriteOnly) || !panel->grab().toImage().save(&out, "PNG") || !out.commit()) {
           say(QStringLiteral("render: %1: %2").arg(file, out.errorString()));
