@@ -9,6 +9,8 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <limits>
+#include <map>
 #include <mutex>
 #include <set>
 
@@ -27,7 +29,7 @@ using session::TopicId;
 
 namespace {
 
-enum class Kind : std::uint8_t { Cloud, Scan, Image, Compressed, Other };
+enum class Kind : std::uint8_t { Cloud, Scan, Image, Compressed, Video, Other };
 
 Kind kindOf(const std::string& type) {
   switch (sensors::kindOf(type)) {
@@ -35,6 +37,7 @@ Kind kindOf(const std::string& type) {
     case sensors::SensorKind::LaserScan: return Kind::Scan;
     case sensors::SensorKind::Image: return Kind::Image;
     case sensors::SensorKind::CompressedImage: return Kind::Compressed;
+    case sensors::SensorKind::Video: return Kind::Video;
     default: return Kind::Other;
   }
 }
@@ -380,6 +383,7 @@ private:
     std::map<std::pair<TopicId, std::size_t>, std::size_t> frameAt;  // (topic, row) -> frame
     session::Selection frameTopics;                                  // the frames' topics and range
     std::map<TopicId, std::string> topicNames;                       // what {topic} writes for each
+    std::set<TopicId> video;  // topics whose frames are decoded in order (writeVideoFrames)
   };
   struct Progress {
     std::size_t work;  // files to write
@@ -390,6 +394,7 @@ private:
   Result<void> readFrameStamps(Plan& plan);
   Result<void> checkNames(const Plan& plan);
   Result<void> writeFrames(const Plan& plan, Progress& done);
+  Result<void> writeVideoFrames(const Plan& plan, const Target& t, Progress& done);
   Result<void> writeStreams(const Plan& plan, Progress& done);
   Result<void> writeFrame(const Planned& p, const Message& m);
   Result<void> writeStream(const Target& t, const fs::path& path, const ProgressFn& progress);
@@ -575,6 +580,10 @@ Result<void> Exporter::run(const ProgressFn& progress) {
     BAGSCOPE_TRY(axes);
     axes_ = *axes;
   }
+  // A CompressedImage topic whose format names a video codec (h264, hevc) is a video stream.
+  for (auto& t : *targets)
+    if (t.kind == Kind::Compressed)
+      if (auto first = firstMessage(s_, t.topic); first && sensors::readVideoPacket(first->value)) t.kind = Kind::Video;
   auto tf = loadTransforms(s_, !o_.targetFrame.empty(), stop_);
   BAGSCOPE_TRY(tf);
   tf_ = std::move(tf).value();
@@ -588,6 +597,9 @@ Result<void> Exporter::run(const ProgressFn& progress) {
   if (auto r = checkNames(*plan); !r) return r;
   Progress done{plan->frames.size() + plan->streams.size(), throttled(progress)};
   if (auto r = writeFrames(*plan, done); !r) return r;
+  for (const auto& t : *targets)
+    if (t.kind == Kind::Video && t.perMessage)
+      if (auto r = writeVideoFrames(*plan, t, done); !r) return r;
   if (auto r = writeStreams(*plan, done); !r) return r;
   if (writeFailed_) {
     std::lock_guard lock(mutex_);
@@ -603,7 +615,6 @@ Result<void> Exporter::run(const ProgressFn& progress) {
 
 Result<Exporter::Plan> Exporter::planFiles(const std::vector<Target>& targets) {
   Plan plan;
-  auto topics = s_.topics();
   const char* ext = extension(o_.format);
   const std::string framePattern = !o_.nameTemplate.empty() ? o_.nameTemplate
                                    : targets.size() > 1     ? "{topic}/{bag}_frame_{index}.{ext}"
@@ -628,6 +639,7 @@ Result<Exporter::Plan> Exporter::planFiles(const std::vector<Target>& targets) {
     for (std::size_t i = lo.value_or(refs.size()), row = 0; i < refs.size() && refs[i].logTimeNs <= o_.endNs;
          ++i, ++row)
       if (row % o_.every == 0) plan.frames.push_back({t.topic, row, row / o_.every, refs[i].logTimeNs, 0, {}});
+    if (t.kind == Kind::Video) plan.video.insert(t.topic);
   }
   // Each frame by (topic, row) and the topics they come from, for the stamp and write passes.
   plan.frameTopics = {{}, o_.startNs, o_.endNs};
@@ -732,7 +744,7 @@ Result<void> Exporter::writeFrames(const Plan& plan, Progress& done) {
       plan.frameTopics,
       [&](TopicId t, std::size_t row, const Result<Message>& m) {
         auto it = plan.frameAt.find({t, row});
-        if (it == plan.frameAt.end() || writeFailed_) return;
+        if (it == plan.frameAt.end() || writeFailed_ || plan.video.count(t)) return;
         if (!m) return skip("message cannot be read", m.error().describe());
         if (auto w = writeFrame(plan.frames[it->second], *m); !w) {
           if (w.error().code == ErrorCode::Write) {
@@ -745,6 +757,92 @@ Result<void> Exporter::writeFrames(const Plan& plan, Progress& done) {
         if (done.report) done.report(static_cast<double>(++done.count) / static_cast<double>(done.work));
       },
       stop_);
+}
+
+// A video topic's frames: its packets decoded in order from the topic's first message (a
+// frame needs the packets before it, back to a keyframe), each planned frame encoded and
+// written as it comes out of the decoder.
+Result<void> Exporter::writeVideoFrames(const Plan& plan, const Target& t, Progress& done) {
+  const std::string& topic = s_.topics()[t.topic].name;
+  const std::size_t first = s_.atOrAfter(t.topic, o_.startNs).value_or(s_.index(t.topic).size());
+  std::map<std::int64_t, const Planned*> planned;  // by the message's index in the topic
+  for (const auto& f : plan.frames)
+    if (f.topic == t.topic) planned[static_cast<std::int64_t>(first + f.row)] = &f;
+  if (planned.empty()) return {};
+  if (o_.dryRun) {  // named; nothing decoded
+    for (const auto& [index, f] : planned)
+      wrote({f->path, bag_, topic, s_.topics()[t.topic].type, f->index, f->logTimeNs, 0, 0});
+    done.count += planned.size();
+    return {};
+  }
+  const ImageFileWriter& still = formatInfo(o_.format).image;
+  std::optional<sensors::VideoDecoder> decoder;
+  std::set<std::int64_t> written;
+  std::map<std::int64_t, std::int64_t> stamps;  // header stamps of the packets asked for
+  auto put = [&](std::vector<sensors::VideoDecoder::Frame>& frames) {
+    for (auto& frame : frames) {
+      auto it = planned.find(frame.index);
+      if (it == planned.end() || writeFailed_) continue;
+      const Planned& p = *it->second;
+      if (!frame.problem.empty()) {
+        skip("damaged video frame", topic + " message " + std::to_string(frame.index) + ": " + frame.problem);
+        written.insert(frame.index);  // said
+        continue;
+      }
+      auto bytes = sensors::encodeImage(frame.image, still.still, o_.jpegQuality);
+      if (!bytes) {
+        skip(skipReason(bytes.error()),
+             topic + " message " + std::to_string(frame.index) + ": " + bytes.error().describe());
+        continue;
+      }
+      if (auto r = writeFileAtomically(p.path, *bytes, o_.overwrite); !r) {
+        if (!writeFailed_.exchange(true)) unwritable(r.error().describe());
+        continue;
+      }
+      written.insert(frame.index);
+      wrote({p.path, bag_, topic, s_.topics()[t.topic].type, p.index, p.logTimeNs, stamps[frame.index], bytes->size()});
+      if (done.report) done.report(static_cast<double>(++done.count) / static_cast<double>(done.work));
+    }
+  };
+  std::int64_t index = -1;
+  const std::int64_t last = planned.rbegin()->first;
+  auto r = s_.forEach(
+      {{t.topic}, std::numeric_limits<std::int64_t>::min(), o_.endNs},
+      [&](const Message& m) {
+        if (++index > last || writeFailed_ || stop_.stop_requested()) return false;
+        const bool wanted = planned.count(index) != 0;
+        auto fail = [&](const Error& e) {  // said for the frames asked for; the stream goes on
+          if (wanted) skip(skipReason(e), topic + " message " + std::to_string(index) + ": " + e.describe());
+          return true;
+        };
+        auto d = s_.decoder(*m.connection);
+        if (!d) return fail(d.error());
+        auto v = (*d)->decode(m.bytes);
+        if (!v) return fail(v.error());
+        auto packet = sensors::readVideoPacket(*v);
+        if (!packet) return fail(packet.error());
+        if (!decoder) {
+          auto opened = sensors::VideoDecoder::open(packet->codec);
+          if (!opened) return fail(opened.error());
+          decoder.emplace(std::move(opened).value());
+        }
+        if (wanted) stamps[index] = packet->header.stampNs;
+        auto frames = decoder->push(*packet, index);
+        if (!frames) return fail(frames.error());
+        put(*frames);
+        return true;
+      },
+      {}, stop_);
+  BAGSCOPE_TRY(r);
+  if (decoder) {
+    auto rest = decoder->finish();
+    put(rest);
+  }
+  // Asked for, read, and still no frame: said (a packet the decoder took but never finished).
+  for (const auto& [i, f] : planned)
+    if (!written.count(i) && i <= index && !writeFailed_)
+      skip("no frame decoded", topic + " message " + std::to_string(i) + ": the decoder gave no picture for it");
+  return {};
 }
 
 // Streams: a file per topic, one after another, each read in order.

@@ -15,6 +15,7 @@ using sensors::SensorKind;
 constexpr std::uint32_t bit(SensorKind k) { return 1u << static_cast<unsigned>(k); }
 constexpr std::uint32_t kClouds = bit(SensorKind::PointCloud) | bit(SensorKind::LaserScan);
 constexpr std::uint32_t kImages = bit(SensorKind::Image) | bit(SensorKind::CompressedImage);
+constexpr std::uint32_t kStills = kImages | bit(SensorKind::Video);  // video topics: their decoded frames
 
 using sensors::PointCloud;
 using Channels = std::vector<OutputChannel>;
@@ -66,8 +67,8 @@ constexpr FormatInfo kFormats[] = {
      "ascii fields normalise-intensity drop-nan frame axes", kPly},
     {Format::KittiBin, "bin", "kitti", "bin", "KITTI .bin", kClouds, true, false, "frame axes", kKitti},
     {Format::Las, "las", nullptr, "las", "LAS 1.2", kClouds, true, false, "frame axes", kLas},
-    {Format::Png, "png", nullptr, "png", "PNG", kImages, true, false, "", {}, kPngFile},
-    {Format::Jpeg, "jpeg", "jpg", "jpg", "JPEG", kImages, true, false, "quality", {}, kJpegFile},
+    {Format::Png, "png", nullptr, "png", "PNG", kStills, true, false, "", {}, kPngFile},
+    {Format::Jpeg, "jpeg", "jpg", "jpg", "JPEG", kStills, true, false, "quality", {}, kJpegFile},
     {Format::Mp4, "mp4", nullptr, "mp4", "MP4 video", kImages, false, false, "fps", {}, {}, kMp4Video},
     {Format::Avi, "avi", nullptr, "avi", "AVI video", kImages, false, false, "fps", {}, {}, kAviVideo},
     {Format::Csv,

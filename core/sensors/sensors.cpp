@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -78,6 +79,9 @@ SensorKind kindOf(std::string_view type) {
       {"diagnostic_msgs/DiagnosticArray", SensorKind::Diagnostics},
       {"sensor_msgs/NavSatFix", SensorKind::NavSatFix},
       {"foxglove.LocationFix", SensorKind::NavSatFix},
+      {"foxglove.CompressedVideo", SensorKind::Video},
+      {"foxglove_msgs/CompressedVideo", SensorKind::Video},
+      {"ffmpeg_image_transport_msgs/FFMPEGPacket", SensorKind::Video},
   };
   auto it = kKinds.find(normalTypeName(type));
   return it == kKinds.end() ? SensorKind::Other : it->second;
@@ -434,6 +438,123 @@ Result<ImageFrame> readAnyImage(const Value& message, SensorKind kind) {
   auto image = decodeCompressed(*compressed);
   BAGSCOPE_TRY(image);
   return ImageFrame{compressed->header, compressed->format, std::move(image).value()};
+}
+
+// ---- Compressed video ------------------------------------------------------------------
+
+std::string videoCodecOf(std::string_view format) {
+  std::string f;
+  for (char c : format) f += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (f.find("264") != std::string::npos || f.find("avc") != std::string::npos) return "h264";
+  if (f.find("265") != std::string::npos || f.find("hevc") != std::string::npos) return "hevc";
+  if (f.find("av1") != std::string::npos) return "av1";
+  return {};
+}
+
+Result<VideoPacket> readVideoPacket(const Value& m) {
+  VideoPacket p;
+  if (auto h = headerOf(m)) p.header = *h;
+  const Value* data = field(m, "data");
+  if (!data || data->kind != Value::Kind::Bytes) return bad("not a video packet (no data)");
+  // CompressedVideo and CompressedImage say "format", FFMPEGPacket the encoder ("encoding").
+  const std::string format = field(m, "format") ? text(field(m, "format")) : text(field(m, "encoding"));
+  p.codec = videoCodecOf(format);
+  if (p.codec.empty()) return makeError(ErrorCode::Unsupported, "video of format '" + format + "' is not decoded");
+  p.bytes = data->bytes;
+  p.keyframe = isKeyframe(p.codec, p.bytes);
+  return p;
+}
+
+namespace {
+bool hasStartCode(std::span<const std::byte> bytes) {
+  static const std::byte code[] = {std::byte{0}, std::byte{0}, std::byte{1}};
+  return std::search(bytes.begin(), bytes.end(), std::begin(code), std::end(code)) != bytes.end();
+}
+}  // namespace
+
+bool isKeyframe(std::string_view codec, std::span<const std::byte> bytes) {
+  const auto* b = reinterpret_cast<const unsigned char*>(bytes.data());
+  const std::size_t n = bytes.size();
+  if (codec == "av1") {  // OBUs: a sequence header (type 1) that fits makes the packet a starting point
+    for (std::size_t at = 0; at < n;) {
+      const unsigned header = b[at];
+      const unsigned type = (header >> 3) & 0xF;
+      const bool extension = header & 4, sized = header & 2;
+      std::size_t i = at + 1 + (extension ? 1 : 0);
+      if (!sized) return type == 1 && i <= n;  // the last OBU: to the packet's end
+      std::uint64_t size = 0;
+      bool ended = false;
+      for (int k = 0; k < 8 && i < n && !ended; ++k, ++i) {  // leb128
+        size |= static_cast<std::uint64_t>(b[i] & 0x7F) << (7 * k);
+        ended = !(b[i] & 0x80);
+      }
+      if (!ended || size > n - i) return false;
+      if (type == 1) return true;
+      at = i + static_cast<std::size_t>(size);
+    }
+    return false;
+  }
+  // Annex B: NAL units after 00 00 01 start codes.
+  for (std::size_t i = 0; i + 3 < n; ++i) {
+    if (b[i] != 0 || b[i + 1] != 0 || b[i + 2] != 1) continue;
+    const unsigned nal = b[i + 3];
+    if (codec == "h264" && (nal & 0x1F) == 5) return true;  // IDR slice
+    if (codec == "hevc") {
+      const unsigned type = (nal >> 1) & 0x3F;
+      if (type >= 16 && type <= 21) return true;  // IRAP: BLA, IDR, CRA
+    }
+    i += 2;
+  }
+  return false;
+}
+
+VideoDecoder::VideoDecoder(std::unique_ptr<detail::VideoSource> source) : source_(std::move(source)) {}
+VideoDecoder::VideoDecoder(VideoDecoder&&) noexcept = default;
+VideoDecoder& VideoDecoder::operator=(VideoDecoder&&) noexcept = default;
+VideoDecoder::~VideoDecoder() = default;
+
+Result<VideoDecoder> VideoDecoder::open(const std::string& codec) {
+  auto module = detail::openCvModule();
+  BAGSCOPE_TRY(module);
+  std::string error;
+  std::unique_ptr<detail::VideoSource> source((*module)->openVideoDecoder(codec, error));
+  if (!source) return makeError(ErrorCode::Unsupported, error);
+  return VideoDecoder(std::move(source));
+}
+
+Result<std::vector<VideoDecoder::Frame>> VideoDecoder::push(const VideoPacket& packet, std::int64_t index) {
+  if (!keyed_ && !packet.keyframe)
+    return makeError(ErrorCode::InvalidArgument, "not decoded: no keyframe before it in the stream");
+  if (packet.codec != "av1" && !hasStartCode(packet.bytes)) {  // the decoder would pass over it in silence
+    keyed_ = false;
+    return makeError(ErrorCode::InvalidArgument,
+                     "the " + packet.codec + " packet holds no NAL unit (no Annex B start code)");
+  }
+  keyed_ = true;
+  std::vector<std::pair<std::int64_t, Image>> frames;
+  std::string error;
+  const bool decoded = source_->decode(packet.bytes, index, frames, error);
+  if (!decoded) keyed_ = false;  // what follows may refer to it: wait for a keyframe
+  auto out = framesOf(frames);
+  if (!decoded && out.empty())
+    return makeError(ErrorCode::InvalidArgument, "the " + packet.codec + " packet: " + error);
+  return out;
+}
+
+std::vector<VideoDecoder::Frame> VideoDecoder::finish() {
+  std::vector<std::pair<std::int64_t, Image>> frames;
+  source_->flush(frames);
+  return framesOf(frames);
+}
+
+std::vector<VideoDecoder::Frame> VideoDecoder::framesOf(std::vector<std::pair<std::int64_t, Image>>& frames) {
+  std::vector<Frame> out;
+  for (auto& [i, image] : frames) {
+    const bool damaged = image.empty();
+    out.push_back(
+        {i, std::move(image), damaged ? "damaged: the decoder concealed errors or lacked a picture it refers to" : ""});
+  }
+  return out;
 }
 
 Result<Image> decodeCompressed(const CompressedFrame& f) {

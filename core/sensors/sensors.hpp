@@ -36,6 +36,7 @@ enum class SensorKind : std::uint8_t {
   Log,          ///< rosgraph_msgs/Log, rcl_interfaces/msg/Log, foxglove.Log
   Diagnostics,  ///< diagnostic_msgs/DiagnosticArray
   NavSatFix,    ///< sensor_msgs/NavSatFix, foxglove.LocationFix
+  Video,        ///< foxglove.CompressedVideo (and foxglove_msgs'), ffmpeg_image_transport_msgs/FFMPEGPacket
 };
 
 /// What the panels and exporters make of a message type: the ROS 1 and ROS 2 spellings of the
@@ -170,6 +171,59 @@ Result<Image> decodeCompressed(const CompressedFrame& frame);
 /// An Image or CompressedImage message (`kind` says which) as pixels: readImage, or
 /// readCompressedImage then decodeCompressed (its `encoding` is then the message's format).
 Result<ImageFrame> readAnyImage(const decode::Value& message, SensorKind kind);
+
+// ---- Compressed video ------------------------------------------------------------------
+
+/// Frames wider or taller than this are refused (a damaged SPS can claim any size).
+inline constexpr int kMaxVideoSide = 8192;
+
+/// One packet of a compressed video stream: an access unit of H.264 or H.265 (Annex B) or AV1
+/// (OBUs), from foxglove.CompressedVideo (format h264, h265, av1), FFMPEGPacket (its encoding:
+/// libx264, hevc_nvenc, …) or a CompressedImage whose format names a video codec.
+struct VideoPacket {
+  Header header;
+  std::string codec;  ///< "h264", "hevc" or "av1"
+  std::span<const std::byte> bytes;
+  bool keyframe = false;  ///< decodes on its own (H.264 IDR, H.265 IRAP, AV1 sequence header)
+};
+/// The codec a format or encoding names ("h264", "hevc", "av1"), or empty.
+std::string videoCodecOf(std::string_view format);
+/// Errors (InvalidArgument, Unsupported) say what the message lacks or which codec it names.
+Result<VideoPacket> readVideoPacket(const decode::Value& message);
+/// Whether an Annex B (H.264, H.265) or OBU (AV1) packet starts a picture that needs no other.
+bool isKeyframe(std::string_view codec, std::span<const std::byte> bytes);
+
+namespace detail {
+class VideoSource;
+}
+/// A compressed video stream decoded in order (FFmpeg's libavcodec, in the OpenCV module):
+/// packets in, 8-bit BGR frames out, each with the index its packet was given. Packets before
+/// the stream's first keyframe are not decoded (they would show a grey or green picture as
+/// if good); push() says so.
+class VideoDecoder {
+public:
+  static Result<VideoDecoder> open(const std::string& codec);
+  VideoDecoder(VideoDecoder&&) noexcept;
+  VideoDecoder& operator=(VideoDecoder&&) noexcept;
+  ~VideoDecoder();
+  struct Frame {
+    std::int64_t index;
+    Image image;  ///< empty when damaged: `problem` says why
+    std::string problem;
+  };
+  /// Frames the packet completes (none, or more than one with B-frames or frame threads).
+  /// An error for a packet that cannot be decoded, or comes before any keyframe; after a
+  /// packet that cannot be decoded, the stream waits for the next keyframe again.
+  Result<std::vector<Frame>> push(const VideoPacket& packet, std::int64_t index);
+  /// The frames still held at the stream's end.
+  std::vector<Frame> finish();
+
+private:
+  explicit VideoDecoder(std::unique_ptr<detail::VideoSource> source);
+  static std::vector<Frame> framesOf(std::vector<std::pair<std::int64_t, Image>>& frames);
+  std::unique_ptr<detail::VideoSource> source_;
+  bool keyed_ = false;  // a keyframe was decoded, and no packet failed since
+};
 
 enum class StillFormat : std::uint8_t { Jpeg, Png };
 /// An image as JPEG or PNG bytes. JPEG takes 8 bits: deeper images are scaled over their

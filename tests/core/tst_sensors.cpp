@@ -104,6 +104,33 @@ class TestSensors : public QObject {
   Q_OBJECT
 
 private slots:
+  // Keyframes as the codecs define them (H.264 7.4.1.2.2 nal_unit_type 5; H.265 IRAP types
+  // 16-21 in bits 1-6 of the first byte; AV1 OBU type 1, a sequence header), worked out here.
+  void videoKeyframesAreFoundInTheirPackets() {
+    using bagscope::sensors::isKeyframe;
+    auto bytes = [](std::initializer_list<int> v) {
+      std::vector<std::byte> out;
+      for (int b : v) out.push_back(static_cast<std::byte>(b));
+      return out;
+    };
+    // H.264: SPS (0x67), PPS (0x68) and an IDR slice (0x65) after 4- and 3-byte start codes.
+    QVERIFY(isKeyframe("h264", bytes({0, 0, 0, 1, 0x67, 0x42, 0, 0, 1, 0x68, 0xCE, 0, 0, 1, 0x65, 0x88})));
+    QVERIFY(!isKeyframe("h264", bytes({0, 0, 0, 1, 0x41, 0x9A, 0x02})));  // a non-IDR slice
+    QVERIFY(!isKeyframe("h264", bytes({0x65, 0x88, 0x84})));              // no start code
+    // H.265: an IDR_W_RADL (19 << 1 = 0x26) and a CRA (21 << 1 = 0x2A) are; TRAIL_R (0x02) is not.
+    QVERIFY(isKeyframe("hevc", bytes({0, 0, 1, 0x26, 0x01, 0xAF})));
+    QVERIFY(isKeyframe("hevc", bytes({0, 0, 0, 1, 0x40, 0x01, 0, 0, 1, 0x2A, 0x01})));  // after a VPS
+    QVERIFY(!isKeyframe("hevc", bytes({0, 0, 1, 0x02, 0x01, 0xD0})));
+    // AV1: a temporal delimiter (type 2: 0x12, size 0), then a sequence header (type 1: 0x0A).
+    QVERIFY(isKeyframe("av1", bytes({0x12, 0x00, 0x0A, 0x02, 0x00, 0x00})));
+    QVERIFY(!isKeyframe("av1", bytes({0x12, 0x00, 0x32, 0x01, 0x10})));  // a frame OBU (type 6)
+    QVERIFY(!isKeyframe("av1", bytes({0x12, 0x00, 0x0A, 0x7F})));        // its size beyond the packet: no
+    QCOMPARE(bagscope::sensors::videoCodecOf("libx264"), std::string("h264"));
+    QCOMPARE(bagscope::sensors::videoCodecOf("hevc_nvenc"), std::string("hevc"));
+    QCOMPARE(bagscope::sensors::videoCodecOf("h265"), std::string("hevc"));
+    QCOMPARE(bagscope::sensors::videoCodecOf("jpeg"), std::string());
+  }
+
   void colourEncodingsComeOutAsBgr() {
     // 2 x 1 pixels, rows padded to 8 bytes.
     auto rgb = sensors::readImage(image("rgb8", 2, 1, 8, {10, 20, 30, 40, 50, 60, 0xEE, 0xEE}).value);

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/base/result.hpp"
 #include "core/sensors/sensors.hpp"
@@ -33,6 +35,20 @@ public:
   virtual void close() = 0;
 };
 
+/// A compressed video stream decoded by libavcodec: packets in, 8-bit BGR frames out, each
+/// with the index its packet was given (B-frames come out after later packets); an empty
+/// image for a picture the decoder marks damaged.
+class VideoSource {
+public:
+  virtual ~VideoSource() = default;
+  /// Feeds one packet (an access unit); the frames it completes are appended to `frames`.
+  /// False with `error` for a packet the decoder refuses; the stream goes on after it.
+  virtual bool decode(std::span<const std::byte> packet, std::int64_t index,
+                      std::vector<std::pair<std::int64_t, Image>>& frames, std::string& error) = 0;
+  /// The frames the decoder still holds, at the stream's end.
+  virtual void flush(std::vector<std::pair<std::int64_t, Image>>& frames) = 0;
+};
+
 /// Each call catches OpenCV's exceptions and says what failed in `error`.
 class OpenCvModule {
 public:
@@ -43,13 +59,15 @@ public:
   /// A writer, or null with `error` set.
   virtual VideoSink* openVideo(const std::string& utf8Path, VideoWriter::Codec codec, double fps, int width, int height,
                                std::string& error) = 0;
+  /// A decoder of `codec` ("h264", "hevc", "av1"), or null with `error` set.
+  virtual VideoSource* openVideoDecoder(const std::string& codec, std::string& error) = 0;
 
 protected:
   ~OpenCvModule() = default;  // the module's own object; never deleted through this
 };
 
 /// Bumped whenever the interface above changes: a module of another version is refused.
-inline constexpr int kOpenCvModuleVersion = 1;
+inline constexpr int kOpenCvModuleVersion = 2;
 /// The module's one exported function: `extern "C" OpenCvModule* bagscope_opencv_module(int version)`,
 /// null when `version` is not its own.
 inline constexpr const char* kOpenCvModuleEntry = "bagscope_opencv_module";

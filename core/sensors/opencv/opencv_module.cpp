@@ -47,6 +47,12 @@ cv::Mat asMat(const Image& in) {
                  in.step);
 }
 
+}  // namespace
+
+#if defined(BAGSCOPE_VIDEO)
+VideoSource* openLibavDecoder(const std::string& codec, std::string& error);  // video_decoder.cpp
+#endif
+
 // The matrix's pixels as an Image that keeps the matrix (and so its buffer) alive.
 bool toImage(cv::Mat m, Image& out, std::string& error) {
   PixelDepth depth;
@@ -55,6 +61,8 @@ bool toImage(cv::Mat m, Image& out, std::string& error) {
   out.owner = std::make_shared<const cv::Mat>(std::move(m));
   return true;
 }
+
+namespace {
 
 // 8-bit for JPEG and video; 16-bit kept for PNG; float depth (m) as 16-bit mm in PNG.
 cv::Mat forFormat(const cv::Mat& in, StillFormat f) {
@@ -179,6 +187,15 @@ public:
       return false;
     });
     return opened ? video.release() : nullptr;
+  }
+
+  VideoSource* openVideoDecoder(const std::string& codec, std::string& error) override {
+#if defined(BAGSCOPE_VIDEO)
+    return openLibavDecoder(codec, error);
+#else
+    error = "compressed video is not in this build of Bagscope: it was built without FFmpeg's libavcodec";
+    return nullptr;
+#endif
   }
 };
 

@@ -1,0 +1,197 @@
+#!/usr/bin/python3
+"""Compressed video topics (issue #40), on streams Debian's ffmpeg encodes here from its
+testsrc2 pattern (H.264 by libx264, H.265 by libx265, no B-frames, a keyframe every 10
+frames), one access unit per message: ffmpeg_image_transport's FFMPEGPacket in a rosbag2
+written by rosbags (MCAP storage, the definition in the file), and sensor_msgs/CompressedImage
+of format h264 in a ROS 1 bag written by python3-rosbag. Bagscope's frames must equal ffmpeg's
+own decode of the same stream, pixel for pixel; a stream that starts without a keyframe, a cut
+packet and a packet of garbage are said, never shown as good frames."""
+
+import glob
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import cv2
+import genpy
+import numpy as np
+import rosbag
+from sensor_msgs.msg import CompressedImage
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'common'))
+from script_args import parse_script_args  # noqa: E402  (tests/common)
+
+ARGS = None
+W, H, FRAMES, GOP = 320, 240, 30, 10
+START = 1_700_000_000 * 10**9
+FFMPEG_PACKET = """std_msgs/Header header
+int32 width
+int32 height
+string encoding
+uint64 pts
+uint8 flags
+bool is_bigendian
+uint8[] data
+"""
+
+
+def encode(path, codec):
+    """`FRAMES` frames of testsrc2 as a raw Annex B stream; its packets (bytes, keyframe)."""
+    params = ['-c:v', 'libx264', '-bf', '0', '-g', str(GOP)] if codec == 'h264' else \
+        ['-c:v', 'libx265', '-x265-params', f'bframes=0:keyint={GOP}:min-keyint={GOP}:scenecut=0:log-level=error']
+    subprocess.run(['ffmpeg', '-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i',
+                    f'testsrc2=size={W}x{H}:rate=10', '-frames:v', str(FRAMES), *params, '-pix_fmt', 'yuv420p',
+                    '-f', codec, path], check=True)
+    probe = subprocess.run(['ffprobe', '-v', 'error', '-show_packets', '-show_entries', 'packet=size,pos,flags',
+                            '-of', 'csv=p=0', path], check=True, capture_output=True, text=True).stdout
+    data = open(path, 'rb').read()
+    packets = []
+    for line in probe.split():
+        size, pos, flags = line.split(',')
+        packets.append((data[int(pos):int(pos) + int(size)], flags.startswith('K')))
+    return packets
+
+
+def ffmpeg_frames(path, codec):
+    """ffmpeg's own decode of a stream, as BGR frames (its default conversion)."""
+    raw = subprocess.run(['ffmpeg', '-hide_banner', '-loglevel', 'error', '-f', codec, '-i', path, '-f', 'rawvideo',
+                          '-pix_fmt', 'bgr24', '-'], check=True, capture_output=True).stdout
+    return np.frombuffer(raw, dtype=np.uint8).reshape(-1, H, W, 3)
+
+
+def write_rosbag2(folder, packets, encoding):
+    sys.path.insert(0, ARGS.rosbags)
+    from rosbags.rosbag2 import StoragePlugin, Writer
+    from rosbags.typesys import Stores, get_types_from_msg, get_typestore
+    store = get_typestore(Stores.ROS2_HUMBLE)
+    store.register(get_types_from_msg(FFMPEG_PACKET, 'ffmpeg_image_transport_msgs/msg/FFMPEGPacket'))
+    Packet = store.types['ffmpeg_image_transport_msgs/msg/FFMPEGPacket']
+    Header = store.types['std_msgs/msg/Header']
+    Time = store.types['builtin_interfaces/msg/Time']
+    with Writer(folder, version=8, storage_plugin=StoragePlugin.MCAP) as w:
+        conn = w.add_connection('/camera/ffmpeg', 'ffmpeg_image_transport_msgs/msg/FFMPEGPacket', typestore=store)
+        for i, (data, key) in enumerate(packets):
+            t = START + i * 100_000_000
+            msg = Packet(header=Header(stamp=Time(sec=t // 10**9, nanosec=t % 10**9), frame_id='camera'), width=W,
+                         height=H, encoding=encoding, pts=i, flags=1 if key else 0, is_bigendian=False,
+                         data=np.frombuffer(data, dtype=np.uint8))
+            w.write(conn, t, store.serialize_cdr(msg, 'ffmpeg_image_transport_msgs/msg/FFMPEGPacket'))
+
+
+def write_ros1(path, packets, fmt='h264'):
+    with rosbag.Bag(path, 'w') as bag:
+        for i, (data, _) in enumerate(packets):
+            t = START + i * 100_000_000
+            msg = CompressedImage(format=fmt, data=data)
+            msg.header.stamp = genpy.Time(t // 10**9, t % 10**9)
+            bag.write('/camera/h264', msg, genpy.Time(t // 10**9, t % 10**9))
+
+
+def cli(*args, check=True):
+    p = subprocess.run([ARGS.cli, *args], capture_output=True, text=True)
+    if check and p.returncode != 0:
+        raise AssertionError(f'bagscope-cli {" ".join(args)} -> {p.returncode}\n{p.stderr}')
+    return p
+
+
+def exported(folder):
+    """The PNG frames written, by index, as BGR (OpenCV reads them)."""
+    out = {}
+    for f in glob.glob(os.path.join(folder, '*.png')):
+        out[int(os.path.basename(f).rsplit('_', 1)[1].split('.')[0])] = cv2.imread(f, cv2.IMREAD_UNCHANGED)
+    return out
+
+
+class VideoTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.streams = {}
+        for codec in ('h264', 'hevc'):
+            path = os.path.join(cls.tmp.name, f'stream.{codec}')
+            cls.streams[codec] = (path, encode(path, codec))
+
+    def out(self, name):
+        return os.path.join(self.tmp.name, name)
+
+    def check_frames(self, got, reference, indexes):
+        self.assertEqual(sorted(got), list(indexes))
+        for i in indexes:
+            self.assertEqual(got[i].shape, (H, W, 3), f'frame {i}')
+            differ = int(np.count_nonzero(got[i] != reference[i]))
+            self.assertEqual(differ, 0, f'frame {i}: {differ} samples differ from ffmpeg\'s decode')
+
+    def test_ffmpeg_packets_in_a_rosbag2_decode_as_ffmpeg_decodes_them(self):
+        for codec, encoding in (('h264', 'libx264'), ('hevc', 'libx265')):
+            with self.subTest(codec=codec):
+                path, packets = self.streams[codec]
+                self.assertEqual(len(packets), FRAMES)
+                self.assertEqual([k for _, k in packets].count(True), FRAMES // GOP)
+                folder = self.out(f'ffmpeg_{codec}')
+                write_rosbag2(folder, packets, encoding)
+                out = self.out(f'png_{codec}')
+                cli('export', folder, '--format', 'png', '--topic', '/camera/ffmpeg', '--out', out)
+                self.check_frames(exported(out), ffmpeg_frames(path, codec), range(FRAMES))
+
+    def test_compressed_image_of_format_h264_in_a_ros1_bag(self):
+        path, packets = self.streams['h264']
+        bag = self.out('h264.bag')
+        write_ros1(bag, packets)
+        out = self.out('png_ros1')
+        # A range and every 3rd message: decoded from the stream's start, only those written.
+        start = (START + 5 * 100_000_000) / 1e9
+        cli('export', bag, '--format', 'png', '--topic', '/camera/h264', '--out', out, '--start', f'{start:.9f}',
+            '--every', '3')
+        got = exported(out)
+        reference = ffmpeg_frames(path, 'h264')
+        self.assertEqual(sorted(got), list(range(9)))  # messages 5, 8, …, 29
+        for k, frame in got.items():
+            self.assertEqual(int(np.count_nonzero(frame != reference[5 + 3 * k])), 0, f'frame {k}')
+        # JPEG too (its own encoding: close, not equal).
+        jpg = self.out('jpg_ros1')
+        cli('export', bag, '--format', 'jpeg', '--topic', '/camera/h264', '--out', jpg)
+        first = cv2.imread(sorted(glob.glob(os.path.join(jpg, '*.jpg')))[0])
+        psnr = [cv2.PSNR(first, r) for r in reference]
+        self.assertEqual(int(np.argmax(psnr)), 0)  # the first frame, JPEG's losses aside
+        self.assertGreater(psnr[0], 25)
+
+    def test_damaged_streams_are_said_and_never_shown_as_good(self):
+        path, packets = self.streams['h264']
+        reference = ffmpeg_frames(path, 'h264')
+        # Starting mid-GOP: the 7 packets before the first keyframe cannot be decoded.
+        bag = self.out('late.bag')
+        write_ros1(bag, packets[3:])
+        out = self.out('png_late')
+        p = cli('export', bag, '--format', 'png', '--topic', '/camera/h264', '--out', out, check=False)
+        self.assertEqual(p.returncode, 3, p.stderr)  # written in part (README, exit codes)
+        self.assertIn('no keyframe before it', p.stderr)
+        got = exported(out)
+        self.assertEqual(sorted(got), list(range(7, FRAMES - 3)))
+        for i in got:
+            self.assertEqual(int(np.count_nonzero(got[i] != reference[i + 3])), 0, f'frame {i}')
+        # A packet of garbage and a packet cut short: no crash, no hang; the stream goes on
+        # from the next keyframe, and what could not be decoded is said.
+        damaged = list(packets)
+        damaged[12] = (os.urandom(len(packets[12][0])), False)
+        damaged[15] = (packets[15][0][:len(packets[15][0]) // 3], False)
+        bag = self.out('damaged.bag')
+        write_ros1(bag, damaged)
+        out = self.out('png_damaged')
+        p = cli('export', bag, '--format', 'png', '--topic', '/camera/h264', '--out', out, check=False)
+        self.assertIn(p.returncode, (0, 3), p.stderr)
+        got = exported(out)
+        self.check_frames(got, reference, [i for i in range(FRAMES) if i < 12 or i >= 20 and i in got])
+        self.assertTrue(set(range(20, FRAMES)) <= set(got), sorted(got))
+        # A format that names no codec Bagscope decodes: said, nothing written.
+        bag = self.out('vp9.bag')
+        write_ros1(bag, packets[:2], fmt='vp9')
+        p = cli('export', bag, '--format', 'png', '--topic', '/camera/h264', '--out', self.out('png_vp9'), check=False)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertFalse(glob.glob(os.path.join(self.out('png_vp9'), '*.png')))
+
+
+if __name__ == '__main__':
+    ARGS, rest = parse_script_args('test_video.py')
+    unittest.main(argv=[sys.argv[0], *rest])
