@@ -27,9 +27,9 @@ packages=(
   libgl-dev libglx-dev
   # the app's languages: Qt's own translations (dialog buttons) and fonts for 中文 / 日本語
   qt6-translations-l10n fonts-noto-cjk
-  # compressed video topics: FFmpeg's decoders (libavcodec, libswscale), and ffmpeg itself,
+  # compressed video: FFmpeg's codecs and MP4 muxer (libavcodec, libavformat, libswscale), and ffmpeg itself,
   # which encodes the video test's streams and decodes them for comparison
-  libavcodec-dev libavutil-dev libswscale-dev ffmpeg
+  libavcodec-dev libavformat-dev libavutil-dev libswscale-dev ffmpeg
   # GUI tests and screenshots under a virtual display
   xvfb xauth x11-utils
   # the Python module (import bagscope) and its pytest suite

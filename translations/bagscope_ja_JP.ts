@@ -177,6 +177,38 @@
         <source>variable-length arrays: at most this many columns (default 16)</source>
         <translation>可変長配列：最大この列数まで（既定値 16）</translation>
     </message>
+    <message>
+        <source>H.264 (plays everywhere)</source>
+        <translation>H.264（どこでも再生可能）</translation>
+    </message>
+    <message>
+        <source>MPEG-4 Part 2 (mp4v)</source>
+        <translation>MPEG-4 Part 2 (mp4v)</translation>
+    </message>
+    <message>
+        <source>the MP4&apos;s video codec: h264 (default) or mp4v</source>
+        <translation>MP4 の映像コーデック：h264（既定）または mp4v</translation>
+    </message>
+    <message>
+        <source>Video codec:</source>
+        <translation>映像コーデック：</translation>
+    </message>
+    <message>
+        <source>H.264 quality: constant rate factor, 0 (lossless) to 51 (default 23)</source>
+        <translation>H.264 画質：固定品質係数、0（ロスレス）〜51（既定 23）</translation>
+    </message>
+    <message>
+        <source>H.264 quality (CRF):</source>
+        <translation>H.264 画質 (CRF)：</translation>
+    </message>
+    <message>
+        <source>H.264 speed against size: ultrafast … veryslow (default medium)</source>
+        <translation>H.264 の速度とサイズ：ultrafast … veryslow（既定 medium）</translation>
+    </message>
+    <message>
+        <source>H.264 preset:</source>
+        <translation>H.264 プリセット：</translation>
+    </message>
 </context>
 <context>
     <name>PanelType</name>

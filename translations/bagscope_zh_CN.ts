@@ -177,6 +177,38 @@
         <source>variable-length arrays: at most this many columns (default 16)</source>
         <translation>可变长度数组：最多这么多列（默认 16）</translation>
     </message>
+    <message>
+        <source>H.264 (plays everywhere)</source>
+        <translation>H.264（随处可播放）</translation>
+    </message>
+    <message>
+        <source>MPEG-4 Part 2 (mp4v)</source>
+        <translation>MPEG-4 Part 2 (mp4v)</translation>
+    </message>
+    <message>
+        <source>the MP4&apos;s video codec: h264 (default) or mp4v</source>
+        <translation>MP4 的视频编码：h264（默认）或 mp4v</translation>
+    </message>
+    <message>
+        <source>Video codec:</source>
+        <translation>视频编码：</translation>
+    </message>
+    <message>
+        <source>H.264 quality: constant rate factor, 0 (lossless) to 51 (default 23)</source>
+        <translation>H.264 质量：恒定码率因子，0（无损）到 51（默认 23）</translation>
+    </message>
+    <message>
+        <source>H.264 quality (CRF):</source>
+        <translation>H.264 质量 (CRF)：</translation>
+    </message>
+    <message>
+        <source>H.264 speed against size: ultrafast … veryslow (default medium)</source>
+        <translation>H.264 速度与大小的权衡：ultrafast … veryslow（默认 medium）</translation>
+    </message>
+    <message>
+        <source>H.264 preset:</source>
+        <translation>H.264 预设：</translation>
+    </message>
 </context>
 <context>
     <name>PanelType</name>

@@ -176,7 +176,10 @@ struct ExportOptions {
 
   // Images and video.
   int jpegQuality = 95;
-  double fps = 0;  ///< video: 0 = the topic's mean rate
+  double fps = 0;                   ///< video: 0 = the topic's mean rate
+  std::string videoCodec = "h264";  ///< MP4: "h264" (libx264) or "mp4v"
+  int crf = 23;                     ///< H.264: libx264's constant rate factor
+  std::string preset = "medium";    ///< H.264: libx264's preset
 
   // CSV and table NumPy.
   TimeColumns timeColumns = TimeColumns::Both;

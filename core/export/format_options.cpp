@@ -90,6 +90,17 @@ constexpr OptionChoice kTimeColumns[] = {
 };
 constexpr TimeColumns kTimeColumnsOf[] = {TimeColumns::Both, TimeColumns::LogTime, TimeColumns::Stamp};
 
+constexpr OptionChoice kVideoCodecs[] = {
+    {"h264", QT_TRANSLATE_NOOP("ExportOption", "H.264 (plays everywhere)")},
+    {"mp4v", QT_TRANSLATE_NOOP("ExportOption", "MPEG-4 Part 2 (mp4v)")},
+};
+// libx264's presets, fastest first.
+constexpr OptionChoice kPresets[] = {
+    {"ultrafast", "ultrafast"}, {"superfast", "superfast"}, {"veryfast", "veryfast"},
+    {"faster", "faster"},       {"fast", "fast"},           {"medium", "medium"},
+    {"slow", "slow"},           {"slower", "slower"},       {"veryslow", "veryslow"},
+};
+
 // Aligned tables are the command line's (the app's plot exports its series): plain labels.
 constexpr OptionChoice kFills[] = {
     {"previous", "the last message at or before"},
@@ -254,6 +265,36 @@ constexpr FormatOption kOptions[] = {
      1000,
      setNumber<double, &O::fps>,
      getNumber<double, &O::fps>},
+    {"codec", nullptr, OptionGroup::Image, OptionKind::Choice, "C",
+     QT_TRANSLATE_NOOP("ExportOption", "the MP4's video codec: h264 (default) or mp4v"),
+     QT_TRANSLATE_NOOP("ExportOption", "Video codec:"), nullptr, nullptr, kVideoCodecs, 0, 0,
+     [](O& o, std::string_view t) -> Result<void> {
+       o.videoCodec = std::string(t);
+       return {};
+     },
+     [](const O& o) { return o.videoCodec; }},
+    {"crf",
+     nullptr,
+     OptionGroup::Image,
+     OptionKind::Whole,
+     "N",
+     QT_TRANSLATE_NOOP("ExportOption", "H.264 quality: constant rate factor, 0 (lossless) to 51 (default 23)"),
+     QT_TRANSLATE_NOOP("ExportOption", "H.264 quality (CRF):"),
+     nullptr,
+     nullptr,
+     {},
+     0,
+     51,
+     setNumber<int, &O::crf>,
+     getNumber<int, &O::crf>},
+    {"preset", nullptr, OptionGroup::Image, OptionKind::Choice, "P",
+     QT_TRANSLATE_NOOP("ExportOption", "H.264 speed against size: ultrafast … veryslow (default medium)"),
+     QT_TRANSLATE_NOOP("ExportOption", "H.264 preset:"), nullptr, nullptr, kPresets, 0, 0,
+     [](O& o, std::string_view t) -> Result<void> {
+       o.preset = std::string(t);
+       return {};
+     },
+     [](const O& o) { return o.preset; }},
     {"time", nullptr, OptionGroup::Table, OptionKind::Choice, "T",
      QT_TRANSLATE_NOOP("ExportOption", "the time columns"), QT_TRANSLATE_NOOP("ExportOption", "Time columns:"), nullptr,
      nullptr, kTimeColumns, 0, 0,

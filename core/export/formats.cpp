@@ -52,7 +52,8 @@ constexpr TopicWriterFactory kNpyTable = [](const TopicWriterSetup& s) -> Writer
   return detail::makeNpyTableWriter(s);
 };
 constexpr TopicWriterFactory kMp4Video = [](const TopicWriterSetup& s) -> WriterPtr {
-  return detail::makeVideoWriter(s, sensors::VideoWriter::Codec::Mp4);
+  return detail::makeVideoWriter(
+      s, s.options.videoCodec == "mp4v" ? sensors::VideoWriter::Codec::Mp4v : sensors::VideoWriter::Codec::H264);
 };
 constexpr TopicWriterFactory kAviVideo = [](const TopicWriterSetup& s) -> WriterPtr {
   return detail::makeVideoWriter(s, sensors::VideoWriter::Codec::Avi);
@@ -69,7 +70,7 @@ constexpr FormatInfo kFormats[] = {
     {Format::Las, "las", nullptr, "las", "LAS 1.2", kClouds, true, false, "frame axes", kLas},
     {Format::Png, "png", nullptr, "png", "PNG", kStills, true, false, "", {}, kPngFile},
     {Format::Jpeg, "jpeg", "jpg", "jpg", "JPEG", kStills, true, false, "quality", {}, kJpegFile},
-    {Format::Mp4, "mp4", nullptr, "mp4", "MP4 video", kImages, false, false, "fps", {}, {}, kMp4Video},
+    {Format::Mp4, "mp4", nullptr, "mp4", "MP4 video", kImages, false, false, "fps codec crf preset", {}, {}, kMp4Video},
     {Format::Avi, "avi", nullptr, "avi", "AVI video", kImages, false, false, "fps", {}, {}, kAviVideo},
     {Format::Csv,
      "csv",

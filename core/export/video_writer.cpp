@@ -1,4 +1,4 @@
-// MP4 and AVI: one video per image topic, frames decoded by the sensors module.
+// MP4 (H.264 or mp4v) and AVI: one video per image topic, frames decoded by the sensors module.
 
 #include <cmath>
 
@@ -21,7 +21,8 @@ public:
       // of the first frame.
       double fps = setup_.options.fps > 0 ? setup_.options.fps : setup_.meanRate / setup_.options.every;
       if (!(fps > 0) || !std::isfinite(fps)) fps = 10;
-      auto opened = sensors::VideoWriter::open(setup_.temp, codec_, fps, image.width, image.height);
+      auto opened = sensors::VideoWriter::open(setup_.temp, codec_, fps, image.width, image.height,
+                                               {setup_.options.crf, setup_.options.preset});
       if (!opened)
         return RowFailure{"video cannot be written", opened.error().message + " for " + utf8(setup_.path), true};
       video_ = std::move(opened).value();

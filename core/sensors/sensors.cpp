@@ -585,12 +585,12 @@ VideoWriter::VideoWriter(VideoWriter&&) noexcept = default;
 VideoWriter& VideoWriter::operator=(VideoWriter&&) noexcept = default;
 VideoWriter::~VideoWriter() { close(); }
 
-Result<VideoWriter> VideoWriter::open(const std::filesystem::path& path, Codec codec, double fps, int width,
-                                      int height) {
+Result<VideoWriter> VideoWriter::open(const std::filesystem::path& path, Codec codec, double fps, int width, int height,
+                                      const VideoEncoding& encoding) {
   auto module = detail::openCvModule();
   BAGSCOPE_TRY(module);
   std::string error;
-  std::unique_ptr<detail::VideoSink> sink((*module)->openVideo(utf8(path), codec, fps, width, height, error));
+  std::unique_ptr<detail::VideoSink> sink((*module)->openVideo(utf8(path), codec, fps, width, height, encoding, error));
   if (!sink) return makeError(ErrorCode::Write, error);
   return VideoWriter(std::move(sink));
 }

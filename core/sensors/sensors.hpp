@@ -237,12 +237,19 @@ Result<std::string> openCvVersion();
 namespace detail {
 class VideoSink;
 }
-/// A video written frame by frame: MPEG-4 Part 2 in .mp4 (needs OpenCV with FFmpeg), Motion
-/// JPEG in .avi (always). Frames become 8-bit BGR at the size given.
+/// How H.264 is encoded (libx264's constant rate factor, 0-51, lower is better, and its preset).
+struct VideoEncoding {
+  int crf = 23;
+  std::string preset = "medium";
+};
+/// A video written frame by frame: H.264 (libx264, yuv420p, every player opens it; an odd
+/// width or height loses its last column or row) or MPEG-4 Part 2 in .mp4, Motion JPEG in
+/// .avi. Frames become 8-bit BGR at the size given (others are scaled to it).
 class VideoWriter {
 public:
-  enum class Codec : std::uint8_t { Mp4, Avi };
-  static Result<VideoWriter> open(const std::filesystem::path& path, Codec codec, double fps, int width, int height);
+  enum class Codec : std::uint8_t { H264, Mp4v, Avi };
+  static Result<VideoWriter> open(const std::filesystem::path& path, Codec codec, double fps, int width, int height,
+                                  const VideoEncoding& encoding = {});
   VideoWriter(VideoWriter&&) noexcept;
   VideoWriter& operator=(VideoWriter&&) noexcept;
   ~VideoWriter();  ///< closes the file

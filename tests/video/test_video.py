@@ -191,6 +191,47 @@ class VideoTest(unittest.TestCase):
         self.assertNotEqual(p.returncode, 0)
         self.assertFalse(glob.glob(os.path.join(self.out('png_vp9'), '*.png')))
 
+    def test_image_topics_become_h264_mp4s_every_player_opens(self):
+        # 20 frames of testsrc2 as rgb8 Images (python3-rosbag), 10 Hz.
+        from sensor_msgs.msg import Image
+        raw = subprocess.run(['ffmpeg', '-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i',
+                              f'testsrc2=size={W}x{H}:rate=10', '-frames:v', '20', '-f', 'rawvideo', '-pix_fmt',
+                              'rgb24', '-'], check=True, capture_output=True).stdout
+        source = np.frombuffer(raw, dtype=np.uint8).reshape(-1, H, W, 3)
+        bag = self.out('images.bag')
+        with rosbag.Bag(bag, 'w') as b:
+            for i, frame in enumerate(source):
+                t = genpy.Time.from_sec(START / 1e9 + i / 10)
+                msg = Image(height=H, width=W, encoding='rgb8', step=W * 3, data=frame.tobytes())
+                msg.header.stamp = t
+                b.write('/camera/image', msg, t)
+        for crf, least in (('23', 35), ('0', 40)):
+            out = self.out(f'mp4_{crf}')
+            cli('export', bag, '--format', 'mp4', '--topic', '/camera/image', '--out', out, '--crf', crf,
+                '--preset', 'fast')
+            path = glob.glob(os.path.join(out, '*.mp4'))[0]
+            probe = subprocess.run(['ffprobe', '-v', 'error', '-select_streams', 'v:0', '-count_frames',
+                                    '-show_entries', 'stream=codec_name,pix_fmt,width,height,nb_read_frames,r_frame_rate',
+                                    '-of', 'default=nw=1', path], check=True, capture_output=True, text=True).stdout
+            fields = dict(line.split('=', 1) for line in probe.split())
+            self.assertEqual((fields['codec_name'], fields['pix_fmt']), ('h264', 'yuv420p'), probe)
+            self.assertEqual((fields['width'], fields['height'], fields['nb_read_frames']), (str(W), str(H), '20'))
+            self.assertEqual(fields['r_frame_rate'], '10/1')
+            decoded = subprocess.run(['ffmpeg', '-hide_banner', '-loglevel', 'error', '-i', path, '-f', 'rawvideo',
+                                      '-pix_fmt', 'rgb24', '-'], check=True, capture_output=True).stdout
+            frames = np.frombuffer(decoded, dtype=np.uint8).reshape(-1, H, W, 3)
+            worst = min(cv2.PSNR(a, b) for a, b in zip(frames, source))
+            self.assertGreaterEqual(worst, least, f'crf {crf}: {worst:.1f} dB')
+        # mp4v stays available; a preset that is none of libx264's is refused.
+        out = self.out('mp4v')
+        cli('export', bag, '--format', 'mp4', '--topic', '/camera/image', '--out', out, '--codec', 'mp4v')
+        probe = subprocess.run(['ffprobe', '-v', 'error', '-show_entries', 'stream=codec_name', '-of', 'csv=p=0',
+                                glob.glob(os.path.join(out, '*.mp4'))[0]], capture_output=True, text=True).stdout
+        self.assertEqual(probe.strip(), 'mpeg4')
+        p = cli('export', bag, '--format', 'mp4', '--topic', '/camera/image', '--out', self.out('bad'), '--preset',
+                'warp', check=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+
 
 if __name__ == '__main__':
     ARGS, rest = parse_script_args('test_video.py')

@@ -58,7 +58,7 @@ public:
   virtual bool encode(const Image& in, StillFormat format, int jpegQuality, std::string& out, std::string& error) = 0;
   /// A writer, or null with `error` set.
   virtual VideoSink* openVideo(const std::string& utf8Path, VideoWriter::Codec codec, double fps, int width, int height,
-                               std::string& error) = 0;
+                               const VideoEncoding& encoding, std::string& error) = 0;
   /// A decoder of `codec` ("h264", "hevc", "av1"), or null with `error` set.
   virtual VideoSource* openVideoDecoder(const std::string& codec, std::string& error) = 0;
 

@@ -50,8 +50,13 @@ cv::Mat asMat(const Image& in) {
 }  // namespace
 
 #if defined(BAGSCOPE_VIDEO)
-VideoSource* openLibavDecoder(const std::string& codec, std::string& error);  // video_decoder.cpp
+// libav_video.cpp
+VideoSource* openLibavDecoder(const std::string& codec, std::string& error);
+VideoSink* openH264Mp4(const std::string& path, double fps, int width, int height, const VideoEncoding& encoding,
+                       std::string& error);
 #endif
+
+cv::Mat bgr8Of(const Image& in);  // below, for libav_video.cpp
 
 // The matrix's pixels as an Image that keeps the matrix (and so its buffer) alive.
 bool toImage(cv::Mat m, Image& out, std::string& error) {
@@ -173,17 +178,26 @@ public:
   }
 
   VideoSink* openVideo(const std::string& utf8Path, VideoWriter::Codec codec, double fps, int width, int height,
-                       std::string& error) override {
+                       const VideoEncoding& encoding, std::string& error) override {
+    if (codec == VideoWriter::Codec::H264) {
+#if defined(BAGSCOPE_VIDEO)
+      return openH264Mp4(utf8Path, fps, width, height, encoding, error);
+#else
+      (void)encoding;
+      error = "H.264 video is not in this build of Bagscope (built without FFmpeg's libraries): choose mp4v";
+      return nullptr;
+#endif
+    }
     auto video = std::make_unique<Video>();
     video->size = cv::Size(width, height);
     bool opened = guarded(error, [&] {
-      int fourcc = codec == VideoWriter::Codec::Mp4 ? cv::VideoWriter::fourcc('m', 'p', '4', 'v')
-                                                    : cv::VideoWriter::fourcc('M', 'J', 'P', 'G');
+      int fourcc = codec == VideoWriter::Codec::Mp4v ? cv::VideoWriter::fourcc('m', 'p', '4', 'v')
+                                                     : cv::VideoWriter::fourcc('M', 'J', 'P', 'G');
       if (video->writer.open(utf8Path, cv::CAP_FFMPEG, fourcc, fps, video->size, true) ||
           video->writer.open(utf8Path, fourcc, fps, video->size, true))
         return true;
       error = std::string("OpenCV cannot open a video writer") +
-              (codec == VideoWriter::Codec::Mp4 ? " (MP4 needs OpenCV built with FFmpeg; AVI always works)" : "");
+              (codec == VideoWriter::Codec::Mp4v ? " (MP4 needs OpenCV built with FFmpeg; AVI always works)" : "");
       return false;
     });
     return opened ? video.release() : nullptr;
@@ -200,6 +214,9 @@ public:
 };
 
 }  // namespace
+
+cv::Mat bgr8Of(const Image& in) { return toBgr8(asMat(in)); }
+
 }  // namespace bagscope::sensors::detail
 
 #if defined(_WIN32)
