@@ -70,7 +70,7 @@ constexpr FormatInfo kFormats[] = {
     {Format::Las, "las", nullptr, "las", "LAS 1.2", kClouds, true, false, "frame axes", kLas},
     {Format::Png, "png", nullptr, "png", "PNG", kStills, true, false, "", {}, kPngFile},
     {Format::Jpeg, "jpeg", "jpg", "jpg", "JPEG", kStills, true, false, "quality", {}, kJpegFile},
-    {Format::Mp4, "mp4", nullptr, "mp4", "MP4 video", kImages, false, false, "fps codec crf preset", {}, {}, kMp4Video},
+    {Format::Mp4, "mp4", nullptr, "mp4", "MP4 video", kStills, false, false, "fps codec crf preset", {}, {}, kMp4Video},
     {Format::Avi, "avi", nullptr, "avi", "AVI video", kImages, false, false, "fps", {}, {}, kAviVideo},
     {Format::Csv,
      "csv",

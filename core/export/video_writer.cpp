@@ -1,4 +1,5 @@
-// MP4 (H.264 or mp4v) and AVI: one video per image topic, frames decoded by the sensors module.
+// MP4 (H.264 or mp4v) and AVI: one video per image topic, frames decoded by the sensors module;
+// a compressed video topic's packets remuxed into an MP4 as they are.
 
 #include <cmath>
 
@@ -13,6 +14,20 @@ public:
   VideoTopicWriter(const TopicWriterSetup& setup, sensors::VideoWriter::Codec codec) : setup_(setup), codec_(codec) {}
 
   std::optional<RowFailure> add(const TopicRow& row) override {
+    // A compressed video topic's packets go into an MP4 as they are (H.264 format only).
+    if (remux_ || (!video_ && codec_ == sensors::VideoWriter::Codec::H264 && setup_.kind != sensors::SensorKind::Image))
+      if (auto packet = sensors::readVideoPacket(row.value); packet || remux_) {
+        if (!packet) return RowFailure{"video packet cannot be read", packet.error().describe()};
+        if (!remux_) {
+          auto opened = sensors::VideoRemux::open(setup_.temp, packet->codec);
+          if (!opened)
+            return RowFailure{"video cannot be written", opened.error().message + " for " + utf8(setup_.path), true};
+          remux_ = std::move(opened).value();
+        }
+        if (auto w = remux_->write(*packet, row.message.logTimeNs); !w)
+          return RowFailure{"video packet not written", w.error().describe()};
+        return std::nullopt;
+      }
     auto frame = sensors::readAnyImage(row.value, setup_.kind);
     if (!frame) return RowFailure{"image cannot be decoded", frame.error().describe()};
     const sensors::Image& image = frame->image;
@@ -33,6 +48,7 @@ public:
 
   Result<void> finish() override {
     if (video_) video_->close();
+    if (remux_) return remux_->close();
     return {};
   }
 
@@ -40,6 +56,7 @@ private:
   const TopicWriterSetup& setup_;
   sensors::VideoWriter::Codec codec_;
   std::optional<sensors::VideoWriter> video_;
+  std::optional<sensors::VideoRemux> remux_;  // a video topic's packets, not re-encoded
 };
 
 }  // namespace

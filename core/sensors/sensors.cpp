@@ -605,6 +605,35 @@ void VideoWriter::close() {
   if (sink_) sink_->close();
 }
 
+VideoRemux::VideoRemux(std::unique_ptr<detail::PacketSink> sink) : sink_(std::move(sink)) {}
+VideoRemux::VideoRemux(VideoRemux&&) noexcept = default;
+VideoRemux& VideoRemux::operator=(VideoRemux&&) noexcept = default;
+VideoRemux::~VideoRemux() {
+  if (sink_) (void)close();
+}
+
+Result<VideoRemux> VideoRemux::open(const std::filesystem::path& path, const std::string& codec) {
+  auto module = detail::openCvModule();
+  BAGSCOPE_TRY(module);
+  std::string error;
+  std::unique_ptr<detail::PacketSink> sink((*module)->openRemux(utf8(path), codec, error));
+  if (!sink) return makeError(ErrorCode::Unsupported, error);
+  return VideoRemux(std::move(sink));
+}
+
+Result<void> VideoRemux::write(const VideoPacket& packet, std::int64_t timeNs) {
+  std::string error;
+  if (!sink_ || !sink_->write(packet.bytes, timeNs, packet.keyframe, error))
+    return makeError(ErrorCode::InvalidArgument, sink_ ? error : "the video is closed");
+  return {};
+}
+
+Result<void> VideoRemux::close() {
+  std::string error;
+  if (sink_ && !sink_->close(error)) return makeError(ErrorCode::Write, error);
+  return {};
+}
+
 // ---- Camera model and transforms --------------------------------------------------------
 
 Result<CameraInfo> readCameraInfo(const Value& m) {

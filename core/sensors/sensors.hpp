@@ -261,6 +261,27 @@ private:
   std::unique_ptr<detail::VideoSink> sink_;
 };
 
+namespace detail {
+class PacketSink;
+}
+/// A compressed video stream's packets written into an MP4 as they are (no re-encoding): the
+/// codec's own bytes, each at its time (the first at 0), lasting until the next.
+class VideoRemux {
+public:
+  static Result<VideoRemux> open(const std::filesystem::path& path, const std::string& codec);
+  VideoRemux(VideoRemux&&) noexcept;
+  VideoRemux& operator=(VideoRemux&&) noexcept;
+  ~VideoRemux();  ///< closes the file
+  /// Errors: a packet that is empty or not later than the one before, a first packet without
+  /// the stream's parameter sets, a file that cannot be written.
+  Result<void> write(const VideoPacket& packet, std::int64_t timeNs);
+  Result<void> close();
+
+private:
+  explicit VideoRemux(std::unique_ptr<detail::PacketSink> sink);
+  std::unique_ptr<detail::PacketSink> sink_;
+};
+
 // ---- Camera model and transforms --------------------------------------------------------
 
 struct CameraInfo {

@@ -8,7 +8,9 @@ own decode of the same stream, pixel for pixel; a stream that starts without a k
 packet and a packet of garbage are said, never shown as good frames."""
 
 import glob
+import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -87,6 +89,32 @@ def write_ros1(path, packets, fmt='h264'):
             msg = CompressedImage(format=fmt, data=data)
             msg.header.stamp = genpy.Time(t // 10**9, t % 10**9)
             bag.write('/camera/h264', msg, genpy.Time(t // 10**9, t % 10**9))
+
+
+def nal_units(annexb):
+    """An Annex B packet's NAL units, without the zero bytes a byte stream may put between them."""
+    return [u.rstrip(b'\x00') for u in re.split(b'\x00\x00\x01', annexb) if u.rstrip(b'\x00')]
+
+
+def mp4_units(packet):
+    """An MP4 packet's NAL units (each after its 4-byte big-endian length), the same way."""
+    out, at = [], 0
+    while at + 4 <= len(packet):
+        size = int.from_bytes(packet[at:at + 4], 'big')
+        out.append(packet[at + 4:at + 4 + size].rstrip(b'\x00'))
+        at += 4 + size
+    return out
+
+
+def mp4_packets(path):
+    """The video packets of an MP4, as ffprobe dumps them."""
+    dump = subprocess.run(['ffprobe', '-v', 'error', '-select_streams', 'v:0', '-show_packets', '-show_data', '-of',
+                           'json', path], check=True, capture_output=True, text=True).stdout
+    out = []
+    for packet in json.loads(dump)['packets']:
+        hexdump = ''.join(re.sub(r'\s', '', line[10:50]) for line in packet['data'].strip().split('\n'))
+        out.append(bytes.fromhex(hexdump))
+    return out
 
 
 def cli(*args, check=True):
@@ -190,6 +218,30 @@ class VideoTest(unittest.TestCase):
         p = cli('export', bag, '--format', 'png', '--topic', '/camera/h264', '--out', self.out('png_vp9'), check=False)
         self.assertNotEqual(p.returncode, 0)
         self.assertFalse(glob.glob(os.path.join(self.out('png_vp9'), '*.png')))
+
+    def test_video_topics_are_remuxed_into_mp4_without_re_encoding(self):
+        for codec, encoding in (('h264', 'libx264'), ('hevc', 'libx265')):
+            with self.subTest(codec=codec):
+                path, packets = self.streams[codec]
+                folder = self.out(f'remux_{codec}')
+                write_rosbag2(folder, packets, encoding)
+                out = self.out(f'mp4_{codec}')
+                cli('export', folder, '--format', 'mp4', '--topic', '/camera/ffmpeg', '--out', out)
+                mp4 = glob.glob(os.path.join(out, '*.mp4'))[0]
+                probe = subprocess.run(['ffprobe', '-v', 'error', '-select_streams', 'v:0', '-count_frames',
+                                        '-show_entries', 'stream=codec_name,width,height,nb_read_frames:format=duration',
+                                        '-of', 'default=nw=1', mp4], check=True, capture_output=True, text=True).stdout
+                fields = dict(line.split('=', 1) for line in probe.split())
+                self.assertEqual(fields['codec_name'], codec)
+                self.assertEqual((fields['width'], fields['height']), (str(W), str(H)))
+                self.assertEqual(fields['nb_read_frames'], str(FRAMES))
+                self.assertAlmostEqual(float(fields['duration']), FRAMES * 0.1, places=3)  # 10 Hz log times
+                # Each MP4 packet holds the message's NAL units, byte for byte (length-prefixed, as MP4 holds them).
+                self.assertEqual([mp4_units(p) for p in mp4_packets(mp4)], [nal_units(data) for data, _ in packets])
+                # And decodes to the same pictures as the stream itself.
+                decoded = subprocess.run(['ffmpeg', '-hide_banner', '-loglevel', 'error', '-i', mp4, '-f', 'rawvideo',
+                                          '-pix_fmt', 'bgr24', '-'], check=True, capture_output=True).stdout
+                self.assertEqual(decoded, ffmpeg_frames(path, codec).tobytes())
 
     def test_image_topics_become_h264_mp4s_every_player_opens(self):
         # 20 frames of testsrc2 as rgb8 Images (python3-rosbag), 10 Hz.

@@ -49,6 +49,15 @@ public:
   virtual void flush(std::vector<std::pair<std::int64_t, Image>>& frames) = 0;
 };
 
+/// Compressed video packets written into an MP4 as they are (no re-encoding).
+class PacketSink {
+public:
+  virtual ~PacketSink() = default;
+  /// A packet at `timeNs` (from any origin; increasing). False with `error` when it cannot be.
+  virtual bool write(std::span<const std::byte> packet, std::int64_t timeNs, bool keyframe, std::string& error) = 0;
+  virtual bool close(std::string& error) = 0;
+};
+
 /// Each call catches OpenCV's exceptions and says what failed in `error`.
 class OpenCvModule {
 public:
@@ -59,6 +68,8 @@ public:
   /// A writer, or null with `error` set.
   virtual VideoSink* openVideo(const std::string& utf8Path, VideoWriter::Codec codec, double fps, int width, int height,
                                const VideoEncoding& encoding, std::string& error) = 0;
+  /// An MP4 of `codec`'s packets ("h264", "hevc", "av1"), or null with `error` set.
+  virtual PacketSink* openRemux(const std::string& utf8Path, const std::string& codec, std::string& error) = 0;
   /// A decoder of `codec` ("h264", "hevc", "av1"), or null with `error` set.
   virtual VideoSource* openVideoDecoder(const std::string& codec, std::string& error) = 0;
 

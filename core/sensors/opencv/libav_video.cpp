@@ -11,9 +11,11 @@ extern "C" {
 #include <libswscale/swscale.h>
 }
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <vector>
 
 #include <opencv2/core.hpp>
 
@@ -230,7 +232,125 @@ private:
   bool open_ = false;
 };
 
+// Packets of a compressed stream muxed into an MP4 as they are. The MP4 muxer turns Annex B
+// into length-prefixed units itself and takes the parameter sets from the first packet; the
+// size comes from the stream's own parameter sets (libavcodec's parser). Each packet lasts
+// until the next one (the last as long as the one before it).
+class Mp4Remux final : public PacketSink {
+public:
+  ~Mp4Remux() override {
+    std::string ignored;
+    close(ignored);
+    av_packet_free(&pending_);
+    avformat_free_context(format_);
+  }
+
+  bool open(const std::string& path, const std::string& codec, std::string& error) {
+    quietLog();
+    id_ = codec == "h264"   ? AV_CODEC_ID_H264
+          : codec == "hevc" ? AV_CODEC_ID_HEVC
+          : codec == "av1"  ? AV_CODEC_ID_AV1
+                            : AV_CODEC_ID_NONE;
+    if (id_ == AV_CODEC_ID_NONE) return error = "no MP4 of " + codec + " packets", false;
+    if (avformat_alloc_output_context2(&format_, nullptr, "mp4", path.c_str()) < 0 || !format_)
+      return error = "FFmpeg has no MP4 muxer", false;
+    pending_ = av_packet_alloc();
+    if (!pending_) return error = "out of memory for a packet", false;
+    path_ = path;
+    return true;
+  }
+
+  bool write(std::span<const std::byte> bytes, std::int64_t timeNs, bool keyframe, std::string& error) override {
+    if (bytes.empty() || bytes.size() > static_cast<std::size_t>(INT32_MAX - AV_INPUT_BUFFER_PADDING_SIZE))
+      return error = "a packet of " + std::to_string(bytes.size()) + " bytes", false;
+    if (!started_ && !start(bytes, error)) return false;
+    if (havePending_) {
+      if (timeNs <= pendingNs_) return error = "a packet not later than the one before it", false;
+      if (!flushPending(timeNs - pendingNs_, error)) return false;
+    }
+    av_packet_unref(pending_);
+    if (av_new_packet(pending_, static_cast<int>(bytes.size())) < 0) return error = "out of memory", false;
+    std::memcpy(pending_->data, bytes.data(), bytes.size());
+    if (keyframe) pending_->flags |= AV_PKT_FLAG_KEY;
+    pendingNs_ = timeNs;
+    havePending_ = true;
+    return true;
+  }
+
+  bool close(std::string& error) override {
+    if (!started_ || closed_) return true;
+    closed_ = true;
+    bool ok = !havePending_ || flushPending(lastDurationNs_ > 0 ? lastDurationNs_ : 1'000'000, error);
+    if (int r = av_write_trailer(format_); r < 0 && ok) ok = (error = "cannot finish the MP4: " + avError(r), false);
+    avio_closep(&format_->pb);
+    return ok;
+  }
+
+private:
+  // The stream's size from its first packet's parameter sets, then the file's header.
+  bool start(std::span<const std::byte> first, std::string& error) {
+    int width = 0, height = 0;
+    if (id_ != AV_CODEC_ID_AV1) {
+      AVCodecParserContext* parser = av_parser_init(id_);
+      AVCodecContext* context = avcodec_alloc_context3(nullptr);
+      if (parser && context) {
+        parser->flags |= PARSER_FLAG_COMPLETE_FRAMES;  // a packet is a whole access unit
+        std::vector<std::uint8_t> padded(first.size() + AV_INPUT_BUFFER_PADDING_SIZE, 0);
+        std::memcpy(padded.data(), first.data(), first.size());
+        std::uint8_t* out = nullptr;
+        int outSize = 0;
+        av_parser_parse2(parser, context, &out, &outSize, padded.data(), static_cast<int>(first.size()), AV_NOPTS_VALUE,
+                         AV_NOPTS_VALUE, 0);
+        width = parser->width > 0 ? parser->width : context->width;
+        height = parser->height > 0 ? parser->height : context->height;
+      }
+      av_parser_close(parser);
+      avcodec_free_context(&context);
+      if (width <= 0 || height <= 0 || width > kMaxVideoSide || height > kMaxVideoSide)
+        return error = "the first packet gives no picture size (no parameter sets, or absurd ones)", false;
+    }
+    stream_ = avformat_new_stream(format_, nullptr);
+    if (!stream_) return error = "out of memory for a stream", false;
+    stream_->codecpar->codec_type = AVMEDIA_TYPE_VIDEO;
+    stream_->codecpar->codec_id = id_;
+    stream_->codecpar->width = width;
+    stream_->codecpar->height = height;
+    stream_->time_base = AVRational{1, 90000};  // MP4's usual video clock; the muxer may refine it
+    if (int r = avio_open(&format_->pb, path_.c_str(), AVIO_FLAG_WRITE); r < 0)
+      return error = "cannot create " + path_ + ": " + avError(r), false;
+    if (int r = avformat_write_header(format_, nullptr); r < 0)
+      return error = "cannot start the MP4: " + avError(r), false;
+    started_ = true;
+    return true;
+  }
+
+  bool flushPending(std::int64_t durationNs, std::string& error) {
+    const AVRational ns{1, 1'000'000'000};
+    if (firstNs_ == INT64_MIN) firstNs_ = pendingNs_;
+    pending_->pts = pending_->dts = av_rescale_q(pendingNs_ - firstNs_, ns, stream_->time_base);
+    pending_->duration = std::max<std::int64_t>(1, av_rescale_q(durationNs, ns, stream_->time_base));
+    pending_->stream_index = stream_->index;
+    lastDurationNs_ = durationNs;
+    havePending_ = false;
+    if (int r = av_write_frame(format_, pending_); r < 0) return error = "cannot write the MP4: " + avError(r), false;
+    return true;
+  }
+
+  AVFormatContext* format_ = nullptr;
+  AVStream* stream_ = nullptr;
+  AVCodecID id_ = AV_CODEC_ID_NONE;
+  AVPacket* pending_ = nullptr;  // written once the next one says how long it lasts
+  std::string path_;
+  std::int64_t pendingNs_ = 0, firstNs_ = INT64_MIN, lastDurationNs_ = 0;
+  bool havePending_ = false, started_ = false, closed_ = false;
+};
+
 }  // namespace
+
+PacketSink* openMp4Remux(const std::string& path, const std::string& codec, std::string& error) {
+  auto remux = std::make_unique<Mp4Remux>();
+  return remux->open(path, codec, error) ? remux.release() : nullptr;
+}
 
 VideoSink* openH264Mp4(const std::string& path, double fps, int width, int height, const VideoEncoding& encoding,
                        std::string& error) {

@@ -54,6 +54,7 @@ cv::Mat asMat(const Image& in) {
 VideoSource* openLibavDecoder(const std::string& codec, std::string& error);
 VideoSink* openH264Mp4(const std::string& path, double fps, int width, int height, const VideoEncoding& encoding,
                        std::string& error);
+PacketSink* openMp4Remux(const std::string& path, const std::string& codec, std::string& error);
 #endif
 
 cv::Mat bgr8Of(const Image& in);  // below, for libav_video.cpp
@@ -201,6 +202,17 @@ public:
       return false;
     });
     return opened ? video.release() : nullptr;
+  }
+
+  PacketSink* openRemux(const std::string& utf8Path, const std::string& codec, std::string& error) override {
+#if defined(BAGSCOPE_VIDEO)
+    return openMp4Remux(utf8Path, codec, error);
+#else
+    (void)utf8Path;
+    (void)codec;
+    error = "compressed video is not in this build of Bagscope: it was built without FFmpeg's libraries";
+    return nullptr;
+#endif
   }
 
   VideoSource* openVideoDecoder(const std::string& codec, std::string& error) override {
