@@ -513,11 +513,11 @@ VideoDecoder::VideoDecoder(VideoDecoder&&) noexcept = default;
 VideoDecoder& VideoDecoder::operator=(VideoDecoder&&) noexcept = default;
 VideoDecoder::~VideoDecoder() = default;
 
-Result<VideoDecoder> VideoDecoder::open(const std::string& codec) {
+Result<VideoDecoder> VideoDecoder::open(const std::string& codec, bool lowDelay) {
   auto module = detail::openCvModule();
   BAGSCOPE_TRY(module);
   std::string error;
-  std::unique_ptr<detail::VideoSource> source((*module)->openVideoDecoder(codec, error));
+  std::unique_ptr<detail::VideoSource> source((*module)->openVideoDecoder(codec, lowDelay, error));
   if (!source) return makeError(ErrorCode::Unsupported, error);
   return VideoDecoder(std::move(source));
 }

@@ -202,7 +202,9 @@ class VideoSource;
 /// if good); push() says so.
 class VideoDecoder {
 public:
-  static Result<VideoDecoder> open(const std::string& codec);
+  /// `lowDelay`: each frame out of the packet that completes it (no frame threads: for
+  /// stepping through a stream), else on every core with a few frames' delay.
+  static Result<VideoDecoder> open(const std::string& codec, bool lowDelay = false);
   VideoDecoder(VideoDecoder&&) noexcept;
   VideoDecoder& operator=(VideoDecoder&&) noexcept;
   ~VideoDecoder();

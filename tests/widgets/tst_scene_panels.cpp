@@ -3,6 +3,8 @@
 
 #include "panel_test_support.hpp"
 
+#include <cstring>
+
 class TestScenePanels : public QObject {
   Q_OBJECT
 
@@ -520,6 +522,66 @@ private slots:
     QVERIFY(saved.count() || saved.wait(10000));
     QVERIFY2(saved.at(0).at(1).toString().contains(".xyz"), qPrintable(saved.at(0).at(1).toString()));
     QVERIFY(!QFile::exists(out.filePath("first.xyz")));
+  }
+
+  // A compressed video topic (#40): ffmpeg_image_transport packets of an H.264 stream ffmpeg
+  // encodes and rosbags writes (tests/video/test_video.py), shown frame by frame as ffmpeg
+  // itself decodes them: a seek decodes from the keyframe before, a step goes on, a step back
+  // seeks again; a stream that starts without a keyframe says so instead of a picture.
+  void videoTopicsAreShownFrameByFrame() {
+    QTemporaryDir dir;
+    QProcess make;
+    make.start(BAGSCOPE_PYTHON,
+               {"-c",
+                "import sys; sys.path.insert(0, sys.argv[1]); import test_video as t\n"
+                "t.ARGS = type('A', (), {'rosbags': sys.argv[2]})\n"
+                "p = t.encode(sys.argv[3] + '/s.h264', 'h264')\n"
+                "t.write_rosbag2(sys.argv[3] + '/video', p, 'libx264')\n"
+                "t.write_rosbag2(sys.argv[3] + '/late', p[3:], 'libx264')\n"
+                "t.ffmpeg_frames(sys.argv[3] + '/s.h264', 'h264').tofile(sys.argv[3] + '/frames.bgr')",
+                QStringLiteral(BAGSCOPE_EXPORT_TESTS "/../video"), QStringLiteral(BAGSCOPE_ROSBAGS), dir.path()});
+    QVERIFY(make.waitForFinished(120000));
+    QVERIFY2(make.exitCode() == 0, make.readAllStandardError().constData());
+    QFile framesFile(dir.filePath("frames.bgr"));
+    QVERIFY(framesFile.open(QIODevice::ReadOnly));
+    const QByteArray frames = framesFile.readAll();
+    const int w = 320, h = 240, size = w * h * 3;
+    QCOMPARE(frames.size(), 30 * size);
+
+    Document d;
+    QVERIFY(openAndWait(d, {dir.filePath("video")}));
+    ImagePanel panel(&d);
+    panel.resize(640, 400);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    const auto id = *d.session()->findTopic("/camera/ffmpeg");
+    auto showAt = [&](std::size_t row) -> QString {
+      QSignalSpy shown(&panel, &ImagePanel::frameShown);
+      d.setPlayhead(d.session()->index(id)[row].logTimeNs);
+      if (panel.shown().logTimeNs != d.playheadNs() && !shown.wait(10000)) return "no frame shown";
+      const auto& raw = panel.shown().raw;
+      if (!raw || raw->width != w || raw->height != h || raw->channels != 3) return "not a 320x240 BGR frame";
+      for (int y = 0; y < h; ++y)
+        if (std::memcmp(raw->row(y), frames.constData() + static_cast<std::size_t>(row) * size + y * w * 3, w * 3))
+          return QString("message %1 differs from ffmpeg's frame in row %2").arg(row).arg(y);
+      return {};
+    };
+    panel.setTopic("/camera/ffmpeg");
+    for (std::size_t row : {15, 16, 17, 14, 0, 29}) {  // seek, step, step, back, start, end
+      QString failed = showAt(row);
+      QVERIFY2(failed.isEmpty(), qPrintable(QString("at %1: %2").arg(row).arg(failed)));
+    }
+    QCOMPARE(panel.shown().encoding, QString("h264"));  // the codec, where an image says its encoding
+    QVERIFY(panel.grab().save(QStringLiteral(BAGSCOPE_SHOTS "/video_frame.png")));
+
+    Document late;
+    QVERIFY(openAndWait(late, {dir.filePath("late")}));
+    ImagePanel second(&late);
+    second.show();
+    QSignalSpy shown(&second, &ImagePanel::frameShown);
+    second.setTopic("/camera/ffmpeg");
+    QTRY_VERIFY_WITH_TIMEOUT(second.status().contains("no keyframe"), 10000);
+    QVERIFY(!second.shown().raw);
   }
 
   // `bagscope-cli render` draws a layout's 3D view where a display is given (here the test's

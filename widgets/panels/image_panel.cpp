@@ -1,5 +1,7 @@
 #include "widgets/panels/image_panel.hpp"
 
+#include "widgets/panels/video_cursor.hpp"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFileInfo>
@@ -213,7 +215,7 @@ int cameraInfoTopicFor(const session::Session& session, std::uint32_t imageTopic
 }
 
 RenderedImage renderImage(const session::Session& session, std::uint32_t topic, std::size_t row,
-                          const ImageStyle& style, const ImageOverlay& overlay) {
+                          const ImageStyle& style, const ImageOverlay& overlay, VideoCursor* video) {
   RenderedImage out;
   auto message = readDecoded(session, topic, row);
   out.logTimeNs = message->message.logTimeNs;
@@ -221,7 +223,12 @@ RenderedImage renderImage(const session::Session& session, std::uint32_t topic, 
     out.error = message->error;
     return out;
   }
-  auto frame = sensors::readAnyImage(message->value, sensors::kindOf(session.topics()[topic].type));
+  const auto kind = sensors::kindOf(session.topics()[topic].type);
+  const bool isVideo = kind == sensors::SensorKind::Video ||
+                       (kind == sensors::SensorKind::CompressedImage && sensors::readVideoPacket(message->value));
+  VideoCursor own;
+  auto frame =
+      isVideo ? (video ? video : &own)->frameAt(session, topic, row) : sensors::readAnyImage(message->value, kind);
   if (!frame) return out.error = toQt(frame.error().describe()), out;
   // A view of the message bytes is copied: they go away with the message.
   sensors::Image mat = frame->image.owner ? std::move(frame->image) : frame->image.copy();
@@ -338,7 +345,8 @@ void ImageView::mouseMoveEvent(QMouseEvent* e) {
 
 bool ImagePanel::shows(const QString& type) {
   auto k = sensors::kindOf(type.toStdString());
-  return k == sensors::SensorKind::Image || k == sensors::SensorKind::CompressedImage;
+  return k == sensors::SensorKind::Image || k == sensors::SensorKind::CompressedImage ||
+         k == sensors::SensorKind::Video;
 }
 
 ImagePanel::ImagePanel(Document* document, QWidget* parent)
@@ -353,6 +361,7 @@ ImagePanel::ImagePanel(Document* document, QWidget* parent)
       range_(new ColourRange(tr("Colour map for depth and 16-bit images"), this)),
       view_(new ImageView(this)),
       status_(new QLabel(this)) {
+  video_ = std::make_shared<VideoCursor>();
   topic_->setMinimumContentsLength(10);
   topic_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   auto* fit = new QToolButton(this);
@@ -537,7 +546,9 @@ void ImagePanel::refresh() {
   overlay.tf = tf_;
   reader_->want(
       {s.get(), static_cast<int>(id), *row, styleVersion_},
-      [session, id, n = *row, look, overlay] { return renderImage(*session, id, n, look, overlay); },
+      [session, id, n = *row, look, overlay, video = video_] {
+        return renderImage(*session, id, n, look, overlay, video.get());
+      },
       [this](const ReadKey&, RenderedImage frame) {
         if (reader_->shown().session == document_->session().get()) showFrame(std::move(frame));
       });

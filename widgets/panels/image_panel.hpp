@@ -70,9 +70,11 @@ struct ImageOverlay {
   std::shared_ptr<const sensors::TfBuffer> tf;
 };
 
-/// Reads message `row` of `topic` (Image or CompressedImage) and renders it.
+class VideoCursor;
+/// Reads message `row` of `topic` (Image, CompressedImage, or a compressed video packet,
+/// decoded through `video`: one of its own when null) and renders it.
 RenderedImage renderImage(const session::Session& session, std::uint32_t topic, std::size_t row,
-                          const ImageStyle& style, const ImageOverlay& overlay = {});
+                          const ImageStyle& style, const ImageOverlay& overlay = {}, VideoCursor* video = nullptr);
 /// The CameraInfo topic of an image topic: the one in the same namespace (/cam/image_raw ->
 /// /cam/camera_info), else the only one; -1 when none fits.
 int cameraInfoTopicFor(const session::Session& session, std::uint32_t imageTopic);
@@ -169,6 +171,7 @@ private:
   QString overlayField_;  // the field chosen, also while the cloud's fields are not yet known
   std::shared_ptr<const sensors::TfBuffer> tf_;
   std::shared_ptr<Mailbox> mailbox_;
+  std::shared_ptr<VideoCursor> video_;  // a video topic's decoder, held by the reads too
   ColourRange* range_;
   ImageView* view_;
   QLabel* status_;

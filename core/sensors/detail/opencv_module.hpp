@@ -70,8 +70,9 @@ public:
                                const VideoEncoding& encoding, std::string& error) = 0;
   /// An MP4 of `codec`'s packets ("h264", "hevc", "av1"), or null with `error` set.
   virtual PacketSink* openRemux(const std::string& utf8Path, const std::string& codec, std::string& error) = 0;
-  /// A decoder of `codec` ("h264", "hevc", "av1"), or null with `error` set.
-  virtual VideoSource* openVideoDecoder(const std::string& codec, std::string& error) = 0;
+  /// A decoder of `codec` ("h264", "hevc", "av1"), or null with `error` set; `lowDelay`: no
+  /// frame threads (each frame out of the packet that completes it).
+  virtual VideoSource* openVideoDecoder(const std::string& codec, bool lowDelay, std::string& error) = 0;
 
 protected:
   ~OpenCvModule() = default;  // the module's own object; never deleted through this

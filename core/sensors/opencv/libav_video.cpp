@@ -46,7 +46,7 @@ public:
     avcodec_free_context(&context_);
   }
 
-  bool open(const std::string& codec, std::string& error) {
+  bool open(const std::string& codec, bool lowDelay, std::string& error) {
     quietLog();
     const AVCodec* decoder = nullptr;
     if (codec == "h264") decoder = avcodec_find_decoder(AV_CODEC_ID_H264);
@@ -62,6 +62,7 @@ public:
     if (!context_ || !packet_ || !frame_) return error = "out of memory for a video decoder", false;
     context_->max_pixels = static_cast<std::int64_t>(kMaxVideoSide) * kMaxVideoSide;  // absurd sizes refused
     context_->thread_count = 0;                                                       // every core
+    if (lowDelay) context_->thread_type = FF_THREAD_SLICE;                            // frame threads hold frames back
     if (int r = avcodec_open2(context_, decoder, nullptr); r < 0)
       return error = "cannot open the " + codec + " decoder: " + avError(r), false;
     return true;
@@ -358,9 +359,9 @@ VideoSink* openH264Mp4(const std::string& path, double fps, int width, int heigh
   return video->open(path, fps, width, height, encoding, error) ? video.release() : nullptr;
 }
 
-VideoSource* openLibavDecoder(const std::string& codec, std::string& error) {
+VideoSource* openLibavDecoder(const std::string& codec, bool lowDelay, std::string& error) {
   auto source = std::make_unique<LibavSource>();
-  return source->open(codec, error) ? source.release() : nullptr;
+  return source->open(codec, lowDelay, error) ? source.release() : nullptr;
 }
 
 }  // namespace bagscope::sensors::detail
