@@ -271,69 +271,105 @@ public:
   }
 
   py::tuple next() {
-    Item m;
-    {
-      py::gil_scoped_release free;
-      std::unique_lock lock(mutex_);
-      changed_.wait(lock, [&] { return !queue_.empty() || done_; });
-      if (queue_.empty()) {
-        if (error_) {
-          Error e = *error_;
-          error_.reset();
+    for (;;) {  // a video packet that gives no frame is warned about and passed over
+      Item m;
+      {
+        py::gil_scoped_release free;
+        std::unique_lock lock(mutex_);
+        changed_.wait(lock, [&] { return !queue_.empty() || done_; });
+        if (queue_.empty()) {
+          if (error_) {
+            Error e = *error_;
+            error_.reset();
+            lock.unlock();
+            py::gil_scoped_acquire held;
+            raise(e);
+          }
           lock.unlock();
           py::gil_scoped_acquire held;
-          raise(e);
+          throw py::stop_iteration();
         }
-        lock.unlock();
-        py::gil_scoped_acquire held;
-        throw py::stop_iteration();
+        m = std::move(queue_.front());
+        queue_.pop_front();
+        changed_.notify_all();
       }
-      m = std::move(queue_.front());
-      queue_.pop_front();
-      changed_.notify_all();
-    }
-    const std::string& topic = session_->topics()[m.topic].name;
-    if (shape_ == Shape::Raw) return py::make_tuple(topic, m.logTimeNs, py::bytes(m.bytes.data(), m.bytes.size()));
-    // Decoded here, not on the reader's thread: a value tree freed on another thread than the
-    // one that built it costs glibc's allocator more than the decoding (measured: 2.5x slower).
-    Result<decode::Value> value = makeError(ErrorCode::Internal, "");
-    {
-      py::gil_scoped_release free;
-      auto decoder = session_->decoder(*m.connection);
-      value = decoder ? (*decoder)->decode(std::as_bytes(std::span(m.bytes)))
-                      : Result<decode::Value>(std::move(decoder).error());
-    }
-    auto failed = [&](Error e) {
-      e.topic = topic;
-      e.logTimeNs = m.logTimeNs;
-      raise(e);
-    };
-    if (!value) failed(value.error());
-    switch (shape_) {
-      case Shape::Cloud: {
-        auto cloud = sensors::readPointCloud(*value);
-        if (!cloud) failed(cloud.error());
-        py::dict header;
-        header["stamp_ns"] = cloud->header.stampNs;
-        header["frame_id"] = cloud->header.frameId;
-        header["log_time_ns"] = m.logTimeNs;
-        return py::make_tuple(header, cloudArray(*cloud));
+      const std::string& topic = session_->topics()[m.topic].name;
+      if (shape_ == Shape::Raw) return py::make_tuple(topic, m.logTimeNs, py::bytes(m.bytes.data(), m.bytes.size()));
+      // Decoded here, not on the reader's thread: a value tree freed on another thread than the
+      // one that built it costs glibc's allocator more than the decoding (measured: 2.5x slower).
+      Result<decode::Value> value = makeError(ErrorCode::Internal, "");
+      {
+        py::gil_scoped_release free;
+        auto decoder = session_->decoder(*m.connection);
+        value = decoder ? (*decoder)->decode(std::as_bytes(std::span(m.bytes)))
+                        : Result<decode::Value>(std::move(decoder).error());
       }
-      case Shape::ImageRgb:
-      case Shape::ImageBgr: {
-        Result<sensors::ImageFrame> frame = makeError(ErrorCode::Internal, "");
-        {
-          py::gil_scoped_release free;
-          frame = sensors::readAnyImage(*value, sensors::kindOf(m.connection->type));
+      auto failed = [&](Error e) {
+        e.topic = topic;
+        e.logTimeNs = m.logTimeNs;
+        raise(e);
+      };
+      if (!value) failed(value.error());
+      switch (shape_) {
+        case Shape::Cloud: {
+          auto cloud = sensors::readPointCloud(*value);
+          if (!cloud) failed(cloud.error());
+          py::dict header;
+          header["stamp_ns"] = cloud->header.stampNs;
+          header["frame_id"] = cloud->header.frameId;
+          header["log_time_ns"] = m.logTimeNs;
+          return py::make_tuple(header, cloudArray(*cloud));
         }
-        if (!frame) failed(frame.error());
-        return py::make_tuple(frame->header.stampNs, imageArray(frame->image, shape_ == Shape::ImageRgb));
+        case Shape::ImageRgb:
+        case Shape::ImageBgr: {
+          Result<sensors::ImageFrame> frame = makeError(ErrorCode::Internal, "");
+          bool video = false;
+          {
+            py::gil_scoped_release free;
+            const auto kind = sensors::kindOf(m.connection->type);
+            auto packet = kind == sensors::SensorKind::Image ? makeError(ErrorCode::Unsupported, "")
+                                                             : sensors::readVideoPacket(*value);
+            video = kind == sensors::SensorKind::Video || packet.has_value();
+            frame = video ? videoFrame(packet) : sensors::readAnyImage(*value, kind);
+          }
+          if (!frame && video) {  // before the first keyframe, or damaged: said, and the stream goes on
+            Error e = frame.error();
+            e.topic = topic;
+            e.logTimeNs = m.logTimeNs;
+            if (PyErr_WarnEx(PyExc_RuntimeWarning, e.describe().c_str(), 1) < 0) throw py::error_already_set();
+            continue;
+          }
+          if (!frame) failed(frame.error());
+          return py::make_tuple(frame->header.stampNs, imageArray(frame->image, shape_ == Shape::ImageRgb));
+        }
+        default: return py::make_tuple(topic, m.logTimeNs, toPython(*value));
       }
-      default: return py::make_tuple(topic, m.logTimeNs, toPython(*value));
     }
   }
 
 private:
+  // A compressed video packet's frame: decoded in order, one frame per packet (no frame
+  // threads), from the first keyframe.
+  Result<sensors::ImageFrame> videoFrame(const Result<sensors::VideoPacket>& packet) {
+    BAGSCOPE_TRY(packet);
+    if (!video_) {
+      auto opened = sensors::VideoDecoder::open(packet->codec, true);
+      BAGSCOPE_TRY(opened);
+      video_.emplace(std::move(opened).value());
+    }
+    auto frames = video_->push(*packet, ++packets_);
+    BAGSCOPE_TRY(frames);
+    for (auto& f : *frames)
+      if (f.index == packets_) {
+        if (!f.problem.empty()) return makeError(ErrorCode::InvalidArgument, f.problem);
+        return sensors::ImageFrame{packet->header, packet->codec, std::move(f.image)};
+      }
+    return makeError(ErrorCode::InvalidArgument, "the decoder gave no picture for it");
+  }
+
+  std::optional<sensors::VideoDecoder> video_;
+  std::int64_t packets_ = -1;
+
   // A message as the queue holds it: its bytes copied (the session's view is only valid
   // during its callback). A decoded value may point into them: it is made after the copy.
   struct Item {
@@ -448,7 +484,8 @@ public:
   MessageStream* images(const std::string& topic, const std::string& to, std::optional<std::int64_t> start,
                         std::optional<std::int64_t> end) const {
     if (to != "rgb" && to != "bgr") throw py::value_error("to= takes 'rgb' or 'bgr', not '" + to + "'");
-    return sensorStream(topic, start, end, {sensors::SensorKind::Image, sensors::SensorKind::CompressedImage},
+    return sensorStream(topic, start, end,
+                        {sensors::SensorKind::Image, sensors::SensorKind::CompressedImage, sensors::SensorKind::Video},
                         "an image", to == "rgb" ? MessageStream::Shape::ImageRgb : MessageStream::Shape::ImageBgr);
   }
 
