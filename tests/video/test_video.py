@@ -2,11 +2,13 @@
 """Compressed video topics (issue #40), on streams Debian's ffmpeg encodes here from its
 testsrc2 pattern (H.264 by libx264, H.265 by libx265, no B-frames, a keyframe every 10
 frames), one access unit per message: ffmpeg_image_transport's FFMPEGPacket in a rosbag2
-written by rosbags (MCAP storage, the definition in the file), and sensor_msgs/CompressedImage
-of format h264 in a ROS 1 bag written by python3-rosbag. Bagscope's frames must equal ffmpeg's
+written by rosbags (MCAP storage, the definition in the file), foxglove.CompressedVideo in
+protobuf in an MCAP written by @mcap/core (make_compressed_video.mjs), and
+sensor_msgs/CompressedImage of format h264 in a ROS 1 bag written by python3-rosbag. Bagscope's frames must equal ffmpeg's
 own decode of the same stream, pixel for pixel; a stream that starts without a keyframe, a cut
 packet and a packet of garbage are said, never shown as good frames."""
 
+import base64
 import glob
 import json
 import os
@@ -80,6 +82,36 @@ def write_rosbag2(folder, packets, encoding):
                          height=H, encoding=encoding, pts=i, flags=1 if key else 0, is_bigendian=False,
                          data=np.frombuffer(data, dtype=np.uint8))
             w.write(conn, t, store.serialize_cdr(msg, 'ffmpeg_image_transport_msgs/msg/FFMPEGPacket'))
+
+
+COMPRESSED_VIDEO = """syntax = "proto3";
+import "google/protobuf/timestamp.proto";
+package foxglove;
+message CompressedVideo {
+  google.protobuf.Timestamp timestamp = 1;
+  string frame_id = 2;
+  bytes data = 3;
+  string format = 4;
+}
+"""
+
+
+def write_mcap(path, packets, fmt, workdir):
+    """foxglove.CompressedVideo (Foxglove's field numbers) in protobuf, written by @mcap/core
+    (make_compressed_video.mjs); the schema is protoc's FileDescriptorSet."""
+    proto = os.path.join(workdir, 'CompressedVideo.proto')
+    with open(proto, 'w') as f:
+        f.write(COMPRESSED_VIDEO)
+    fds = proto + '.fds'
+    subprocess.run(['protoc', '--include_imports', f'--descriptor_set_out={fds}', f'-I{workdir}', '-I/usr/include',
+                    proto], check=True)
+    packets_json = os.path.join(workdir, 'packets.json')
+    with open(packets_json, 'w') as f:
+        json.dump({'topic': '/camera/video', 'format': fmt, 'frame_id': 'camera',
+                   'packets': [{'log_time_ns': str(START + i * 100_000_000), 'data': base64.b64encode(d).decode()}
+                               for i, (d, _) in enumerate(packets)]}, f)
+    subprocess.run(['node', os.path.join(os.path.dirname(os.path.abspath(__file__)), 'make_compressed_video.mjs'),
+                    ARGS.npm_cache, path, proto, fds, packets_json], check=True)
 
 
 def write_ros1(path, packets, fmt='h264'):
@@ -161,6 +193,16 @@ class VideoTest(unittest.TestCase):
                 write_rosbag2(folder, packets, encoding)
                 out = self.out(f'png_{codec}')
                 cli('export', folder, '--format', 'png', '--topic', '/camera/ffmpeg', '--out', out)
+                self.check_frames(exported(out), ffmpeg_frames(path, codec), range(FRAMES))
+
+    def test_foxglove_compressed_video_in_an_mcap_decodes_as_ffmpeg_decodes_it(self):
+        for codec, fmt in (('h264', 'h264'), ('hevc', 'h265')):
+            with self.subTest(codec=codec):
+                path, packets = self.streams[codec]
+                mcap = self.out(f'foxglove_{codec}.mcap')
+                write_mcap(mcap, packets, fmt, self.tmp.name)
+                out = self.out(f'png_foxglove_{codec}')
+                cli('export', mcap, '--format', 'png', '--topic', '/camera/video', '--out', out)
                 self.check_frames(exported(out), ffmpeg_frames(path, codec), range(FRAMES))
 
     def test_compressed_image_of_format_h264_in_a_ros1_bag(self):
