@@ -531,30 +531,19 @@ Result<std::vector<VideoDecoder::Frame>> VideoDecoder::push(const VideoPacket& p
                      "the " + packet.codec + " packet holds no NAL unit (no Annex B start code)");
   }
   keyed_ = true;
-  std::vector<std::pair<std::int64_t, Image>> frames;
+  std::vector<Frame> out;
   std::string error;
-  const bool decoded = source_->decode(packet.bytes, index, frames, error);
+  const bool decoded = source_->decode(packet.bytes, index, out, error);
   if (!decoded) keyed_ = false;  // what follows may refer to it: wait for a keyframe
-  auto out = framesOf(frames);
   if (!decoded && out.empty())
     return makeError(ErrorCode::InvalidArgument, "the " + packet.codec + " packet: " + error);
   return out;
 }
 
 std::vector<VideoDecoder::Frame> VideoDecoder::finish() {
-  std::vector<std::pair<std::int64_t, Image>> frames;
+  std::vector<Frame> frames;
   source_->flush(frames);
-  return framesOf(frames);
-}
-
-std::vector<VideoDecoder::Frame> VideoDecoder::framesOf(std::vector<std::pair<std::int64_t, Image>>& frames) {
-  std::vector<Frame> out;
-  for (auto& [i, image] : frames) {
-    const bool damaged = image.empty();
-    out.push_back(
-        {i, std::move(image), damaged ? "damaged: the decoder concealed errors or lacked a picture it refers to" : ""});
-  }
-  return out;
+  return frames;
 }
 
 Result<Image> decodeCompressed(const CompressedFrame& f) {

@@ -222,7 +222,6 @@ public:
 
 private:
   explicit VideoDecoder(std::unique_ptr<detail::VideoSource> source);
-  static std::vector<Frame> framesOf(std::vector<std::pair<std::int64_t, Image>>& frames);
   std::unique_ptr<detail::VideoSource> source_;
   bool keyed_ = false;  // a keyframe was decoded, and no packet failed since
 };

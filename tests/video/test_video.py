@@ -41,13 +41,13 @@ uint8[] data
 """
 
 
-def encode(path, codec):
-    """`FRAMES` frames of testsrc2 as a raw Annex B stream; its packets (bytes, keyframe)."""
+def encode(path, codec, size=(W, H), frames=FRAMES):
+    """`frames` frames of testsrc2 as a raw Annex B stream; its packets (bytes, keyframe)."""
     params = ['-c:v', 'libx264', '-bf', '0', '-g', str(GOP)] if codec == 'h264' else \
         ['-c:v', 'libx265', '-x265-params', f'bframes=0:keyint={GOP}:min-keyint={GOP}:scenecut=0:log-level=error']
     subprocess.run(['ffmpeg', '-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i',
-                    f'testsrc2=size={W}x{H}:rate=10', '-frames:v', str(FRAMES), *params, '-pix_fmt', 'yuv420p',
-                    '-f', codec, path], check=True)
+                    f'testsrc2=size={size[0]}x{size[1]}:rate=10', '-frames:v', str(frames), *params, '-pix_fmt',
+                    'yuv420p', '-f', codec, path], check=True)
     probe = subprocess.run(['ffprobe', '-v', 'error', '-show_packets', '-show_entries', 'packet=size,pos,flags',
                             '-of', 'csv=p=0', path], check=True, capture_output=True, text=True).stdout
     data = open(path, 'rb').read()
@@ -58,11 +58,11 @@ def encode(path, codec):
     return packets
 
 
-def ffmpeg_frames(path, codec):
+def ffmpeg_frames(path, codec, size=(W, H)):
     """ffmpeg's own decode of a stream, as BGR frames (its default conversion)."""
     raw = subprocess.run(['ffmpeg', '-hide_banner', '-loglevel', 'error', '-f', codec, '-i', path, '-f', 'rawvideo',
                           '-pix_fmt', 'bgr24', '-'], check=True, capture_output=True).stdout
-    return np.frombuffer(raw, dtype=np.uint8).reshape(-1, H, W, 3)
+    return np.frombuffer(raw, dtype=np.uint8).reshape(-1, size[1], size[0], 3)
 
 
 def write_rosbag2(folder, packets, encoding):
@@ -254,6 +254,27 @@ class VideoTest(unittest.TestCase):
         got = exported(out)
         self.check_frames(got, reference, [i for i in range(FRAMES) if i < 12 or i >= 20 and i in got])
         self.assertTrue(set(range(20, FRAMES)) <= set(got), sorted(got))
+        # The size changing mid-stream (a new keyframe with new parameter sets): each frame as it is.
+        small_path = self.out('small.h264')
+        small = encode(small_path, 'h264', size=(160, 120), frames=10)
+        bag = self.out('switch.bag')
+        write_ros1(bag, packets + small)
+        out = self.out('png_switch')
+        cli('export', bag, '--format', 'png', '--topic', '/camera/h264', '--out', out)
+        got = exported(out)
+        self.check_frames({i: got[i] for i in range(FRAMES)}, reference, range(FRAMES))
+        small_reference = ffmpeg_frames(small_path, 'h264', size=(160, 120))
+        for k in range(10):
+            self.assertTrue(np.array_equal(got[FRAMES + k], small_reference[k]), f'small frame {k}')
+        # Frames wider than the documented limit (8192) are refused, named, and nothing is written.
+        wide_path = self.out('wide.h264')
+        wide = encode(wide_path, 'h264', size=(8208, 16), frames=2)
+        bag = self.out('wide.bag')
+        write_ros1(bag, wide)
+        p = cli('export', bag, '--format', 'png', '--topic', '/camera/h264', '--out', self.out('png_wide'), check=False)
+        self.assertEqual(p.returncode, 3, p.stderr)
+        self.assertIn('8208 x 16', p.stderr)
+        self.assertFalse(glob.glob(os.path.join(self.out('png_wide'), '*.png')))
         # A format that names no codec Bagscope decodes: said, nothing written.
         bag = self.out('vp9.bag')
         write_ros1(bag, packets[:2], fmt='vp9')

@@ -36,17 +36,17 @@ public:
 };
 
 /// A compressed video stream decoded by libavcodec: packets in, 8-bit BGR frames out, each
-/// with the index its packet was given (B-frames come out after later packets); an empty
-/// image for a picture the decoder marks damaged.
+/// with the index its packet was given (B-frames come out after later packets); a picture
+/// that is damaged or cannot be converted comes out empty, with the reason.
 class VideoSource {
 public:
   virtual ~VideoSource() = default;
   /// Feeds one packet (an access unit); the frames it completes are appended to `frames`.
   /// False with `error` for a packet the decoder refuses; the stream goes on after it.
-  virtual bool decode(std::span<const std::byte> packet, std::int64_t index,
-                      std::vector<std::pair<std::int64_t, Image>>& frames, std::string& error) = 0;
+  virtual bool decode(std::span<const std::byte> packet, std::int64_t index, std::vector<VideoDecoder::Frame>& frames,
+                      std::string& error) = 0;
   /// The frames the decoder still holds, at the stream's end.
-  virtual void flush(std::vector<std::pair<std::int64_t, Image>>& frames) = 0;
+  virtual void flush(std::vector<VideoDecoder::Frame>& frames) = 0;
 };
 
 /// Compressed video packets written into an MP4 as they are (no re-encoding).

@@ -68,7 +68,7 @@ public:
     return true;
   }
 
-  bool decode(std::span<const std::byte> bytes, std::int64_t index, std::vector<std::pair<std::int64_t, Image>>& frames,
+  bool decode(std::span<const std::byte> bytes, std::int64_t index, std::vector<VideoDecoder::Frame>& frames,
               std::string& error) override {
     if (bytes.empty()) return true;
     if (bytes.size() > static_cast<std::size_t>(INT32_MAX - AV_INPUT_BUFFER_PADDING_SIZE))
@@ -89,7 +89,7 @@ public:
     return sent;
   }
 
-  void flush(std::vector<std::pair<std::int64_t, Image>>& frames) override {
+  void flush(std::vector<VideoDecoder::Frame>& frames) override {
     avcodec_send_packet(context_, nullptr);
     std::string ignored;
     receive(frames, ignored);
@@ -97,18 +97,17 @@ public:
   }
 
 private:
-  bool receive(std::vector<std::pair<std::int64_t, Image>>& frames, std::string& error) {
+  bool receive(std::vector<VideoDecoder::Frame>& frames, std::string& error) {
     for (;;) {
       int r = avcodec_receive_frame(context_, frame_);
       if (r == AVERROR(EAGAIN) || r == AVERROR_EOF) return true;
       if (r < 0) return error = avError(r), false;
-      Image image;  // empty: a damaged picture (concealed errors, a reference missing), not shown
-      const bool damaged = (frame_->flags & AV_FRAME_FLAG_CORRUPT) || frame_->decode_error_flags != 0;
-      const bool converted = damaged || toBgr(image, error);
-      const std::int64_t index = frame_->best_effort_timestamp;
+      VideoDecoder::Frame out{frame_->best_effort_timestamp, {}, {}};
+      if ((frame_->flags & AV_FRAME_FLAG_CORRUPT) || frame_->decode_error_flags != 0)
+        out.problem = "damaged: the decoder concealed errors or lacked a picture it refers to";
+      else if (std::string why; !toBgr(out.image, why)) out.problem = why;
       av_frame_unref(frame_);
-      if (!converted) return false;
-      frames.emplace_back(index, std::move(image));
+      frames.push_back(std::move(out));
     }
   }
 
