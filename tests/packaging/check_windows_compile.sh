@@ -14,6 +14,9 @@ for h in lz4.h lz4frame.h lz4hc.h zstd.h zstd_errors.h bzlib.h zlib.h zconf.h li
   ln -s "/usr/include/$h" "$inc/$h"
 done
 ln -s /usr/include/opencv4/opencv2 "$inc/opencv2"
+for lib in libavcodec libavformat libavutil libswscale; do  # FFmpeg's headers (the video module)
+  ln -s "/usr/include/$(gcc -print-multiarch)/$lib" "$inc/$lib"
+done
 files=$( (cd "$src" && find core app/cli -name '*.cpp' | sort); echo "$build/core/builtin_type_table.cpp")
 echo "$(echo "$files" | wc -l) files, $($cxx --version | head -1)"
 log=$(mktemp)

@@ -1,5 +1,6 @@
 #include "widgets/panels/video_cursor.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace bagscope::widgets {
@@ -83,6 +84,29 @@ Result<sensors::ImageFrame> VideoCursor::decodeTo(const session::Session& s, ses
   if (out) return std::move(*out);
   decoder_.reset();  // its state is not to be trusted further
   return atMessage(failed ? *failed : makeError(ErrorCode::InvalidArgument, "the decoder gave no picture for it"), row);
+}
+
+Result<std::vector<std::int64_t>> videoKeyframes(const session::Session& s, session::TopicId topic, StopToken stop) {
+  std::vector<std::int64_t> out;
+  if (s.index(topic).empty() || !VideoCursor::isVideo(s, topic, 0)) return out;
+  std::mutex mutex;
+  auto r = s.forEachParallel(
+      {{topic}},
+      [&](session::TopicId, std::size_t, const Result<session::Message>& m) {
+        if (!m) return;
+        auto d = s.decoder(*m->connection);
+        if (!d) return;
+        auto v = (*d)->decode(m->bytes);
+        if (!v) return;
+        if (auto p = sensors::readVideoPacket(*v); p && p->keyframe) {
+          std::lock_guard lock(mutex);
+          out.push_back(m->logTimeNs);
+        }
+      },
+      std::move(stop));
+  BAGSCOPE_TRY(r);
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 }  // namespace bagscope::widgets

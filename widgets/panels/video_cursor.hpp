@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <mutex>
 #include <optional>
+#include <vector>
 
 #include "core/base/result.hpp"
 #include "core/sensors/sensors.hpp"
@@ -36,5 +37,10 @@ private:
   std::optional<sensors::VideoDecoder> decoder_;
   std::size_t next_ = 0;  // the row the decoder takes next
 };
+
+/// The log times of a video topic's keyframes (where a seek can start), on every core; empty
+/// for a topic that is not video. Packets that cannot be read are passed over.
+Result<std::vector<std::int64_t>> videoKeyframes(const session::Session& session, session::TopicId topic,
+                                                 StopToken stop = {});
 
 }  // namespace bagscope::widgets

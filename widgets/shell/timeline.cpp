@@ -12,7 +12,10 @@
 #include <cmath>
 #include <limits>
 
+#include "widgets/async/background.hpp"
+#include "widgets/async/mailbox.hpp"
 #include "widgets/panels/image_panel.hpp"
+#include "widgets/panels/video_cursor.hpp"
 #include "widgets/shell/document.hpp"
 #include "widgets/shell/thumbnails.hpp"
 
@@ -188,7 +191,8 @@ TimelineWidget::TimelineWidget(Document* document, QWidget* parent)
     : QWidget(parent),
       document_(document),
       scroll_(new QScrollBar(Qt::Vertical, this)),
-      thumbnails_(new Thumbnails(document, this)) {
+      thumbnails_(new Thumbnails(document, this)),
+      mailbox_(Mailbox::create(this)) {
   connect(thumbnails_, &Thumbnails::ready, this, &TimelineWidget::invalidate);
   setMouseTracking(false);
   setFocusPolicy(Qt::ClickFocus);
@@ -199,6 +203,7 @@ TimelineWidget::TimelineWidget(Document* document, QWidget* parent)
   connect(document_, &Document::playheadChanged, this, qOverload<>(&QWidget::update));
   connect(document_, &Document::rangeChanged, this, qOverload<>(&QWidget::update));
   connect(document_, &Document::currentTopicChanged, this, &TimelineWidget::invalidate);
+  if (document_->session()) onSession();  // made for a recording open already
 }
 
 QSize TimelineWidget::sizeHint() const { return {800, kRulerHeight + 8 * kRowHeight}; }
@@ -206,9 +211,38 @@ QSize TimelineWidget::minimumSizeHint() const { return {300, kRulerHeight + 2 * 
 
 void TimelineWidget::onSession() {
   thumbnails_->clear();
+  // Video topics' keyframes, found in the background and marked in their rows.
+  keyframes_.clear();
+  keyframeJobs_.clear();
+  if (auto session = document_->session())
+    for (session::TopicId t = 0; t < session->topics().size(); ++t) {
+      const auto kind = sensors::kindOf(session->topics()[t].type);
+      if (kind != sensors::SensorKind::Video && kind != sensors::SensorKind::CompressedImage) continue;
+      auto found = std::make_shared<std::vector<std::int64_t>>();
+      keyframeJobs_.push_back(startSessionJob(
+          session, mailbox_,
+          [session, t, found](StopToken stop, const session::ProgressFn&) -> Result<void> {
+            auto k = videoKeyframes(*session, t, std::move(stop));
+            BAGSCOPE_TRY(k);
+            *found = std::move(k).value();
+            return {};
+          },
+          {},
+          [this, session, t, found](const Result<void>& r) {
+            if (!r || found->empty() || session != document_->session()) return;
+            keyframes_[t].assign(found->begin(), found->end());
+            invalidate();
+          }));
+    }
   axis_.setSpan(document_->startNs(), document_->endNs());
   axis_.fit();
   invalidate();
+}
+
+const std::vector<qint64>& TimelineWidget::keyframes(session::TopicId topic) const {
+  static const std::vector<qint64> none;
+  auto k = keyframes_.find(topic);
+  return k == keyframes_.end() ? none : k->second;
 }
 
 void TimelineWidget::setRows(std::vector<session::TopicId> rows) {
@@ -342,6 +376,11 @@ void TimelineWidget::paintRows(QPainter& p) {
     QColor color = rowColor(r);
     int inner = kRowHeight - 6;
     int base = top - kRulerHeight + 3 + inner;  // in the image
+    // A video topic's keyframes (where a seek starts): a dark tick the row's full height.
+    if (auto k = keyframes_.find(topic); k != keyframes_.end())
+      for (qint64 t : k->second)
+        if (int c = static_cast<int>(std::floor(axis_.toPixel(t))); c >= 0 && c < columns)
+          bar(c, base - inner - 2, base + 2, pal.text().color());
     // Sparse rows: every message a full tick. Dense rows: a bar that grows with log(count),
     // so a single message still shows beside a burst.
     double scale = std::log1p(static_cast<double>(most));

@@ -9,6 +9,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <memory>
 #include <vector>
 
 #include "core/session/session.hpp"
@@ -90,6 +92,7 @@ std::vector<std::uint32_t> messageDensity(std::span<const session::MessageRef> i
                                           int columns);
 
 class Thumbnails;
+class Mailbox;
 
 class TimelineWidget : public QWidget {
   Q_OBJECT
@@ -113,6 +116,8 @@ public:
   /// Image thumbnails drawn in the rows now (zoomed in enough: their messages at least a
   /// thumbnail apart).
   int thumbnailsDrawn() const { return thumbnailsDrawn_; }
+  /// The keyframes of a video topic in its row (log times), once found in the background.
+  const std::vector<qint64>& keyframes(session::TopicId topic) const;
 
 signals:
   void topicClicked(int topic);
@@ -145,6 +150,9 @@ private:
   QScrollBar* scroll_;
   Thumbnails* thumbnails_;
   int thumbnailsDrawn_ = 0;
+  std::map<session::TopicId, std::vector<qint64>> keyframes_;  // of video topics, marked in their rows
+  std::shared_ptr<Mailbox> mailbox_;
+  std::vector<std::shared_ptr<Job>> keyframeJobs_;
   QPixmap rowsCache_;  // rows and names; the playhead and range are drawn over it
   bool cacheValid_ = false;
   Drag drag_ = Drag::None;

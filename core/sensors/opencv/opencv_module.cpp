@@ -219,6 +219,7 @@ public:
 #if defined(BAGSCOPE_VIDEO)
     return openLibavDecoder(codec, lowDelay, error);
 #else
+    (void)codec;
     (void)lowDelay;
     error = "compressed video is not in this build of Bagscope: it was built without FFmpeg's libavcodec";
     return nullptr;
