@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Compressed video topics (issue #40), on streams Debian's ffmpeg encodes here from its
-testsrc2 pattern (H.264 by libx264, H.265 by libx265, no B-frames, a keyframe every 10
-frames), one access unit per message: ffmpeg_image_transport's FFMPEGPacket in a rosbag2
+testsrc2 pattern (H.264 by libx264, H.265 by libx265, AV1 by libaom; no B-frames, a keyframe
+every 10 frames), one access unit per message: ffmpeg_image_transport's FFMPEGPacket in a rosbag2
 written by rosbags (MCAP storage, the definition in the file), foxglove.CompressedVideo in
 protobuf in an MCAP written by @mcap/core (make_compressed_video.mjs), and
 sensor_msgs/CompressedImage of format h264 in a ROS 1 bag written by python3-rosbag. Bagscope's frames must equal ffmpeg's
@@ -41,13 +41,19 @@ uint8[] data
 """
 
 
+RAW = {'h264': 'h264', 'hevc': 'hevc', 'av1': 'obu'}  # each codec's raw stream: Annex B, low-overhead OBUs
+
+
 def encode(path, codec, size=(W, H), frames=FRAMES):
     """`frames` frames of testsrc2 as a raw Annex B stream; its packets (bytes, keyframe)."""
-    params = ['-c:v', 'libx264', '-bf', '0', '-g', str(GOP)] if codec == 'h264' else \
-        ['-c:v', 'libx265', '-x265-params', f'bframes=0:keyint={GOP}:min-keyint={GOP}:scenecut=0:log-level=error']
+    params = {'h264': ['-c:v', 'libx264', '-bf', '0', '-g', str(GOP)],
+              'hevc': ['-c:v', 'libx265', '-x265-params',
+                       f'bframes=0:keyint={GOP}:min-keyint={GOP}:scenecut=0:log-level=error'],
+              'av1': ['-c:v', 'libaom-av1', '-cpu-used', '8', '-usage', 'realtime', '-g', str(GOP), '-keyint_min',
+                      str(GOP)]}[codec]
     subprocess.run(['ffmpeg', '-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i',
                     f'testsrc2=size={size[0]}x{size[1]}:rate=10', '-frames:v', str(frames), *params, '-pix_fmt',
-                    'yuv420p', '-f', codec, path], check=True)
+                    'yuv420p', '-f', RAW[codec], path], check=True)
     probe = subprocess.run(['ffprobe', '-v', 'error', '-show_packets', '-show_entries', 'packet=size,pos,flags',
                             '-of', 'csv=p=0', path], check=True, capture_output=True, text=True).stdout
     data = open(path, 'rb').read()
@@ -60,7 +66,7 @@ def encode(path, codec, size=(W, H), frames=FRAMES):
 
 def ffmpeg_frames(path, codec, size=(W, H)):
     """ffmpeg's own decode of a stream, as BGR frames (its default conversion)."""
-    raw = subprocess.run(['ffmpeg', '-hide_banner', '-loglevel', 'error', '-f', codec, '-i', path, '-f', 'rawvideo',
+    raw = subprocess.run(['ffmpeg', '-hide_banner', '-loglevel', 'error', '-f', RAW[codec], '-i', path, '-f', 'rawvideo',
                           '-pix_fmt', 'bgr24', '-'], check=True, capture_output=True).stdout
     return np.frombuffer(raw, dtype=np.uint8).reshape(-1, size[1], size[0], 3)
 
@@ -169,7 +175,7 @@ class VideoTest(unittest.TestCase):
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory()
         cls.streams = {}
-        for codec in ('h264', 'hevc'):
+        for codec in ('h264', 'hevc', 'av1'):
             path = os.path.join(cls.tmp.name, f'stream.{codec}')
             cls.streams[codec] = (path, encode(path, codec))
 
@@ -184,7 +190,7 @@ class VideoTest(unittest.TestCase):
             self.assertEqual(differ, 0, f'frame {i}: {differ} samples differ from ffmpeg\'s decode')
 
     def test_ffmpeg_packets_in_a_rosbag2_decode_as_ffmpeg_decodes_them(self):
-        for codec, encoding in (('h264', 'libx264'), ('hevc', 'libx265')):
+        for codec, encoding in (('h264', 'libx264'), ('hevc', 'libx265'), ('av1', 'libaom-av1')):
             with self.subTest(codec=codec):
                 path, packets = self.streams[codec]
                 self.assertEqual(len(packets), FRAMES)
