@@ -11,12 +11,12 @@ cd "$(dirname "$0")/.."
 cmake --preset asan
 cmake --build --preset asan
 ctest --preset asan -L 'core|cli|gui' \
-  -E '^(format|layers|translations|mutation|write|export|mcap_options|npm_modules|app_window|panels|plot_panel|scene_panels)$'
+  -E '^(format|layers|translations|mutation|write|export|video|mcap_options|npm_modules|app_window|compare_view|panels|plot_panel|scene_panels)$'
 # The windows under Xvfb load Mesa's GL driver and D-Bus, which leave allocations at exit
 # that LeakSanitizer cannot attribute (the driver is unloaded by then): leaks are checked in
 # the tests above; these are checked for every other fault.
 ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --test-dir build/asan --output-on-failure -R '^(app_window|panels|plot_panel|scene_panels)$'
+  ctest --test-dir build/asan --output-on-failure -R '^(app_window|compare_view|panels|plot_panel|scene_panels)$'
 
 cmake --preset tsan
 cmake --build --preset tsan --target tst_session tst_session_timing tst_write_core tst_storage_mcap
