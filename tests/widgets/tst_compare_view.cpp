@@ -189,6 +189,20 @@ private slots:
              qPrintable(plot->legendValue(0) + " " + plot->legendValue(1) + " " + plot->legendValue(2)));
     w.document()->setPlayhead(w.document()->startNs());
 
+    // B − A of an expression reads each input in B's own topics (/event is topic 3 in A, 2 in B):
+    // a + b with b = /event's one message at 0.5 s, so defined at that sample only: 0.5 there.
+    plot->addExpressionSeries("/a", "data", "a + b", {{"/event", "data"}});
+    plot->addComparedSeries(3, PlotPanel::Run::Difference);
+    QVERIFY(waitLoaded(plot));
+    QCOMPARE(plot->problemText(), QString());
+    const auto& expressionDelta = plot->seriesY(4);
+    QCOMPARE(expressionDelta.size(), std::size_t{100});
+    for (std::size_t i = 0; i < expressionDelta.size(); ++i)
+      QVERIFY2(i == 25 ? std::abs(expressionDelta[i] - 0.5) < 1e-12 : std::isnan(expressionDelta[i]),
+               qPrintable(QString("%1: %2").arg(i).arg(expressionDelta[i])));
+    plot->removeSeries(4);
+    plot->removeSeries(3);
+
     // B moved 0.3 s later: its samples too, and B − A only where B has data (never extrapolated).
     QSignalSpy changed(w.document(), &Document::comparisonChanged);
     w.document()->setComparisonAlignment("offset:0.3");

@@ -408,10 +408,16 @@ void PlotPanel::load(Series& s) {
   }
   SeriesQuery queryB = query;
   queryB.originNs = document_->startNs() - document_->comparisonShiftNs();
-  if (difference) {
-    const TopicInfo* topicB = sessionB ? runB->topicByName(s.topic) : nullptr;
+  if (difference && sessionB) {  // the same fields in run B's own topics
+    const TopicInfo* topicB = runB->topicByName(s.topic);
     if (topicB) queryB.topic = topicB->id;
     else if (missing.isEmpty()) missing = s.topic;
+    queryB.inputs.clear();
+    for (const auto& [name, path] : s.inputs) {
+      const TopicInfo* input = runB->topicByName(name);
+      if (!input && missing.isEmpty()) missing = name;
+      if (input) queryB.inputs.emplace_back(input->id, path.toStdString());
+    }
   }
   if (!session || (difference && !sessionB) || !missing.isEmpty()) {
     if (s.run != Run::A && !runB) s.problem = tr("%1: no run B (File ▸ Compare With…)").arg(seriesName(s));
