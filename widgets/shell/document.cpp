@@ -199,6 +199,7 @@ void Document::adopt(std::shared_ptr<session::Session> session, const QStringLis
   session_ = std::move(session);
   paths_ = paths;
   topics_ = std::move(topics);
+  topicComparison_.clear();  // of the recording before: worked out again below
   problems_ = collectProblems();
   range_.reset();
   currentTopic_ = -1;

@@ -38,8 +38,8 @@ const session::TopicComparison* TopicModel::compared(int row) const {
   // A's topics in its order, then B's own: only while it is worked out for this session.
   if (static_cast<std::size_t>(row) >= all.size() || all.size() < topics.size()) return nullptr;
   const auto& c = all[static_cast<std::size_t>(row)];
-  if (row < static_cast<int>(topics.size()) && toQt(c.topic) != topics[static_cast<std::size_t>(row)].name)
-    return nullptr;
+  const bool ofA = row < static_cast<int>(topics.size());
+  if (ofA ? toQt(c.topic) != topics[static_cast<std::size_t>(row)].name : c.a.has_value() || !c.b) return nullptr;
   return &c;
 }
 
@@ -104,6 +104,7 @@ QVariant TopicModel::data(const QModelIndex& index, int role) const {
   const int column = index.column();
   const auto* c = compared(index.row());
   if (index.row() >= static_cast<int>(document_->topics().size())) {  // only run B has it
+    if (!c) return {};
     if (role == Qt::DisplayRole || role == SortRole) {
       if (column == Topic) return toQt(c->topic);
       if (column == Type) return toQt(c->b->type);
