@@ -455,12 +455,22 @@ Result<VideoPacket> readVideoPacket(const Value& m) {
   VideoPacket p;
   if (auto h = headerOf(m)) p.header = *h;
   const Value* data = field(m, "data");
-  if (!data || data->kind != Value::Kind::Bytes) return bad("not a video packet (no data)");
+  if (data && data->kind == Value::Kind::Array) {  // JSON's base64 comes as an array of bytes
+    auto owned = std::make_shared<std::vector<std::byte>>();
+    owned->reserve(data->items.size());
+    for (const Value& b : data->items) {
+      if (b.kind != Value::Kind::UInt || b.u > 255) return bad("not a video packet (data is not bytes)");
+      owned->push_back(static_cast<std::byte>(b.u));
+    }
+    p.owner = owned;
+  } else if (!data || data->kind != Value::Kind::Bytes) {
+    return bad("not a video packet (no data)");
+  }
   // CompressedVideo and CompressedImage say "format", FFMPEGPacket the encoder ("encoding").
   const std::string format = field(m, "format") ? text(field(m, "format")) : text(field(m, "encoding"));
   p.codec = videoCodecOf(format);
   if (p.codec.empty()) return makeError(ErrorCode::Unsupported, "video of format '" + format + "' is not decoded");
-  p.bytes = data->bytes;
+  p.bytes = p.owner ? std::span<const std::byte>(*p.owner) : data->bytes;
   p.keyframe = isKeyframe(p.codec, p.bytes);
   return p;
 }

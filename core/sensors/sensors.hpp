@@ -184,6 +184,7 @@ struct VideoPacket {
   Header header;
   std::string codec;  ///< "h264", "hevc" or "av1"
   std::span<const std::byte> bytes;
+  std::shared_ptr<const std::vector<std::byte>> owner;  ///< holds `bytes` when the message could not (JSON)
   bool keyframe = false;  ///< decodes on its own (H.264 IDR, H.265 IRAP, AV1 sequence header)
 };
 /// The codec a format or encoding names ("h264", "hevc", "av1"), or empty.

@@ -3,7 +3,7 @@
 testsrc2 pattern (H.264 by libx264, H.265 by libx265, AV1 by libaom; no B-frames, a keyframe
 every 10 frames), one access unit per message: ffmpeg_image_transport's FFMPEGPacket in a rosbag2
 written by rosbags (MCAP storage, the definition in the file), foxglove.CompressedVideo in
-protobuf in an MCAP written by @mcap/core (make_compressed_video.mjs), and
+protobuf and in JSON in MCAPs written by @mcap/core (make_compressed_video.mjs), and
 sensor_msgs/CompressedImage of format h264 in a ROS 1 bag written by python3-rosbag. Bagscope's frames must equal ffmpeg's
 own decode of the same stream, pixel for pixel; a stream that starts without a keyframe, a cut
 packet and a packet of garbage are said, never shown as good frames."""
@@ -102,7 +102,7 @@ message CompressedVideo {
 """
 
 
-def write_mcap(path, packets, fmt, workdir):
+def write_mcap(path, packets, fmt, workdir, encoding='protobuf'):
     """foxglove.CompressedVideo (Foxglove's field numbers) in protobuf, written by @mcap/core
     (make_compressed_video.mjs); the schema is protoc's FileDescriptorSet."""
     proto = os.path.join(workdir, 'CompressedVideo.proto')
@@ -117,7 +117,7 @@ def write_mcap(path, packets, fmt, workdir):
                    'packets': [{'log_time_ns': str(START + i * 100_000_000), 'data': base64.b64encode(d).decode()}
                                for i, (d, _) in enumerate(packets)]}, f)
     subprocess.run(['node', os.path.join(os.path.dirname(os.path.abspath(__file__)), 'make_compressed_video.mjs'),
-                    ARGS.npm_cache, path, proto, fds, packets_json], check=True)
+                    ARGS.npm_cache, path, proto, fds, packets_json, encoding], check=True)
 
 
 def write_ros1(path, packets, fmt='h264'):
@@ -202,12 +202,13 @@ class VideoTest(unittest.TestCase):
                 self.check_frames(exported(out), ffmpeg_frames(path, codec), range(FRAMES))
 
     def test_foxglove_compressed_video_in_an_mcap_decodes_as_ffmpeg_decodes_it(self):
-        for codec, fmt in (('h264', 'h264'), ('hevc', 'h265')):
-            with self.subTest(codec=codec):
+        for codec, fmt, encoding in (('h264', 'h264', 'protobuf'), ('hevc', 'h265', 'protobuf'),
+                                     ('h264', 'h264', 'json')):
+            with self.subTest(codec=codec, encoding=encoding):
                 path, packets = self.streams[codec]
-                mcap = self.out(f'foxglove_{codec}.mcap')
-                write_mcap(mcap, packets, fmt, self.tmp.name)
-                out = self.out(f'png_foxglove_{codec}')
+                mcap = self.out(f'foxglove_{codec}_{encoding}.mcap')
+                write_mcap(mcap, packets, fmt, self.tmp.name, encoding)
+                out = self.out(f'png_foxglove_{codec}_{encoding}')
                 cli('export', mcap, '--format', 'png', '--topic', '/camera/video', '--out', out)
                 self.check_frames(exported(out), ffmpeg_frames(path, codec), range(FRAMES))
 
