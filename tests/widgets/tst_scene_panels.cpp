@@ -578,9 +578,14 @@ private slots:
     timeline.setRows({id});
     const auto& index = d.session()->index(id);
     QTRY_VERIFY_WITH_TIMEOUT(timeline.keyframes(id).size() == 3, 10000);
-    timeline.resize(800, 90);
+    // Wide enough that the frames (0.1 s apart) are a thumbnail apart: each drawn as its picture,
+    // decoded from the keyframe before it.
+    timeline.resize(1100, 90);
     timeline.show();
     QVERIFY(QTest::qWaitForWindowExposed(&timeline));
+    timeline.zoomToFit();
+    timeline.update();
+    QTRY_COMPARE_WITH_TIMEOUT(timeline.thumbnailsDrawn(), 30, 20000);
     QVERIFY(timeline.grab().save(QStringLiteral(BAGSCOPE_SHOTS "/video_timeline.png")));
     QCOMPARE(timeline.keyframes(id),
              (std::vector<qint64>{index[0].logTimeNs, index[10].logTimeNs, index[20].logTimeNs}));
