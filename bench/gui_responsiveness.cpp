@@ -3,6 +3,9 @@
 // painted) and to redraw a plot of 10 million points on zoom and pan. Prints JSON with
 // the median and all samples in ms.
 //
+// bagscope-gui-bench video RECORDING TOPIC: the same for a compressed video topic, stepping
+// forwards and seeking to frames between keyframes.
+//
 // bagscope-gui-bench BAG...: how long the GUI thread ever goes without handling events
 // while the real main window opens a large bag, builds its index, measures topic sizes in
 // the background, and plays it at 10x with the message inspector and a 3D view following the
@@ -242,6 +245,40 @@ int panelsBench(const QString& bag, const QString& sceneBag) {
   return 0;
 }
 
+// A compressed video topic in the image viewer (#40): steps forwards (each one frame more to
+// decode) and seeks to frames that are not keyframes (decoded from the keyframe before), each
+// timed from the playhead moving to the frame painted.
+int videoBench(const QString& recording, const QString& topic) {
+  Document d;
+  d.open({recording});
+  waitFor(&d, SIGNAL(openFinished(QString, QStringList)), 600000);
+  const TopicInfo* info = d.session() ? d.topicByName(topic) : nullptr;
+  if (!info) return std::fprintf(stderr, "no topic %s in %s\n", qPrintable(topic), qPrintable(recording)), 1;
+  ImagePanel image(&d);
+  image.resize(1000, 640);
+  image.show();
+  image.setTopic(topic);
+  waitFor(&image, SIGNAL(frameShown()), 10000);
+  QJsonObject report;
+  report["step"] = summarize(stepFrames(d, image, image.view(), topic, 30));
+  auto index = d.session()->index(info->id);
+  std::vector<double> seeks;
+  for (std::size_t k = 1; k <= 10 && index.size() > 2; ++k) {  // spread over the topic, back and forth
+    const std::size_t row = (k % 2 ? index.size() - 1 - k * 7 : k * 11) % index.size();
+    QElapsedTimer t;
+    t.start();
+    d.setPlayhead(index[row].logTimeNs);
+    waitFor(&image, SIGNAL(frameShown()), 10000);
+    image.view()->repaint();
+    QApplication::processEvents();
+    seeks.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
+  }
+  report["seek"] = summarize(seeks);
+  report["image_size"] = QStringLiteral("%1x%2").arg(image.shown().picture.width()).arg(image.shown().picture.height());
+  std::printf("%s\n", QJsonDocument(report).toJson(QJsonDocument::Compact).constData());
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -252,6 +289,8 @@ int main(int argc, char** argv) {
   qputenv("XDG_DATA_HOME", QFile::encodeName(settings.filePath(QStringLiteral("data"))));
   QSurfaceFormat::setDefaultFormat(VtkView::defaultFormat());  // the 3D view's OpenGL
   QApplication app(argc, argv);
+  if (argc == 4 && QString::fromLocal8Bit(argv[1]) == QLatin1String("video"))
+    return videoBench(QString::fromLocal8Bit(argv[2]), QString::fromLocal8Bit(argv[3]));
   if ((argc == 3 || argc == 4) && QString::fromLocal8Bit(argv[1]) == QLatin1String("panels"))
     return panelsBench(QString::fromLocal8Bit(argv[2]), argc == 4 ? QString::fromLocal8Bit(argv[3]) : QString());
   QApplication::setApplicationName(QStringLiteral("bagscope-gui-bench"));

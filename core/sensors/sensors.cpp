@@ -532,7 +532,8 @@ Result<VideoDecoder> VideoDecoder::open(const std::string& codec, bool lowDelay)
   return VideoDecoder(std::move(source));
 }
 
-Result<std::vector<VideoDecoder::Frame>> VideoDecoder::push(const VideoPacket& packet, std::int64_t index) {
+Result<std::vector<VideoDecoder::Frame>> VideoDecoder::push(const VideoPacket& packet, std::int64_t index,
+                                                            bool convert) {
   if (!keyed_ && !packet.keyframe)
     return makeError(ErrorCode::InvalidArgument, "not decoded: no keyframe before it in the stream");
   if (packet.codec != "av1" && !hasStartCode(packet.bytes)) {  // the decoder would pass over it in silence
@@ -543,7 +544,7 @@ Result<std::vector<VideoDecoder::Frame>> VideoDecoder::push(const VideoPacket& p
   keyed_ = true;
   std::vector<Frame> out;
   std::string error;
-  const bool decoded = source_->decode(packet.bytes, index, out, error);
+  const bool decoded = source_->decode(packet.bytes, index, convert, out, error);
   if (!decoded) keyed_ = false;  // what follows may refer to it: wait for a keyframe
   if (!decoded && out.empty())
     return makeError(ErrorCode::InvalidArgument, "the " + packet.codec + " packet: " + error);

@@ -217,7 +217,8 @@ public:
   /// Frames the packet completes (none, or more than one with B-frames or frame threads).
   /// An error for a packet that cannot be decoded, or comes before any keyframe; after a
   /// packet that cannot be decoded, the stream waits for the next keyframe again.
-  Result<std::vector<Frame>> push(const VideoPacket& packet, std::int64_t index);
+  /// `convert` false: the frames' images stay empty (decoded for the ones after them only).
+  Result<std::vector<Frame>> push(const VideoPacket& packet, std::int64_t index, bool convert = true);
   /// The frames still held at the stream's end.
   std::vector<Frame> finish();
 

@@ -66,7 +66,7 @@ Result<sensors::ImageFrame> VideoCursor::decodeTo(const session::Session& s, ses
     decode::Value keep;
     auto p = packetAt(s, topic, r, keep);
     if (p) {
-      auto frames = decoder_->push(*p, static_cast<std::int64_t>(r));
+      auto frames = decoder_->push(*p, static_cast<std::int64_t>(r), r == row);  // only the wanted one to BGR
       if (frames) {
         for (auto& f : *frames)
           if (f.index == static_cast<std::int64_t>(row)) {

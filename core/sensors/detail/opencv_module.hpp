@@ -43,8 +43,9 @@ public:
   virtual ~VideoSource() = default;
   /// Feeds one packet (an access unit); the frames it completes are appended to `frames`.
   /// False with `error` for a packet the decoder refuses; the stream goes on after it.
-  virtual bool decode(std::span<const std::byte> packet, std::int64_t index, std::vector<VideoDecoder::Frame>& frames,
-                      std::string& error) = 0;
+  /// `convert`: false leaves the frames' images empty (a seek's frames before the one wanted).
+  virtual bool decode(std::span<const std::byte> packet, std::int64_t index, bool convert,
+                      std::vector<VideoDecoder::Frame>& frames, std::string& error) = 0;
   /// The frames the decoder still holds, at the stream's end.
   virtual void flush(std::vector<VideoDecoder::Frame>& frames) = 0;
 };

@@ -68,8 +68,8 @@ public:
     return true;
   }
 
-  bool decode(std::span<const std::byte> bytes, std::int64_t index, std::vector<VideoDecoder::Frame>& frames,
-              std::string& error) override {
+  bool decode(std::span<const std::byte> bytes, std::int64_t index, bool convert,
+              std::vector<VideoDecoder::Frame>& frames, std::string& error) override {
     if (bytes.empty()) return true;
     if (bytes.size() > static_cast<std::size_t>(INT32_MAX - AV_INPUT_BUFFER_PADDING_SIZE))
       return error = "a video packet of " + std::to_string(bytes.size()) + " bytes is beyond FFmpeg's limit", false;
@@ -79,25 +79,25 @@ public:
     packet_->pts = packet_->dts = index;
     int r = avcodec_send_packet(context_, packet_);
     if (r == AVERROR(EAGAIN)) {  // frames to take first (frame threading)
-      if (!receive(frames, error)) return false;
+      if (!receive(frames, convert, error)) return false;
       r = avcodec_send_packet(context_, packet_);
     }
     const bool sent = r >= 0;
     if (!sent) error = avError(r);
     std::string more;
-    if (!receive(frames, more) && sent) return error = more, false;
+    if (!receive(frames, convert, more) && sent) return error = more, false;
     return sent;
   }
 
   void flush(std::vector<VideoDecoder::Frame>& frames) override {
     avcodec_send_packet(context_, nullptr);
     std::string ignored;
-    receive(frames, ignored);
+    receive(frames, true, ignored);
     avcodec_flush_buffers(context_);
   }
 
 private:
-  bool receive(std::vector<VideoDecoder::Frame>& frames, std::string& error) {
+  bool receive(std::vector<VideoDecoder::Frame>& frames, bool convert, std::string& error) {
     for (;;) {
       int r = avcodec_receive_frame(context_, frame_);
       if (r == AVERROR(EAGAIN) || r == AVERROR_EOF) return true;
@@ -105,7 +105,7 @@ private:
       VideoDecoder::Frame out{frame_->best_effort_timestamp, {}, {}};
       if ((frame_->flags & AV_FRAME_FLAG_CORRUPT) || frame_->decode_error_flags != 0)
         out.problem = "damaged: the decoder concealed errors or lacked a picture it refers to";
-      else if (std::string why; !toBgr(out.image, why)) out.problem = why;
+      else if (std::string why; convert && !toBgr(out.image, why)) out.problem = why;
       av_frame_unref(frame_);
       frames.push_back(std::move(out));
     }
