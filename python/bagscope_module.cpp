@@ -357,14 +357,7 @@ private:
       BAGSCOPE_TRY(opened);
       video_.emplace(std::move(opened).value());
     }
-    auto frames = video_->push(*packet, ++packets_);
-    BAGSCOPE_TRY(frames);
-    for (auto& f : *frames)
-      if (f.index == packets_) {
-        if (!f.problem.empty()) return makeError(ErrorCode::InvalidArgument, f.problem);
-        return sensors::ImageFrame{packet->header, packet->codec, std::move(f.image)};
-      }
-    return makeError(ErrorCode::InvalidArgument, "the decoder gave no picture for it");
+    return video_->frameOf(*packet, ++packets_);
   }
 
   std::optional<sensors::VideoDecoder> video_;

@@ -551,6 +551,17 @@ Result<std::vector<VideoDecoder::Frame>> VideoDecoder::push(const VideoPacket& p
   return out;
 }
 
+Result<ImageFrame> VideoDecoder::frameOf(const VideoPacket& packet, std::int64_t index) {
+  auto frames = push(packet, index);
+  BAGSCOPE_TRY(frames);
+  for (auto& f : *frames)
+    if (f.index == index) {
+      if (!f.problem.empty()) return makeError(ErrorCode::InvalidArgument, f.problem);
+      return ImageFrame{packet.header, packet.codec, std::move(f.image)};
+    }
+  return makeError(ErrorCode::InvalidArgument, "the decoder gave no picture for it");
+}
+
 std::vector<VideoDecoder::Frame> VideoDecoder::finish() {
   std::vector<Frame> frames;
   source_->flush(frames);

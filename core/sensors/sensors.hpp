@@ -219,6 +219,9 @@ public:
   /// packet that cannot be decoded, the stream waits for the next keyframe again.
   /// `convert` false: the frames' images stay empty (decoded for the ones after them only).
   Result<std::vector<Frame>> push(const VideoPacket& packet, std::int64_t index, bool convert = true);
+  /// The packet's own picture, with its header and codec (a low-delay decoder gives each
+  /// frame out of its packet): push(), then its frame, or why there is none.
+  Result<ImageFrame> frameOf(const VideoPacket& packet, std::int64_t index);
   /// The frames still held at the stream's end.
   std::vector<Frame> finish();
 

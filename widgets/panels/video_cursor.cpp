@@ -60,30 +60,17 @@ Result<sensors::ImageFrame> VideoCursor::frameAt(const session::Session& s, sess
 
 Result<sensors::ImageFrame> VideoCursor::decodeTo(const session::Session& s, session::TopicId topic, std::size_t from,
                                                   std::size_t row) {
-  std::optional<sensors::ImageFrame> out;
-  std::optional<Error> failed;
-  for (std::size_t r = from; r <= row; ++r) {
+  for (std::size_t r = from; r < row; ++r) {  // the frames before it: decoded, not converted to BGR
     decode::Value keep;
-    auto p = packetAt(s, topic, r, keep);
-    if (p) {
-      auto frames = decoder_->push(*p, static_cast<std::int64_t>(r), r == row);  // only the wanted one to BGR
-      if (frames) {
-        for (auto& f : *frames)
-          if (f.index == static_cast<std::int64_t>(row)) {
-            if (!f.problem.empty()) failed = makeError(ErrorCode::InvalidArgument, f.problem);
-            else out = sensors::ImageFrame{p->header, p->codec, std::move(f.image)};
-          }
-        continue;
-      }
-      if (r == row) failed = frames.error();
-    } else if (r == row) {
-      failed = p.error();
-    }
+    if (auto p = packetAt(s, topic, r, keep)) (void)decoder_->push(*p, static_cast<std::int64_t>(r), false);
   }
+  decode::Value keep;
+  auto p = packetAt(s, topic, row, keep);
+  auto out = p ? decoder_->frameOf(*p, static_cast<std::int64_t>(row)) : Result<sensors::ImageFrame>(p.error());
   next_ = row + 1;
-  if (out) return std::move(*out);
+  if (out) return out;
   decoder_.reset();  // its state is not to be trusted further
-  return atMessage(failed ? *failed : makeError(ErrorCode::InvalidArgument, "the decoder gave no picture for it"), row);
+  return atMessage(out.error(), row);
 }
 
 Result<std::vector<std::int64_t>> videoKeyframes(const session::Session& s, session::TopicId topic, StopToken stop) {
