@@ -131,6 +131,38 @@ private:
   SwsContext* scale_ = nullptr;
 };
 
+// An MP4 file written by libavformat: made by open(), its streams added, then start() writes
+// its header and finish() its index; freed with it.
+struct Mp4File {
+  AVFormatContext* format = nullptr;
+  std::string path;
+  bool started = false;
+
+  ~Mp4File() { avformat_free_context(format); }
+  bool open(const std::string& utf8Path, std::string& error) {
+    path = utf8Path;
+    if (avformat_alloc_output_context2(&format, nullptr, "mp4", path.c_str()) < 0 || !format)
+      return error = "FFmpeg has no MP4 muxer", false;
+    return true;
+  }
+  bool start(std::string& error) {
+    if (int r = avio_open(&format->pb, path.c_str(), AVIO_FLAG_WRITE); r < 0)
+      return error = "cannot create " + path + ": " + avError(r), false;
+    if (int r = avformat_write_header(format, nullptr); r < 0)
+      return error = "cannot start the MP4: " + avError(r), false;
+    started = true;
+    return true;
+  }
+  bool finish(std::string& error) {
+    if (!started) return true;
+    started = false;
+    const int r = av_write_trailer(format);
+    avio_closep(&format->pb);
+    if (r < 0) return error = "cannot finish the MP4: " + avError(r), false;
+    return true;
+  }
+};
+
 // BGR frames encoded as H.264 (libx264, yuv420p) into an MP4 file.
 class H264Mp4 final : public VideoSink {
 public:
@@ -140,7 +172,6 @@ public:
     av_frame_free(&frame_);
     av_packet_free(&packet_);
     avcodec_free_context(&encoder_);
-    avformat_free_context(format_);
   }
 
   bool open(const std::string& path, double fps, int width, int height, const VideoEncoding& encoding,
@@ -148,12 +179,11 @@ public:
     quietLog();
     const AVCodec* codec = avcodec_find_encoder_by_name("libx264");
     if (!codec) return error = "this build of FFmpeg has no H.264 encoder (libx264)", false;
-    if (avformat_alloc_output_context2(&format_, nullptr, "mp4", path.c_str()) < 0 || !format_)
-      return error = "FFmpeg has no MP4 muxer", false;
+    if (!file_.open(path, error)) return false;
     encoder_ = avcodec_alloc_context3(codec);
     frame_ = av_frame_alloc();
     packet_ = av_packet_alloc();
-    stream_ = avformat_new_stream(format_, nullptr);
+    stream_ = avformat_new_stream(file_.format, nullptr);
     if (!encoder_ || !frame_ || !packet_ || !stream_) return error = "out of memory for a video", false;
     // yuv420p halves the chroma: an odd width or height loses its last column or row.
     encoder_->width = width & ~1;
@@ -163,17 +193,14 @@ public:
     // Frame n at n / fps s, in ms-exact ticks.
     encoder_->time_base = AVRational{1000, static_cast<int>(std::lround(fps * 1000))};
     encoder_->framerate = AVRational{encoder_->time_base.den, encoder_->time_base.num};
-    if (format_->oformat->flags & AVFMT_GLOBALHEADER) encoder_->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+    if (file_.format->oformat->flags & AVFMT_GLOBALHEADER) encoder_->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
     av_opt_set(encoder_->priv_data, "preset", encoding.preset.c_str(), 0);
     av_opt_set_int(encoder_->priv_data, "crf", encoding.crf, 0);
     if (int r = avcodec_open2(encoder_, codec, nullptr); r < 0)
       return error = "cannot open the H.264 encoder: " + avError(r), false;
     if (avcodec_parameters_from_context(stream_->codecpar, encoder_) < 0) return error = "H.264 parameters", false;
     stream_->time_base = encoder_->time_base;
-    if (int r = avio_open(&format_->pb, path.c_str(), AVIO_FLAG_WRITE); r < 0)
-      return error = "cannot create " + path + ": " + avError(r), false;
-    if (int r = avformat_write_header(format_, nullptr); r < 0)
-      return error = "cannot start the MP4: " + avError(r), false;
+    if (!file_.start(error)) return false;
     frame_->format = encoder_->pix_fmt;
     frame_->width = encoder_->width;
     frame_->height = encoder_->height;
@@ -202,8 +229,7 @@ public:
     open_ = false;
     std::string ignored;
     encode(nullptr, ignored);  // the frames the encoder still holds
-    av_write_trailer(format_);
-    avio_closep(&format_->pb);
+    file_.finish(ignored);
   }
 
 private:
@@ -217,12 +243,12 @@ private:
       if (packet_->duration == 0) packet_->duration = 1;  // one frame: else the MP4's edit list drops the last
       av_packet_rescale_ts(packet_, encoder_->time_base, stream_->time_base);
       packet_->stream_index = stream_->index;
-      r = av_interleaved_write_frame(format_, packet_);  // takes the packet's data
+      r = av_interleaved_write_frame(file_.format, packet_);  // takes the packet's data
       if (r < 0) return error = "cannot write the MP4: " + avError(r), false;
     }
   }
 
-  AVFormatContext* format_ = nullptr;
+  Mp4File file_;
   AVCodecContext* encoder_ = nullptr;
   AVStream* stream_ = nullptr;
   AVFrame* frame_ = nullptr;
@@ -242,7 +268,6 @@ public:
     std::string ignored;
     close(ignored);
     av_packet_free(&pending_);
-    avformat_free_context(format_);
   }
 
   bool open(const std::string& path, const std::string& codec, std::string& error) {
@@ -252,18 +277,16 @@ public:
           : codec == "av1"  ? AV_CODEC_ID_AV1
                             : AV_CODEC_ID_NONE;
     if (id_ == AV_CODEC_ID_NONE) return error = "no MP4 of " + codec + " packets", false;
-    if (avformat_alloc_output_context2(&format_, nullptr, "mp4", path.c_str()) < 0 || !format_)
-      return error = "FFmpeg has no MP4 muxer", false;
+    if (!file_.open(path, error)) return false;
     pending_ = av_packet_alloc();
     if (!pending_) return error = "out of memory for a packet", false;
-    path_ = path;
     return true;
   }
 
   bool write(std::span<const std::byte> bytes, std::int64_t timeNs, bool keyframe, std::string& error) override {
     if (bytes.empty() || bytes.size() > static_cast<std::size_t>(INT32_MAX - AV_INPUT_BUFFER_PADDING_SIZE))
       return error = "a packet of " + std::to_string(bytes.size()) + " bytes", false;
-    if (!started_ && !start(bytes, error)) return false;
+    if (!file_.started && !start(bytes, error)) return false;
     if (havePending_) {
       if (timeNs <= pendingNs_) return error = "a packet not later than the one before it", false;
       if (!flushPending(timeNs - pendingNs_, error)) return false;
@@ -278,12 +301,12 @@ public:
   }
 
   bool close(std::string& error) override {
-    if (!started_ || closed_) return true;
-    closed_ = true;
-    bool ok = !havePending_ || flushPending(lastDurationNs_ > 0 ? lastDurationNs_ : 1'000'000, error);
-    if (int r = av_write_trailer(format_); r < 0 && ok) ok = (error = "cannot finish the MP4: " + avError(r), false);
-    avio_closep(&format_->pb);
-    return ok;
+    if (!file_.started) return true;
+    const bool flushed = !havePending_ || flushPending(lastDurationNs_ > 0 ? lastDurationNs_ : 1'000'000, error);
+    std::string finishing;
+    const bool finished = file_.finish(finishing);
+    if (flushed && !finished) error = finishing;
+    return flushed && finished;
   }
 
 private:
@@ -309,19 +332,14 @@ private:
       if (width <= 0 || height <= 0 || width > kMaxVideoSide || height > kMaxVideoSide)
         return error = "the first packet gives no picture size (no parameter sets, or absurd ones)", false;
     }
-    stream_ = avformat_new_stream(format_, nullptr);
+    stream_ = avformat_new_stream(file_.format, nullptr);
     if (!stream_) return error = "out of memory for a stream", false;
     stream_->codecpar->codec_type = AVMEDIA_TYPE_VIDEO;
     stream_->codecpar->codec_id = id_;
     stream_->codecpar->width = width;
     stream_->codecpar->height = height;
     stream_->time_base = AVRational{1, 90000};  // MP4's usual video clock; the muxer may refine it
-    if (int r = avio_open(&format_->pb, path_.c_str(), AVIO_FLAG_WRITE); r < 0)
-      return error = "cannot create " + path_ + ": " + avError(r), false;
-    if (int r = avformat_write_header(format_, nullptr); r < 0)
-      return error = "cannot start the MP4: " + avError(r), false;
-    started_ = true;
-    return true;
+    return file_.start(error);
   }
 
   bool flushPending(std::int64_t durationNs, std::string& error) {
@@ -332,17 +350,17 @@ private:
     pending_->stream_index = stream_->index;
     lastDurationNs_ = durationNs;
     havePending_ = false;
-    if (int r = av_write_frame(format_, pending_); r < 0) return error = "cannot write the MP4: " + avError(r), false;
+    if (int r = av_write_frame(file_.format, pending_); r < 0)
+      return error = "cannot write the MP4: " + avError(r), false;
     return true;
   }
 
-  AVFormatContext* format_ = nullptr;
+  Mp4File file_;
   AVStream* stream_ = nullptr;
   AVCodecID id_ = AV_CODEC_ID_NONE;
   AVPacket* pending_ = nullptr;  // written once the next one says how long it lasts
-  std::string path_;
   std::int64_t pendingNs_ = 0, firstNs_ = INT64_MIN, lastDurationNs_ = 0;
-  bool havePending_ = false, started_ = false, closed_ = false;
+  bool havePending_ = false;
 };
 
 }  // namespace
