@@ -211,6 +211,10 @@ void Document::adopt(std::shared_ptr<session::Session> session, const QStringLis
 }
 
 void Document::compareWith(const QStringList& paths, const QString& alignment) {
+  if (comparison_ && !paths.isEmpty() && comparison_->paths() == paths) {  // open already: aligned anew
+    setComparisonAlignment(alignment);
+    return;
+  }
   stopComparing();
   comparison_ = new Document(this);
   comparison_->setObjectName(QStringLiteral("runB"));
@@ -222,7 +226,7 @@ void Document::compareWith(const QStringList& paths, const QString& alignment) {
     comparisonProblem_ = error.isEmpty() ? failures.join(QLatin1Char('\n')) : error;
     emit comparisonChanged();
   });
-  connect(comparison_, &Document::sessionChanged, this, &Document::compareRuns);
+  connect(comparison_, &Document::sessionChanged, this, [this] { compareRuns(); });
   comparison_->open(paths);
   emit comparisonChanged();
 }
@@ -230,7 +234,7 @@ void Document::compareWith(const QStringList& paths, const QString& alignment) {
 void Document::setComparisonAlignment(const QString& alignment) {
   if (alignment == alignment_) return;
   alignment_ = alignment;
-  if (comparison_) compareRuns();
+  if (comparison_) compareRuns(false);  // the topics' figures do not depend on it
 }
 
 void Document::stopComparing() {
@@ -244,7 +248,7 @@ void Document::stopComparing() {
   emit comparisonChanged();
 }
 
-void Document::compareRuns() {
+void Document::compareRuns(bool figures) {
   const int generation = ++comparing_;
   auto a = session_;
   auto b = comparison_ ? comparison_->session_ : nullptr;
@@ -257,14 +261,15 @@ void Document::compareRuns() {
     return;
   }
   // Both sessions are held by the thread: either may be replaced meanwhile.
-  startDetached([this, mailbox = mailbox_, generation, a, b, align = *align] {
+  startDetached([this, mailbox = mailbox_, generation, a, b, align = *align, figures] {
     auto shift = runCatching([&] { return session::runShiftNs(*a, *b, align); });
-    auto topics = session::compareTopics(*a, *b, 0.05);  // as `diff` by default
+    std::optional<std::vector<session::TopicComparison>> topics;
+    if (figures) topics = session::compareTopics(*a, *b, 0.05);  // as `diff` by default
     mailbox->post([this, generation, shift, topics = std::move(topics)]() mutable {
       if (generation != comparing_) return;
       shiftNs_ = shift ? *shift : 0;
       comparisonProblem_ = shift ? QString() : toQt(shift.error().describe());
-      topicComparison_ = std::move(topics);
+      if (topics) topicComparison_ = std::move(*topics);
       if (comparison_) comparison_->setPlayhead(playheadNs_ - shiftNs_);
       emit comparisonChanged();
     });

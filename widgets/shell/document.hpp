@@ -106,7 +106,8 @@ public:
   /// moment; null when not comparing.
   Document* comparison() const { return comparison_; }
   /// Opens `paths` as run B, set against this run by `alignment` (session::parseRunAlignment:
-  /// "start", "offset:S", "event:TOPIC", "event:TOPIC:PATH>VALUE").
+  /// "start", "offset:S", "event:TOPIC", "event:TOPIC:PATH>VALUE"); run B open already with
+  /// these paths is only aligned anew.
   void compareWith(const QStringList& paths, const QString& alignment);
   void setComparisonAlignment(const QString& alignment);
   const QString& comparisonAlignment() const { return alignment_; }
@@ -140,7 +141,8 @@ private:
   void measureSizes();
   std::vector<ProblemGroup> collectProblems() const;
   void startSizeJob();
-  void compareRuns();  // the shift and topic figures of both runs, in the background
+  /// The shift (and with `figures`, the topics' figures) of both runs, in the background.
+  void compareRuns(bool figures = true);
 
   std::shared_ptr<Mailbox> mailbox_;  // for the size job's progress and result
   std::shared_ptr<session::Session> session_;

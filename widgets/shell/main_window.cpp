@@ -600,17 +600,13 @@ void MainWindow::applyLayout(const Layout& l, bool atStart) {
   for (const auto& p : compared.value(QStringLiteral("recordings")).toArray()) runB << p.toString();
   const QString alignment = compared.value(QStringLiteral("alignment")).toString(QStringLiteral("start"));
   if (runB.isEmpty()) document_->stopComparing();
-  else if (document_->comparison() && document_->comparison()->paths() == runB)
-    document_->setComparisonAlignment(alignment);
   else document_->compareWith(runB, alignment);
 }
 
 void MainWindow::showCompare() {
   CompareDialog dialog(document_, this);
   if (dialog.exec() != QDialog::Accepted) return;
-  if (document_->comparison() && document_->comparison()->paths() == dialog.paths())
-    document_->setComparisonAlignment(dialog.alignment());
-  else document_->compareWith(dialog.paths(), dialog.alignment());
+  document_->compareWith(dialog.paths(), dialog.alignment());
 }
 
 void MainWindow::showComparison() {
