@@ -247,7 +247,7 @@ int panelsBench(const QString& bag, const QString& sceneBag) {
 
 // A compressed video topic in the image viewer (#40): steps forwards (each one frame more to
 // decode) and seeks to frames that are not keyframes (decoded from the keyframe before), each
-// timed from the playhead moving to the frame painted.
+// timed from the playhead moving to the frame painted; then plays it at 1x under the watchdog.
 int videoBench(const QString& recording, const QString& topic) {
   Document d;
   d.open({recording});
@@ -274,6 +274,29 @@ int videoBench(const QString& recording, const QString& topic) {
     seeks.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
   }
   report["seek"] = summarize(seeks);
+  // Playing at 1x from the start for 4 s: the GUI thread's worst stall (the watchdog's
+  // longest gap) and how many of the frames the playhead passed were shown.
+  d.setPlayhead(index.front().logTimeNs);
+  waitFor(&image, SIGNAL(frameShown()), 10000);
+  Watchdog dog;
+  dog.clock.start();
+  QTimer timer;
+  timer.setTimerType(Qt::PreciseTimer);
+  QObject::connect(&timer, &QTimer::timeout, [&] { dog.tick(); });
+  int shown = 0;
+  QObject::connect(&image, &ImagePanel::frameShown, [&] { ++shown; });
+  Playback playback(&d);
+  timer.start(2);
+  playback.play();
+  QEventLoop loop;
+  QTimer::singleShot(4000, &loop, &QEventLoop::quit);
+  loop.exec();
+  playback.pause();
+  QJsonObject playing = dog.take(4.0);
+  const auto passed = d.session()->atOrBefore(info->id, d.playheadNs());
+  playing["frames_passed"] = static_cast<qint64>(passed ? *passed + 1 : 0);
+  playing["frames_shown"] = shown;
+  report["play_1x"] = playing;
   report["image_size"] = QStringLiteral("%1x%2").arg(image.shown().picture.width()).arg(image.shown().picture.height());
   std::printf("%s\n", QJsonDocument(report).toJson(QJsonDocument::Compact).constData());
   return 0;

@@ -271,12 +271,24 @@ public:
   }
 
   py::tuple next() {
-    for (;;) {  // a video packet that gives no frame is warned about and passed over
+    for (;;) {                          // a video packet that gives no frame is warned about and passed over
+      if (video_ && video_->ready()) {  // pictures in their messages' order
+        auto frame = std::move(video_->take().second);
+        const auto [topic, logTimeNs] = videoMessages_.front();
+        videoMessages_.pop_front();
+        if (frame) return py::make_tuple(frame->header.stampNs, imageArray(frame->image, shape_ == Shape::ImageRgb));
+        warnVideo(frame.error(), session_->topics()[topic].name, logTimeNs);
+        continue;
+      }
       Item m;
       {
         py::gil_scoped_release free;
         std::unique_lock lock(mutex_);
         changed_.wait(lock, [&] { return !queue_.empty() || done_; });
+        if (queue_.empty() && video_ && !video_->queueEmpty()) {  // the pictures the decoder still holds
+          video_->end();
+          continue;
+        }
         if (queue_.empty()) {
           if (error_) {
             Error e = *error_;
@@ -324,19 +336,19 @@ public:
         case Shape::ImageBgr: {
           Result<sensors::ImageFrame> frame = makeError(ErrorCode::Internal, "");
           bool video = false;
+          Result<void> opened;
           {
             py::gil_scoped_release free;
             const auto kind = sensors::kindOf(m.connection->type);
             auto packet = kind == sensors::SensorKind::Image ? makeError(ErrorCode::Unsupported, "")
                                                              : sensors::readVideoPacket(*value);
             video = kind == sensors::SensorKind::Video || packet.has_value();
-            frame = video ? videoFrame(packet) : sensors::readAnyImage(*value, kind);
+            if (video) opened = queueVideo(packet);
+            else frame = sensors::readAnyImage(*value, kind);
           }
-          if (!frame && video) {  // before the first keyframe, or damaged: said, and the stream goes on
-            Error e = frame.error();
-            e.topic = topic;
-            e.logTimeNs = m.logTimeNs;
-            if (PyErr_WarnEx(PyExc_RuntimeWarning, e.describe().c_str(), 1) < 0) throw py::error_already_set();
+          if (video) {  // its picture comes when the decoder gives it, in order
+            if (opened) videoMessages_.emplace_back(m.topic, m.logTimeNs);
+            else warnVideo(opened.error(), topic, m.logTimeNs);
             continue;
           }
           if (!frame) failed(frame.error());
@@ -348,20 +360,29 @@ public:
   }
 
 private:
-  // A compressed video packet's frame: decoded in order, one frame per packet (no frame
-  // threads), from the first keyframe.
-  Result<sensors::ImageFrame> videoFrame(const Result<sensors::VideoPacket>& packet) {
-    BAGSCOPE_TRY(packet);
+  // A compressed video packet to the decoder (opened by the first), its picture taken in order
+  // by next(); it is decoded on every core from the first keyframe.
+  Result<void> queueVideo(const Result<sensors::VideoPacket>& packet) {
     if (!video_) {
-      auto opened = sensors::VideoDecoder::open(packet->codec, true);
+      BAGSCOPE_TRY(packet);
+      auto opened = sensors::VideoDecoder::open(packet->codec);
       BAGSCOPE_TRY(opened);
       video_.emplace(std::move(opened).value());
     }
-    return video_->frameOf(*packet, ++packets_);
+    video_->queue(packet, ++packets_);
+    return {};
+  }
+
+  // Before the first keyframe, or damaged: said, and the stream goes on.
+  static void warnVideo(Error e, const std::string& topic, std::int64_t logTimeNs) {
+    e.topic = topic;
+    e.logTimeNs = logTimeNs;
+    if (PyErr_WarnEx(PyExc_RuntimeWarning, e.describe().c_str(), 1) < 0) throw py::error_already_set();
   }
 
   std::optional<sensors::VideoDecoder> video_;
   std::int64_t packets_ = -1;
+  std::deque<std::pair<session::TopicId, std::int64_t>> videoMessages_;  // topic, log time of each queued
 
   // A message as the queue holds it: its bytes copied (the session's view is only valid
   // during its callback). A decoded value may point into them: it is made after the copy.

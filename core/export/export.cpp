@@ -804,6 +804,7 @@ Result<void> Exporter::writeVideoFrames(const Plan& plan, const Target& t, Progr
       if (done.report) done.report(static_cast<double>(++done.count) / static_cast<double>(done.work));
     }
   };
+  const auto isPlanned = [&](std::int64_t i) { return planned.count(i) != 0; };  // the rest are not converted
   std::int64_t index = -1;
   const std::int64_t last = planned.rbegin()->first;
   auto r = s_.forEach(
@@ -827,7 +828,7 @@ Result<void> Exporter::writeVideoFrames(const Plan& plan, const Target& t, Progr
           decoder.emplace(std::move(opened).value());
         }
         if (wanted) stamps[index] = packet->header.stampNs;
-        auto frames = decoder->push(*packet, index);
+        auto frames = decoder->push(*packet, index, isPlanned);
         if (!frames) return fail(frames.error());
         put(*frames);
         return true;
@@ -835,7 +836,7 @@ Result<void> Exporter::writeVideoFrames(const Plan& plan, const Target& t, Progr
       {}, stop_);
   BAGSCOPE_TRY(r);
   if (decoder) {
-    auto rest = decoder->finish();
+    auto rest = decoder->finish(isPlanned);
     put(rest);
   }
   // Asked for, read, and still no frame: said (a packet the decoder took but never finished).

@@ -523,17 +523,17 @@ VideoDecoder::VideoDecoder(VideoDecoder&&) noexcept = default;
 VideoDecoder& VideoDecoder::operator=(VideoDecoder&&) noexcept = default;
 VideoDecoder::~VideoDecoder() = default;
 
-Result<VideoDecoder> VideoDecoder::open(const std::string& codec, bool lowDelay) {
+Result<VideoDecoder> VideoDecoder::open(const std::string& codec) {
   auto module = detail::openCvModule();
   BAGSCOPE_TRY(module);
   std::string error;
-  std::unique_ptr<detail::VideoSource> source((*module)->openVideoDecoder(codec, lowDelay, error));
+  std::unique_ptr<detail::VideoSource> source((*module)->openVideoDecoder(codec, error));
   if (!source) return makeError(ErrorCode::Unsupported, error);
   return VideoDecoder(std::move(source));
 }
 
 Result<std::vector<VideoDecoder::Frame>> VideoDecoder::push(const VideoPacket& packet, std::int64_t index,
-                                                            bool convert) {
+                                                            const Wanted& convert) {
   if (!keyed_ && !packet.keyframe)
     return makeError(ErrorCode::InvalidArgument, "not decoded: no keyframe before it in the stream");
   if (packet.codec != "av1" && !hasStartCode(packet.bytes)) {  // the decoder would pass over it in silence
@@ -551,21 +551,50 @@ Result<std::vector<VideoDecoder::Frame>> VideoDecoder::push(const VideoPacket& p
   return out;
 }
 
-Result<ImageFrame> VideoDecoder::frameOf(const VideoPacket& packet, std::int64_t index) {
-  auto frames = push(packet, index);
-  BAGSCOPE_TRY(frames);
-  for (auto& f : *frames)
-    if (f.index == index) {
-      if (!f.problem.empty()) return makeError(ErrorCode::InvalidArgument, f.problem);
-      return ImageFrame{packet.header, packet.codec, std::move(f.image)};
-    }
-  return makeError(ErrorCode::InvalidArgument, "the decoder gave no picture for it");
+std::vector<VideoDecoder::Frame> VideoDecoder::finish(const Wanted& convert) {
+  std::vector<Frame> frames;
+  source_->flush(convert, frames);
+  keyed_ = false;
+  return frames;
 }
 
-std::vector<VideoDecoder::Frame> VideoDecoder::finish() {
-  std::vector<Frame> frames;
-  source_->flush(frames);
-  return frames;
+void VideoDecoder::queue(const Result<VideoPacket>& packet, std::int64_t index, const Wanted& convert) {
+  auto& q = queued_.emplace_back();
+  q.index = index;
+  if (!packet) {
+    q.frame = packet.error();
+    return;
+  }
+  q.header = packet->header;
+  q.codec = packet->codec;
+  auto frames = push(*packet, index, convert);
+  if (frames) place(*frames);
+  else queued_.back().frame = std::move(frames).error();
+  if (queued_.size() > kMaxDelay && !queued_.front().frame)  // long overdue: the decoder dropped it
+    queued_.front().frame = makeError(ErrorCode::InvalidArgument, "the decoder gave no picture for it");
+}
+
+std::pair<std::int64_t, Result<ImageFrame>> VideoDecoder::take() {
+  Queued q = std::move(queued_.front());
+  queued_.pop_front();
+  return {q.index, std::move(*q.frame)};
+}
+
+void VideoDecoder::end(const Wanted& convert) {
+  auto rest = finish(convert);
+  place(rest);
+  for (auto& q : queued_)
+    if (!q.frame) q.frame = makeError(ErrorCode::InvalidArgument, "the decoder gave no picture for it");
+}
+
+void VideoDecoder::place(std::vector<Frame>& frames) {
+  for (auto& f : frames) {
+    auto q =
+        std::find_if(queued_.begin(), queued_.end(), [&](const Queued& x) { return x.index == f.index && !x.frame; });
+    if (q == queued_.end()) continue;
+    if (f.problem.empty()) q->frame = ImageFrame{q->header, q->codec, std::move(f.image)};
+    else q->frame = makeError(ErrorCode::InvalidArgument, f.problem);
+  }
 }
 
 Result<Image> decodeCompressed(const CompressedFrame& f) {

@@ -9,7 +9,9 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -197,15 +199,13 @@ bool isKeyframe(std::string_view codec, std::span<const std::byte> bytes);
 namespace detail {
 class VideoSource;
 }
-/// A compressed video stream decoded in order (FFmpeg's libavcodec, in the OpenCV module):
-/// packets in, 8-bit BGR frames out, each with the index its packet was given. Packets before
-/// the stream's first keyframe are not decoded (they would show a grey or green picture as
-/// if good); push() says so.
+/// A compressed video stream decoded in order (FFmpeg's libavcodec, in the OpenCV module, on
+/// every core): packets in, 8-bit BGR frames out, each with the index its packet was given.
+/// Packets before the stream's first keyframe are not decoded (they would show a grey or
+/// green picture as if good); push() says so.
 class VideoDecoder {
 public:
-  /// `lowDelay`: each frame out of the packet that completes it (no frame threads: for
-  /// stepping through a stream), else on every core with a few frames' delay.
-  static Result<VideoDecoder> open(const std::string& codec, bool lowDelay = false);
+  static Result<VideoDecoder> open(const std::string& codec);
   VideoDecoder(VideoDecoder&&) noexcept;
   VideoDecoder& operator=(VideoDecoder&&) noexcept;
   ~VideoDecoder();
@@ -214,21 +214,40 @@ public:
     Image image;  ///< empty when damaged: `problem` says why
     std::string problem;
   };
-  /// Frames the packet completes (none, or more than one with B-frames or frame threads).
-  /// An error for a packet that cannot be decoded, or comes before any keyframe; after a
-  /// packet that cannot be decoded, the stream waits for the next keyframe again.
-  /// `convert` false: the frames' images stay empty (decoded for the ones after them only).
-  Result<std::vector<Frame>> push(const VideoPacket& packet, std::int64_t index, bool convert = true);
-  /// The packet's own picture, with its header and codec (a low-delay decoder gives each
-  /// frame out of its packet): push(), then its frame, or why there is none.
-  Result<ImageFrame> frameOf(const VideoPacket& packet, std::int64_t index);
-  /// The frames still held at the stream's end.
-  std::vector<Frame> finish();
+  /// Which frames (by index) are converted to BGR; the others' images stay empty (decoded
+  /// for the ones after them only). Every frame when empty.
+  using Wanted = std::function<bool(std::int64_t index)>;
+  /// Frames the packet completes (none, or more than one: frame threads and B-frames give
+  /// them a few packets late and out of order). An error for a packet that cannot be decoded,
+  /// or comes before any keyframe; after a packet that cannot be decoded, the stream waits
+  /// for the next keyframe again.
+  Result<std::vector<Frame>> push(const VideoPacket& packet, std::int64_t index, const Wanted& convert = {});
+  /// The frames still held at the stream's end; the decoder then waits for a keyframe.
+  std::vector<Frame> finish(const Wanted& convert = {});
+
+  /// The same in the packets' order: queue() packets (or why a message is none, kept in its
+  /// place), and take() each one's picture (with its header and codec) or why there is none,
+  /// oldest first, once ready(). end(), at the stream's end, makes every queued packet ready.
+  void queue(const Result<VideoPacket>& packet, std::int64_t index, const Wanted& convert = {});
+  bool ready() const { return !queued_.empty() && queued_.front().frame.has_value(); }
+  std::pair<std::int64_t, Result<ImageFrame>> take();
+  void end(const Wanted& convert = {});
+  bool queueEmpty() const { return queued_.empty(); }
+  /// Packets after its own by which a picture must have come out, or it is missing.
+  static constexpr std::size_t kMaxDelay = 40;
 
 private:
   explicit VideoDecoder(std::unique_ptr<detail::VideoSource> source);
+  void place(std::vector<Frame>& frames);
   std::unique_ptr<detail::VideoSource> source_;
   bool keyed_ = false;  // a keyframe was decoded, and no packet failed since
+  struct Queued {
+    std::int64_t index = 0;
+    Header header;
+    std::string codec;
+    std::optional<Result<ImageFrame>> frame;  // once out of the decoder
+  };
+  std::deque<Queued> queued_;
 };
 
 enum class StillFormat : std::uint8_t { Jpeg, Png };

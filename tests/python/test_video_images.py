@@ -42,3 +42,19 @@ def test_video_frames_equal_ffmpegs_decode(tmp_path):
     assert len(frames) == len(packets) - 10  # from the keyframe at 10
     assert np.array_equal(frames[0][1], reference[10])
     assert len(said) == 7 and all('no keyframe before it' in str(w.message) for w in said), [str(w.message) for w in said]
+
+
+def test_b_frames_come_in_their_messages_order(tmp_path):
+    # A packet's picture comes out of the decoder after later packets, and its place in display
+    # order is not its message's: each message still gets its own picture, in message order.
+    packets, order = video.encode_with_b_frames(str(tmp_path / 'b.h264'))
+    assert order[:3] != [0, 1, 2]
+    reference = video.ffmpeg_frames(str(tmp_path / 'b.h264'), 'h264')
+    video.write_rosbag2(str(tmp_path / 'bframes'), packets, 'libx264')
+    with bagscope.open(str(tmp_path / 'bframes')) as rec, warnings.catch_warnings():
+        warnings.simplefilter('error')
+        frames = list(rec.images('/camera/ffmpeg', to='bgr'))
+    assert len(frames) == len(packets)
+    for i, (stamp, frame) in enumerate(frames):
+        assert stamp == video.START + i * 100_000_000
+        assert np.array_equal(frame, reference[order[i]]), f'message {i}: display frame {order[i]}'

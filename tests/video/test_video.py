@@ -54,6 +54,11 @@ def encode(path, codec, size=(W, H), frames=FRAMES):
     subprocess.run(['ffmpeg', '-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i',
                     f'testsrc2=size={size[0]}x{size[1]}:rate=10', '-frames:v', str(frames), *params, '-pix_fmt',
                     'yuv420p', '-f', RAW[codec], path], check=True)
+    return encode_packets(path)
+
+
+def encode_packets(path):
+    """A raw stream's packets (bytes, keyframe), as ffprobe splits them."""
     probe = subprocess.run(['ffprobe', '-v', 'error', '-show_packets', '-show_entries', 'packet=size,pos,flags',
                             '-of', 'csv=p=0', path], check=True, capture_output=True, text=True).stdout
     data = open(path, 'rb').read()
@@ -62,6 +67,26 @@ def encode(path, codec, size=(W, H), frames=FRAMES):
         size, pos, flags = line.split(',')
         packets.append((data[int(pos):int(pos) + int(size)], flags.startswith('K')))
     return packets
+
+
+def encode_with_b_frames(path, frames=FRAMES):
+    """H.264 with B-frames (2 between references), as a raw Annex B stream: its packets in
+    decoding order (bytes, keyframe) and, for each, the index of its picture in display order
+    (from the MP4 ffmpeg writes first, whose packets carry their presentation times)."""
+    mp4 = path + '.mp4'
+    subprocess.run(['ffmpeg', '-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i',
+                    f'testsrc2=size={W}x{H}:rate=10', '-frames:v', str(frames), '-c:v', 'libx264', '-bf', '2', '-g',
+                    str(GOP), '-pix_fmt', 'yuv420p', mp4], check=True)
+    subprocess.run(['ffmpeg', '-hide_banner', '-loglevel', 'error', '-y', '-i', mp4, '-c:v', 'copy', '-bsf:v',
+                    'h264_mp4toannexb', '-f', 'h264', path], check=True)
+    pts = [int(line.split(',')[0]) for line in subprocess.run(
+        ['ffprobe', '-v', 'error', '-show_packets', '-show_entries', 'packet=pts,duration', '-of', 'csv=p=0', mp4],
+        check=True, capture_output=True, text=True).stdout.split()]
+    step = sorted(pts)[1] - sorted(pts)[0]
+    order = [(p - min(pts)) // step for p in pts]
+    packets = encode_packets(path)
+    assert len(packets) == len(order) and sorted(order) == list(range(len(order))), (len(packets), order)
+    return packets, order
 
 
 def ffmpeg_frames(path, codec, size=(W, H)):
@@ -200,6 +225,19 @@ class VideoTest(unittest.TestCase):
                 out = self.out(f'png_{codec}')
                 cli('export', folder, '--format', 'png', '--topic', '/camera/ffmpeg', '--out', out)
                 self.check_frames(exported(out), ffmpeg_frames(path, codec), range(FRAMES))
+
+    def test_b_frames_are_exported_as_their_own_messages_pictures(self):
+        # B-frames come out of the decoder late and reordered: message i's file is its own
+        # picture (ffmpeg's frame order[i] in display order), every third message as asked
+        # (numbered 0, 1, 2… in the files' names).
+        path = os.path.join(self.tmp.name, 'b.h264')
+        packets, order = encode_with_b_frames(path)
+        self.assertNotEqual(order[:3], [0, 1, 2])
+        folder = self.out('bframes')
+        write_rosbag2(folder, packets, 'libx264')
+        out = self.out('png_bframes')
+        cli('export', folder, '--format', 'png', '--topic', '/camera/ffmpeg', '--every', '3', '--out', out)
+        self.check_frames(exported(out), ffmpeg_frames(path, 'h264')[order][::3], range(FRAMES // 3))
 
     def test_foxglove_compressed_video_in_an_mcap_decodes_as_ffmpeg_decodes_it(self):
         for codec, fmt, encoding in (('h264', 'h264', 'protobuf'), ('hevc', 'h265', 'protobuf'),

@@ -540,13 +540,19 @@ private slots:
                 "p = t.encode(sys.argv[3] + '/s.h264', 'h264')\n"
                 "t.write_rosbag2(sys.argv[3] + '/video', p, 'libx264')\n"
                 "t.write_rosbag2(sys.argv[3] + '/late', p[3:], 'libx264')\n"
-                "t.ffmpeg_frames(sys.argv[3] + '/s.h264', 'h264').tofile(sys.argv[3] + '/frames.bgr')",
+                "t.ffmpeg_frames(sys.argv[3] + '/s.h264', 'h264').tofile(sys.argv[3] + '/frames.bgr')\n"
+                "b, order = t.encode_with_b_frames(sys.argv[3] + '/b.h264')\n"
+                "t.write_rosbag2(sys.argv[3] + '/bframes', b, 'libx264')\n"
+                "t.ffmpeg_frames(sys.argv[3] + '/b.h264', 'h264').tofile(sys.argv[3] + '/bframes.bgr')\n"
+                "open(sys.argv[3] + '/bframes.order', 'w').write(' '.join(map(str, order)))",
                 QStringLiteral(BAGSCOPE_EXPORT_TESTS "/../video"), QStringLiteral(BAGSCOPE_ROSBAGS), dir.path()});
     QVERIFY(make.waitForFinished(120000));
     QVERIFY2(make.exitCode() == 0, make.readAllStandardError().constData());
-    QFile framesFile(dir.filePath("frames.bgr"));
-    QVERIFY(framesFile.open(QIODevice::ReadOnly));
-    const QByteArray frames = framesFile.readAll();
+    auto readFile = [&](const char* name) {
+      QFile f(dir.filePath(name));
+      return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    };
+    const QByteArray frames = readFile("frames.bgr");
     const int w = 320, h = 240, size = w * h * 3;
     QCOMPARE(frames.size(), 30 * size);
 
@@ -557,17 +563,22 @@ private slots:
     panel.show();
     QVERIFY(QTest::qWaitForWindowExposed(&panel));
     const auto id = *d.session()->findTopic("/camera/ffmpeg");
-    auto showAt = [&](std::size_t row) -> QString {
-      d.setPlayhead(d.session()->index(id)[row].logTimeNs);
+    // Message `row` shown as ffmpeg's frame `frame` (in display order) of `reference`.
+    auto showsFrame = [&](Document& doc, ImagePanel& shown, std::size_t row, const QByteArray& reference,
+                          int frame) -> QString {
+      doc.setPlayhead(doc.session()->index(id)[row].logTimeNs);
       // (a frame asked for before may still arrive first: wait for this one)
-      if (!QTest::qWaitFor([&] { return panel.shown().logTimeNs == d.playheadNs(); }, 10000)) return "no frame shown";
-      const auto& raw = panel.shown().raw;
-      if (!raw || raw->width != w || raw->height != h || raw->channels != 3) return "not a 320x240 BGR frame";
+      if (!QTest::qWaitFor([&] { return shown.shown().logTimeNs == doc.playheadNs(); }, 10000))
+        return "no frame shown: " + shown.status();
+      const auto& raw = shown.shown().raw;
+      if (!raw || raw->width != w || raw->height != h || raw->channels != 3)
+        return "not a 320x240 BGR frame: " + shown.status();
       for (int y = 0; y < h; ++y)
-        if (std::memcmp(raw->row(y), frames.constData() + static_cast<std::size_t>(row) * size + y * w * 3, w * 3))
-          return QString("message %1 differs from ffmpeg's frame in row %2").arg(row).arg(y);
+        if (std::memcmp(raw->row(y), reference.constData() + static_cast<std::size_t>(frame) * size + y * w * 3, w * 3))
+          return QString("message %1 differs from ffmpeg's frame %2 in row %3").arg(row).arg(frame).arg(y);
       return {};
     };
+    auto showAt = [&](std::size_t row) { return showsFrame(d, panel, row, frames, static_cast<int>(row)); };
     panel.setTopic("/camera/ffmpeg");
     for (std::size_t row : {15, 16, 17, 14, 0, 29}) {  // seek, step, step, back, start, end
       QString failed = showAt(row);
@@ -600,6 +611,23 @@ private slots:
     second.setTopic("/camera/ffmpeg");
     QTRY_VERIFY_WITH_TIMEOUT(second.status().contains("no keyframe"), 10000);
     QVERIFY(!second.shown().raw);
+
+    // B-frames: a message's picture comes out of the decoder after later packets, and its
+    // place in display order is not its message's. Each message shows its own picture.
+    const QByteArray bFrames = readFile("bframes.bgr");
+    const QStringList order = QString(readFile("bframes.order")).split(' ');
+    QCOMPARE(bFrames.size(), 30 * size);
+    QCOMPARE(order.size(), 30);
+    QVERIFY(order.mid(0, 3) != QStringList({"0", "1", "2"}));  // they are reordered
+    Document bDoc;
+    QVERIFY(openAndWait(bDoc, {dir.filePath("bframes")}));
+    ImagePanel third(&bDoc);
+    third.show();
+    third.setTopic("/camera/ffmpeg");
+    for (std::size_t row : {0, 1, 2, 3, 4, 5, 14, 13, 26, 27, 28, 29, 7}) {  // steps, seeks, the end, back
+      QString failed = showsFrame(bDoc, third, row, bFrames, order[static_cast<int>(row)].toInt());
+      QVERIFY2(failed.isEmpty(), qPrintable(QString("B-frames, at %1: %2").arg(row).arg(failed)));
+    }
   }
 
   // `bagscope-cli render` draws a layout's 3D view where a display is given (here the test's

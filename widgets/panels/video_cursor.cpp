@@ -36,41 +36,50 @@ bool VideoCursor::isVideo(const session::Session& s, session::TopicId topic, std
 
 Result<sensors::ImageFrame> VideoCursor::frameAt(const session::Session& s, session::TopicId topic, std::size_t row) {
   std::lock_guard lock(mutex_);
-  // A step forwards within reach goes on from where the decoder is.
-  if (decoder_ && session_ == &s && topic_ == topic && next_ <= row && row - next_ < 64)
-    return decodeTo(s, topic, next_, row);
-  // Else from the keyframe at or before it.
-  decoder_.reset();
-  session_ = &s;
-  topic_ = topic;
+  const bool same = session_ == &s && topic_ == topic;
+  if (same && asked_ == row) return last_;
+  // A frame ahead goes on from where the decoder is, unless a keyframe after that is nearer.
+  const bool ahead = same && decoder_ && (!asked_ || row > *asked_);
   for (std::size_t back = 0; back <= kMaxGop && back <= row; ++back) {
+    if (ahead && row - back < next_) return decodeTo(s, topic, row);
     decode::Value keep;
     auto p = packetAt(s, topic, row - back, keep);
     if (!p) return atMessage(p.error(), row - back);
     if (!p->keyframe) continue;
-    auto opened = sensors::VideoDecoder::open(p->codec, true);
+    auto opened = sensors::VideoDecoder::open(p->codec);
     BAGSCOPE_TRY(opened);
     decoder_.emplace(std::move(opened).value());
-    return decodeTo(s, topic, row - back, row);
+    session_ = &s;
+    topic_ = topic;
+    next_ = row - back;
+    return decodeTo(s, topic, row);
   }
   return makeError(ErrorCode::InvalidArgument, "message " + std::to_string(row) + ": no keyframe in the " +
                                                    std::to_string(std::min(row, kMaxGop) + 1) +
                                                    " messages up to it: it cannot be decoded");
 }
 
-Result<sensors::ImageFrame> VideoCursor::decodeTo(const session::Session& s, session::TopicId topic, std::size_t from,
-                                                  std::size_t row) {
-  for (std::size_t r = from; r < row; ++r) {  // the frames before it: decoded, not converted to BGR
+Result<sensors::ImageFrame> VideoCursor::decodeTo(const session::Session& s, session::TopicId topic, std::size_t row) {
+  const auto wanted = [row](std::int64_t i) { return i >= static_cast<std::int64_t>(row); };  // others not converted
+  const std::size_t count = s.index(topic).size();
+  last_ = makeError(ErrorCode::InvalidArgument, "the decoder gave no picture for it");
+  for (bool found = false; !found;) {
+    while (!found && decoder_->ready()) {  // the frames before it are passed over; those after it stay
+      auto [i, frame] = decoder_->take();
+      if (static_cast<std::size_t>(i) == row) last_ = std::move(frame), found = true;
+    }
+    if (found || (next_ >= count && decoder_->queueEmpty())) break;
+    if (next_ >= count) {  // the stream's end: what the decoder holds (it then needs a keyframe again)
+      decoder_->end(wanted);
+      continue;
+    }
+    const std::size_t r = next_++;
     decode::Value keep;
-    if (auto p = packetAt(s, topic, r, keep)) (void)decoder_->push(*p, static_cast<std::int64_t>(r), false);
+    decoder_->queue(packetAt(s, topic, r, keep), static_cast<std::int64_t>(r), wanted);
   }
-  decode::Value keep;
-  auto p = packetAt(s, topic, row, keep);
-  auto out = p ? decoder_->frameOf(*p, static_cast<std::int64_t>(row)) : Result<sensors::ImageFrame>(p.error());
-  next_ = row + 1;
-  if (out) return out;
-  decoder_.reset();  // its state is not to be trusted further
-  return atMessage(out.error(), row);
+  if (!last_) last_ = atMessage(last_.error(), row);
+  asked_ = row;
+  return last_;
 }
 
 Result<std::vector<std::int64_t>> videoKeyframes(const session::Session& s, session::TopicId topic, StopToken stop) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "core/base/result.hpp"
@@ -28,14 +29,17 @@ public:
   static constexpr std::size_t kMaxGop = 600;
 
 private:
-  Result<sensors::ImageFrame> decodeTo(const session::Session& session, session::TopicId topic, std::size_t from,
-                                       std::size_t row);
+  Result<sensors::ImageFrame> decodeTo(const session::Session& session, session::TopicId topic, std::size_t row);
 
   std::mutex mutex_;
   const session::Session* session_ = nullptr;  // what the decoder's state belongs to
   session::TopicId topic_ = 0;
+  // On every core: a seek's packets from the keyframe are decoded by frame threads, and the
+  // frames after the one asked for come out ahead, ready for the next steps.
   std::optional<sensors::VideoDecoder> decoder_;
-  std::size_t next_ = 0;  // the row the decoder takes next
+  std::size_t next_ = 0;              // the row the decoder takes next
+  std::optional<std::size_t> asked_;  // the last row asked for, kept to be asked again (a new style)
+  Result<sensors::ImageFrame> last_ = makeError(ErrorCode::InvalidArgument, "");
 };
 
 /// The log times of a video topic's keyframes (where a seek can start), on every core; empty

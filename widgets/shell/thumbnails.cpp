@@ -3,6 +3,7 @@
 #include "widgets/async/background.hpp"
 #include "widgets/async/mailbox.hpp"
 #include "widgets/panels/image_panel.hpp"
+#include "widgets/panels/video_cursor.hpp"
 #include "widgets/shell/document.hpp"
 
 namespace bagscope::widgets {
@@ -21,6 +22,7 @@ void Thumbnails::clear() {
   images_.clear();
   pending_.clear();
   order_.clear();
+  cursors_.clear();
   ++generation_;
 }
 
@@ -32,8 +34,12 @@ const QImage* Thumbnails::get(session::TopicId topic, std::size_t row) {
   pending_.insert(key);
   auto mailbox = mailbox_;
   const int generation = generation_;
-  startInPool([session, key, mailbox, generation, this] {
-    RenderedImage frame = renderImage(*session, key.first, key.second, ImageStyle{});
+  // A video topic's pictures, asked for left to right, go on from one another (else each
+  // would be decoded from the keyframe before it).
+  auto& cursor = cursors_[key.first];
+  if (!cursor) cursor = std::make_shared<VideoCursor>();
+  startInPool([session, key, mailbox, generation, cursor, this] {
+    RenderedImage frame = renderImage(*session, key.first, key.second, ImageStyle{}, {}, cursor.get());
     QImage small = frame.picture.isNull() ? QImage() : frame.picture.scaledToHeight(kHeight, Qt::SmoothTransformation);
     mailbox->post([this, key, small, generation] {
       if (generation != generation_) return;

@@ -16,6 +16,7 @@ namespace bagscope::widgets {
 
 class Document;
 class Mailbox;
+class VideoCursor;
 
 class Thumbnails : public QObject {
   Q_OBJECT
@@ -37,6 +38,7 @@ private:
   std::map<std::pair<session::TopicId, std::size_t>, QImage> images_;
   std::set<std::pair<session::TopicId, std::size_t>> pending_;
   std::vector<std::pair<session::TopicId, std::size_t>> order_;  // oldest first, to forget
+  std::map<session::TopicId, std::shared_ptr<VideoCursor>> cursors_;
   int generation_ = 0;
 };
 

@@ -43,11 +43,11 @@ public:
   virtual ~VideoSource() = default;
   /// Feeds one packet (an access unit); the frames it completes are appended to `frames`.
   /// False with `error` for a packet the decoder refuses; the stream goes on after it.
-  /// `convert`: false leaves the frames' images empty (a seek's frames before the one wanted).
-  virtual bool decode(std::span<const std::byte> packet, std::int64_t index, bool convert,
+  /// `convert` says which frames are converted (all when empty); the others' images stay empty.
+  virtual bool decode(std::span<const std::byte> packet, std::int64_t index, const VideoDecoder::Wanted& convert,
                       std::vector<VideoDecoder::Frame>& frames, std::string& error) = 0;
   /// The frames the decoder still holds, at the stream's end.
-  virtual void flush(std::vector<VideoDecoder::Frame>& frames) = 0;
+  virtual void flush(const VideoDecoder::Wanted& convert, std::vector<VideoDecoder::Frame>& frames) = 0;
 };
 
 /// Compressed video packets written into an MP4 as they are (no re-encoding).
@@ -71,16 +71,15 @@ public:
                                const VideoEncoding& encoding, std::string& error) = 0;
   /// An MP4 of `codec`'s packets ("h264", "hevc", "av1"), or null with `error` set.
   virtual PacketSink* openRemux(const std::string& utf8Path, const std::string& codec, std::string& error) = 0;
-  /// A decoder of `codec` ("h264", "hevc", "av1"), or null with `error` set; `lowDelay`: no
-  /// frame threads (each frame out of the packet that completes it).
-  virtual VideoSource* openVideoDecoder(const std::string& codec, bool lowDelay, std::string& error) = 0;
+  /// A decoder of `codec` ("h264", "hevc", "av1") on every core, or null with `error` set.
+  virtual VideoSource* openVideoDecoder(const std::string& codec, std::string& error) = 0;
 
 protected:
   ~OpenCvModule() = default;  // the module's own object; never deleted through this
 };
 
 /// Bumped whenever the interface above changes: a module of another version is refused.
-inline constexpr int kOpenCvModuleVersion = 2;
+inline constexpr int kOpenCvModuleVersion = 3;
 /// The module's one exported function: `extern "C" OpenCvModule* bagscope_opencv_module(int version)`,
 /// null when `version` is not its own.
 inline constexpr const char* kOpenCvModuleEntry = "bagscope_opencv_module";

@@ -46,7 +46,7 @@ public:
     avcodec_free_context(&context_);
   }
 
-  bool open(const std::string& codec, bool lowDelay, std::string& error) {
+  bool open(const std::string& codec, std::string& error) {
     quietLog();
     const AVCodec* decoder = nullptr;
     if (codec == "h264") decoder = avcodec_find_decoder(AV_CODEC_ID_H264);
@@ -61,14 +61,13 @@ public:
     frame_ = av_frame_alloc();
     if (!context_ || !packet_ || !frame_) return error = "out of memory for a video decoder", false;
     context_->max_pixels = static_cast<std::int64_t>(kMaxVideoSide) * kMaxVideoSide;  // absurd sizes refused
-    context_->thread_count = 0;                                                       // every core
-    if (lowDelay) context_->thread_type = FF_THREAD_SLICE;                            // frame threads hold frames back
+    context_->thread_count = 0;  // every core: frame threads (a few frames late), slice threads
     if (int r = avcodec_open2(context_, decoder, nullptr); r < 0)
       return error = "cannot open the " + codec + " decoder: " + avError(r), false;
     return true;
   }
 
-  bool decode(std::span<const std::byte> bytes, std::int64_t index, bool convert,
+  bool decode(std::span<const std::byte> bytes, std::int64_t index, const VideoDecoder::Wanted& convert,
               std::vector<VideoDecoder::Frame>& frames, std::string& error) override {
     if (bytes.empty()) return true;
     if (bytes.size() > static_cast<std::size_t>(INT32_MAX - AV_INPUT_BUFFER_PADDING_SIZE))
@@ -89,23 +88,23 @@ public:
     return sent;
   }
 
-  void flush(std::vector<VideoDecoder::Frame>& frames) override {
+  void flush(const VideoDecoder::Wanted& convert, std::vector<VideoDecoder::Frame>& frames) override {
     avcodec_send_packet(context_, nullptr);
     std::string ignored;
-    receive(frames, true, ignored);
+    receive(frames, convert, ignored);
     avcodec_flush_buffers(context_);
   }
 
 private:
-  bool receive(std::vector<VideoDecoder::Frame>& frames, bool convert, std::string& error) {
+  bool receive(std::vector<VideoDecoder::Frame>& frames, const VideoDecoder::Wanted& convert, std::string& error) {
     for (;;) {
       int r = avcodec_receive_frame(context_, frame_);
       if (r == AVERROR(EAGAIN) || r == AVERROR_EOF) return true;
       if (r < 0) return error = avError(r), false;
-      VideoDecoder::Frame out{frame_->best_effort_timestamp, {}, {}};
+      VideoDecoder::Frame out{frame_->pts, {}, {}};  // its own packet's (the best effort guesses from dts)
       if ((frame_->flags & AV_FRAME_FLAG_CORRUPT) || frame_->decode_error_flags != 0)
         out.problem = "damaged: the decoder concealed errors or lacked a picture it refers to";
-      else if (std::string why; convert && !toBgr(out.image, why)) out.problem = why;
+      else if (std::string why; (!convert || convert(out.index)) && !toBgr(out.image, why)) out.problem = why;
       av_frame_unref(frame_);
       frames.push_back(std::move(out));
     }
@@ -376,9 +375,9 @@ VideoSink* openH264Mp4(const std::string& path, double fps, int width, int heigh
   return video->open(path, fps, width, height, encoding, error) ? video.release() : nullptr;
 }
 
-VideoSource* openLibavDecoder(const std::string& codec, bool lowDelay, std::string& error) {
+VideoSource* openLibavDecoder(const std::string& codec, std::string& error) {
   auto source = std::make_unique<LibavSource>();
-  return source->open(codec, lowDelay, error) ? source.release() : nullptr;
+  return source->open(codec, error) ? source.release() : nullptr;
 }
 
 }  // namespace bagscope::sensors::detail

@@ -51,7 +51,7 @@ cv::Mat asMat(const Image& in) {
 
 #if defined(BAGSCOPE_VIDEO)
 // libav_video.cpp
-VideoSource* openLibavDecoder(const std::string& codec, bool lowDelay, std::string& error);
+VideoSource* openLibavDecoder(const std::string& codec, std::string& error);
 VideoSink* openH264Mp4(const std::string& path, double fps, int width, int height, const VideoEncoding& encoding,
                        std::string& error);
 PacketSink* openMp4Remux(const std::string& path, const std::string& codec, std::string& error);
@@ -215,12 +215,11 @@ public:
 #endif
   }
 
-  VideoSource* openVideoDecoder(const std::string& codec, bool lowDelay, std::string& error) override {
+  VideoSource* openVideoDecoder(const std::string& codec, std::string& error) override {
 #if defined(BAGSCOPE_VIDEO)
-    return openLibavDecoder(codec, lowDelay, error);
+    return openLibavDecoder(codec, error);
 #else
     (void)codec;
-    (void)lowDelay;
     error = "compressed video is not in this build of Bagscope: it was built without FFmpeg's libavcodec";
     return nullptr;
 #endif
