@@ -209,6 +209,14 @@
         <source>H.264 preset:</source>
         <translation>H.264 プリセット：</translation>
     </message>
+    <message>
+        <source>a video topic&apos;s packets (remuxed) at their log times (default) or header stamps</source>
+        <translation>動画トピックのパケット（再多重化）をログ時刻（既定）またはヘッダーのタイムスタンプで配置</translation>
+    </message>
+    <message>
+        <source>Packet times:</source>
+        <translation>パケット時刻：</translation>
+    </message>
 </context>
 <context>
     <name>PanelType</name>

@@ -209,6 +209,14 @@
         <source>H.264 preset:</source>
         <translation>H.264 预设：</translation>
     </message>
+    <message>
+        <source>a video topic&apos;s packets (remuxed) at their log times (default) or header stamps</source>
+        <translation>视频话题的数据包（重新封装）按记录时间（默认）或消息头时间戳计时</translation>
+    </message>
+    <message>
+        <source>Packet times:</source>
+        <translation>数据包时间：</translation>
+    </message>
 </context>
 <context>
     <name>PanelType</name>

@@ -180,6 +180,7 @@ struct ExportOptions {
   std::string videoCodec = "h264";  ///< MP4: "h264" (libx264) or "mp4v"
   int crf = 23;                     ///< H.264: libx264's constant rate factor
   std::string preset = "medium";    ///< H.264: libx264's preset
+  bool videoStampTime = false;      ///< a video topic's packets remuxed at their header stamps, else log times
 
   // CSV and table NumPy.
   TimeColumns timeColumns = TimeColumns::Both;

@@ -94,6 +94,10 @@ constexpr OptionChoice kVideoCodecs[] = {
     {"h264", QT_TRANSLATE_NOOP("ExportOption", "H.264 (plays everywhere)")},
     {"mp4v", QT_TRANSLATE_NOOP("ExportOption", "MPEG-4 Part 2 (mp4v)")},
 };
+constexpr OptionChoice kVideoTimes[] = {
+    {"log", QT_TRANSLATE_NOOP("ExportOption", "log time")},
+    {"stamp", QT_TRANSLATE_NOOP("ExportOption", "header stamp")},
+};
 // libx264's presets, fastest first.
 constexpr OptionChoice kPresets[] = {
     {"ultrafast", "ultrafast"}, {"superfast", "superfast"}, {"veryfast", "veryfast"},
@@ -295,6 +299,15 @@ constexpr FormatOption kOptions[] = {
        return {};
      },
      [](const O& o) { return o.preset; }},
+    {"video-time", nullptr, OptionGroup::Image, OptionKind::Choice, "T",
+     QT_TRANSLATE_NOOP("ExportOption",
+                       "a video topic's packets (remuxed) at their log times (default) or header stamps"),
+     QT_TRANSLATE_NOOP("ExportOption", "Packet times:"), nullptr, nullptr, kVideoTimes, 0, 0,
+     [](O& o, std::string_view t) -> Result<void> {
+       o.videoStampTime = t == "stamp";
+       return {};
+     },
+     [](const O& o) -> std::string { return o.videoStampTime ? "stamp" : "log"; }},
     {"time", nullptr, OptionGroup::Table, OptionKind::Choice, "T",
      QT_TRANSLATE_NOOP("ExportOption", "the time columns"), QT_TRANSLATE_NOOP("ExportOption", "Time columns:"), nullptr,
      nullptr, kTimeColumns, 0, 0,

@@ -24,7 +24,8 @@ public:
             return RowFailure{"video cannot be written", opened.error().message + " for " + utf8(setup_.path), true};
           remux_ = std::move(opened).value();
         }
-        if (auto w = remux_->write(*packet, row.message.logTimeNs); !w)
+        const std::int64_t at = setup_.options.videoStampTime ? packet->header.stampNs : row.message.logTimeNs;
+        if (auto w = remux_->write(*packet, at); !w)
           return RowFailure{"video packet not written", w.error().describe()};
         return std::nullopt;
       }

@@ -61,7 +61,8 @@ def encode_packets(path):
     """A raw stream's packets (bytes, keyframe), as ffprobe splits them."""
     probe = subprocess.run(['ffprobe', '-v', 'error', '-show_packets', '-show_entries', 'packet=size,pos,flags',
                             '-of', 'csv=p=0', path], check=True, capture_output=True, text=True).stdout
-    data = open(path, 'rb').read()
+    with open(path, 'rb') as f:
+        data = f.read()
     packets = []
     for line in probe.split():
         size, pos, flags = line.split(',')
@@ -96,7 +97,8 @@ def ffmpeg_frames(path, codec, size=(W, H)):
     return np.frombuffer(raw, dtype=np.uint8).reshape(-1, size[1], size[0], 3)
 
 
-def write_rosbag2(folder, packets, encoding):
+def write_rosbag2(folder, packets, encoding, stamp_step_ns=100_000_000):
+    """The packets as FFMPEGPackets at 10 Hz log times, their header stamps `stamp_step_ns` apart."""
     sys.path.insert(0, ARGS.rosbags)
     from rosbags.rosbag2 import StoragePlugin, Writer
     from rosbags.typesys import Stores, get_types_from_msg, get_typestore
@@ -108,9 +110,9 @@ def write_rosbag2(folder, packets, encoding):
     with Writer(folder, version=8, storage_plugin=StoragePlugin.MCAP) as w:
         conn = w.add_connection('/camera/ffmpeg', 'ffmpeg_image_transport_msgs/msg/FFMPEGPacket', typestore=store)
         for i, (data, key) in enumerate(packets):
-            t = START + i * 100_000_000
-            msg = Packet(header=Header(stamp=Time(sec=t // 10**9, nanosec=t % 10**9), frame_id='camera'), width=W,
-                         height=H, encoding=encoding, pts=i, flags=1 if key else 0, is_bigendian=False,
+            t, stamp = START + i * 100_000_000, START + i * stamp_step_ns
+            msg = Packet(header=Header(stamp=Time(sec=stamp // 10**9, nanosec=stamp % 10**9), frame_id='camera'),
+                         width=W, height=H, encoding=encoding, pts=i, flags=1 if key else 0, is_bigendian=False,
                          data=np.frombuffer(data, dtype=np.uint8))
             w.write(conn, t, store.serialize_cdr(msg, 'ffmpeg_image_transport_msgs/msg/FFMPEGPacket'))
 
@@ -350,6 +352,44 @@ class VideoTest(unittest.TestCase):
                 decoded = subprocess.run(['ffmpeg', '-hide_banner', '-loglevel', 'error', '-i', mp4, '-f', 'rawvideo',
                                           '-pix_fmt', 'bgr24', '-'], check=True, capture_output=True).stdout
                 self.assertEqual(decoded, ffmpeg_frames(path, codec).tobytes())
+
+    def test_b_frames_are_remuxed_in_showing_order(self):
+        # Packets come in decoding order; the MP4 shows each picture in its place (as the raw
+        # stream decodes), its packets still byte for byte the messages'.
+        path = os.path.join(self.tmp.name, 'remux_b.h264')
+        packets, order = encode_with_b_frames(path)
+        self.assertNotEqual(order[:3], [0, 1, 2])
+        folder = self.out('remux_bframes')
+        write_rosbag2(folder, packets, 'libx264')
+        out = self.out('mp4_bframes')
+        cli('export', folder, '--format', 'mp4', '--topic', '/camera/ffmpeg', '--out', out)
+        mp4 = glob.glob(os.path.join(out, '*.mp4'))[0]
+        self.assertEqual([mp4_units(p) for p in mp4_packets(mp4)], [nal_units(data) for data, _ in packets])
+        decoded = subprocess.run(['ffmpeg', '-hide_banner', '-loglevel', 'error', '-i', mp4, '-f', 'rawvideo',
+                                  '-pix_fmt', 'bgr24', '-'], check=True, capture_output=True).stdout
+        self.assertEqual(decoded, ffmpeg_frames(path, 'h264').tobytes())
+        shown = subprocess.run(['ffprobe', '-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time',
+                                '-of', 'csv=p=0', mp4], check=True, capture_output=True, text=True).stdout.split()
+        # Message i's picture is shown order[i]-th, at the order[i]-th message's time (10 Hz).
+        self.assertEqual([round(float(t) * 10) for t in shown], order)
+
+    def test_remuxed_packets_take_their_header_stamps_when_asked(self):
+        # Log times 0.1 s apart, header stamps 0.25 s apart: --video-time stamp times the MP4's
+        # packets by the stamps (ffprobe's pts_time), log times by default.
+        path, packets = self.streams['h264']
+        folder = self.out('remux_stamps')
+        write_rosbag2(folder, packets, 'libx264', stamp_step_ns=250_000_000)
+        for option, step in ((['--video-time', 'stamp'], 0.25), ([], 0.1)):
+            with self.subTest(option=option):
+                out = self.out(f'mp4_stamps{len(option)}')
+                cli('export', folder, '--format', 'mp4', '--topic', '/camera/ffmpeg', '--out', out, *option)
+                mp4 = glob.glob(os.path.join(out, '*.mp4'))[0]
+                times = subprocess.run(['ffprobe', '-v', 'error', '-select_streams', 'v:0', '-show_entries',
+                                        'packet=pts_time', '-of', 'csv=p=0', mp4], check=True, capture_output=True,
+                                       text=True).stdout.split()
+                self.assertEqual(len(times), FRAMES)
+                for i, t in enumerate(times):
+                    self.assertAlmostEqual(float(t), i * step, places=3, msg=f'packet {i}')
 
     def test_image_topics_become_h264_mp4s_every_player_opens(self):
         # 20 frames of testsrc2 as rgb8 Images (python3-rosbag), 10 Hz.

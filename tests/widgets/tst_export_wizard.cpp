@@ -217,7 +217,7 @@ private slots:
       w.next();
       w.next();
       QCOMPARE(w.currentId(), int(ExportWizard::How));
-      QCOMPARE(shown(w), QStringList({"fps", "codec", "crf", "preset"}));  // H.264 by default (#40)
+      QCOMPARE(shown(w), QStringList({"fps", "codec", "crf", "preset", "video-time"}));  // H.264 by default (#40)
       w.setFormatOption("fps", "12.5");
       w.next();
       QCOMPARE(w.currentId(), int(ExportWizard::Where));

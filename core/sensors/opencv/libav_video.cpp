@@ -259,14 +259,20 @@ private:
 
 // Packets of a compressed stream muxed into an MP4 as they are. The MP4 muxer turns Annex B
 // into length-prefixed units itself and takes the parameter sets from the first packet; the
-// size comes from the stream's own parameter sets (libavcodec's parser). Each packet lasts
-// until the next one (the last as long as the one before it).
+// size comes from the stream's own parameter sets (libavcodec's parser). Packets come in
+// decoding order at their messages' times; with B-frames a picture is shown in another place
+// than it is decoded: the parser's picture order count (POC) says where. So the packets from
+// one IDR to the next (where the POC starts again) are held, and the k-th shown takes the k-th
+// time, each lasting until the next one shown (the last as long as the one before it); the
+// decoding times are moved back by the deepest reordering so none is after its showing.
 class Mp4Remux final : public PacketSink {
 public:
   ~Mp4Remux() override {
     std::string ignored;
     close(ignored);
-    av_packet_free(&pending_);
+    for (auto& h : held_) av_packet_free(&h.packet);
+    av_parser_close(parser_);
+    avcodec_free_context(&parsed_);
   }
 
   bool open(const std::string& path, const std::string& codec, std::string& error) {
@@ -277,89 +283,120 @@ public:
                             : AV_CODEC_ID_NONE;
     if (id_ == AV_CODEC_ID_NONE) return error = "no MP4 of " + codec + " packets", false;
     if (!file_.open(path, error)) return false;
-    pending_ = av_packet_alloc();
-    if (!pending_) return error = "out of memory for a packet", false;
+    if (id_ != AV_CODEC_ID_AV1) {  // AV1 packets are shown in their order
+      parser_ = av_parser_init(id_);
+      parsed_ = avcodec_alloc_context3(nullptr);
+      if (!parser_ || !parsed_) return error = "out of memory for a parser", false;
+      parser_->flags |= PARSER_FLAG_COMPLETE_FRAMES;  // a packet is a whole access unit
+    }
     return true;
   }
 
   bool write(std::span<const std::byte> bytes, std::int64_t timeNs, bool keyframe, std::string& error) override {
     if (bytes.empty() || bytes.size() > static_cast<std::size_t>(INT32_MAX - AV_INPUT_BUFFER_PADDING_SIZE))
       return error = "a packet of " + std::to_string(bytes.size()) + " bytes", false;
-    if (!file_.started && !start(bytes, error)) return false;
-    if (havePending_) {
-      if (timeNs <= pendingNs_) return error = "a packet not later than the one before it", false;
-      if (!flushPending(timeNs - pendingNs_, error)) return false;
-    }
-    av_packet_unref(pending_);
-    if (av_new_packet(pending_, static_cast<int>(bytes.size())) < 0) return error = "out of memory", false;
-    std::memcpy(pending_->data, bytes.data(), bytes.size());
-    if (keyframe) pending_->flags |= AV_PKT_FLAG_KEY;
-    pendingNs_ = timeNs;
-    havePending_ = true;
+    if (!held_.empty() && timeNs <= held_.back().timeNs)
+      return error = "a packet not later than the one before it", false;
+    AVPacket* packet = av_packet_alloc();
+    if (!packet || av_new_packet(packet, static_cast<int>(bytes.size())) < 0)
+      return av_packet_free(&packet), error = "out of memory", false;
+    std::memcpy(packet->data, bytes.data(), bytes.size());
+    if (keyframe) packet->flags |= AV_PKT_FLAG_KEY;
+    const int poc = pictureOrder(packet);
+    if (!file_.started && !start(error)) return av_packet_free(&packet), false;
+    if (!held_.empty()) lastGapNs_ = timeNs - held_.back().timeNs;
+    // An IDR starts the count again: what is held is complete. A long stream of open GOPs is
+    // let go at a keyframe, one without keyframes anywhere.
+    if (!held_.empty() && ((keyframe && (poc == 0 || held_.size() >= kMaxHeld)) || held_.size() >= 4 * kMaxHeld))
+      if (!writeHeld(timeNs - held_.back().timeNs, error)) return av_packet_free(&packet), false;
+    held_.push_back({packet, timeNs, poc});
     return true;
   }
 
   bool close(std::string& error) override {
     if (!file_.started) return true;
-    const bool flushed = !havePending_ || flushPending(lastDurationNs_ > 0 ? lastDurationNs_ : 1'000'000, error);
+    const bool written = writeHeld(lastGapNs_ > 0 ? lastGapNs_ : 1'000'000, error);
     std::string finishing;
     const bool finished = file_.finish(finishing);
-    if (flushed && !finished) error = finishing;
-    return flushed && finished;
+    if (written && !finished) error = finishing;
+    return written && finished;
   }
 
 private:
-  // The stream's size from its first packet's parameter sets, then the file's header.
-  bool start(std::span<const std::byte> first, std::string& error) {
-    int width = 0, height = 0;
-    if (id_ != AV_CODEC_ID_AV1) {
-      AVCodecParserContext* parser = av_parser_init(id_);
-      AVCodecContext* context = avcodec_alloc_context3(nullptr);
-      if (parser && context) {
-        parser->flags |= PARSER_FLAG_COMPLETE_FRAMES;  // a packet is a whole access unit
-        std::vector<std::uint8_t> padded(first.size() + AV_INPUT_BUFFER_PADDING_SIZE, 0);
-        std::memcpy(padded.data(), first.data(), first.size());
-        std::uint8_t* out = nullptr;
-        int outSize = 0;
-        av_parser_parse2(parser, context, &out, &outSize, padded.data(), static_cast<int>(first.size()), AV_NOPTS_VALUE,
-                         AV_NOPTS_VALUE, 0);
-        width = parser->width > 0 ? parser->width : context->width;
-        height = parser->height > 0 ? parser->height : context->height;
-      }
-      av_parser_close(parser);
-      avcodec_free_context(&context);
-      if (width <= 0 || height <= 0 || width > kMaxVideoSide || height > kMaxVideoSide)
-        return error = "the first packet gives no picture size (no parameter sets, or absurd ones)", false;
-    }
+  static constexpr std::size_t kMaxHeld = 1024;
+  struct Held {
+    AVPacket* packet;
+    std::int64_t timeNs;
+    int poc;
+  };
+
+  // The packet's picture order count, from its slice header (0 when it has none, or for AV1),
+  // and the stream's size from its parameter sets.
+  int pictureOrder(AVPacket* packet) {
+    if (!parser_) return 0;
+    std::uint8_t* out = nullptr;
+    int outSize = 0;
+    parser_->output_picture_number = 0;
+    av_parser_parse2(parser_, parsed_, &out, &outSize, packet->data, packet->size, AV_NOPTS_VALUE, AV_NOPTS_VALUE, 0);
+    if (width_ <= 0) width_ = parser_->width > 0 ? parser_->width : parsed_->width;
+    if (height_ <= 0) height_ = parser_->height > 0 ? parser_->height : parsed_->height;
+    return parser_->output_picture_number;
+  }
+
+  // The file's header, once the first packet has given the size.
+  bool start(std::string& error) {
+    if (id_ != AV_CODEC_ID_AV1 && (width_ <= 0 || height_ <= 0 || width_ > kMaxVideoSide || height_ > kMaxVideoSide))
+      return error = "the first packet gives no picture size (no parameter sets, or absurd ones)", false;
     stream_ = avformat_new_stream(file_.format, nullptr);
     if (!stream_) return error = "out of memory for a stream", false;
     stream_->codecpar->codec_type = AVMEDIA_TYPE_VIDEO;
     stream_->codecpar->codec_id = id_;
-    stream_->codecpar->width = width;
-    stream_->codecpar->height = height;
+    stream_->codecpar->width = std::max(width_, 0);
+    stream_->codecpar->height = std::max(height_, 0);
     stream_->time_base = AVRational{1, 90000};  // MP4's usual video clock; the muxer may refine it
     return file_.start(error);
   }
 
-  bool flushPending(std::int64_t durationNs, std::string& error) {
+  // The held packets, in decoding order, each at the time of its place in showing order.
+  bool writeHeld(std::int64_t lastDurationNs, std::string& error) {
+    const std::size_t n = held_.size();
+    std::vector<std::size_t> shown(n);  // shown[k]: the packet shown k-th
+    for (std::size_t i = 0; i < n; ++i) shown[i] = i;
+    std::stable_sort(shown.begin(), shown.end(),
+                     [&](std::size_t a, std::size_t b) { return held_[a].poc < held_[b].poc; });
+    if (firstNs_ == INT64_MIN && n) firstNs_ = held_.front().timeNs;
+    for (std::size_t k = 0; k < n; ++k)  // decoded at its own time, shown at the k-th: never shown before decoded
+      reorderNs_ = std::max(reorderNs_, held_[shown[k]].timeNs - held_[k].timeNs);
     const AVRational ns{1, 1'000'000'000};
-    if (firstNs_ == INT64_MIN) firstNs_ = pendingNs_;
-    pending_->pts = pending_->dts = av_rescale_q(pendingNs_ - firstNs_, ns, stream_->time_base);
-    pending_->duration = std::max<std::int64_t>(1, av_rescale_q(durationNs, ns, stream_->time_base));
-    pending_->stream_index = stream_->index;
-    lastDurationNs_ = durationNs;
-    havePending_ = false;
-    if (int r = av_write_frame(file_.format, pending_); r < 0)
-      return error = "cannot write the MP4: " + avError(r), false;
-    return true;
+    bool ok = true;
+    std::vector<std::int64_t> ptsOf(n), durationOf(n);
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::int64_t end = k + 1 < n ? held_[k + 1].timeNs : held_[k].timeNs + lastDurationNs;
+      ptsOf[shown[k]] = held_[k].timeNs;
+      durationOf[shown[k]] = end - held_[k].timeNs;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      AVPacket* p = held_[i].packet;
+      p->pts = av_rescale_q(ptsOf[i] - firstNs_, ns, stream_->time_base);
+      p->dts = av_rescale_q(held_[i].timeNs - firstNs_ - reorderNs_, ns, stream_->time_base);
+      p->duration = std::max<std::int64_t>(1, av_rescale_q(durationOf[i], ns, stream_->time_base));
+      p->stream_index = stream_->index;
+      if (int r = ok ? av_write_frame(file_.format, p) : 0; r < 0)
+        error = "cannot write the MP4: " + avError(r), ok = false;
+      av_packet_free(&p);
+    }
+    held_.clear();
+    return ok;
   }
 
   Mp4File file_;
   AVStream* stream_ = nullptr;
   AVCodecID id_ = AV_CODEC_ID_NONE;
-  AVPacket* pending_ = nullptr;  // written once the next one says how long it lasts
-  std::int64_t pendingNs_ = 0, firstNs_ = INT64_MIN, lastDurationNs_ = 0;
-  bool havePending_ = false;
+  AVCodecParserContext* parser_ = nullptr;
+  AVCodecContext* parsed_ = nullptr;
+  int width_ = 0, height_ = 0;
+  std::vector<Held> held_;  // since the last IDR, in decoding order
+  std::int64_t firstNs_ = INT64_MIN, reorderNs_ = 0, lastGapNs_ = 0;
 };
 
 }  // namespace
