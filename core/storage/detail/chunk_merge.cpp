@@ -149,7 +149,7 @@ Result<MessageView> ChunkReadCache::read(const IndexEntry& entry, std::span<cons
 
 Result<void> mergeChunks(const std::vector<const ChunkSpan*>& chunks, std::span<const Connection> connections,
                          const std::vector<bool>& wanted, const ReadFilter& filter, const ChunkLoader& load,
-                         Loading loading, const MessageFn& onMessage, const ProblemFn& onProblem) {
+                         const MessageFn& onMessage, const ProblemFn& onProblem) {
   // Chunks that can hold a wanted message, in order of their first message.
   std::vector<std::uint32_t> order;
   for (std::uint32_t i = 0; i < chunks.size(); ++i) {
@@ -186,7 +186,7 @@ Result<void> mergeChunks(const std::vector<const ChunkSpan*>& chunks, std::span<
 
   // Two chunks per worker in flight keep every core busy without holding many chunks.
   unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
-  if (loading == Loading::Inline || order.size() < 2) threads = 0;
+  if (order.size() < 2) threads = 0;
   Prefetcher prefetch(order, load, threads, 2 * std::max(threads, 1u));
   std::size_t nextChunk = 0;
   MessageView view;

@@ -44,17 +44,15 @@ struct ChunkSpan {
 /// put in `out`) are still delivered.
 using ChunkLoader = std::function<Result<void>(std::uint32_t index, LoadedChunk& out, LoadContext& ctx)>;
 
-/// How chunks are loaded: on the calling thread (best when reading is bound by memory
-/// bandwidth: uncompressed or lz4 chunks), or ahead on one worker per core (best when it
-/// is bound by the CPU: zstd, bz2).
-enum class Loading : std::uint8_t { Inline, Parallel };
-
 /// Delivers the messages of `chunks` that pass `filter` in log-time order (ties: earlier
 /// chunk, then position in the chunk). `wanted[i]` says whether connection i passes.
-/// `onMessage` runs on the calling thread.
+/// `onMessage` runs on the calling thread; chunks are loaded ahead of it on one worker per
+/// core, whatever their compression: copying an uncompressed chunk out of the page cache is
+/// work too (#38: the 630,000-message signals bag scans in 0.048 s so, 0.068 s inline; its
+/// zstd MCAP in 0.078 s, 0.13 s inline).
 Result<void> mergeChunks(const std::vector<const ChunkSpan*>& chunks, std::span<const Connection> connections,
                          const std::vector<bool>& wanted, const ReadFilter& filter, const ChunkLoader& load,
-                         Loading loading, const MessageFn& onMessage, const ProblemFn& onProblem);
+                         const MessageFn& onMessage, const ProblemFn& onProblem);
 
 /// What one chunk's index records say of a connection in it.
 struct ChunkConnectionTimes {

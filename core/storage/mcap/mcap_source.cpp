@@ -813,15 +813,7 @@ Result<void> McapSource::readMessages(const ReadFilter& filter, const MessageFn&
   std::vector<const detail::ChunkSpan*> spans;
   for (const auto& c : chunks_) spans.push_back(&c);
   auto load = [&](std::uint32_t index, LoadedChunk& out, LoadContext& ctx) { return loadChunk(index, out, ctx); };
-  // Compressed chunks want every core when decompressing is the work: the 20 s sensor MCAP
-  // (zstd to 62% of its size) reads in 1.05 s inline, 0.62 s parallel (lz4: 0.49 s, 0.33 s).
-  // Highly compressed chunks decode fast, and then the consumer's cache misses on what another
-  // core wrote cost more than that core gives: the signals MCAP (zstd to 12%) reads in 0.14 s
-  // inline, 0.20 s parallel. Uncompressed chunks are bound by memory bandwidth.
-  bool compressed = std::any_of(chunks_.begin(), chunks_.end(), [](const Chunk& c) { return !c.compression.empty(); });
-  bool decodeBound = compressed && stats_.storedBytes * 4 > stats_.uncompressedBytes;
-  return detail::mergeChunks(spans, connections_, wanted, filter, load,
-                             decodeBound ? detail::Loading::Parallel : detail::Loading::Inline, onMessage, onProblem);
+  return detail::mergeChunks(spans, connections_, wanted, filter, load, onMessage, onProblem);
 }
 
 Result<const MessageIndex*> McapSource::messageIndex() {

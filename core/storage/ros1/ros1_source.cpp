@@ -697,17 +697,7 @@ Result<void> Ros1Source::readMessages(const ReadFilter& filter, const MessageFn&
   auto load = [&](std::uint32_t index, LoadedChunk& out, LoadContext& ctx) {
     return loadChunk(chunks_[index], out, ctx);
   };
-  // Compressed chunks want every core: bz2 always, lz4 since every frame's checksum is
-  // verified (the 1.2 GB lz4 sensor bag: 1.0 s inline, 0.75 s parallel). Uncompressed chunks
-  // are bound by memory bandwidth, and a second thread only adds cache misses.
-  auto loading = detail::Loading::Inline;
-  for (const auto& c : chunks_) {
-    if (c.loose) continue;
-    auto place = locate(c);
-    if (place && place->codec != Codec::None) loading = detail::Loading::Parallel;
-    break;
-  }
-  return detail::mergeChunks(spans, connections_, wanted, filter, load, loading, onMessage, onProblem);
+  return detail::mergeChunks(spans, connections_, wanted, filter, load, onMessage, onProblem);
 }
 
 Result<const MessageIndex*> Ros1Source::messageIndex() {
