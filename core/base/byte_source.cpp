@@ -1,7 +1,9 @@
 #include "byte_source.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <list>
 #include <mutex>
@@ -13,6 +15,8 @@
 #include <windows.h>
 #else
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -122,6 +126,110 @@ public:
   void makeRoom();  // closes idle handles while the pool is full (mutex held)
 };
 
+#ifndef _WIN32
+// A file mapped whole, read-only. A file cut while mapped would end the process with SIGBUS
+// at the first touch of a page past its new end: the handler maps zeros over that page and
+// marks the mapping cut. (The tail of the page the file now ends in reads as zeros with no
+// fault at all: the source also asks the file's size.) A cut mapping is handed out no more
+// (readAt() then says what is missing), and what a loader read from it while it was cut is
+// refused. A fault outside every mapping goes to the handler there was before. (Windows
+// refuses to cut a mapped file; it reads, as before.)
+class Mapping {
+public:
+  static std::shared_ptr<Mapping> of(int fd, std::uint64_t size) {
+    if (size == 0 || size > SIZE_MAX || !installGuard()) return nullptr;
+    void* at = ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, MAP_SHARED, fd, 0);
+    if (at == MAP_FAILED) return nullptr;
+    auto m = std::shared_ptr<Mapping>(new Mapping(static_cast<const std::byte*>(at), static_cast<std::size_t>(size)));
+    if (!m->slot_) return nullptr;  // every slot taken: read instead
+    return m;
+  }
+  ~Mapping() {
+    if (slot_) {
+      slot_->begin.store(nullptr, std::memory_order_release);
+      slot_->used.store(false, std::memory_order_release);
+    }
+    ::munmap(const_cast<std::byte*>(bytes_.data()), bytes_.size());
+  }
+  Mapping(const Mapping&) = delete;
+  Mapping& operator=(const Mapping&) = delete;
+  std::span<const std::byte> bytes() const { return bytes_; }
+  bool cut() const { return slot_->cut.load(std::memory_order_acquire); }
+  void markCut() const { slot_->cut.store(true, std::memory_order_release); }
+#if defined(MADV_POPULATE_READ)
+  void populate(std::span<const std::byte> range) const {
+    const auto begin = reinterpret_cast<std::uintptr_t>(range.data()) & pageMask;
+    const auto end = reinterpret_cast<std::uintptr_t>(range.data()) + range.size();
+    ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_READ);  // a failure: faults later
+  }
+#endif
+
+private:
+  // What the handler may read: fixed slots, no locks, no allocation.
+  struct Slot {
+    std::atomic<bool> used{false};
+    std::atomic<const std::byte*> begin{nullptr};  // set last: the handler looks at slots with one
+    std::atomic<std::size_t> size{0};
+    std::atomic<bool> cut{false};
+  };
+  static constexpr std::size_t kSlots = 4096;  // more files at once are read, not mapped
+  static Slot slots[kSlots];
+  static inline std::uintptr_t pageMask = 0;
+  static inline struct sigaction previous {};
+
+  Mapping(const std::byte* at, std::size_t size) : bytes_(at, size) {
+    for (auto& s : slots) {
+      bool free = false;
+      if (!s.used.compare_exchange_strong(free, true, std::memory_order_acq_rel)) continue;
+      s.size.store(size, std::memory_order_relaxed);
+      s.cut.store(false, std::memory_order_relaxed);
+      s.begin.store(at, std::memory_order_release);
+      slot_ = &s;
+      return;
+    }
+  }
+
+  static void onBus(int signal, siginfo_t* info, void* context) {
+    const auto* address = static_cast<const std::byte*>(info->si_addr);
+    for (auto& s : slots) {
+      const std::byte* begin = s.begin.load(std::memory_order_acquire);
+      if (!begin || address < begin || address >= begin + s.size.load(std::memory_order_relaxed)) continue;
+      void* page = reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(address) & pageMask);
+      if (::mmap(page, ~pageMask + 1, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED) {
+        s.cut.store(true, std::memory_order_release);
+        return;  // the read goes on, and sees zeros
+      }
+    }
+    // Not ours: to the handler there was before, else the fault repeats and ends the process.
+    if (previous.sa_flags & SA_SIGINFO) {
+      if (previous.sa_sigaction) previous.sa_sigaction(signal, info, context);
+    } else if (previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN) {
+      previous.sa_handler(signal);
+    } else {
+      ::signal(SIGBUS, SIG_DFL);
+    }
+  }
+
+  static bool installGuard() {
+    static const bool installed = [] {
+      const long page = ::sysconf(_SC_PAGESIZE);
+      if (page <= 0) return false;
+      pageMask = ~static_cast<std::uintptr_t>(page - 1);
+      struct sigaction guard {};
+      guard.sa_sigaction = onBus;
+      guard.sa_flags = SA_SIGINFO | SA_NODEFER;
+      sigemptyset(&guard.sa_mask);
+      return ::sigaction(SIGBUS, &guard, &previous) == 0;
+    }();
+    return installed;
+  }
+
+  std::span<const std::byte> bytes_;
+  Slot* slot_ = nullptr;
+};
+Mapping::Slot Mapping::slots[Mapping::kSlots];
+#endif
+
 class FileSource final : public ByteSource {
 public:
   FileSource(std::filesystem::path path, FileHandle h, std::uint64_t size, std::string name)
@@ -132,6 +240,33 @@ public:
     pool.idle.push_front(this);
     idleAt_ = pool.idle.begin();
     pool.makeRoom();
+#ifndef _WIN32
+    map_ = Mapping::of(h, size_);
+#endif
+  }
+#ifndef _WIN32
+  bool endsBefore(std::uint64_t offset) const override {
+    if (!map_) return false;
+    FileHandle h{};
+    if (!acquire(h)) return map_->markCut(), true;  // opened again by the pool: its size differs
+    const std::int64_t now = handleSize(h);
+    release();
+    if (now < static_cast<std::int64_t>(size_)) map_->markCut();
+    return now < static_cast<std::int64_t>(std::min(offset, size_));
+  }
+#endif
+  MappedBytes mapped() const override {
+#ifndef _WIN32
+    if (map_ && !map_->cut()) return {map_->bytes(), map_};
+#endif
+    return {};
+  }
+  void prefault(std::span<const std::byte> range) const override {
+#if defined(MADV_POPULATE_READ)  // Linux 5.14; elsewhere the pages fault in as they are read
+    if (map_ && !range.empty()) map_->populate(range);
+#else
+    (void)range;
+#endif
   }
   ~FileSource() override {
     auto& pool = HandlePool::instance();
@@ -219,6 +354,9 @@ private:
   mutable std::list<FileSource*>::iterator idleAt_;
   std::uint64_t size_;
   std::string name_;
+#ifndef _WIN32
+  std::shared_ptr<Mapping> map_;
+#endif
 };
 
 void HandlePool::makeRoom() {

@@ -15,6 +15,12 @@
 
 namespace bagscope {
 
+/// A view of a mapped file, kept mapped while any copy of `owner` lives.
+struct MappedBytes {
+  std::span<const std::byte> bytes;
+  std::shared_ptr<const void> owner;
+};
+
 class ByteSource {
 public:
   virtual ~ByteSource() = default;
@@ -25,7 +31,26 @@ public:
   virtual Result<void> readAt(std::uint64_t offset, std::span<std::byte> out) const = 0;
   /// The name errors use: the path as the user gave it.
   virtual const std::string& name() const = 0;
+  /// The whole file mapped read-only, when the system maps it: read in place, no copy.
+  /// Empty when not mapped, or once the file was found cut while mapped (then readAt() says
+  /// what is missing).
+  virtual MappedBytes mapped() const { return {}; }
+  /// Whether the file now ends before `offset` (it was cut since it was opened): what was
+  /// read from mapped() there may be zeros, and is not to be trusted. The mapping is then
+  /// handed out no more.
+  virtual bool endsBefore(std::uint64_t offset) const {
+    (void)offset;
+    return false;
+  }
+  /// Maps the pages of `range` (within mapped()) at once, on the calling thread: a loader on a
+  /// worker takes the page faults its consumer would otherwise take one by one.
+  virtual void prefault(std::span<const std::byte> range) const { (void)range; }
 };
+
+/// Reads the last byte of `bytes` (in a mapped file: where a cut since would show).
+inline void touch(std::span<const std::byte> bytes) {
+  if (!bytes.empty()) (void)*static_cast<const volatile std::byte*>(&bytes.back());
+}
 
 /// Reads `n` bytes from `offset` into `out` (resized to `n`). A range past the end is the
 /// same Truncated error readAt gives, refused before anything is allocated: a damaged length

@@ -131,7 +131,7 @@ Result<Message> Session::State::read(TopicId topic, const MessageRef& ref, Hint&
                      src.info().path);
   msg.connection = &src.connections()[m->connIndex];
   msg.logTimeNs = m->logTimeNs + shift[ref.source];
-  msg.bytes = hint.chunk->data.span().subspan(m->offset, m->size);
+  msg.bytes = hint.chunk->bytes().subspan(m->offset, m->size);
   msg.pin = hint.chunk;
   return msg;
 }

@@ -125,6 +125,11 @@ struct ChunkMessage {
 /// A chunk decompressed, with its messages listed: the unit the session caches and shares.
 struct LoadedChunk {
   ByteBuffer data;
+  /// An uncompressed chunk in the mapped file, read in place (kept mapped by `viewOwner`);
+  /// else its bytes are `data`.
+  std::span<const std::byte> view;
+  std::shared_ptr<const void> viewOwner;
+  std::span<const std::byte> bytes() const { return view.empty() ? data.span() : view; }
   std::vector<ChunkMessage> messages;  ///< sorted by (log time, position in the chunk)
   std::uint32_t orphans = 0;           ///< messages on channels nothing defines: not listed, counted
   std::size_t memoryBytes() const { return data.capacity() + messages.capacity() * sizeof(ChunkMessage); }

@@ -142,14 +142,15 @@ Result<MessageView> ChunkReadCache::read(const IndexEntry& entry, std::span<cons
   MessageView v;
   v.connection = &connections[it->connIndex];
   v.logTimeNs = it->logTimeNs;
-  v.bytes = chunk_->data.span().subspan(it->offset, it->size);
+  v.bytes = chunk_->bytes().subspan(it->offset, it->size);
   v.pin = chunk_;
   return v;
 }
 
-Result<void> mergeChunks(const std::vector<const ChunkSpan*>& chunks, std::span<const Connection> connections,
-                         const std::vector<bool>& wanted, const ReadFilter& filter, const ChunkLoader& load,
-                         const MessageFn& onMessage, const ProblemFn& onProblem) {
+namespace {
+Result<void> mergeInOrder(const std::vector<const ChunkSpan*>& chunks, std::span<const Connection> connections,
+                          const std::vector<bool>& wanted, const ReadFilter& filter, const ChunkLoader& load,
+                          const MessageFn& onMessage, const ProblemFn& onProblem) {
   // Chunks that can hold a wanted message, in order of their first message.
   std::vector<std::uint32_t> order;
   for (std::uint32_t i = 0; i < chunks.size(); ++i) {
@@ -220,7 +221,7 @@ Result<void> mergeChunks(const std::vector<const ChunkSpan*>& chunks, std::span<
     const ChunkMessage& m = o.chunk->messages[o.next];
     view.connection = &connections[m.connIndex];
     view.logTimeNs = m.logTimeNs;
-    view.bytes = o.chunk->data.span().subspan(m.offset, m.size);
+    view.bytes = o.chunk->bytes().subspan(m.offset, m.size);
     if (!onMessage(view)) return {};
     ++o.next;
     if (skipUnwanted(o)) {
@@ -232,6 +233,23 @@ Result<void> mergeChunks(const std::vector<const ChunkSpan*>& chunks, std::span<
     }
   }
   return {};
+}
+
+}  // namespace
+
+Result<void> mergeChunks(const std::vector<const ChunkSpan*>& chunks, std::span<const Connection> connections,
+                         const std::vector<bool>& wanted, const ReadFilter& filter, const ChunkLoader& load,
+                         const MessageFn& onMessage, const ProblemFn& onProblem, const ByteSource& file) {
+  const bool mapped = !file.mapped().bytes.empty();
+  auto merged = mergeInOrder(chunks, connections, wanted, filter, load, onMessage, onProblem);
+  if (mapped && file.endsBefore(file.size()) && onProblem) {
+    Error e = makeError(ErrorCode::Io,
+                        "the file was cut while it was read: messages read from the part now gone "
+                        "may hold zeros");
+    e.file = file.name();
+    onProblem(e);
+  }
+  return merged;
 }
 
 Result<std::vector<ConnectionSpan>> spansFromChunkIndexes(const std::vector<const ChunkSpan*>& chunks,

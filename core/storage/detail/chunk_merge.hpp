@@ -49,10 +49,11 @@ using ChunkLoader = std::function<Result<void>(std::uint32_t index, LoadedChunk&
 /// `onMessage` runs on the calling thread; chunks are loaded ahead of it on one worker per
 /// core, whatever their compression: copying an uncompressed chunk out of the page cache is
 /// work too (#38: the 630,000-message signals bag scans in 0.048 s so, 0.068 s inline; its
-/// zstd MCAP in 0.078 s, 0.13 s inline).
+/// zstd MCAP in 0.078 s, 0.13 s inline). `file`, mapped, is checked at the end: cut while its
+/// chunks were read, messages read from the part now gone may hold zeros, and that is said.
 Result<void> mergeChunks(const std::vector<const ChunkSpan*>& chunks, std::span<const Connection> connections,
                          const std::vector<bool>& wanted, const ReadFilter& filter, const ChunkLoader& load,
-                         const MessageFn& onMessage, const ProblemFn& onProblem);
+                         const MessageFn& onMessage, const ProblemFn& onProblem, const ByteSource& file);
 
 /// What one chunk's index records say of a connection in it.
 struct ChunkConnectionTimes {

@@ -544,16 +544,19 @@ Result<void> McapSource::parseChunk(std::span<const std::byte> content, bool cut
     stats->storedBytes += records.size();
     stats->uncompressedBytes += uncompressedSize;
   }
-  // Uncompressed records that loadChunkRecord read into `out.data` stay where they are; any
-  // other input there moves aside, as the codecs cannot write over their input.
-  const bool inPlace =
-      !content.empty() && content.data() >= out.data.data() && content.data() < out.data.data() + out.data.size();
+  // Uncompressed records that loadChunkRecord read into `out.data` (or mapped as `out.view`)
+  // stay where they are; any other input in `out.data` moves aside, as the codecs cannot write
+  // over their input.
+  const auto base = out.bytes();
+  const bool inPlace = !content.empty() && content.data() >= base.data() && content.data() < base.data() + base.size();
   std::span<const std::byte> data =
       records.first(static_cast<std::size_t>(std::min<std::uint64_t>(records.size(), uncompressedSize)));
   if (inPlace && codec == Codec::None && !cut && records.size() != uncompressedSize) {
     return compress::sizeMismatch(codec, records.size(), uncompressedSize);  // as decompress() says it
   } else if (!inPlace || codec != Codec::None) {
-    if (inPlace) std::swap(out.data, ctx.scratch);  // `records` now points into ctx.scratch
+    if (inPlace && out.view.empty()) std::swap(out.data, ctx.scratch);  // `records` now points into ctx.scratch
+    out.view = {};
+    out.viewOwner.reset();
     if (cut) ctx.decompressor.decompressPrefix(codec, records, static_cast<std::size_t>(uncompressedSize), out.data);
     else if (auto r = ctx.decompressor.decompress(codec, records, static_cast<std::size_t>(uncompressedSize), out.data);
              !r)
@@ -576,7 +579,7 @@ Result<void> McapSource::parseChunk(std::span<const std::byte> content, bool cut
       if (!m.ok) return !(bad = true);
       auto it = connIndexById_.find(channel);
       if (it == connIndexById_.end()) return ++out.orphans, true;  // a channel never defined: nothing to label it with
-      auto dataOffset = static_cast<std::uint32_t>(r.content.data() - out.data.data()) + 22;
+      auto dataOffset = static_cast<std::uint32_t>(r.content.data() - out.bytes().data()) + 22;
       out.messages.push_back({toNs(logTime), dataOffset, static_cast<std::uint32_t>(r.content.size() - 22), it->second,
                               static_cast<std::uint32_t>(r.offset)});
     } else if (onDefinition && (r.op == kOpSchema || r.op == kOpChannel)) {
@@ -762,6 +765,8 @@ Result<void> McapSource::loadChunkRecord(std::uint32_t index, LoadedChunk& out, 
   const Chunk& c = chunks_[index];
   out.messages.clear();
   out.orphans = 0;
+  out.view = {};
+  out.viewOwner.reset();
   if (c.loose) {
     // Message records in the data section, outside chunks: parse the span as records.
     if (auto r = readExact(c.recordPos, c.recordLength, out.data); !r) return r;
@@ -784,17 +789,34 @@ Result<void> McapSource::loadChunkRecord(std::uint32_t index, LoadedChunk& out, 
   }
   const std::uint64_t size = bytes_->size();
   std::uint64_t length = std::min(c.recordLength, size - c.recordPos);
-  // An uncompressed chunk is read where its messages will be (parseChunk uses them in place).
-  ByteBuffer& buffer = c.compression.empty() ? out.data : ctx.scratch;
-  if (auto r = readExact(c.recordPos, length, buffer); !r) return r;
-  auto bytes = buffer.span();
+  // In the mapped file the chunk is read where it is (an uncompressed one's messages stay
+  // there); else an uncompressed chunk is read where its messages will be (parseChunk uses
+  // them in place).
+  const MappedBytes mapped = bytes_->mapped();
+  std::span<const std::byte> bytes;
+  if (!mapped.bytes.empty()) {
+    bytes = mapped.bytes.subspan(c.recordPos, static_cast<std::size_t>(length));
+    bytes_->prefault(bytes);
+    if (c.compression.empty()) out.view = bytes, out.viewOwner = mapped.owner;
+  } else {
+    ByteBuffer& buffer = c.compression.empty() ? out.data : ctx.scratch;
+    if (auto r = readExact(c.recordPos, length, buffer); !r) return r;
+    bytes = buffer.span();
+  }
   if (bytes.size() < kRecordPrefix || static_cast<std::uint8_t>(bytes[0]) != kOpChunk)
     return error(ErrorCode::Format, "expected a chunk record", c.recordPos);
   std::uint64_t len = loadLE<std::uint64_t>(bytes.data() + 1);
   bool cut = len > bytes.size() - kRecordPrefix;
   auto content = bytes.subspan(kRecordPrefix,
                                static_cast<std::size_t>(std::min<std::uint64_t>(len, bytes.size() - kRecordPrefix)));
-  if (auto r = parseChunk(content, cut, out, ctx, nullptr, onDefinition); !r) {
+  auto parsed = parseChunk(content, cut, out, ctx, nullptr, onDefinition);
+  // A cut inside the chunk shows at its last byte (read here: the records' data may not have been).
+  if (!mapped.bytes.empty() &&
+      (touch(bytes), bytes_->endsBefore(c.recordPos + bytes.size()))) {  // zeros were read where the file was
+    out.messages.clear();
+    parsed = makeError(ErrorCode::Io, "the file was cut while it was read");
+  }
+  if (auto r = std::move(parsed); !r) {
     Error e = std::move(r).error();
     e.message = "chunk at offset " + std::to_string(c.recordPos) + ": " + e.message;
     e.file = bytes_->name();
@@ -813,7 +835,7 @@ Result<void> McapSource::readMessages(const ReadFilter& filter, const MessageFn&
   std::vector<const detail::ChunkSpan*> spans;
   for (const auto& c : chunks_) spans.push_back(&c);
   auto load = [&](std::uint32_t index, LoadedChunk& out, LoadContext& ctx) { return loadChunk(index, out, ctx); };
-  return detail::mergeChunks(spans, connections_, wanted, filter, load, onMessage, onProblem);
+  return detail::mergeChunks(spans, connections_, wanted, filter, load, onMessage, onProblem, *bytes_);
 }
 
 Result<const MessageIndex*> McapSource::messageIndex() {

@@ -652,13 +652,27 @@ Result<void> Ros1Source::loadChunk(const Chunk& chunk, LoadedChunk& out, LoadCon
   const ChunkPlace& c = *located;
   ByteBuffer& scratch = ctx.scratch;
   out.messages.clear();
-  if (c.codec == Codec::None) {
-    if (auto r = readExact(c.dataPos, static_cast<std::size_t>(c.storedSize), out.data); !r) return r;
+  out.view = {};
+  out.viewOwner.reset();
+  // In the mapped file the chunk is read where it is: uncompressed, its messages are there;
+  // compressed, it is decompressed from there.
+  const MappedBytes mapped = bytes_->mapped();
+  std::span<const std::byte> stored;
+  if (!mapped.bytes.empty()) {
+    stored = mapped.bytes.subspan(c.dataPos, static_cast<std::size_t>(c.storedSize));
+    bytes_->prefault(stored);
   } else {
-    if (auto r = readExact(c.dataPos, static_cast<std::size_t>(c.storedSize), scratch); !r) return r;
+    ByteBuffer& into = c.codec == Codec::None ? out.data : scratch;
+    if (auto r = readExact(c.dataPos, static_cast<std::size_t>(c.storedSize), into); !r) return r;
+    stored = into.span();
+  }
+  if (c.codec == Codec::None && !mapped.bytes.empty()) {
+    out.view = stored;
+    out.viewOwner = mapped.owner;
+  } else if (c.codec != Codec::None) {
     if (c.cut) {
-      ctx.decompressor.decompressPrefix(c.codec, scratch.span(), c.uncompressedSize, out.data);
-    } else if (auto r = ctx.decompressor.decompress(c.codec, scratch.span(), c.uncompressedSize, out.data); !r) {
+      ctx.decompressor.decompressPrefix(c.codec, stored, c.uncompressedSize, out.data);
+    } else if (auto r = ctx.decompressor.decompress(c.codec, stored, c.uncompressedSize, out.data); !r) {
       Error e = std::move(r).error();
       e.message = "chunk at offset " + std::to_string(chunk.recordPos) + ": " + e.message;
       e.offset = static_cast<std::int64_t>(c.dataPos);
@@ -667,16 +681,24 @@ Result<void> Ros1Source::loadChunk(const Chunk& chunk, LoadedChunk& out, LoadCon
     }
   }
   std::string why;
-  forEachRecord(out.data.span(), why, [&](const Record& r) {
+  const auto chunkBytes = out.bytes();
+  forEachRecord(chunkBytes, why, [&](const Record& r) {
     if (r.fields.op != kOpMessageData || !r.fields.conn || !r.fields.time) return true;
     auto it = connIndexById_.find(*r.fields.conn);
     if (it == connIndexById_.end()) return true;
-    out.messages.push_back({*r.fields.time, static_cast<std::uint32_t>(r.data.data() - out.data.data()),
+    out.messages.push_back({*r.fields.time, static_cast<std::uint32_t>(r.data.data() - chunkBytes.data()),
                             static_cast<std::uint32_t>(r.data.size()), it->second,
                             static_cast<std::uint32_t>(r.offset)});
     return true;
   });
   detail::sortByLogTime(out.messages);
+  // A cut inside the chunk shows at its last byte (read here: the records' data may not have been).
+  if (!mapped.bytes.empty() &&
+      (touch(stored), bytes_->endsBefore(c.dataPos + c.storedSize)))  // zeros were read where the file was
+    return out.messages.clear(),
+           error(ErrorCode::Io,
+                 "the file was cut while it was read (chunk at offset " + std::to_string(chunk.recordPos) + ")",
+                 c.dataPos);
   if (!why.empty() && !c.cut) {
     // What was readable is kept; the caller reports the rest.
     return error(ErrorCode::Format,
@@ -697,7 +719,7 @@ Result<void> Ros1Source::readMessages(const ReadFilter& filter, const MessageFn&
   auto load = [&](std::uint32_t index, LoadedChunk& out, LoadContext& ctx) {
     return loadChunk(chunks_[index], out, ctx);
   };
-  return detail::mergeChunks(spans, connections_, wanted, filter, load, onMessage, onProblem);
+  return detail::mergeChunks(spans, connections_, wanted, filter, load, onMessage, onProblem, *bytes_);
 }
 
 Result<const MessageIndex*> Ros1Source::messageIndex() {
