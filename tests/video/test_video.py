@@ -228,15 +228,21 @@ class VideoTest(unittest.TestCase):
                 cli('export', folder, '--format', 'png', '--topic', '/camera/ffmpeg', '--out', out)
                 self.check_frames(exported(out), ffmpeg_frames(path, codec), range(FRAMES))
 
+    def b_frame_recording(self, name):
+        """An H.264 stream with B-frames (its path and each packet's place in display order),
+        written into a rosbag2 as FFMPEGPackets (its folder)."""
+        path = os.path.join(self.tmp.name, name + '.h264')
+        packets, order = encode_with_b_frames(path)
+        self.assertNotEqual(order[:3], [0, 1, 2])  # they are reordered
+        folder = self.out(name)
+        write_rosbag2(folder, packets, 'libx264')
+        return path, order, folder
+
     def test_b_frames_are_exported_as_their_own_messages_pictures(self):
         # B-frames come out of the decoder late and reordered: message i's file is its own
         # picture (ffmpeg's frame order[i] in display order), every third message as asked
         # (numbered 0, 1, 2… in the files' names).
-        path = os.path.join(self.tmp.name, 'b.h264')
-        packets, order = encode_with_b_frames(path)
-        self.assertNotEqual(order[:3], [0, 1, 2])
-        folder = self.out('bframes')
-        write_rosbag2(folder, packets, 'libx264')
+        path, order, folder = self.b_frame_recording('bframes')
         out = self.out('png_bframes')
         cli('export', folder, '--format', 'png', '--topic', '/camera/ffmpeg', '--every', '3', '--out', out)
         self.check_frames(exported(out), ffmpeg_frames(path, 'h264')[order][::3], range(FRAMES // 3))
@@ -356,11 +362,8 @@ class VideoTest(unittest.TestCase):
     def test_b_frames_are_remuxed_in_showing_order(self):
         # Packets come in decoding order; the MP4 shows each picture in its place (as the raw
         # stream decodes), its packets still byte for byte the messages'.
-        path = os.path.join(self.tmp.name, 'remux_b.h264')
-        packets, order = encode_with_b_frames(path)
-        self.assertNotEqual(order[:3], [0, 1, 2])
-        folder = self.out('remux_bframes')
-        write_rosbag2(folder, packets, 'libx264')
+        path, order, folder = self.b_frame_recording('remux_bframes')
+        packets = encode_packets(path)
         out = self.out('mp4_bframes')
         cli('export', folder, '--format', 'mp4', '--topic', '/camera/ffmpeg', '--out', out)
         mp4 = glob.glob(os.path.join(out, '*.mp4'))[0]
