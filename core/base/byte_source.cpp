@@ -435,6 +435,26 @@ Result<void> readExactly(const ByteSource& source, std::uint64_t offset, std::ui
   return source.readAt(offset, out.span());
 }
 
+Result<std::span<const std::byte>> bytesAt(const ByteSource& source, const MappedBytes& mapped, std::uint64_t offset,
+                                           std::uint64_t n, ByteBuffer& buffer) {
+  if (mapped.bytes.empty()) {
+    BAGSCOPE_TRY(readExactly(source, offset, n, buffer));
+    return std::span<const std::byte>(buffer.span());
+  }
+  if (offset > mapped.bytes.size() || n > mapped.bytes.size() - offset)
+    return rangeError(source.name(), offset, n, mapped.bytes.size());
+  auto in = mapped.bytes.subspan(static_cast<std::size_t>(offset), static_cast<std::size_t>(n));
+  source.prefault(in);
+  return in;
+}
+
+bool cutSince(const ByteSource& source, const MappedBytes& mapped, std::span<const std::byte> bytes,
+              std::uint64_t offset) {
+  if (mapped.bytes.empty()) return false;
+  if (!bytes.empty()) (void)*static_cast<const volatile std::byte*>(&bytes.back());  // past a cut: zeros, and marked
+  return source.endsBefore(offset + bytes.size());
+}
+
 std::filesystem::path executableFolder() {
 #if defined(_WIN32)
   std::wstring path(32768, L'\0');

@@ -47,15 +47,19 @@ public:
   virtual void prefault(std::span<const std::byte> range) const { (void)range; }
 };
 
-/// Reads the last byte of `bytes` (in a mapped file: where a cut since would show).
-inline void touch(std::span<const std::byte> bytes) {
-  if (!bytes.empty()) (void)*static_cast<const volatile std::byte*>(&bytes.back());
-}
-
 /// Reads `n` bytes from `offset` into `out` (resized to `n`). A range past the end is the
 /// same Truncated error readAt gives, refused before anything is allocated: a damaged length
 /// field never costs memory the file does not have.
 Result<void> readExactly(const ByteSource& source, std::uint64_t offset, std::uint64_t n, ByteBuffer& out);
+
+/// `n` bytes of `source` from `offset`: in place when `mapped` (its mapped()) holds the file,
+/// their pages populated at once; else read into `buffer`. Errors as readExactly's.
+Result<std::span<const std::byte>> bytesAt(const ByteSource& source, const MappedBytes& mapped, std::uint64_t offset,
+                                           std::uint64_t n, ByteBuffer& buffer);
+/// Whether `bytes`, taken by bytesAt() from `mapped` at `offset`, may hold zeros: the file was
+/// cut since, before their end (read last: a cut shows there). False for bytes that were read.
+bool cutSince(const ByteSource& source, const MappedBytes& mapped, std::span<const std::byte> bytes,
+              std::uint64_t offset);
 
 /// The folder of the running program (the modules and the desktop app are found beside it);
 /// empty when the system does not say.

@@ -569,7 +569,7 @@ void VideoDecoder::queue(const Result<VideoPacket>& packet, std::int64_t index, 
   q.codec = packet->codec;
   auto frames = push(*packet, index, convert);
   if (frames) place(*frames);
-  else queued_.back().frame = std::move(frames).error();
+  else q.frame = std::move(frames).error();
   if (queued_.size() > kMaxDelay && !queued_.front().frame)  // long overdue: the decoder dropped it
     queued_.front().frame = makeError(ErrorCode::InvalidArgument, "the decoder gave no picture for it");
 }

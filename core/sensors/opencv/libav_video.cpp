@@ -304,11 +304,14 @@ public:
     if (keyframe) packet->flags |= AV_PKT_FLAG_KEY;
     const int poc = pictureOrder(packet);
     if (!file_.started && !start(error)) return av_packet_free(&packet), false;
-    if (!held_.empty()) lastGapNs_ = timeNs - held_.back().timeNs;
-    // An IDR starts the count again: what is held is complete. A long stream of open GOPs is
-    // let go at a keyframe, one without keyframes anywhere.
-    if (!held_.empty() && ((keyframe && (poc == 0 || held_.size() >= kMaxHeld)) || held_.size() >= 4 * kMaxHeld))
-      if (!writeHeld(timeNs - held_.back().timeNs, error)) return av_packet_free(&packet), false;
+    if (!held_.empty()) {
+      lastGapNs_ = timeNs - held_.back().timeNs;
+      // An IDR starts the count again: what is held is complete. A long stream of open GOPs is
+      // let go at a keyframe, one without keyframes anywhere.
+      if (((keyframe && (poc == 0 || held_.size() >= kMaxHeld)) || held_.size() >= 4 * kMaxHeld) &&
+          !writeHeld(lastGapNs_, error))
+        return av_packet_free(&packet), false;
+    }
     held_.push_back({packet, timeNs, poc});
     return true;
   }

@@ -793,16 +793,10 @@ Result<void> McapSource::loadChunkRecord(std::uint32_t index, LoadedChunk& out, 
   // there); else an uncompressed chunk is read where its messages will be (parseChunk uses
   // them in place).
   const MappedBytes mapped = bytes_->mapped();
-  std::span<const std::byte> bytes;
-  if (!mapped.bytes.empty()) {
-    bytes = mapped.bytes.subspan(c.recordPos, static_cast<std::size_t>(length));
-    bytes_->prefault(bytes);
-    if (c.compression.empty()) out.view = bytes, out.viewOwner = mapped.owner;
-  } else {
-    ByteBuffer& buffer = c.compression.empty() ? out.data : ctx.scratch;
-    if (auto r = readExact(c.recordPos, length, buffer); !r) return r;
-    bytes = buffer.span();
-  }
+  auto read = bytesAt(*bytes_, mapped, c.recordPos, length, c.compression.empty() ? out.data : ctx.scratch);
+  BAGSCOPE_TRY(read);
+  const auto bytes = *read;
+  if (!mapped.bytes.empty() && c.compression.empty()) out.view = bytes, out.viewOwner = mapped.owner;
   if (bytes.size() < kRecordPrefix || static_cast<std::uint8_t>(bytes[0]) != kOpChunk)
     return error(ErrorCode::Format, "expected a chunk record", c.recordPos);
   std::uint64_t len = loadLE<std::uint64_t>(bytes.data() + 1);
@@ -810,9 +804,7 @@ Result<void> McapSource::loadChunkRecord(std::uint32_t index, LoadedChunk& out, 
   auto content = bytes.subspan(kRecordPrefix,
                                static_cast<std::size_t>(std::min<std::uint64_t>(len, bytes.size() - kRecordPrefix)));
   auto parsed = parseChunk(content, cut, out, ctx, nullptr, onDefinition);
-  // A cut inside the chunk shows at its last byte (read here: the records' data may not have been).
-  if (!mapped.bytes.empty() &&
-      (touch(bytes), bytes_->endsBefore(c.recordPos + bytes.size()))) {  // zeros were read where the file was
+  if (cutSince(*bytes_, mapped, bytes, c.recordPos)) {  // zeros were read where the file was
     out.messages.clear();
     parsed = makeError(ErrorCode::Io, "the file was cut while it was read");
   }

@@ -657,28 +657,18 @@ Result<void> Ros1Source::loadChunk(const Chunk& chunk, LoadedChunk& out, LoadCon
   // In the mapped file the chunk is read where it is: uncompressed, its messages are there;
   // compressed, it is decompressed from there.
   const MappedBytes mapped = bytes_->mapped();
-  std::span<const std::byte> stored;
-  if (!mapped.bytes.empty()) {
-    stored = mapped.bytes.subspan(c.dataPos, static_cast<std::size_t>(c.storedSize));
-    bytes_->prefault(stored);
-  } else {
-    ByteBuffer& into = c.codec == Codec::None ? out.data : scratch;
-    if (auto r = readExact(c.dataPos, static_cast<std::size_t>(c.storedSize), into); !r) return r;
-    stored = into.span();
-  }
-  if (c.codec == Codec::None && !mapped.bytes.empty()) {
-    out.view = stored;
-    out.viewOwner = mapped.owner;
-  } else if (c.codec != Codec::None) {
-    if (c.cut) {
-      ctx.decompressor.decompressPrefix(c.codec, stored, c.uncompressedSize, out.data);
-    } else if (auto r = ctx.decompressor.decompress(c.codec, stored, c.uncompressedSize, out.data); !r) {
-      Error e = std::move(r).error();
-      e.message = "chunk at offset " + std::to_string(chunk.recordPos) + ": " + e.message;
-      e.offset = static_cast<std::int64_t>(c.dataPos);
-      e.file = bytes_->name();
-      return e;
-    }
+  auto stored = bytesAt(*bytes_, mapped, c.dataPos, c.storedSize, c.codec == Codec::None ? out.data : scratch);
+  BAGSCOPE_TRY(stored);
+  if (c.codec == Codec::None) {
+    if (!mapped.bytes.empty()) out.view = *stored, out.viewOwner = mapped.owner;
+  } else if (c.cut) {
+    ctx.decompressor.decompressPrefix(c.codec, *stored, c.uncompressedSize, out.data);
+  } else if (auto r = ctx.decompressor.decompress(c.codec, *stored, c.uncompressedSize, out.data); !r) {
+    Error e = std::move(r).error();
+    e.message = "chunk at offset " + std::to_string(chunk.recordPos) + ": " + e.message;
+    e.offset = static_cast<std::int64_t>(c.dataPos);
+    e.file = bytes_->name();
+    return e;
   }
   std::string why;
   const auto chunkBytes = out.bytes();
@@ -692,9 +682,7 @@ Result<void> Ros1Source::loadChunk(const Chunk& chunk, LoadedChunk& out, LoadCon
     return true;
   });
   detail::sortByLogTime(out.messages);
-  // A cut inside the chunk shows at its last byte (read here: the records' data may not have been).
-  if (!mapped.bytes.empty() &&
-      (touch(stored), bytes_->endsBefore(c.dataPos + c.storedSize)))  // zeros were read where the file was
+  if (cutSince(*bytes_, mapped, *stored, c.dataPos))  // zeros were read where the file was
     return out.messages.clear(),
            error(ErrorCode::Io,
                  "the file was cut while it was read (chunk at offset " + std::to_string(chunk.recordPos) + ")",
