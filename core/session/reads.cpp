@@ -192,6 +192,7 @@ Result<void> Session::State::forEachInFile(std::uint32_t s, const std::vector<To
   storage::ReadFilter filter;
   filter.startNs = fileTime(selection.startNs);
   filter.endNs = fileTime(selection.endNs);
+  filter.pin = selection.pinned;
   for (TopicId t : wanted)
     for (const auto& m : topics[t].members) filter.connections.push_back(m.connection->id);
   const Source& src = *sources[s];

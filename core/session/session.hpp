@@ -97,6 +97,7 @@ struct Selection {
   std::vector<TopicId> topics;                                      ///< empty: all
   std::int64_t startNs = std::numeric_limits<std::int64_t>::min();  ///< inclusive
   std::int64_t endNs = std::numeric_limits<std::int64_t>::max();    ///< inclusive
+  bool pinned = false;  ///< forEach: messages come with `pin` set where the file allows (chunks)
 };
 
 /// Numeric columns of one topic: log time and one column per field path, row i from the

@@ -83,6 +83,7 @@ struct ReadFilter {
   std::vector<std::uint32_t> connections;                           ///< connection ids; empty = all
   std::int64_t startNs = std::numeric_limits<std::int64_t>::min();  ///< inclusive
   std::int64_t endNs = std::numeric_limits<std::int64_t>::max();    ///< inclusive
+  bool pin = false;  ///< messages of chunks come with `pin` set, so their bytes may be kept
 };
 
 /// Where a message is, in the reader's own terms.

@@ -29,7 +29,7 @@ public:
   Prefetcher(const Prefetcher&) = delete;
   Prefetcher& operator=(const Prefetcher&) = delete;
 
-  std::unique_ptr<LoadedChunk> take(std::size_t i, Result<void>& status) {
+  std::shared_ptr<LoadedChunk> take(std::size_t i, Result<void>& status) {
     if (workers_.empty()) {
       // One buffer goes round and round: it stays in the cache, which is what bounds
       // memory-bound reading.
@@ -48,14 +48,15 @@ public:
     wake_.notify_all();
     return chunk;
   }
-  void recycle(std::unique_ptr<LoadedChunk> chunk) {
+  void recycle(std::shared_ptr<LoadedChunk> chunk) {
+    if (chunk.use_count() > 1) return;  // a pinned message still holds it
     std::lock_guard lock(mutex_);
     spare_.push_back(std::move(chunk));
   }
 
 private:
   struct Slot {
-    std::unique_ptr<LoadedChunk> chunk;
+    std::shared_ptr<LoadedChunk> chunk;
     Result<void> status;
     std::size_t position = 0;
     bool ready = false;
@@ -63,13 +64,13 @@ private:
 
   // A recycled chunk (keeping its buffer's capacity) or a new one. Under the lock when
   // there are workers.
-  std::unique_ptr<LoadedChunk> spareOrNew() {
-    std::unique_ptr<LoadedChunk> chunk;
+  std::shared_ptr<LoadedChunk> spareOrNew() {
+    std::shared_ptr<LoadedChunk> chunk;
     if (!spare_.empty()) {
       chunk = std::move(spare_.back());
       spare_.pop_back();
     } else {
-      chunk = std::make_unique<LoadedChunk>();
+      chunk = std::make_shared<LoadedChunk>();
     }
     chunk->messages.clear();
     return chunk;
@@ -98,7 +99,7 @@ private:
   const std::vector<std::uint32_t>& order_;
   const ChunkLoader& load_;
   std::vector<Slot> slots_;
-  std::vector<std::unique_ptr<LoadedChunk>> spare_;
+  std::vector<std::shared_ptr<LoadedChunk>> spare_;
   LoadContext inlineContext_;
   std::mutex mutex_;
   std::condition_variable wake_, done_;
@@ -163,7 +164,7 @@ Result<void> mergeInOrder(const std::vector<const ChunkSpan*>& chunks, std::span
                    [&](std::uint32_t a, std::uint32_t b) { return chunks[a]->startNs < chunks[b]->startNs; });
 
   struct Open {
-    std::unique_ptr<LoadedChunk> chunk;
+    std::shared_ptr<LoadedChunk> chunk;
     std::size_t next = 0;
     std::uint32_t rank = 0;  // position in `order`, for ties
   };
@@ -222,6 +223,7 @@ Result<void> mergeInOrder(const std::vector<const ChunkSpan*>& chunks, std::span
     view.connection = &connections[m.connIndex];
     view.logTimeNs = m.logTimeNs;
     view.bytes = o.chunk->bytes().subspan(m.offset, m.size);
+    if (filter.pin) view.pin = o.chunk;
     if (!onMessage(view)) return {};
     ++o.next;
     if (skipUnwanted(o)) {
