@@ -69,18 +69,19 @@ private:
     return false;
   }
 
-  void align(std::size_t size) {
-    if (!cdr_ || size <= 1) return;
-    std::size_t pad = (size - (out_.size() - origin_) % size) % size;
-    out_.insert(out_.end(), pad, std::byte{0});
+  void align(std::size_t size) {  // size: 1, 2, 4 or 8
+    if (!cdr_) return;
+    if (std::size_t pad = (origin_ - out_.size()) & (size - 1)) out_.resize(out_.size() + pad);
   }
   template <typename T>
   void put(T x) {
     align(sizeof(T));
-    const auto* p = reinterpret_cast<const std::byte*>(&x);
     if constexpr (std::endian::native == std::endian::little) {
-      out_.insert(out_.end(), p, p + sizeof(T));
+      const std::size_t at = out_.size();
+      out_.resize(at + sizeof(T));
+      std::memcpy(out_.data() + at, &x, sizeof(T));
     } else {
+      const auto* p = reinterpret_cast<const std::byte*>(&x);
       for (std::size_t k = sizeof(T); k-- > 0;) out_.push_back(p[k]);
     }
   }
