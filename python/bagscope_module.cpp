@@ -13,6 +13,7 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <unordered_map>
 
 #include "core/base/byte_source.hpp"
 #include "core/base/job.hpp"
@@ -182,10 +183,32 @@ py::object toPython(const decode::Value& v, const schema::Field* field = nullptr
 
 // A cloud's points as a numpy structured array whose fields are the exporter's channels (a
 // field with count > 1 as name_0, name_1…, packed rgb/rgba as r, g, b(, a) uint8), in native
-// byte order; an organized cloud keeps its (height, width) shape.
-py::array cloudArray(const sensors::PointCloud& cloud) {
+// byte order; an organized cloud keeps its (height, width) shape. A little-endian cloud whose
+// bytes `pin` keeps is a read-only view of them, as ros2_numpy gives it: fields at their
+// offsets in items of point_step bytes, rows row_step apart; else the values are copied.
+py::array cloudArray(const sensors::PointCloud& cloud, const std::shared_ptr<const void>& pin) {
   static constexpr const char* kFormats[] = {"", "i1", "u1", "<i2", "<u2", "<i4", "<u4", "<f4", "<f8"};
   auto channels = cloud.channels();
+  if (pin && !cloud.bigEndian) {
+    py::list names, formats, offsets;
+    for (const auto& c : channels) {
+      names.append(c.name);
+      formats.append(c.colourByte >= 0 ? "u1" : kFormats[static_cast<int>(c.type)]);
+      offsets.append(c.offset + static_cast<std::uint32_t>(std::max<std::int8_t>(c.colourByte, 0)));
+    }
+    py::dict layout("names"_a = names, "formats"_a = formats, "offsets"_a = offsets, "itemsize"_a = cloud.pointStep);
+    auto dtype = py::reinterpret_steal<py::dtype>(py::module_::import("numpy").attr("dtype")(layout).release());
+    std::vector<py::ssize_t> shape{cloud.height, cloud.width}, strides{cloud.rowStep, cloud.pointStep};
+    if (!cloud.organized()) {
+      shape = {static_cast<py::ssize_t>(cloud.size())};
+      strides = {cloud.pointStep};
+    }
+    py::capsule owner(new std::shared_ptr<const void>(pin),
+                      [](void* p) { delete static_cast<std::shared_ptr<const void>*>(p); });
+    py::array view(dtype, shape, strides, cloud.data.data(), owner);
+    view.attr("flags").attr("writeable") = false;
+    return view;
+  }
   py::list fields;
   for (const auto& c : channels) fields.append(py::make_tuple(c.name, kFormats[static_cast<int>(c.type)]));
   py::dtype dtype = py::reinterpret_steal<py::dtype>(py::module_::import("numpy").attr("dtype")(fields).release());
@@ -253,6 +276,9 @@ public:
 
   MessageStream(std::shared_ptr<const session::Session> session, session::Selection selection, Shape shape)
       : session_(std::move(session)), shape_(shape) {
+    // Clouds and images are large: their bytes are kept where they lie (the chunk pinned)
+    // rather than copied into the queue; a cloud's array is then a view of them.
+    selection.pinned = shape != Shape::Dict && shape != Shape::Raw;
     reader_ = JoiningThread([this, selection = std::move(selection)](StopToken stop) {
       auto r = session_->forEach(
           selection, [&](const session::Message& m) { return push(m, stop); }, {}, stop);
@@ -303,18 +329,18 @@ public:
         }
         m = std::move(queue_.front());
         queue_.pop_front();
+        queuedBytes_ -= m.bytes().size();
         changed_.notify_all();
       }
       const std::string& topic = session_->topics()[m.topic].name;
-      if (shape_ == Shape::Raw) return py::make_tuple(topic, m.logTimeNs, py::bytes(m.bytes.data(), m.bytes.size()));
+      if (shape_ == Shape::Raw) return py::make_tuple(topic, m.logTimeNs, py::bytes(m.copy.data(), m.copy.size()));
       // Decoded here, not on the reader's thread: a value tree freed on another thread than the
       // one that built it costs glibc's allocator more than the decoding (measured: 2.5x slower).
       Result<decode::Value> value = makeError(ErrorCode::Internal, "");
       {
         py::gil_scoped_release free;
         auto decoder = session_->decoder(*m.connection);
-        value = decoder ? (*decoder)->decode(std::as_bytes(std::span(m.bytes)))
-                        : Result<decode::Value>(std::move(decoder).error());
+        value = decoder ? (*decoder)->decode(m.bytes()) : Result<decode::Value>(std::move(decoder).error());
       }
       auto failed = [&](Error e) {
         e.topic = topic;
@@ -330,7 +356,7 @@ public:
           header["stamp_ns"] = cloud->header.stampNs;
           header["frame_id"] = cloud->header.frameId;
           header["log_time_ns"] = m.logTimeNs;
-          return py::make_tuple(header, cloudArray(*cloud));
+          return py::make_tuple(header, cloudArray(*cloud, m.pin));
         }
         case Shape::ImageRgb:
         case Shape::ImageBgr: {
@@ -384,26 +410,35 @@ private:
   std::int64_t packets_ = -1;
   std::deque<std::pair<session::TopicId, std::int64_t>> videoMessages_;  // topic, log time of each queued
 
-  // A message as the queue holds it: its bytes copied (the session's view is only valid
-  // during its callback). A decoded value may point into them: it is made after the copy.
+  // A message as the queue holds it: its bytes where they lie when the session pinned them,
+  // else copied (the session's view is only valid during its callback). A decoded value may
+  // point into them: it is made after the copy.
   struct Item {
     session::TopicId topic = 0;
     const storage::Connection* connection = nullptr;
     std::int64_t logTimeNs = 0;
-    std::string bytes;
+    std::shared_ptr<const void> pin;
+    std::span<const std::byte> view;
+    std::string copy;
+    std::span<const std::byte> bytes() const { return pin ? view : std::as_bytes(std::span(copy)); }
   };
 
   bool push(const session::Message& m, const StopToken& stop) {
     std::unique_lock lock(mutex_);
-    changed_.wait(lock, [&] { return queue_.size() < kQueued || stop.stop_requested(); });
+    changed_.wait(lock, [&] {
+      return queue_.empty() || (queue_.size() < kQueued && queuedBytes_ < kQueuedBytes) || stop.stop_requested();
+    });
     if (stop.stop_requested()) return false;
-    queue_.push_back({m.topic, m.connection, m.logTimeNs,
-                      std::string(reinterpret_cast<const char*>(m.bytes.data()), m.bytes.size())});
+    Item item{m.topic, m.connection, m.logTimeNs, m.pin, m.bytes, {}};
+    if (!m.pin) item.copy.assign(reinterpret_cast<const char*>(m.bytes.data()), m.bytes.size());
+    queuedBytes_ += m.bytes.size();
+    queue_.push_back(std::move(item));
     changed_.notify_all();
     return true;
   }
 
-  static constexpr std::size_t kQueued = 256;
+  static constexpr std::size_t kQueued = 256, kQueuedBytes = std::size_t{64} << 20;
+  std::size_t queuedBytes_ = 0;
   std::shared_ptr<const session::Session> session_;
   Shape shape_;
   std::mutex mutex_;
@@ -664,29 +699,39 @@ private:
 // arrays, bytes-like objects fill uint8[]. Byte views point into `keep`'s buffers.
 class ValueBuilder {
 public:
-  explicit ValueBuilder(std::vector<py::buffer_info>& keep) : keep_(keep) {}
+  // What a message type is built from, made once per type: its zero value (fields not given)
+  // and its field names as interned strings (dict keys written in code are the same objects).
+  struct TypeCache {
+    decode::Value zero;
+    std::vector<py::object> names;
+  };
+  using TypeCaches = std::unordered_map<const schema::MessageType*, TypeCache>;
 
+  ValueBuilder(std::vector<py::buffer_info>& keep, TypeCaches& types) : keep_(keep), types_(types) {}
+
+  // `out` may hold the last message's value, so that its buffers are reused: the fields given
+  // are set, the others set to zero.
   void message(py::handle obj, const schema::MessageType& type, decode::Value& out) {
     if (!py::isinstance<py::dict>(obj)) fail("expects a dict of " + type.name + "'s fields, not " + typeName(obj));
-    out = decode::zeroValue(type);
+    const TypeCache& cache = typeCache(type);
+    const std::size_t n = type.fields.size();
+    if (out.kind != decode::Value::Kind::Struct || out.type != &type || n > 64) out = cache.zero;
+    std::uint64_t given = 0;
     for (auto [key, value] : py::reinterpret_borrow<py::dict>(obj)) {
-      Py_ssize_t size = 0;
-      const char* text = PyUnicode_Check(key.ptr()) ? PyUnicode_AsUTF8AndSize(key.ptr(), &size) : nullptr;
-      if (!text) {
-        PyErr_Clear();
-        fail("a field name is a str, not " + typeName(key));
-      }
-      const std::string_view name(text, static_cast<std::size_t>(size));
-      auto it = std::find_if(type.fields.begin(), type.fields.end(), [&](const auto& f) { return f.name == name; });
-      if (it == type.fields.end() || it->hidden)
-        fail(type.name + " has no field '" + std::string(name) + "'", std::string(name));
+      std::size_t i = 0;
+      while (i < n && key.ptr() != cache.names[i].ptr()) ++i;
+      if (i == n) i = fieldNamed(key, type);
+      given |= std::uint64_t{1} << (i & 63);
       try {
-        field(value, *it, out.items[static_cast<std::size_t>(it - type.fields.begin())]);
+        field(value, type.fields[i], out.items[i]);
       } catch (Failure& f) {
-        f.path = std::string(name) + (f.path.empty() || f.path.front() == '[' ? "" : ".") + f.path;
+        f.path = type.fields[i].name + (f.path.empty() || f.path.front() == '[' ? "" : ".") + f.path;
         throw;
       }
     }
+    if (n <= 64)
+      for (std::size_t i = 0; i < n; ++i)
+        if (!(given >> i & 1)) out.items[i] = cache.zero.items[i];
   }
 
   struct Failure {
@@ -699,6 +744,31 @@ private:
     throw Failure{std::move(what), std::move(path)};
   }
   static std::string typeName(py::handle obj) { return py::str(py::type::of(obj).attr("__name__")); }
+
+  const TypeCache& typeCache(const schema::MessageType& type) {
+    auto [it, added] = types_.try_emplace(&type);
+    if (added) {
+      it->second.zero = decode::zeroValue(type);
+      for (const auto& f : type.fields)
+        it->second.names.push_back(py::reinterpret_steal<py::object>(PyUnicode_InternFromString(f.name.c_str())));
+    }
+    return it->second;
+  }
+
+  // The field a key that is not one of the interned names names, by its text.
+  static std::size_t fieldNamed(py::handle key, const schema::MessageType& type) {
+    Py_ssize_t size = 0;
+    const char* text = PyUnicode_Check(key.ptr()) ? PyUnicode_AsUTF8AndSize(key.ptr(), &size) : nullptr;
+    if (!text) {
+      PyErr_Clear();
+      fail("a field name is a str, not " + typeName(key));
+    }
+    const std::string_view name(text, static_cast<std::size_t>(size));
+    auto it = std::find_if(type.fields.begin(), type.fields.end(), [&](const auto& f) { return f.name == name; });
+    if (it == type.fields.end() || it->hidden)
+      fail(type.name + " has no field '" + std::string(name) + "'", std::string(name));
+    return static_cast<std::size_t>(it - type.fields.begin());
+  }
 
   void field(py::handle obj, const schema::Field& f, decode::Value& out) {
     if (f.array == schema::ArrayKind::None) return element(obj, f, out);
@@ -735,7 +805,7 @@ private:
     switch (f.type) {
       case P::Message: {
         // A time given as integer nanoseconds, for builtin_interfaces' Time and Duration.
-        if (decode::isTimeField(f) && isInteger(obj)) {
+        if (isInteger(obj) && decode::isTimeField(f)) {
           out = decode::timeValue(f, obj.cast<std::int64_t>());
           return;
         }
@@ -801,6 +871,7 @@ private:
   }
 
   std::vector<py::buffer_info>& keep_;
+  TypeCaches& types_;
 };
 
 // A recording written from Python: topics added with their type (the definition given, or
@@ -845,14 +916,14 @@ public:
     const Topic& t = it->second;
     std::span<const std::byte> bytes;
     std::vector<py::buffer_info> keep;
-    decode::Value value;
+    decode::Value& value = value_;
     const bool given = PyBytes_Check(msg.ptr()) || PyByteArray_Check(msg.ptr()) || PyMemoryView_Check(msg.ptr());
     if (given) {
       keep.push_back(py::reinterpret_borrow<py::buffer>(msg).request());
       bytes = {static_cast<const std::byte*>(keep.back().ptr), static_cast<std::size_t>(keep.back().size)};
     } else {
       try {
-        ValueBuilder(keep).message(msg, *t.decoder->schema().root, value);
+        ValueBuilder(keep, types_).message(msg, *t.decoder->schema().root, value);
       } catch (ValueBuilder::Failure& f) {
         throw py::value_error(topic + ": " + t.decoder->schema().root->name +
                               (f.path.empty() ? ": " : " field '" + f.path + "': ") + f.what);
@@ -932,6 +1003,8 @@ private:
   std::unique_ptr<write::RecordingWriter> writer_;
   std::map<std::string, Topic> topics_;
   std::vector<std::byte> scratch_;
+  decode::Value value_;  // the message being encoded, its buffers kept from the last
+  ValueBuilder::TypeCaches types_;
   std::int64_t lastNs_ = std::numeric_limits<std::int64_t>::min();
   bool disordered_ = false;
 };

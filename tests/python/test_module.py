@@ -148,6 +148,30 @@ def test_clouds_equal_a_numpy_decode_of_the_messages_bytes():
                 np.testing.assert_array_equal(points[f.name], want, err_msg=f'{topic} {f.name}')
 
 
+def test_clouds_are_read_only_views_that_outlive_the_recording():
+    # Points are not copied: the array views the message's bytes where the file lies, and
+    # keeps them (the chunk, the mapping) alive after the stream and the recording are gone.
+    import gc
+    import rosbag
+    path = DATA / 'ros1/demo_uncompressed.bag'
+    with rosbag.Bag(str(path)) as bag:
+        want = [np.frombuffer(m.data, np.uint8) for _, m, _ in bag.read_messages(topics=['/points'])]
+    rec = bagscope.open(path)
+    stream = rec.clouds('/points')
+    _, points = next(stream)
+    assert not points.flags.owndata and not points.flags.writeable
+    with pytest.raises(ValueError):
+        points['x'][0] = 1.0
+    x = points['x'].copy()
+    del stream
+    rec.close()
+    gc.collect()
+    np.testing.assert_array_equal(points['x'], x)
+    step = points.dtype.itemsize
+    raw = want[0].reshape(-1, step)[:, points.dtype.fields['x'][1]:][:, :4].copy().view('<f4')[:, 0]
+    np.testing.assert_array_equal(points['x'], raw)
+
+
 def test_clouds_unpack_rgb_split_counts_and_read_big_endian(tmp_path):
     # A cloud made here, its bytes from numpy: x y z float32, normal float32 x3, packed rgb as a
     # float32 (0x00RRGGBB), a padding byte, in both byte orders.

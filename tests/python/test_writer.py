@@ -61,6 +61,8 @@ def plain(v):
         return {k: plain(getattr(v, k)) for k in v.__dataclass_fields__ if k != '__msgtype__'}
     if hasattr(v, 'tolist'):
         return v.tolist()
+    if isinstance(v, list):
+        return [plain(x) for x in v]
     return v
 
 
@@ -206,3 +208,33 @@ def test_putting_messages_in_order_never_touches_a_users_file(tmp_path):
     for name in ('.out.mcap.unsorted-0', 'out.mcap.unsorted'):
         assert (tmp_path / name).read_bytes() == b'the user\'s'
     assert sorted(p.name for p in tmp_path.iterdir()) == ['.out.mcap.unsorted-0', 'out.mcap', 'out.mcap.unsorted']
+
+
+def test_a_field_given_before_and_left_out_after_is_zero(tmp_path):
+    # The writer reuses one message's buffers for the next: what the last message gave must not
+    # show through where this one gives nothing (a nested field, a whole message, an element of
+    # a sequence of messages).
+    from rosbags.highlevel import AnyReader
+    tf = lambda child, **fields: {'header': {'frame_id': 'map'}, 'child_frame_id': child, **fields}
+    out = tmp_path / 'out'
+    with bagscope.Writer(out, format='rosbag2') as w:
+        w.add_topic('/imu', 'sensor_msgs/msg/Imu')
+        w.add_topic('/tf', 'tf2_msgs/msg/TFMessage')
+        w.write('/imu', 1, imu(3))
+        w.write('/imu', 2, {'orientation': {'w': 2.0}})
+        w.write('/imu', 3, {})
+        w.write('/tf', 4, {'transforms': [tf('a', transform={'translation': {'x': 1.0}}), tf('b')]})
+        w.write('/tf', 5, {'transforms': [{'child_frame_id': 'c'}]})
+    with AnyReader([out]) as r:
+        got = [plain(r.deserialize(raw, c.msgtype)) for c, _, raw in r.messages()]
+    assert got[0]['linear_acceleration'] == {'x': 9.81, 'y': 3.0, 'z': 1e-3 * 3}
+    assert got[1]['orientation'] == {'x': 0.0, 'y': 0.0, 'z': 0.0, 'w': 2.0}
+    for m in got[1:3]:
+        assert m['header'] == {'stamp': {'sec': 0, 'nanosec': 0}, 'frame_id': ''}
+        assert m['linear_acceleration'] == {'x': 0.0, 'y': 0.0, 'z': 0.0}
+        assert m['orientation_covariance'] == [0.0] * 9
+    assert got[2]['orientation']['w'] == 0.0
+    assert [t['transform']['translation']['x'] for t in got[3]['transforms']] == [1.0, 0.0]
+    [only] = got[4]['transforms']
+    assert only['child_frame_id'] == 'c' and only['header']['frame_id'] == ''
+    assert only['transform']['translation'] == {'x': 0.0, 'y': 0.0, 'z': 0.0}
