@@ -377,7 +377,9 @@ Result<void> compress(Codec codec, std::span<const std::byte> in, ByteBuffer& ou
     }
     case Codec::Zstd: {
       out.resize(ZSTD_compressBound(in.size()));
-      std::size_t n = ZSTD_compress(out.data(), out.size(), in.data(), in.size(), 3);
+      // Level 1, what the MCAP library writes by default (so `ros2 bag record -s mcap`): about
+      // twice level 3's speed for a few percent of size.
+      std::size_t n = ZSTD_compress(out.data(), out.size(), in.data(), in.size(), 1);
       if (ZSTD_isError(n)) return failed(ZSTD_getErrorName(n));
       out.resize(n);
       return {};

@@ -70,7 +70,7 @@ private:
   }
 
   void align(std::size_t size) {  // size: 1, 2, 4 or 8
-    if (!cdr_) return;
+    if (!cdr_ || size <= 1) return;
     if (std::size_t pad = (origin_ - out_.size()) & (size - 1)) out_.resize(out_.size() + pad);
   }
   template <typename T>

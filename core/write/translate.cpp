@@ -575,13 +575,24 @@ private:
   bool message(const Translation::Direct& d, int depth) {
     if (depth > 64) return false;
     std::size_t next = 0;  // the next source field not yet read
-    for (const auto& f : d.fields) {
+    for (std::size_t k = 0; k < d.fields.size(); ++k) {
+      const auto& f = d.fields[k];
       if (f.source < 0) {
         zero(*f.to, depth);
         continue;
       }
       for (; next < static_cast<std::size_t>(f.source); ++next)
         if (!skip(d.from->fields[next], depth)) return false;
+      if (f.run > 1) {
+        const std::size_t size = schema::primitiveSize(f.from->type), bytes = f.run * size;
+        if (bytes > in_.size() - pos_) return false;
+        align(size);
+        append(in_.data() + pos_, bytes);
+        pos_ += bytes;
+        next += f.run;
+        k += f.run - 1;
+        continue;
+      }
       ++next;
       if (!field(f, depth)) return false;
     }
@@ -604,8 +615,7 @@ private:
       const std::uint64_t bytes = std::uint64_t{n} * size;
       if (bytes > in_.size() - pos_) return false;
       if (n > 0) align(size);
-      out_.insert(out_.end(), in_.begin() + static_cast<std::ptrdiff_t>(pos_),
-                  in_.begin() + static_cast<std::ptrdiff_t>(pos_ + bytes));
+      append(in_.data() + pos_, bytes);
       pos_ += bytes;
       return true;
     }
@@ -625,8 +635,7 @@ private:
         std::uint32_t len = 0;
         if (!read(len) || len > in_.size() - pos_ || (f.to->stringBound && len > f.to->stringBound)) return false;
         put(len + 1);
-        out_.insert(out_.end(), in_.begin() + static_cast<std::ptrdiff_t>(pos_),
-                    in_.begin() + static_cast<std::ptrdiff_t>(pos_ + len));
+        append(in_.data() + pos_, len);
         out_.push_back(std::byte{0});
         pos_ += len;
         return true;
@@ -652,8 +661,7 @@ private:
         const std::uint32_t size = schema::primitiveSize(f.from->type);
         if (size > in_.size() - pos_) return false;
         align(size);
-        out_.insert(out_.end(), in_.begin() + static_cast<std::ptrdiff_t>(pos_),
-                    in_.begin() + static_cast<std::ptrdiff_t>(pos_ + size));
+        append(in_.data() + pos_, size);
         pos_ += size;
         return true;
       }
@@ -705,7 +713,7 @@ private:
       } else {
         const std::uint32_t size = schema::primitiveSize(f.type);
         align(size);
-        out_.insert(out_.end(), size, std::byte{0});
+        out_.resize(out_.size() + size);
       }
     }
   }
@@ -717,16 +725,19 @@ private:
     pos_ += sizeof(T);
     return true;
   }
-  void align(std::size_t size) {
+  void align(std::size_t size) {  // size: 1, 2, 4 or 8; from the payload after the 4-byte header
     if (size <= 1) return;
-    std::size_t pad = (size - (out_.size() - 4) % size) % size;
-    out_.insert(out_.end(), pad, std::byte{0});
+    if (std::size_t pad = (4 - out_.size()) & (size - 1)) out_.resize(out_.size() + pad);
+  }
+  void append(const std::byte* p, std::size_t n) {
+    const std::size_t at = out_.size();
+    out_.resize(at + n);
+    std::memcpy(out_.data() + at, p, n);
   }
   template <typename T>
   void put(T x) {
     align(sizeof(T));
-    const auto* p = reinterpret_cast<const std::byte*>(&x);
-    out_.insert(out_.end(), p, p + sizeof(T));
+    append(reinterpret_cast<const std::byte*>(&x), sizeof(T));
   }
 
   std::span<const std::byte> in_;
@@ -778,6 +789,19 @@ const Translation::Direct* Translation::compileDirect(const schema::MessageType&
     d->fields.push_back(f);
   }
   if (!ok) d.reset();
+  auto scalar = [](const Direct::Field& f) {
+    return f.source >= 0 && f.from->array == schema::ArrayKind::None && f.from->type != Primitive::Bool &&
+           schema::primitiveSize(f.from->type) > 0 && f.from->type != Primitive::Time &&
+           f.from->type != Primitive::Duration && f.from->type != Primitive::String &&
+           f.from->type != Primitive::Message;
+  };
+  for (std::size_t i = d ? d->fields.size() : 0; i-- > 1;) {
+    const auto& next = d->fields[i];
+    auto& f = d->fields[i - 1];
+    if (scalar(f) && scalar(next) && next.source == f.source + 1 &&
+        schema::primitiveSize(next.from->type) == schema::primitiveSize(f.from->type))
+      f.run = next.run + 1;
+  }
   return directs_.emplace(key, std::move(d)).first->second.get();
 }
 

@@ -52,6 +52,9 @@ public:
       const schema::Field* from = nullptr;
       const schema::Field* to = nullptr;
       const Direct* nested = nullptr;
+      /// Scalar numbers of one size from this field on, next to each other in both types:
+      /// copied at once (the first aligned, so are the rest).
+      std::uint32_t run = 1;
     };
     const schema::MessageType* from = nullptr;
     std::vector<Field> fields;
