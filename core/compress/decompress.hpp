@@ -80,8 +80,8 @@ private:
 /// Compresses all of `in` into `out` (resized to the compressed size) as one frame that the
 /// decompressor above, and every reader of ROS 1 bags and MCAP, reads back: LZ4 frames with
 /// independent blocks and a content checksum (what roslz4 requires), zstd at level 1 (the
-/// MCAP C++ library's default, which `ros2 bag record -s mcap` writes), bz2 with 900 kB blocks (as rosbag writes). `None`
-/// copies. Thread-safe (keeps no state).
+/// MCAP C++ library's default, which `ros2 bag record -s mcap` writes), bz2 with 900 kB blocks (as rosbag writes).
+/// `None` copies. Thread-safe (keeps no state).
 Result<void> compress(Codec codec, std::span<const std::byte> in, ByteBuffer& out);
 
 }  // namespace bagscope::compress
