@@ -27,6 +27,15 @@ void appendJsonString(std::string_view s, std::string& out) {
   static constexpr char kHex[] = "0123456789abcdef";
   out += '"';
   for (std::size_t i = 0; i < s.size();) {
+    std::size_t plain = i;  // a run that needs no escaping goes in at once (field names, most text)
+    for (unsigned char c;
+         plain < s.size() && (c = static_cast<unsigned char>(s[plain])) >= 0x20 && c < 0x80 && c != '"' && c != '\\';)
+      ++plain;
+    if (plain > i) {
+      out.append(s.data() + i, plain - i);
+      i = plain;
+      continue;
+    }
     unsigned char c = static_cast<unsigned char>(s[i]);
     if (c >= 0x80) {
       std::size_t n = utf8Length(s, i);
@@ -68,6 +77,10 @@ void appendJsonDouble(double v, std::string& out) {
   }
   if (std::isinf(v)) {
     out += v > 0 ? "\"inf\"" : "\"-inf\"";
+    return;
+  }
+  if (v == 0) {  // the most common number in messages (covariances, unused axes)
+    out += std::signbit(v) ? "-0.0" : "0.0";
     return;
   }
   char buf[32];
