@@ -126,6 +126,7 @@ private slots:
     };
     QCOMPARE(text(1.0), std::string("1.0"));
     QCOMPARE(text(0.0), std::string("0.0"));
+    QCOMPARE(text(-0.0), std::string("-0.0"));
     QCOMPARE(text(-2.5), std::string("-2.5"));
     QCOMPARE(text(static_cast<double>(0.1f)), std::string("0.10000000149011612"));
     QCOMPARE(text(std::numeric_limits<double>::quiet_NaN()), std::string("\"nan\""));
