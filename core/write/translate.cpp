@@ -566,8 +566,8 @@ public:
   DirectTranscoder(std::span<const std::byte> in, std::vector<std::byte>& out) : in_(in), out_(out) {}
 
   bool run(const Translation::Direct& d) {
-    out_.clear();
-    out_.insert(out_.end(), {std::byte{0}, std::byte{1}, std::byte{0}, std::byte{0}});  // little-endian CDR
+    out_.assign(4, std::byte{0});  // little-endian CDR: 00 01 00 00
+    out_[1] = std::byte{1};
     return message(d, 0) && pos_ == in_.size();
   }
 
