@@ -749,8 +749,9 @@ private:
     auto [it, added] = types_.try_emplace(&type);
     if (added) {
       it->second.zero = decode::zeroValue(type);
-      for (const auto& f : type.fields)
-        it->second.names.push_back(py::reinterpret_steal<py::object>(PyUnicode_InternFromString(f.name.c_str())));
+      for (const auto& f : type.fields)  // a hidden field is named by no key: a null object
+        it->second.names.push_back(
+            f.hidden ? py::object() : py::reinterpret_steal<py::object>(PyUnicode_InternFromString(f.name.c_str())));
     }
     return it->second;
   }

@@ -179,13 +179,17 @@ def test_what_does_not_fit_is_an_error_naming_the_field(tmp_path):
             w.write('/imu', 1, {'header': {1: 2}})
         with pytest.raises(KeyError, match='/nope'):
             w.write('/nope', 1, {})
+        w.add_topic('/empty', 'std_msgs/msg/Empty')  # rosidl's placeholder member is no field to give
+        with pytest.raises(ValueError, match="has no field 'structure_needs_at_least_one_member'"):
+            w.write('/empty', 1, {'structure_needs_at_least_one_member': 0})
+        w.write('/empty', 1, {})
         with pytest.raises(ValueError, match='no standard ROS 2 interface'):
             w.add_topic('/x', 'nobody/msg/Knows')
         w.write('/u8', 2, {'data': np.array([1, 2, 3], dtype=np.uint8)})  # a buffer for uint8[]
     with pytest.raises(OSError, match='x.mcap'):  # exists, and overwrite was not asked
         bagscope.Writer(tmp_path / 'x.mcap')
     with bagscope.open(tmp_path / 'x.mcap') as rec:
-        assert [m['data'] for _, _, m in rec.messages()] == [b'\x01\x02\x03']
+        assert [m['data'] for topic, _, m in rec.messages() if topic == '/u8'] == [b'\x01\x02\x03']
     # Leaving the block by an exception leaves nothing behind.
     with pytest.raises(ZeroDivisionError):
         with bagscope.Writer(tmp_path / 'y.mcap') as w:
