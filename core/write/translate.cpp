@@ -557,6 +557,11 @@ Result<void> Translation::translateByValues(std::span<const std::byte> in, std::
 
 namespace {
 
+// A number whose ROS 1 bytes are its CDR bytes (bool is normalised, time is two fields).
+bool copiedAsBytes(Primitive p) {
+  return schema::primitiveSize(p) > 0 && p != Primitive::Bool && p != Primitive::Time && p != Primitive::Duration;
+}
+
 // ROS 1 bytes straight to little-endian CDR by a Direct: numbers copied, strings given their NUL,
 // arrays and nested types walked, time as builtin_interfaces, fields ROS 2 added zero. Aligned
 // from the payload's start as the encoder aligns. False on anything out of the way (cut input,
@@ -610,8 +615,8 @@ private:
       if (f.to->array == schema::ArrayKind::Bounded && n > f.to->arrayLength) return false;
       put(n);
     }
-    const std::uint32_t size = schema::primitiveSize(from.type);
-    if (size > 0 && from.type != Primitive::Bool && from.type != Primitive::Time && from.type != Primitive::Duration) {
+    if (copiedAsBytes(from.type)) {
+      const std::uint32_t size = schema::primitiveSize(from.type);
       const std::uint64_t bytes = std::uint64_t{n} * size;
       if (bytes > in_.size() - pos_) return false;
       if (n > 0) align(size);
@@ -790,10 +795,7 @@ const Translation::Direct* Translation::compileDirect(const schema::MessageType&
   }
   if (!ok) d.reset();
   auto scalar = [](const Direct::Field& f) {
-    return f.source >= 0 && f.from->array == schema::ArrayKind::None && f.from->type != Primitive::Bool &&
-           schema::primitiveSize(f.from->type) > 0 && f.from->type != Primitive::Time &&
-           f.from->type != Primitive::Duration && f.from->type != Primitive::String &&
-           f.from->type != Primitive::Message;
+    return f.source >= 0 && f.from->array == schema::ArrayKind::None && copiedAsBytes(f.from->type);
   };
   for (std::size_t i = d ? d->fields.size() : 0; i-- > 1;) {
     const auto& next = d->fields[i];
