@@ -22,11 +22,14 @@ using schema::Primitive;
 struct FieldReader::Plan {
   struct Pick;
   struct Step {
-    enum class Kind : std::uint8_t { SkipBytes, SkipField, Leaf, Descend, Pick };
+    // Run: leaves of one number type next to each other on the wire (an orientation's x, y,
+    // z, w), read after one bounds check; `op` is the first's, `runColumns` theirs in order.
+    enum class Kind : std::uint8_t { SkipBytes, SkipField, Leaf, Run, Descend, Pick };
     Kind kind = Kind::SkipBytes;
     std::uint64_t bytes = 0;  // SkipBytes
     const Op* op = nullptr;
-    std::uint32_t column = 0;   // Leaf
+    std::uint32_t column = 0;  // Leaf
+    std::vector<std::uint32_t> runColumns;
     std::unique_ptr<Plan> sub;  // Descend
     std::vector<Pick> picks;    // Pick: sorted by index
   };
@@ -138,6 +141,48 @@ Result<void> addPath(const Program& root, Request& req, std::string_view path, s
   }
 }
 
+std::size_t numberBytes(Primitive p) {
+  switch (p) {
+    case Primitive::Bool:
+    case Primitive::UInt8:
+    case Primitive::Int8: return 1;
+    case Primitive::Int16:
+    case Primitive::UInt16: return 2;
+    case Primitive::Int32:
+    case Primitive::UInt32:
+    case Primitive::Float32: return 4;
+    case Primitive::Int64:
+    case Primitive::UInt64:
+    case Primitive::Float64: return 8;
+    default: return 0;  // times and strings are not read in runs
+  }
+}
+
+// Consecutive Leaf steps of one number type become a Run: nothing lies between them on the
+// wire (a skipped field would be a step between), and in CDR a number that follows one of its
+// own size needs no padding.
+void mergeRuns(std::vector<Plan::Step>& steps) {
+  std::vector<Plan::Step> merged;
+  for (auto& s : steps) {
+    bool leaf = s.kind == Plan::Step::Kind::Leaf && numberBytes(s.op->type) > 0;
+    if (leaf && !merged.empty()) {
+      auto& last = merged.back();
+      bool extends =
+          (last.kind == Plan::Step::Kind::Leaf || last.kind == Plan::Step::Kind::Run) && last.op->type == s.op->type;
+      if (extends) {
+        if (last.kind == Plan::Step::Kind::Leaf) {
+          last.kind = Plan::Step::Kind::Run;
+          last.runColumns = {last.column};
+        }
+        last.runColumns.push_back(s.column);
+        continue;
+      }
+    }
+    merged.push_back(std::move(s));
+  }
+  steps = std::move(merged);
+}
+
 // `packed`: the wire has no alignment (ROS 1), so fixed-size fields have fixed offsets and
 // runs of them can be skipped or read in line. In CDR padding depends on the position.
 std::unique_ptr<Plan> buildPlan(const Program& prog, const Request& req, bool packed) {
@@ -181,8 +226,8 @@ std::unique_ptr<Plan> buildPlan(const Program& prog, const Request& req, bool pa
           for (auto& step : sub->steps) {
             using Kind = Plan::Step::Kind;
             used += step.kind == Kind::SkipBytes ? step.bytes
-                    : step.kind == Kind::Pick    ? step.op->fixedBytes  // a fixed array, whole
-                                                 : step.op->fixedBytes;
+                    : step.kind == Kind::Run     ? step.op->fixedBytes * step.runColumns.size()
+                                                 : step.op->fixedBytes;  // a leaf, or a fixed array whole
             if (step.kind == Plan::Step::Kind::SkipBytes) {
               Op skip;
               skip.fixed = true;
@@ -223,6 +268,7 @@ std::unique_ptr<Plan> buildPlan(const Program& prog, const Request& req, bool pa
     plan->steps.push_back(std::move(s));
   }
   plan->nextOp = end;
+  mergeRuns(plan->steps);
   return plan;
 }
 
@@ -249,6 +295,9 @@ public:
           break;
         case Plan::Step::Kind::Leaf:
           if (!leaf(s.op->type, out_[s.column])) return false;
+          break;
+        case Plan::Step::Kind::Run:
+          if (!numbers(s.op->type, s.runColumns)) return false;
           break;
         case Plan::Step::Kind::Descend:
           if (!run(*s.sub, true, depth + 1)) return false;
@@ -309,6 +358,35 @@ private:
       case Primitive::String: break;
     }
     return fail("not a number");
+  }
+
+  bool numbers(Primitive p, const std::vector<std::uint32_t>& columns) {
+    switch (p) {
+      case Primitive::Bool:
+      case Primitive::UInt8: return run<std::uint8_t>(columns);
+      case Primitive::Int8: return run<std::int8_t>(columns);
+      case Primitive::Int16: return run<std::int16_t>(columns);
+      case Primitive::UInt16: return run<std::uint16_t>(columns);
+      case Primitive::Int32: return run<std::int32_t>(columns);
+      case Primitive::UInt32: return run<std::uint32_t>(columns);
+      case Primitive::Int64: return run<std::int64_t>(columns);
+      case Primitive::UInt64: return run<std::uint64_t>(columns);
+      case Primitive::Float32: return run<float>(columns);
+      case Primitive::Float64: return run<double>(columns);
+      default: return fail("not a number");
+    }
+  }
+
+  template <typename T>
+  bool run(const std::vector<std::uint32_t>& columns) {
+    if (!c_.align(sizeof(T)) || c_.remaining() < columns.size() * sizeof(T)) [[unlikely]]
+      return fail("message too short");
+    for (auto column : columns) {
+      T v{};
+      c_.read(v);  // cannot fail: checked above, and no padding lies between
+      out_[column] = static_cast<double>(v);
+    }
+    return true;
   }
 
   template <typename T>

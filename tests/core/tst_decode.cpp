@@ -5,6 +5,8 @@
 
 #include <google/protobuf/descriptor.pb.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "common/test_support.hpp"
@@ -346,6 +348,45 @@ private slots:
     auto r = (*d)->decode(plCdr);
     QVERIFY(!r);
     QVERIFY(QString::fromStdString(r.error().message).contains("encapsulation"));
+  }
+
+  // Neighbouring numbers of one type are read together (after one bounds check): in any
+  // column order, after padding, in either byte order, and never past a cut.
+  void fieldReaderReadsNeighbouringNumbersTogether() {
+    auto schema = schema::parseDefinition(
+        "pkg/msg/R", "uint8 a\nfloat64 x\nfloat64 y\nfloat64 z\nint16 p\nint16 q\nuint8 b\nuint8 c\n",
+        schema::Dialect::Ros2);
+    QVERIFY(schema.has_value());
+    auto d = Decoder::compile(*schema, WireFormat::Cdr);
+    QVERIFY(d.has_value());
+    for (bool big : {false, true}) {
+      WireWriter w;
+      auto put = [&](auto v) {
+        std::array<std::uint8_t, sizeof v> b;
+        std::memcpy(b.data(), &v, sizeof v);
+        if (big) std::reverse(b.begin(), b.end());
+        for (auto byte : b) w.u8(byte);
+      };
+      w.u8(0).u8(big ? 0 : 1).u8(0).u8(0);
+      w.u8(9);                              // a @0
+      for (int i = 0; i < 7; ++i) w.u8(0);  // pad to 8
+      put(1.25);                            // x, y, z @8, 16, 24
+      put(-2.5);
+      put(1e300);
+      put(std::int16_t{-7});  // p, q @32, 34
+      put(std::int16_t{300});
+      w.u8(1).u8(255);  // b, c
+      auto reader = FieldReader::compile(*d, {"z", "q", "x", "c", "a", "y", "p", "b"});
+      QVERIFY(reader.has_value());
+      std::vector<double> row(8);
+      QVERIFY(reader->read(w.bytes, row).has_value());
+      QCOMPARE(row, (std::vector<double>{1e300, 300, 1.25, 255, 9, -2.5, -7, 1}));
+      for (std::size_t cut : {w.bytes.size() - 1, std::size_t{4 + 8 + 16 + 4}, std::size_t{4 + 8 + 23}}) {
+        auto r = reader->read(std::span(w.bytes.data(), cut), row);
+        QVERIFY2(!r, std::to_string(cut).c_str());
+        QVERIFY(QString::fromStdString(r.error().message).contains("too short"));
+      }
+    }
   }
 
   void cdrHeaderErrorsShowTheBytesFound() {
