@@ -156,6 +156,25 @@ Result<MessageView> ChunkReadCache::read(const IndexEntry& entry, std::span<cons
 }
 
 namespace {
+// The consumer reads a message's fields at offsets that depend on what it read before (a
+// string's length), so its cache misses come one after another; asking for the lines of a
+// message two ahead overlaps them with the work on this one (perf: the stall on an Imu's first
+// number went from 62 % of the field reader's time to 33 %). Only the first 512 bytes: larger
+// messages are read in order, which the hardware prefetches itself.
+constexpr std::size_t kPrefetchAhead = 2;
+inline void prefetchMessage(std::span<const std::byte> chunk, const ChunkMessage& m) {
+#if defined(__GNUC__) || defined(__clang__)
+  if (m.size == 0) return;
+  const std::byte* p = chunk.data() + m.offset;
+  std::size_t n = std::min<std::size_t>(m.size, 512);
+  for (std::size_t i = 0; i < n; i += 64) __builtin_prefetch(p + i);
+  __builtin_prefetch(p + n - 1);
+#else
+  (void)chunk;
+  (void)m;
+#endif
+}
+
 Result<void> mergeInOrder(const std::vector<const ChunkSpan*>& chunks, std::span<const Connection> connections,
                           const std::vector<bool>& wanted, const ReadFilter& filter, const ChunkLoader& load,
                           const MessageFn& onMessage, const ProblemFn& onProblem) {
@@ -234,6 +253,8 @@ Result<void> mergeInOrder(const std::vector<const ChunkSpan*>& chunks, std::span
     view.logTimeNs = m.logTimeNs;
     view.bytes = o.chunk->bytes().subspan(m.offset, m.size);
     if (filter.pin) view.pin = o.chunk;
+    if (o.next + kPrefetchAhead < o.chunk->messages.size())
+      prefetchMessage(o.chunk->bytes(), o.chunk->messages[o.next + kPrefetchAhead]);
     if (!onMessage(view)) return {};
     ++o.next;
     if (skipUnwanted(o)) {
