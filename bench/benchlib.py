@@ -64,11 +64,13 @@ def parse_args(doc, work, more=()):
 
 
 def ensure_peers(work, shared):
-    """shared/bench-peers copied into WORK/peers, with its npm packages installed once."""
+    """shared/bench-peers copied into WORK/peers, with its npm packages installed once, and
+    our own JS peer beside them (js_cat.mjs: `cat` as JSON, which shared/ has none of)."""
     peers = os.path.join(work, 'peers')
     os.makedirs(peers, exist_ok=True)
     for f in ('package.json', 'jspeer.mjs', 'pypeer.py'):
         shutil.copy(os.path.join(shared, 'bench-peers', f), peers)
+    shutil.copy(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'js_cat.mjs'), peers)
     if not os.path.isdir(os.path.join(peers, 'node_modules')):
         subprocess.run(['npm', 'install', '--no-audit', '--no-fund'], cwd=peers, check=True)
     return peers

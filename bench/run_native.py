@@ -8,7 +8,9 @@ Foxglove's own C++ MCAP reader, from shared/bench-peers/cpp (built into WORK/cpp
 first use: `scripts/setup.sh --bench` installs what they need). They print bagscope-bench's
 line; every process is timed whole, start-up and exit included, the way a user waits for it.
 `info` is `bagscope-cli info` against `rosbag info` (python3-rosbag) and Foxglove's JS MCAP
-reader opening the file's summary, also on the 4.2 GB huge.bag (<= 60 ms). The ROS 1 bags are run_ros1.py's (in --work), the MCAP
+reader opening the file's summary, also on the 4.2 GB huge.bag (<= 60 ms). `cat --topic /imu` of
+the signals MCAP as JSON lines against the same JS reader with Foxglove's CDR decoder
+(bench/js_cat.mjs), both writing to /dev/null (>= 8x). The ROS 1 bags are run_ros1.py's (in --work), the MCAP
 files run_ros2.py's (in --mcap-work); both are generated on first use.
 """
 import os
@@ -56,6 +58,16 @@ def main():
          'mcap-js': lambda task, path: ['node', os.path.join(peers, 'jspeer.mjs'), 'mcap', 'open', path]
          if path.endswith('.mcap') else None},
         args.runs, peers, whole=True)  # the JS reader finds its modules from there
+    print()
+
+    def to_null(*argv):  # the text goes to /dev/null, not through this script
+        return ['sh', '-c', ' '.join(f"'{a}'" for a in argv) + ' > /dev/null']
+
+    cat = measure(
+        [('signals none', 'cat /imu', mcap['signals none'])],
+        {'bagscope-cli': lambda task, path: to_null(cli, 'cat', '--topic', '/imu', path),
+         'mcap-js': lambda task, path: to_null('node', os.path.join(peers, 'js_cat.mjs'), '/imu', path)},
+        args.runs, peers, whole=True)
 
     def ahead(label, task):
         return reading[(label, task, 'c++')][0] / reading[(label, task, 'bagscope')][0]
@@ -68,6 +80,8 @@ def main():
     for label, goal in (('signals.bag', 25), ('signals none', 25), ('signals zstd', 25), ('huge.bag', 60)):
         ms = info[(label, 'info', 'bagscope-cli')][0] * 1000
         checks.append((f'info {label} <= {goal} ms', ms <= goal, f'{ms:.1f} ms'))
+    js_over_ours = cat[('signals none', 'cat /imu', 'mcap-js')][0] / cat[('signals none', 'cat /imu', 'bagscope-cli')][0]
+    checks.append(('cat --topic /imu as JSON: >= 8x the JS reader', js_over_ours >= 8, f'{js_over_ours:.2f}x'))
     return report(checks)
 
 
