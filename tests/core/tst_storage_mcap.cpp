@@ -227,6 +227,53 @@ private slots:
     }
   }
 
+  // A byte changed inside an uncompressed chunk (nothing but its CRC can tell) loses that
+  // chunk's messages, said once, wherever in the chunk the byte is: the CRC is taken alongside
+  // the listing of the records, and none listed before the end may slip through.
+  void aChunkThatFailsItsCrcGivesNoMessages() {
+    const auto intact = test::readFileBytes(test::dataPath("ros2/demo.mcap"));
+    auto u64 = [](const std::vector<std::byte>& b, std::size_t at) {
+      std::uint64_t v = 0;
+      std::memcpy(&v, b.data() + at, 8);
+      return v;
+    };
+    std::size_t at = 8;
+    while (at + 9 <= intact.size() && intact[at] != std::byte{0x06}) at += 9 + u64(intact, at + 1);
+    QVERIFY(at + 9 <= intact.size());
+    std::uint32_t crc = 0;
+    std::memcpy(&crc, intact.data() + at + 9 + 24, 4);
+    QVERIFY2(crc != 0, "the fixture's first chunk has a CRC");
+    const std::size_t compressionLength = u64(intact, at + 9 + 28) & 0xffffffffu;
+    const std::size_t recordsAt = at + 9 + 32 + compressionLength + 8;
+    const std::size_t recordsLength = u64(intact, recordsAt - 8);
+    auto messagesOf = [](std::vector<std::byte> bytes, std::vector<std::string>& problems) {
+      std::vector<std::pair<std::int64_t, std::vector<std::byte>>> out;
+      auto source = openSource(memorySource(std::move(bytes), "flipped.mcap"));
+      if (!source) qFatal("%s", source.error().describe().c_str());
+      (void)(*source)->readMessages(
+          {},
+          [&](const MessageView& m) {
+            out.emplace_back(m.logTimeNs, std::vector<std::byte>(m.bytes.begin(), m.bytes.end()));
+            return true;
+          },
+          [&](const Error& e) { problems.push_back(e.describe()); });
+      return out;
+    };
+    std::vector<std::string> none;
+    const auto all = messagesOf(intact, none);
+    QVERIFY(none.empty());
+    for (std::size_t where : {recordsLength - 3, recordsLength / 2, recordsLength * 9 / 10}) {
+      auto bytes = intact;
+      bytes[recordsAt + where] ^= std::byte{0x20};
+      std::vector<std::string> problems;
+      const auto got = messagesOf(std::move(bytes), problems);
+      QVERIFY2(problems.size() == 1 && problems[0].find("does not match its CRC") != std::string::npos,
+               (problems.empty() ? std::string("no problem") : problems[0]).c_str());
+      QVERIFY(got.size() < all.size());
+      for (const auto& m : got) QVERIFY(std::find(all.begin(), all.end(), m) != all.end());
+    }
+  }
+
   // Deterministic damage to a real file: every outcome is a value or an error, and what is
   // recovered is the intact file's own messages, never more of them, never altered ones.
   void randomDamageGivesOnlyIntactMessages() {
