@@ -675,6 +675,10 @@
         <source>follow no frame</source>
         <translation>フレームを追従しない</translation>
     </message>
+    <message>
+        <source>1 in %1 points drawn while playing</source>
+        <translation>再生中は %1 点に 1 点を描画</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::ColourRange</name>

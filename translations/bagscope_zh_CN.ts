@@ -675,6 +675,10 @@
         <source>follow no frame</source>
         <translation>不跟随坐标系</translation>
     </message>
+    <message>
+        <source>1 in %1 points drawn while playing</source>
+        <translation>播放时每 %1 个点绘制 1 个</translation>
+    </message>
 </context>
 <context>
     <name>bagscope::widgets::ColourRange</name>

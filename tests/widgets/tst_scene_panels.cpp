@@ -5,6 +5,7 @@
 
 #include <cstring>
 
+#include "widgets/shell/playback.hpp"
 #include "widgets/shell/timeline.hpp"
 
 class TestScenePanels : public QObject {
@@ -269,6 +270,59 @@ private slots:
     for (std::size_t r = 0; r <= last; ++r) inWindow += index[r].logTimeNs > d.playheadNs() - 450'000'000;
     QTRY_COMPARE(panel.frames().size(), std::min<std::size_t>(inWindow, 8));
     QCOMPARE(panel.frames().front().logTimeNs, index[last + 1 - panel.frames().size()].logTimeNs);
+  }
+
+  // While playing, a cloud whose drawing takes the frame budget or more is drawn thinned
+  // (every 2nd point, then every 4th...), and whole again once playing stops; a cloud stepped
+  // to, or one drawn within the budget, never is. Playback says when it plays.
+  void aCloudTooSlowToDrawIsThinnedOnlyWhilePlaying() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
+    CloudPanel panel(&d);
+    panel.resize(600, 400);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QSignalSpy shown(&panel, &CloudPanel::frameShown);
+    panel.setTopic("/points");
+    QVERIFY(shown.count() || shown.wait(10000));
+    QTRY_COMPARE(panel.pointsOnScreen(), std::size_t{2000});
+    auto topic = d.session()->findTopic("/points");
+    QVERIFY(topic);
+    auto index = d.session()->index(*topic);
+    auto stepTo = [&](std::size_t row) {
+      shown.clear();
+      d.setPlayhead(index[row].logTimeNs);
+      return shown.wait(10000);
+    };
+    panel.setFrameBudget(0);  // every drawing is too slow
+    QVERIFY(stepTo(1));
+    QCOMPARE(panel.drawEvery(), 1);  // stepped: whole
+    QCOMPARE(panel.pointsOnScreen(), std::size_t{2000});
+
+    Playback playback(&d);
+    playback.play();
+    QVERIFY(d.isPlaying());
+    playback.pause();
+    QVERIFY(!d.isPlaying());
+
+    d.setPlaying(true);  // thinned at once, and more with each frame drawn too slowly
+    QCOMPARE(panel.drawEvery(), 2);
+    QCOMPARE(panel.pointsOnScreen(), std::size_t{1000});
+    QVERIFY2(panel.status().contains("1 in 2 points"), qPrintable(panel.status()));
+    QVERIFY(stepTo(2));
+    QCOMPARE(panel.drawEvery(), 4);
+    QCOMPARE(panel.pointsOnScreen(), std::size_t{500});
+    d.setPlaying(false);
+    QCOMPARE(panel.drawEvery(), 1);
+    QCOMPARE(panel.pointsOnScreen(), std::size_t{2000});
+    QVERIFY2(!panel.status().contains("1 in"), qPrintable(panel.status()));
+
+    panel.setFrameBudget(1'000'000);  // no drawing takes that long
+    d.setPlaying(true);
+    QVERIFY(stepTo(3));
+    QCOMPARE(panel.drawEvery(), 1);
+    QCOMPARE(panel.pointsOnScreen(), std::size_t{2000});
+    d.setPlaying(false);
   }
 
   void cloudViewKeepsDrawingWhenFloatedAndDockedAgain() {

@@ -333,6 +333,12 @@ void Document::setPlayhead(qint64 ns) {
   emit playheadChanged(ns);
 }
 
+void Document::setPlaying(bool playing) {
+  if (playing == playing_) return;
+  playing_ = playing;
+  emit playingChanged(playing);
+}
+
 void Document::setRange(std::optional<TimeRange> range) {
   if (range) {
     if (range->startNs > range->endNs) std::swap(range->startNs, range->endNs);

@@ -84,6 +84,10 @@ public:
   qint64 playheadNs() const { return playheadNs_; }
   /// Clamped to the recording's span.
   void setPlayhead(qint64 ns);
+  /// Whether the playhead is moving by itself (Playback sets it): panels may draw less detail
+  /// while it does.
+  bool isPlaying() const { return playing_; }
+  void setPlaying(bool playing);
   const std::optional<TimeRange>& range() const { return range_; }
   void setRange(std::optional<TimeRange> range);
   /// -1: none.
@@ -130,6 +134,7 @@ signals:
   void topicSizesChanged();
   void sizeProgress(double fraction);
   void playheadChanged(qint64 ns);
+  void playingChanged(bool playing);
   void rangeChanged();
   void currentTopicChanged(int topic);
   /// Comparing started or stopped, run B opened, or its alignment or topic figures changed.
@@ -151,6 +156,7 @@ private:
   std::vector<ProblemGroup> problems_;
   QStringList failures_;  // files of the last open that did not open
   qint64 playheadNs_ = 0;
+  bool playing_ = false;
   std::optional<TimeRange> range_;
   int currentTopic_ = -1;
   std::size_t cacheBytes_ = std::size_t{1} << 30;

@@ -87,12 +87,14 @@ void Playback::play() {
   anchorNs_ = lastSetNs_ = document_->playheadNs();
   clock_.start();
   timer_.start();
+  document_->setPlaying(true);
   emit stateChanged();
 }
 
 void Playback::pause() {
   if (!isPlaying()) return;
   timer_.stop();
+  document_->setPlaying(false);
   emit stateChanged();
 }
 

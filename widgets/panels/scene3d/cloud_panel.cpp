@@ -397,6 +397,13 @@ void CloudPanel::connectControls() {
   connect(document_, &Document::playheadChanged, this, &CloudPanel::followFrame);
   connect(document_, &Document::playheadChanged, this, &CloudPanel::refresh);
   connect(document_, &Document::playheadChanged, this, &CloudPanel::rebuildLayers);
+  connect(document_, &Document::playingChanged, this, [this] {
+    const int before = drawEvery_;
+    paceDrawing();  // started: thinned at once if need be; stopped: every point again
+    if (drawEvery_ == before) return;
+    rebuild();
+    showStatus();
+  });
   connect(layers_, &SceneLayers::changed, this, [this] {
     ++layersVersion_;
     rebuildLayers();
@@ -474,6 +481,26 @@ std::size_t CloudPanel::pointsDrawn() const {
   std::size_t n = 0;
   for (const auto& f : frames_) n += f.size();
   return n;
+}
+
+std::size_t CloudPanel::pointsOnScreen() const {
+  return static_cast<std::size_t>(scene_->cloud.data->GetNumberOfPoints());
+}
+
+// Drawing 100,000 points takes Mesa's software renderer 30-50 ms on the GUI thread: at 10x
+// playback that stalls the window with every frame. While playing, a drawing over the budget
+// halves the points drawn next (every 2nd, 4th, 8th), one under a third of it doubles them
+// again (a drawing has a fixed part, so fewer points gain less each time: the gap keeps it
+// from flipping back and forth); every point once playing stops. A GPU draws them in a few
+// ms: nothing is thinned there.
+void CloudPanel::paceDrawing() {
+  if (!document_->isPlaying()) {
+    drawEvery_ = 1;
+    return;
+  }
+  const qint64 took = view_->lastRenderMs();
+  if (took >= frameBudgetMs_ && drawEvery_ < 8) drawEvery_ *= 2;
+  else if (3 * took < frameBudgetMs_ && drawEvery_ > 1) drawEvery_ /= 2;
 }
 
 void CloudPanel::refresh() {
@@ -565,18 +592,27 @@ void CloudPanel::showFrames(std::vector<CloudFrame> fresh, std::size_t first, st
     field_->setCurrentIndex(std::max(0, i));
     if (field_->currentText() == current) pendingField_.clear();
   }
+  paceDrawing();
   rebuild();
-  qint64 origin = document_->startNs();
-  status_->setText(tr("%1 points in %n frame(s) · %2 · stamp %3", nullptr, static_cast<int>(frames_.size()))
-                       .arg(pointsDrawn())
-                       .arg(newest.frameId.isEmpty() ? QStringLiteral("–") : newest.frameId)
-                       .arg(formatStamp(newest.stampNs, TimeDisplay::Relative, origin, document_->endNs())) +
-                   (newest.warning.isEmpty() ? QString() : QStringLiteral(" · ") + newest.warning));
+  showStatus();
   if (!cameraSet_ && pointsDrawn() > 0) {
     resetView();
     cameraSet_ = true;
   }
   emit frameShown();
+}
+
+void CloudPanel::showStatus() {
+  if (frames_.empty()) return;
+  const CloudFrame& newest = frames_.back();
+  qint64 origin = document_->startNs();
+  status_->setText(
+      tr("%1 points in %n frame(s) · %2 · stamp %3", nullptr, static_cast<int>(frames_.size()))
+          .arg(pointsDrawn())
+          .arg(newest.frameId.isEmpty() ? QStringLiteral("–") : newest.frameId)
+          .arg(formatStamp(newest.stampNs, TimeDisplay::Relative, origin, document_->endNs())) +
+      (newest.warning.isEmpty() ? QString() : QStringLiteral(" · ") + newest.warning) +
+      (drawEvery_ > 1 ? QStringLiteral(" · ") + tr("1 in %1 points drawn while playing").arg(drawEvery_) : QString()));
 }
 
 void CloudPanel::rebuild() {
@@ -613,6 +649,17 @@ void CloudPanel::rebuild() {
     xyz.insert(xyz.end(), f.xyz.begin(), f.xyz.end());
     cloudColours(f, map, low, high, std::span(rgb).subspan(3 * at, 3 * f.size()));
     at += f.size();
+  }
+  if (drawEvery_ > 1) {  // thinned in place: every k-th point and its colour
+    const std::size_t k = static_cast<std::size_t>(drawEvery_), n = xyz.size() / 3;
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < n; i += k, ++kept)
+      for (std::size_t c = 0; c < 3; ++c) {
+        xyz[3 * kept + c] = xyz[3 * i + c];
+        rgb[3 * kept + c] = rgb[3 * i + c];
+      }
+    xyz.resize(3 * kept);
+    rgb.resize(3 * kept);
   }
   fill(scene_->cloud.data, xyz, rgb, false);
   // Axes of the fixed frame (1 m) and a triad for every TF frame at the playhead.

@@ -94,6 +94,13 @@ public:
   /// The frames drawn now (newest last).
   const std::deque<CloudFrame>& frames() const { return frames_; }
   std::size_t pointsDrawn() const;
+  /// While playing, a cloud the view cannot draw within a frame budget (a software renderer
+  /// takes 30-50 ms for 100,000 points) is drawn thinned, every drawEvery()-th point, and
+  /// whole again when playing stops; the status says so. Budget default: 25 ms.
+  int drawEvery() const { return drawEvery_; }
+  void setFrameBudget(int ms) { frameBudgetMs_ = ms; }
+  /// The points on screen now: pointsDrawn() thinned by drawEvery().
+  std::size_t pointsOnScreen() const;
   /// The line under the view: the frame's details, or why nothing is shown.
   QString status() const;
   /// What the layers could not draw and why, one line each (empty: nothing).
@@ -138,6 +145,9 @@ private:
   /// Shows the frames of rows [first, last]: those of frames_ in it and `fresh` ones.
   void showFrames(std::vector<CloudFrame> fresh, std::size_t first, std::size_t last);
   void rebuild();
+  void showStatus();
+  /// How thin to draw the next frame: from whether it is playing and the last drawing's time.
+  void paceDrawing();
   void rebuildLayers();  // the layers at the playhead
   QMenu* layersMenu();
   void loadTf();
@@ -169,6 +179,9 @@ private:
   std::shared_ptr<const sensors::TfBuffer> tf_;
   bool cameraSet_ = false;
   int version_ = 0;
+  int drawEvery_ = 1;
+  int frameBudgetMs_ = 25;
+
   QString pendingField_, pendingFrame_, pendingFollow_;
 };
 

@@ -1,5 +1,6 @@
 #include "widgets/panels/scene3d/vtk_view.hpp"
 
+#include <QElapsedTimer>
 #include <QMouseEvent>
 #include <QOpenGLContext>
 #include <QOpenGLExtraFunctions>
@@ -42,6 +43,7 @@ struct VtkView::Impl {
   vtkNew<vtkInteractorStyleTrackballCamera> style;
   vtkNew<vtkCallbackCommand> observer;
   bool ready = false;
+  qint64 lastRenderMs = 0;
 
   // VTK asks about and for the widget's context, and says when a frame is done.
   static void onEvent(vtkObject*, unsigned long event, void* self, void* callData) {
@@ -115,6 +117,8 @@ VtkView::~VtkView() {
 
 vtkRenderer* VtkView::renderer() const { return impl_->renderer; }
 
+qint64 VtkView::lastRenderMs() const { return impl_->lastRenderMs; }
+
 void VtkView::initializeGL() {
   auto& w = *impl_->window;
   // Floating or docking the panel moves the widget to another window: Qt destroys this
@@ -151,7 +155,10 @@ void VtkView::paintGL() {
   // caches, and puts it back afterwards.
   impl_->window->GetState()->Reset();
   impl_->window->GetState()->Push();
+  QElapsedTimer drawing;
+  drawing.start();
   impl_->window->Render();
+  impl_->lastRenderMs = drawing.elapsed();
   impl_->window->GetState()->Pop();
   makeCurrent();  // rendering may have switched contexts
   // VTK drew into its own framebuffer: copy it into the widget's.

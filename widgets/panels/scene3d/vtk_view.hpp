@@ -41,6 +41,9 @@ public:
   std::array<double, 3> underPointer(QPointF at) const;
   std::array<double, 3> focalPoint() const;
   std::array<double, 3> cameraPosition() const;
+  /// How long VTK took to draw the last frame (ms): on a software renderer, a 100,000-point
+  /// cloud takes tens of milliseconds, and the panel thins what it draws while playing.
+  qint64 lastRenderMs() const;
 
 protected:
   void initializeGL() override;
