@@ -141,20 +141,25 @@ Result<void> addPath(const Program& root, Request& req, std::string_view path, s
   }
 }
 
-std::size_t numberBytes(Primitive p) {
+// Plain numbers: not times (two integers each) nor a ROS 2 time (a message).
+bool isPlainNumber(Primitive p) { return isNumericLeaf(p) && p != Primitive::Time && p != Primitive::Duration; }
+
+// fn(T{}) with the C++ type of plain number `p`.
+template <typename Fn>
+bool withNumberType(Primitive p, Fn&& fn) {
   switch (p) {
     case Primitive::Bool:
-    case Primitive::UInt8:
-    case Primitive::Int8: return 1;
-    case Primitive::Int16:
-    case Primitive::UInt16: return 2;
-    case Primitive::Int32:
-    case Primitive::UInt32:
-    case Primitive::Float32: return 4;
-    case Primitive::Int64:
-    case Primitive::UInt64:
-    case Primitive::Float64: return 8;
-    default: return 0;  // times and strings are not read in runs
+    case Primitive::UInt8: return fn(std::uint8_t{});
+    case Primitive::Int8: return fn(std::int8_t{});
+    case Primitive::Int16: return fn(std::int16_t{});
+    case Primitive::UInt16: return fn(std::uint16_t{});
+    case Primitive::Int32: return fn(std::int32_t{});
+    case Primitive::UInt32: return fn(std::uint32_t{});
+    case Primitive::Int64: return fn(std::int64_t{});
+    case Primitive::UInt64: return fn(std::uint64_t{});
+    case Primitive::Float32: return fn(float{});
+    case Primitive::Float64: return fn(double{});
+    default: return false;
   }
 }
 
@@ -164,7 +169,7 @@ std::size_t numberBytes(Primitive p) {
 void mergeRuns(std::vector<Plan::Step>& steps) {
   std::vector<Plan::Step> merged;
   for (auto& s : steps) {
-    bool leaf = s.kind == Plan::Step::Kind::Leaf && numberBytes(s.op->type) > 0;
+    bool leaf = s.kind == Plan::Step::Kind::Leaf && isPlainNumber(s.op->type);
     if (leaf && !merged.empty()) {
       auto& last = merged.back();
       bool extends =
@@ -324,18 +329,8 @@ public:
 
 private:
   bool leaf(Primitive p, double& out) {
+    if (isPlainNumber(p)) return withNumberType(p, [&](auto type) { return num<decltype(type)>(out); });
     switch (p) {
-      case Primitive::Bool:
-      case Primitive::UInt8: return num<std::uint8_t>(out);
-      case Primitive::Int8: return num<std::int8_t>(out);
-      case Primitive::Int16: return num<std::int16_t>(out);
-      case Primitive::UInt16: return num<std::uint16_t>(out);
-      case Primitive::Int32: return num<std::int32_t>(out);
-      case Primitive::UInt32: return num<std::uint32_t>(out);
-      case Primitive::Int64: return num<std::int64_t>(out);
-      case Primitive::UInt64: return num<std::uint64_t>(out);
-      case Primitive::Float32: return num<float>(out);
-      case Primitive::Float64: return num<double>(out);
       case Primitive::Time: {
         std::uint32_t s = 0, ns = 0;
         if (!c_.read(s) || !c_.read(ns)) return fail("message too short");
@@ -355,26 +350,14 @@ private:
         out = static_cast<double>(s) + static_cast<double>(ns) * 1e-9;
         return true;
       }
-      case Primitive::String: break;
+      default: break;  // strings (refused when the path was compiled)
     }
     return fail("not a number");
   }
 
   bool numbers(Primitive p, const std::vector<std::uint32_t>& columns) {
-    switch (p) {
-      case Primitive::Bool:
-      case Primitive::UInt8: return run<std::uint8_t>(columns);
-      case Primitive::Int8: return run<std::int8_t>(columns);
-      case Primitive::Int16: return run<std::int16_t>(columns);
-      case Primitive::UInt16: return run<std::uint16_t>(columns);
-      case Primitive::Int32: return run<std::int32_t>(columns);
-      case Primitive::UInt32: return run<std::uint32_t>(columns);
-      case Primitive::Int64: return run<std::int64_t>(columns);
-      case Primitive::UInt64: return run<std::uint64_t>(columns);
-      case Primitive::Float32: return run<float>(columns);
-      case Primitive::Float64: return run<double>(columns);
-      default: return fail("not a number");
-    }
+    if (!isPlainNumber(p)) return fail("not a number");
+    return withNumberType(p, [&](auto type) { return run<decltype(type)>(columns); });
   }
 
   template <typename T>
