@@ -30,6 +30,20 @@ QString compareWithExpected(const std::vector<test::DecodedMessage>& ours, std::
   return test::compareWithExpected(ours, expectedMessages(), count);
 }
 
+std::uint64_t u64At(const std::vector<std::byte>& b, std::size_t at) {
+  std::uint64_t v = 0;
+  std::memcpy(&v, b.data() + at, 8);
+  return v;
+}
+
+// Where the first chunk record (op 0x06) of an MCAP file starts, after the magic and the
+// header record; past the end when there is none.
+std::size_t firstChunkRecord(const std::vector<std::byte>& file) {
+  std::size_t at = 8;
+  while (at + 9 <= file.size() && file[at] != std::byte{0x06}) at += 9 + u64At(file, at + 1);
+  return at;
+}
+
 }  // namespace
 
 class TestStorageMcap : public QObject {
@@ -199,17 +213,10 @@ private slots:
   // way it is read; claiming fewer once dropped the records past the claim without a word.
   void anUncompressedChunkOfTheWrongSizeIsSaid() {
     const auto intact = test::readFileBytes(test::dataPath("ros2/demo.mcap"));
-    // The first chunk record (op 0x06) after the magic and the header record.
-    auto u64 = [](const std::vector<std::byte>& b, std::size_t at) {
-      std::uint64_t v = 0;
-      std::memcpy(&v, b.data() + at, 8);
-      return v;
-    };
-    std::size_t at = 8;
-    while (at + 9 <= intact.size() && intact[at] != std::byte{0x06}) at += 9 + u64(intact, at + 1);
+    const std::size_t at = firstChunkRecord(intact);
     QVERIFY(at + 9 <= intact.size());
     const std::size_t sizeAt = at + 9 + 16, crcAt = sizeAt + 8;
-    const std::uint64_t held = u64(intact, sizeAt);
+    const std::uint64_t held = u64At(intact, sizeAt);
     for (std::int64_t off : {-16, 16}) {
       auto bytes = intact;
       const std::uint64_t claimed = held + static_cast<std::uint64_t>(off);
@@ -232,20 +239,14 @@ private slots:
   // the listing of the records, and none listed before the end may slip through.
   void aChunkThatFailsItsCrcGivesNoMessages() {
     const auto intact = test::readFileBytes(test::dataPath("ros2/demo.mcap"));
-    auto u64 = [](const std::vector<std::byte>& b, std::size_t at) {
-      std::uint64_t v = 0;
-      std::memcpy(&v, b.data() + at, 8);
-      return v;
-    };
-    std::size_t at = 8;
-    while (at + 9 <= intact.size() && intact[at] != std::byte{0x06}) at += 9 + u64(intact, at + 1);
+    const std::size_t at = firstChunkRecord(intact);
     QVERIFY(at + 9 <= intact.size());
     std::uint32_t crc = 0;
     std::memcpy(&crc, intact.data() + at + 9 + 24, 4);
     QVERIFY2(crc != 0, "the fixture's first chunk has a CRC");
-    const std::size_t compressionLength = u64(intact, at + 9 + 28) & 0xffffffffu;
+    const std::size_t compressionLength = u64At(intact, at + 9 + 28) & 0xffffffffu;
     const std::size_t recordsAt = at + 9 + 32 + compressionLength + 8;
-    const std::size_t recordsLength = u64(intact, recordsAt - 8);
+    const std::size_t recordsLength = u64At(intact, recordsAt - 8);
     auto messagesOf = [](std::vector<std::byte> bytes, std::vector<std::string>& problems) {
       std::vector<std::pair<std::int64_t, std::vector<std::byte>>> out;
       auto source = openSource(memorySource(std::move(bytes), "flipped.mcap"));
