@@ -96,8 +96,35 @@ void appendPoint(const std::vector<Plan>& plans, std::size_t i, std::string& out
   }
 }
 
+std::size_t keptCount(const PointCloud& cloud, const std::vector<bool>& keep) {
+  return keep.empty() ? cloud.size() : static_cast<std::size_t>(std::count(keep.begin(), keep.end(), true));
+}
+
+// Calls fn(point) for every kept point, row by row (no division per point).
+template <class Fn>
+void forEachKeptPoint(const PointCloud& cloud, const std::vector<bool>& keep, Fn&& fn) {
+  std::size_t i = 0;
+  for (std::uint32_t row = 0; row < cloud.height; ++row) {
+    const std::byte* point = cloud.data.data() + std::size_t{row} * cloud.rowStep;
+    for (std::uint32_t column = 0; column < cloud.width; ++column, ++i, point += cloud.pointStep)
+      if (keep.empty() || keep[i]) fn(point);
+  }
+}
+
+// One run of `Length` bytes at `offset` of every kept point, to `dst` and every `stride`
+// bytes after it: a copy of known size, which the compiler makes a few moves instead of a
+// memcpy call per point.
+template <std::size_t Length>
+void copyRun(const PointCloud& cloud, const std::vector<bool>& keep, std::uint32_t offset, char* dst,
+             std::size_t stride) {
+  forEachKeptPoint(cloud, keep, [&](const std::byte* point) {
+    std::memcpy(dst, point + offset, Length);
+    dst += stride;
+  });
+}
+
 // Appends every kept point's channels. When all channels are bytes of the point as they
-// are, adjacent ones are copied together (x, y, z, intensity: one 16-byte copy).
+// are, adjacent ones are copied together (x, y, z: one 12-byte copy), a run at a time.
 void appendPoints(const std::vector<Plan>& plans, const std::vector<bool>& keep, std::string& out) {
   if (plans.empty()) return;
   const PointCloud& cloud = plans.front().cloud;
@@ -116,21 +143,26 @@ void appendPoints(const std::vector<Plan>& plans, const std::vector<bool>& keep,
     pointBytes += size;
   }
   std::size_t at = out.size();
-  out.resize(at + pointBytes * (keep.empty() ? cloud.size()
-                                             : static_cast<std::size_t>(std::count(keep.begin(), keep.end(), true))));
+  out.resize(at + pointBytes * keptCount(cloud, keep));
   char* dst = out.data() + at;
-  for (std::size_t i = 0; i < cloud.size(); ++i) {
-    if (!keep.empty() && !keep[i]) continue;
-    const std::byte* point = cloud.point(i);
-    for (const auto& [offset, length] : runs) {
-      std::memcpy(dst, point + offset, length);
-      dst += length;
+  for (const auto& run : runs) {
+    const std::uint32_t offset = run.first, length = run.second;
+    switch (length) {  // the usual sizes of a value or of x y z (12), x y z w (16)
+      case 1: copyRun<1>(cloud, keep, offset, dst, pointBytes); break;
+      case 2: copyRun<2>(cloud, keep, offset, dst, pointBytes); break;
+      case 4: copyRun<4>(cloud, keep, offset, dst, pointBytes); break;
+      case 8: copyRun<8>(cloud, keep, offset, dst, pointBytes); break;
+      case 12: copyRun<12>(cloud, keep, offset, dst, pointBytes); break;
+      case 16: copyRun<16>(cloud, keep, offset, dst, pointBytes); break;
+      case 24: copyRun<24>(cloud, keep, offset, dst, pointBytes); break;
+      default:
+        forEachKeptPoint(cloud, keep, [&, to = dst](const std::byte* point) mutable {
+          std::memcpy(to, point + offset, length);
+          to += pointBytes;
+        });
     }
+    dst += length;
   }
-}
-
-std::size_t keptCount(const PointCloud& cloud, const std::vector<bool>& keep) {
-  return keep.empty() ? cloud.size() : static_cast<std::size_t>(std::count(keep.begin(), keep.end(), true));
 }
 
 }  // namespace
