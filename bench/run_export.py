@@ -23,18 +23,20 @@ def main():
     peers = ensure_peers(args.work, args.shared)
     out = os.path.join(args.work, 'export-out')
     shutil.rmtree(out, ignore_errors=True)
-    os.environ['BAGSCOPE_BENCH_OUT'] = out
 
-    def fresh(folder, cmd):
-        # Every run into an empty folder: files written over a run's old ones cost more on
-        # ext4 (a file renamed or truncated over another has its data written back at once).
-        return ['sh', '-c', 'rm -rf "$0" && exec "$@"', folder, *cmd]
+    def fresh(cmd, out_last=False):
+        # Every run into a new empty folder: files written over a run's old ones cost more on
+        # ext4 (a file renamed or truncated over another has its data written back at once),
+        # and so do files made just after others were deleted. The folder is the bench's
+        # BAGSCOPE_BENCH_OUT, the peer's last argument.
+        script = 'd=$(mktemp -d -p "$0") && export BAGSCOPE_BENCH_OUT="$d" && exec "$@"' + (' "$d"' if out_last else '')
+        return ['sh', '-c', script, out, *cmd]
 
+    os.makedirs(out)
     tools = {
-        'bagscope': lambda task, path: fresh(os.path.join(out, task), [args.bench_bin, task, path]),
-        'python3-rosbag': lambda task, path: (fresh(os.path.join(out, 'pypeer'), [
-            '/usr/bin/python3', os.path.join(peers, 'pypeer.py'), 'rosbag', 'pcd', path, os.path.join(out, 'pypeer')])
-                                              if task == 'export-pcd' else None),
+        'bagscope': lambda task, path: fresh([args.bench_bin, task, path]),
+        'python3-rosbag': lambda task, path: (fresh(['/usr/bin/python3', os.path.join(peers, 'pypeer.py'), 'rosbag',
+                                                     'pcd', path], out_last=True) if task == 'export-pcd' else None),
     }
     results = measure([('sensor.bag', 'export-pcd', bag), ('sensor.bag', 'export-jpeg', bag)], tools, args.runs, peers)
     cores = []
@@ -42,6 +44,7 @@ def main():
         p = subprocess.run(tools['bagscope']('export-jpeg', bag), check=True, capture_output=True, text=True)
         cores.append(float(p.stderr.split('cores used: ')[1].split()[0]))
     cores.sort()
+    shutil.rmtree(out, ignore_errors=True)
     print(f'\nexport-jpeg: cores used (CPU time / wall time), median of 3: {cores[1]:.2f}')
     ratio = results[('sensor.bag', 'export-pcd', 'python3-rosbag')][0] / results[('sensor.bag', 'export-pcd', 'bagscope')][0]
     jpeg = results[('sensor.bag', 'export-jpeg', 'bagscope')]
