@@ -13,7 +13,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git clang-format
   # core: decompression (lz4's checksums by xxHash, header-only), CRC-32 (libdeflate), rosbag2 storage (SQLite, metadata.yaml), images and video (OpenCV:
   # only core, imgproc, imgcodecs and videoio are linked)
-  libbz2-dev liblz4-dev libzstd-dev libxxhash-dev zlib1g-dev libdeflate-dev libsqlitecpp-dev libsqlite3-dev libyaml-cpp-dev libopencv-dev
+  libbz2-dev liblz4-dev libzstd-dev libxxhash-dev zlib1g-dev libdeflate-dev libsqlitecpp-dev libsqlite3-dev libyaml-cpp-dev libopencv-dev libjpeg-dev libpng-dev
   # MCAP messages in json (nlohmann-json) and protobuf (libprotobuf; protoc makes the tests'
   # descriptor sets)
   nlohmann-json3-dev libprotobuf-dev protobuf-compiler

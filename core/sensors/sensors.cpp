@@ -524,7 +524,7 @@ VideoDecoder& VideoDecoder::operator=(VideoDecoder&&) noexcept = default;
 VideoDecoder::~VideoDecoder() = default;
 
 Result<VideoDecoder> VideoDecoder::open(const std::string& codec) {
-  auto module = detail::openCvModule();
+  auto module = detail::mediaModule();
   BAGSCOPE_TRY(module);
   std::string error;
   std::unique_ptr<detail::VideoSource> source((*module)->openVideoDecoder(codec, error));
@@ -602,7 +602,14 @@ Result<Image> decodeCompressed(const CompressedFrame& f) {
   BAGSCOPE_TRY(module);
   Image out;
   std::string error;
-  if (!(*module)->decode(f.bytes, out, error)) return bad("the " + f.codec + " data " + error);
+  switch ((*module)->decode(f.bytes, out, error)) {
+    case detail::OpenCvModule::Decoded::Done: return out;
+    case detail::OpenCvModule::Decoded::Failed: return bad("the " + f.codec + " data " + error);
+    case detail::OpenCvModule::Decoded::Elsewhere: break;  // neither JPEG nor PNG of the usual kinds
+  }
+  auto media = detail::mediaModule();
+  BAGSCOPE_TRY(media);
+  if (!(*media)->decode(f.bytes, out, error)) return bad("the " + f.codec + " data " + error);
   return out;
 }
 
@@ -627,7 +634,7 @@ VideoWriter::~VideoWriter() { close(); }
 
 Result<VideoWriter> VideoWriter::open(const std::filesystem::path& path, Codec codec, double fps, int width, int height,
                                       const VideoEncoding& encoding) {
-  auto module = detail::openCvModule();
+  auto module = detail::mediaModule();
   BAGSCOPE_TRY(module);
   std::string error;
   std::unique_ptr<detail::VideoSink> sink((*module)->openVideo(utf8(path), codec, fps, width, height, encoding, error));
@@ -653,7 +660,7 @@ VideoRemux::~VideoRemux() {
 }
 
 Result<VideoRemux> VideoRemux::open(const std::filesystem::path& path, const std::string& codec) {
-  auto module = detail::openCvModule();
+  auto module = detail::mediaModule();
   BAGSCOPE_TRY(module);
   std::string error;
   std::unique_ptr<detail::PacketSink> sink((*module)->openRemux(utf8(path), codec, error));

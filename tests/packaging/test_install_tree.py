@@ -47,6 +47,7 @@ def main():
         share = prefix / "share"
         expected = [
             "bin/bagscope", "bin/bagscope-cli", "lib/bagscope/modules/bagscope-opencv.so",
+            "lib/bagscope/modules/bagscope-media.so",
             "share/bagscope/samples/demo.bag",
             "share/bagscope/translations/bagscope_zh_CN.qm", "share/bagscope/translations/bagscope_ja_JP.qm",
             "share/bagscope/translations/bagscope_en.qm",

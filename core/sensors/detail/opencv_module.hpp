@@ -1,9 +1,11 @@
 #pragma once
-// What the sensors module asks of the OpenCV module (bagscope-opencv, built from
-// core/sensors/opencv/): a shared library loaded on the first image, so that OpenCV and the
-// ~240 libraries Debian's build of it pulls in are not loaded by programs that never decode
-// or write a pixel. The interface holds plain types only: the module is built with the same
-// compiler from the same tree, and nothing in it calls back into the core.
+// What the sensors module asks of its two modules (built from core/sensors/opencv/), shared
+// libraries loaded on first use, so that programs that never decode or write a pixel load
+// neither: bagscope-opencv (OpenCV's core and imgproc, libjpeg, libpng: ~25 libraries,
+// loaded in a few ms) for pixels, JPEG and PNG; bagscope-media (OpenCV's imgcodecs and
+// videoio, FFmpeg: ~240 libraries, ~0.2 s to load) for video and other still formats. The
+// interfaces hold plain types only: the modules are built with the same compiler from the
+// same tree, and nothing in them calls back into the core.
 
 #include <cstdint>
 #include <span>
@@ -62,10 +64,21 @@ public:
 /// Each call catches OpenCV's exceptions and says what failed in `error`.
 class OpenCvModule {
 public:
+  enum class Decoded { Done, Failed, Elsewhere };
   virtual const char* openCvVersion() = 0;
   virtual bool convert(const Image& in, Conversion conversion, Image& out, std::string& error) = 0;
-  virtual bool decode(std::span<const std::byte> bytes, Image& out, std::string& error) = 0;
+  /// JPEG and PNG as imgcodecs decodes them; Elsewhere for what only the media module reads.
+  virtual Decoded decode(std::span<const std::byte> bytes, Image& out, std::string& error) = 0;
   virtual bool encode(const Image& in, StillFormat format, int jpegQuality, std::string& out, std::string& error) = 0;
+
+protected:
+  ~OpenCvModule() = default;  // the module's own object; never deleted through this
+};
+
+class MediaModule {
+public:
+  /// Any still format OpenCV's imgcodecs reads.
+  virtual bool decode(std::span<const std::byte> bytes, Image& out, std::string& error) = 0;
   /// A writer, or null with `error` set.
   virtual VideoSink* openVideo(const std::string& utf8Path, VideoWriter::Codec codec, double fps, int width, int height,
                                const VideoEncoding& encoding, std::string& error) = 0;
@@ -75,17 +88,21 @@ public:
   virtual VideoSource* openVideoDecoder(const std::string& codec, std::string& error) = 0;
 
 protected:
-  ~OpenCvModule() = default;  // the module's own object; never deleted through this
+  ~MediaModule() = default;
 };
 
-/// Bumped whenever the interface above changes: a module of another version is refused.
-inline constexpr int kOpenCvModuleVersion = 3;
-/// The module's one exported function: `extern "C" OpenCvModule* bagscope_opencv_module(int version)`,
-/// null when `version` is not its own.
+/// Bumped whenever an interface above changes: a module of another version is refused.
+inline constexpr int kModuleVersion = 4;
+/// Each module's one exported function: `extern "C" OpenCvModule* bagscope_opencv_module(int
+/// version)`, `extern "C" MediaModule* bagscope_media_module(int version)`, null when
+/// `version` is not its own.
 inline constexpr const char* kOpenCvModuleEntry = "bagscope_opencv_module";
+inline constexpr const char* kMediaModuleEntry = "bagscope_media_module";
 
-/// The module, loaded on the first call (beside the executable, in ../lib/bagscope/modules, or
-/// in a macOS bundle's PlugIns); an error naming where it was looked for when it cannot be.
+/// The modules, each loaded on its first call (beside the executable, in
+/// ../lib/bagscope/modules, or in a macOS bundle's PlugIns); an error naming where it was
+/// looked for when it cannot be.
 Result<OpenCvModule*> openCvModule();
+Result<MediaModule*> mediaModule();
 
 }  // namespace bagscope::sensors::detail

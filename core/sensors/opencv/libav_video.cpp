@@ -1,4 +1,4 @@
-// Compressed video by FFmpeg's libraries, for the OpenCV module: decoding (H.264, H.265, AV1)
+// Compressed video by FFmpeg's libraries, for the media module: decoding (H.264, H.265, AV1)
 // by libavcodec, bit-exact with `ffmpeg` itself, frames converted to BGR by libswscale as
 // `ffmpeg -pix_fmt bgr24` converts them (bicubic); and H.264 MP4s (libx264, yuv420p, muxed by
 // libavformat) that browsers and QuickTime play, which OpenCV's writer does not make.
@@ -19,12 +19,9 @@ extern "C" {
 
 #include <opencv2/core.hpp>
 
-#include "core/sensors/detail/opencv_module.hpp"
+#include "mats.hpp"
 
 namespace bagscope::sensors::detail {
-
-bool toImage(cv::Mat m, Image& out, std::string& error);  // opencv_module.cpp
-cv::Mat bgr8Of(const Image& in);                          // opencv_module.cpp
 
 namespace {
 
