@@ -141,9 +141,6 @@ Result<void> addPath(const Program& root, Request& req, std::string_view path, s
   }
 }
 
-// Plain numbers: not times (two integers each) nor a ROS 2 time (a message).
-bool isPlainNumber(Primitive p) { return isNumericLeaf(p) && p != Primitive::Time && p != Primitive::Duration; }
-
 // fn(T{}) with the C++ type of plain number `p`.
 template <typename Fn>
 bool withNumberType(Primitive p, Fn&& fn) {
@@ -169,7 +166,7 @@ bool withNumberType(Primitive p, Fn&& fn) {
 void mergeRuns(std::vector<Plan::Step>& steps) {
   std::vector<Plan::Step> merged;
   for (auto& s : steps) {
-    bool leaf = s.kind == Plan::Step::Kind::Leaf && isPlainNumber(s.op->type);
+    bool leaf = s.kind == Plan::Step::Kind::Leaf && schema::isPlainNumber(s.op->type);
     if (leaf && !merged.empty()) {
       auto& last = merged.back();
       bool extends =
@@ -329,7 +326,7 @@ public:
 
 private:
   bool leaf(Primitive p, double& out) {
-    if (isPlainNumber(p)) return withNumberType(p, [&](auto type) { return num<decltype(type)>(out); });
+    if (schema::isPlainNumber(p)) return withNumberType(p, [&](auto type) { return num<decltype(type)>(out); });
     switch (p) {
       case Primitive::Time: {
         std::uint32_t s = 0, ns = 0;
@@ -356,7 +353,7 @@ private:
   }
 
   bool numbers(Primitive p, const std::vector<std::uint32_t>& columns) {
-    if (!isPlainNumber(p)) return fail("not a number");
+    if (!schema::isPlainNumber(p)) return fail("not a number");
     return withNumberType(p, [&](auto type) { return run<decltype(type)>(columns); });
   }
 

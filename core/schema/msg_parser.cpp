@@ -265,6 +265,8 @@ std::uint32_t primitiveSize(Primitive p) {
   return 0;
 }
 
+bool isPlainNumber(Primitive p) { return primitiveSize(p) > 0 && p != Primitive::Time && p != Primitive::Duration; }
+
 Result<std::shared_ptr<const MessageSchema>> parseDefinition(std::string_view typeName, std::string_view text,
                                                              Dialect dialect) {
   auto schema = std::make_shared<MessageSchema>();

@@ -36,6 +36,9 @@ enum class Primitive : std::uint8_t {
 
 /// Size in bytes on the wire of a fixed-size primitive; 0 for String and Message.
 std::uint32_t primitiveSize(Primitive p);
+/// A single number on the wire (bool included): not a string or message, nor ROS 1's time
+/// or duration (two integers each).
+bool isPlainNumber(Primitive p);
 /// The .msg name of a primitive ("float64"; ROS 1's "time" and "duration"; "message").
 std::string_view primitiveName(Primitive p);
 /// Whether a .msg type name is a built-in one of either dialect (bool, byte, char, int8 ...

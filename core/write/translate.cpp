@@ -558,9 +558,7 @@ Result<void> Translation::translateByValues(std::span<const std::byte> in, std::
 namespace {
 
 // A number whose ROS 1 bytes are its CDR bytes (bool is normalised, time is two fields).
-bool copiedAsBytes(Primitive p) {
-  return schema::primitiveSize(p) > 0 && p != Primitive::Bool && p != Primitive::Time && p != Primitive::Duration;
-}
+bool copiedAsBytes(Primitive p) { return schema::isPlainNumber(p) && p != Primitive::Bool; }
 
 // ROS 1 bytes straight to little-endian CDR by a Direct: numbers copied, strings given their NUL,
 // arrays and nested types walked, time as builtin_interfaces, fields ROS 2 added zero. Aligned
