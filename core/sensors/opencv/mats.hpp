@@ -1,6 +1,7 @@
 #pragma once
 // What both modules (bagscope-opencv, bagscope-media) do with OpenCV matrices: views of our
-// images, images that keep a matrix, and the 8-bit or 16-bit form a file format takes.
+// images, images that keep a matrix, and the 8-bit or 16-bit form a file format takes; and
+// how each exports its one entry point.
 
 #include <exception>
 #include <string>
@@ -8,6 +9,12 @@
 #include <opencv2/core.hpp>
 
 #include "core/sensors/detail/opencv_module.hpp"
+
+#if defined(_WIN32)
+#define BAGSCOPE_MODULE_EXPORT extern "C" __declspec(dllexport)
+#else
+#define BAGSCOPE_MODULE_EXPORT extern "C" __attribute__((visibility("default")))
+#endif
 
 namespace bagscope::sensors::detail {
 

@@ -102,12 +102,6 @@ public:
 }  // namespace
 }  // namespace bagscope::sensors::detail
 
-#if defined(_WIN32)
-#define BAGSCOPE_MODULE_EXPORT extern "C" __declspec(dllexport)
-#else
-#define BAGSCOPE_MODULE_EXPORT extern "C" __attribute__((visibility("default")))
-#endif
-
 BAGSCOPE_MODULE_EXPORT bagscope::sensors::detail::MediaModule* bagscope_media_module(int version) {
   static bagscope::sensors::detail::Module module;
   return version == bagscope::sensors::detail::kModuleVersion ? &module : nullptr;
