@@ -278,6 +278,46 @@ private slots:
     }
   }
 
+  // A header that claims a huge image is refused before anything is allocated for it, and
+  // says the size it claims (OpenCV refused such as well): a JPEG's frame header and a PNG's
+  // IHDR (its CRC made good, as a hostile file would) each rewritten to 60,000 x 60,000.
+  void compressedImagesClaimingHugeSizesAreRefused() {
+    cv::Mat small(8, 8, CV_8UC3, cv::Scalar(10, 20, 30));
+    auto decodeBytes = [](const std::vector<unsigned char>& bytes) {
+      WireWriter m = header();
+      m.str("jpeg or png")
+          .u32(static_cast<std::uint32_t>(bytes.size()))
+          .raw(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+      auto d = decodeRos1("sensor_msgs/CompressedImage", "Header header\nstring format\nuint8[] data\n", std::move(m));
+      return sensors::decodeCompressed(*sensors::readCompressedImage(d.value));
+    };
+    auto putBigEndian = [](std::vector<unsigned char>& b, std::size_t at, std::uint32_t v, int bytes) {
+      for (int i = 0; i < bytes; ++i) b[at + i] = static_cast<unsigned char>(v >> (8 * (bytes - 1 - i)));
+    };
+    std::vector<unsigned char> jpeg;
+    QVERIFY(cv::imencode(".jpg", small, jpeg));
+    std::size_t sof = 2;
+    while (sof + 9 < jpeg.size() && !(jpeg[sof] == 0xFF && jpeg[sof + 1] == 0xC0)) ++sof;
+    QVERIFY(sof + 9 < jpeg.size());
+    putBigEndian(jpeg, sof + 5, 60000, 2);  // height, then width
+    putBigEndian(jpeg, sof + 7, 60000, 2);
+    std::vector<unsigned char> png;
+    QVERIFY(cv::imencode(".png", small, png));
+    putBigEndian(png, 16, 60000, 4);  // IHDR: width, height
+    putBigEndian(png, 20, 60000, 4);
+    std::uint32_t crc = 0xFFFFFFFFu;  // over "IHDR" and its 13 bytes
+    for (std::size_t i = 12; i < 29; ++i) {
+      crc ^= png[i];
+      for (int k = 0; k < 8; ++k) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+    }
+    putBigEndian(png, 29, ~crc, 4);
+    for (const auto* bytes : {&jpeg, &png}) {
+      auto image = decodeBytes(*bytes);
+      QVERIFY2(!image, "a 60,000 x 60,000 image was decoded");
+      QVERIFY2(image.error().describe().find("60000 x 60000") != std::string::npos, image.error().describe().c_str());
+    }
+  }
+
   // The stills the exporters write, read back by OpenCV: PNG keeps 16-bit depth exactly and
   // float depth (m) becomes mm; JPEG of a 16-bit image spans 0..255 over its range.
   void encodedStillsDecodeBackToTheirValues() {

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include <jpeglib.h>
 #include <png.h>
@@ -20,6 +21,14 @@ namespace {
 bool isJpeg(std::span<const std::byte> b) {
   return b.size() >= 3 && b[0] == std::byte{0xFF} && b[1] == std::byte{0xD8} && b[2] == std::byte{0xFF};
 }
+// What a header may claim: 16,384 x 16,384 pixels (1 GB at 16-bit RGBA), so that a few
+// damaged or hostile bytes cannot ask for gigabytes; beyond any camera's frame.
+constexpr std::uint64_t kMaxPixels = std::uint64_t{1} << 28;
+std::string tooLarge(std::uint64_t width, std::uint64_t height) {
+  return "claims " + std::to_string(width) + " x " + std::to_string(height) + " pixels, more than " +
+         std::to_string(kMaxPixels) + " (damaged?)";
+}
+
 bool isPng(std::span<const std::byte> b) {
   return b.size() >= 8 && png_sig_cmp(reinterpret_cast<png_const_bytep>(b.data()), 0, 8) == 0;
 }
@@ -63,6 +72,11 @@ StillDecode jpegDecode(std::span<const std::byte> bytes, cv::Mat& out, std::stri
   if (info.num_components != 1 && info.num_components != 3) {  // CMYK, YCCK: imgcodecs converts them
     jpeg_destroy_decompress(&info);
     return StillDecode::Elsewhere;
+  }
+  if (std::uint64_t{info.image_width} * info.image_height > kMaxPixels) {
+    jpeg_destroy_decompress(&info);
+    error = tooLarge(info.image_width, info.image_height);
+    return StillDecode::Failed;
   }
   info.out_color_space = info.num_components == 1 ? JCS_GRAYSCALE : JCS_EXT_BGR;
   jpeg_start_decompress(&info);
@@ -114,6 +128,12 @@ StillDecode pngDecode(std::span<const std::byte> bytes, cv::Mat& out, std::strin
   }
   png_set_read_fn(png, &in, pngRead);
   png_read_info(png, info);
+  const png_uint_32 width = png_get_image_width(png, info), height = png_get_image_height(png, info);
+  if (std::uint64_t{width} * height > kMaxPixels) {
+    png_destroy_read_struct(&png, &info, nullptr);
+    error = tooLarge(width, height);
+    return StillDecode::Failed;
+  }
   const int depth = png_get_bit_depth(png, info), type = png_get_color_type(png, info);
   const bool transparency = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
   // Grey, RGB and RGBA of 8 or 16 bits (depth images, camera frames); the rest (palettes,
@@ -128,8 +148,7 @@ StillDecode pngDecode(std::span<const std::byte> bytes, cv::Mat& out, std::strin
   if (depth == 16) png_set_swap(png);  // little-endian machines
   const int passes = png_set_interlace_handling(png);
   png_read_update_info(png, info);
-  out.create(static_cast<int>(png_get_image_height(png, info)), static_cast<int>(png_get_image_width(png, info)),
-             CV_MAKETYPE(depth == 16 ? CV_16U : CV_8U, channels));
+  out.create(static_cast<int>(height), static_cast<int>(width), CV_MAKETYPE(depth == 16 ? CV_16U : CV_8U, channels));
   for (int pass = 0; pass < passes; ++pass)
     for (int r = 0; r < out.rows; ++r) png_read_row(png, out.ptr<unsigned char>(r), nullptr);
   png_read_end(png, nullptr);
