@@ -39,6 +39,7 @@ fuzz fuzz_mcap 65536 "$seeds"/mcap/*
 export BAGSCOPE_FUZZ_DB3="$seeds/rosbag2/small.db3"
 fuzz fuzz_rosbag2 131072 "$seeds"/rosbag2/*
 fuzz fuzz_write 65536 "$seeds"/*.bag "$seeds"/mcap/*
+fuzz fuzz_image 16384 "$seeds"/image/*
 
 [ "$failed" -eq 0 ] && rm -rf "$work"
 exit "$failed"

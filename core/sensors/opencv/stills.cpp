@@ -18,8 +18,9 @@
 namespace bagscope::sensors::detail {
 namespace {
 
+// As readCompressedImage tells them apart: what starts like either is that format's to judge.
 bool isJpeg(std::span<const std::byte> b) {
-  return b.size() >= 3 && b[0] == std::byte{0xFF} && b[1] == std::byte{0xD8} && b[2] == std::byte{0xFF};
+  return b.size() >= 2 && b[0] == std::byte{0xFF} && b[1] == std::byte{0xD8};
 }
 // What a header may claim: 16,384 x 16,384 pixels (1 GB at 16-bit RGBA), so that a few
 // damaged or hostile bytes cannot ask for gigabytes; beyond any camera's frame.
