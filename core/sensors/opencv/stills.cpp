@@ -22,16 +22,16 @@ namespace {
 bool isJpeg(std::span<const std::byte> b) {
   return b.size() >= 2 && b[0] == std::byte{0xFF} && b[1] == std::byte{0xD8};
 }
+bool isPng(std::span<const std::byte> b) {
+  return b.size() >= 8 && png_sig_cmp(reinterpret_cast<png_const_bytep>(b.data()), 0, 8) == 0;
+}
+
 // What a header may claim: 16,384 x 16,384 pixels (1 GB at 16-bit RGBA), so that a few
 // damaged or hostile bytes cannot ask for gigabytes; beyond any camera's frame.
 constexpr std::uint64_t kMaxPixels = std::uint64_t{1} << 28;
 std::string tooLarge(std::uint64_t width, std::uint64_t height) {
   return "claims " + std::to_string(width) + " x " + std::to_string(height) + " pixels, more than " +
          std::to_string(kMaxPixels) + " (damaged?)";
-}
-
-bool isPng(std::span<const std::byte> b) {
-  return b.size() >= 8 && png_sig_cmp(reinterpret_cast<png_const_bytep>(b.data()), 0, 8) == 0;
 }
 
 // ---- JPEG
@@ -57,7 +57,7 @@ JpegErrors* jpegErrors(JpegErrors& e) {
   return &e;
 }
 
-// Reads the header into `info`; the kind of image it is, or Elsewhere.
+// One or three components into 8-bit grey or BGR; Elsewhere for CMYK and YCCK.
 StillDecode jpegDecode(std::span<const std::byte> bytes, cv::Mat& out, std::string& error) {
   jpeg_decompress_struct info;
   JpegErrors errors;
