@@ -163,7 +163,13 @@ struct PngOutput {
 };
 
 void pngWrite(png_structp png, png_bytep from, png_size_t length) {
-  static_cast<PngOutput*>(png_get_io_ptr(png))->bytes->append(reinterpret_cast<const char*>(from), length);
+  bool failed = false;
+  try {  // no exception may cross libpng's C frames
+    static_cast<PngOutput*>(png_get_io_ptr(png))->bytes->append(reinterpret_cast<const char*>(from), length);
+  } catch (...) {
+    failed = true;
+  }
+  if (failed) png_error(png, "out of memory");
 }
 void pngFlush(png_structp) {}
 void pngWriteFail(png_structp png, png_const_charp text) {
