@@ -67,6 +67,15 @@ Decoded image(const std::string& encoding, std::uint32_t w, std::uint32_t h, std
       std::move(m));
 }
 
+// A sensor_msgs/CompressedImage of `format` holding `data`.
+Decoded compressedImage(const std::string& format, const std::vector<std::uint8_t>& data) {
+  WireWriter m = header();
+  m.str(format)
+      .u32(static_cast<std::uint32_t>(data.size()))
+      .raw(std::string_view(reinterpret_cast<const char*>(data.data()), data.size()));
+  return decodeRos1("sensor_msgs/CompressedImage", "Header header\nstring format\nuint8[] data\n", std::move(m));
+}
+
 struct FieldSpec {
   const char* name;
   std::uint32_t offset;
@@ -204,11 +213,7 @@ private slots:
     QVERIFY(cv::imencode(".png", depth, png));
     std::vector<std::uint8_t> data(12, 0);  // format and quantisation parameters
     data.insert(data.end(), png.begin(), png.end());
-    WireWriter m = header();
-    m.str("16UC1; compressedDepth")
-        .u32(static_cast<std::uint32_t>(data.size()))
-        .raw(std::string_view(reinterpret_cast<const char*>(data.data()), data.size()));
-    auto d = decodeRos1("sensor_msgs/CompressedImage", "Header header\nstring format\nuint8[] data\n", std::move(m));
+    auto d = compressedImage("16UC1; compressedDepth", data);
     auto frame = sensors::readCompressedImage(d.value);
     QVERIFY(frame.has_value());
     QCOMPARE(frame->codec, std::string("png"));
@@ -227,13 +232,6 @@ private slots:
       cv::Mat m(23, 37, type);
       rng.fill(m, cv::RNG::UNIFORM, 0, CV_MAT_DEPTH(type) == CV_16U ? 65536 : 256);
       return m;
-    };
-    auto compressed = [](const std::string& format, const std::vector<unsigned char>& bytes) {
-      WireWriter m = header();
-      m.str(format)
-          .u32(static_cast<std::uint32_t>(bytes.size()))
-          .raw(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
-      return decodeRos1("sensor_msgs/CompressedImage", "Header header\nstring format\nuint8[] data\n", std::move(m));
     };
     struct Case {
       const char* name;
@@ -257,7 +255,7 @@ private slots:
       std::vector<unsigned char> bytes;
       QVERIFY(cv::imencode(c.extension, c.pixels, bytes, c.params));
       cv::Mat expected = cv::imdecode(bytes, cv::IMREAD_UNCHANGED);
-      auto d = compressed(c.extension + 1, bytes);
+      auto d = compressedImage(c.extension + 1, bytes);
       auto frame = sensors::readCompressedImage(d.value);
       QVERIFY2(frame.has_value(), c.name);
       auto image = sensors::decodeCompressed(*frame);
@@ -270,7 +268,7 @@ private slots:
       std::vector<unsigned char> bytes;
       QVERIFY(cv::imencode(extension, noise(CV_8UC3), bytes));
       for (std::size_t i = 40; i < bytes.size(); i += 7) bytes[i] ^= 0x5A;  // past the signature
-      auto d = compressed(extension + 1, bytes);
+      auto d = compressedImage(extension + 1, bytes);
       auto image = sensors::decodeCompressed(*sensors::readCompressedImage(d.value));
       if (image) continue;  // a JPEG decoder may go through damaged entropy-coded data
       QVERIFY2(image.error().describe().find(extension[1] == 'j' ? "JPEG" : "PNG") != std::string::npos,
@@ -284,11 +282,7 @@ private slots:
   void compressedImagesClaimingHugeSizesAreRefused() {
     cv::Mat small(8, 8, CV_8UC3, cv::Scalar(10, 20, 30));
     auto decodeBytes = [](const std::vector<unsigned char>& bytes) {
-      WireWriter m = header();
-      m.str("jpeg or png")
-          .u32(static_cast<std::uint32_t>(bytes.size()))
-          .raw(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
-      auto d = decodeRos1("sensor_msgs/CompressedImage", "Header header\nstring format\nuint8[] data\n", std::move(m));
+      auto d = compressedImage("jpeg or png", bytes);
       return sensors::decodeCompressed(*sensors::readCompressedImage(d.value));
     };
     auto putBigEndian = [](std::vector<unsigned char>& b, std::size_t at, std::uint32_t v, int bytes) {

@@ -41,13 +41,8 @@ public:
     Decoded result = Decoded::Failed;
     guarded(error, [&] {
       cv::Mat decoded;
-      switch (decodeStill(bytes, decoded, error)) {
-        case StillDecode::Done:
-          result = toImage(std::move(decoded), out, error) ? Decoded::Done : Decoded::Failed;
-          break;
-        case StillDecode::Elsewhere: result = Decoded::Elsewhere; break;
-        case StillDecode::Failed: break;
-      }
+      result = decodeStill(bytes, decoded, error);
+      if (result == Decoded::Done && !toImage(std::move(decoded), out, error)) result = Decoded::Failed;
       return true;
     });
     return result;

@@ -58,26 +58,26 @@ JpegErrors* jpegErrors(JpegErrors& e) {
 }
 
 // One or three components into 8-bit grey or BGR; Elsewhere for CMYK and YCCK.
-StillDecode jpegDecode(std::span<const std::byte> bytes, cv::Mat& out, std::string& error) {
+Decoded jpegDecode(std::span<const std::byte> bytes, cv::Mat& out, std::string& error) {
   jpeg_decompress_struct info;
   JpegErrors errors;
   info.err = &jpegErrors(errors)->manager;
   if (setjmp(errors.jump)) {
     jpeg_destroy_decompress(&info);
     error = std::string("is not a readable JPEG: ") + errors.message;
-    return StillDecode::Failed;
+    return Decoded::Failed;
   }
   jpeg_create_decompress(&info);
   jpeg_mem_src(&info, reinterpret_cast<const unsigned char*>(bytes.data()), static_cast<unsigned long>(bytes.size()));
   jpeg_read_header(&info, TRUE);
   if (info.num_components != 1 && info.num_components != 3) {  // CMYK, YCCK: imgcodecs converts them
     jpeg_destroy_decompress(&info);
-    return StillDecode::Elsewhere;
+    return Decoded::Elsewhere;
   }
   if (std::uint64_t{info.image_width} * info.image_height > kMaxPixels) {
     jpeg_destroy_decompress(&info);
     error = tooLarge(info.image_width, info.image_height);
-    return StillDecode::Failed;
+    return Decoded::Failed;
   }
   info.out_color_space = info.num_components == 1 ? JCS_GRAYSCALE : JCS_EXT_BGR;
   jpeg_start_decompress(&info);
@@ -89,7 +89,7 @@ StillDecode jpegDecode(std::span<const std::byte> bytes, cv::Mat& out, std::stri
   }
   jpeg_finish_decompress(&info);
   jpeg_destroy_decompress(&info);
-  return StillDecode::Done;
+  return Decoded::Done;
 }
 
 // ---- PNG
@@ -114,18 +114,18 @@ void pngRead(png_structp png, png_bytep to, png_size_t length) {
   in->at += length;
 }
 
-StillDecode pngDecode(std::span<const std::byte> bytes, cv::Mat& out, std::string& error) {
+Decoded pngDecode(std::span<const std::byte> bytes, cv::Mat& out, std::string& error) {
   PngInput in{bytes, 0, {}};
   png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &in, pngFail, pngQuiet);
   png_infop info = png ? png_create_info_struct(png) : nullptr;
   if (!info) {
     png_destroy_read_struct(&png, nullptr, nullptr);
-    return error = "cannot be decoded: out of memory", StillDecode::Failed;
+    return error = "cannot be decoded: out of memory", Decoded::Failed;
   }
   if (setjmp(png_jmpbuf(png))) {
     png_destroy_read_struct(&png, &info, nullptr);
     error = std::string("is not a readable PNG: ") + in.message;
-    return StillDecode::Failed;
+    return Decoded::Failed;
   }
   png_set_read_fn(png, &in, pngRead);
   png_read_info(png, info);
@@ -133,7 +133,7 @@ StillDecode pngDecode(std::span<const std::byte> bytes, cv::Mat& out, std::strin
   if (std::uint64_t{width} * height > kMaxPixels) {
     png_destroy_read_struct(&png, &info, nullptr);
     error = tooLarge(width, height);
-    return StillDecode::Failed;
+    return Decoded::Failed;
   }
   const int depth = png_get_bit_depth(png, info), type = png_get_color_type(png, info);
   const bool transparency = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
@@ -142,7 +142,7 @@ StillDecode pngDecode(std::span<const std::byte> bytes, cv::Mat& out, std::strin
   if ((depth != 8 && depth != 16) || transparency ||
       (type != PNG_COLOR_TYPE_GRAY && type != PNG_COLOR_TYPE_RGB && type != PNG_COLOR_TYPE_RGB_ALPHA)) {
     png_destroy_read_struct(&png, &info, nullptr);
-    return StillDecode::Elsewhere;
+    return Decoded::Elsewhere;
   }
   const int channels = type == PNG_COLOR_TYPE_GRAY ? 1 : type == PNG_COLOR_TYPE_RGB ? 3 : 4;
   if (channels > 1) png_set_bgr(png);
@@ -154,7 +154,7 @@ StillDecode pngDecode(std::span<const std::byte> bytes, cv::Mat& out, std::strin
     for (int r = 0; r < out.rows; ++r) png_read_row(png, out.ptr<unsigned char>(r), nullptr);
   png_read_end(png, nullptr);
   png_destroy_read_struct(&png, &info, nullptr);
-  return StillDecode::Done;
+  return Decoded::Done;
 }
 
 struct PngOutput {
@@ -180,10 +180,10 @@ void pngWriteFail(png_structp png, png_const_charp text) {
 
 }  // namespace
 
-StillDecode decodeStill(std::span<const std::byte> bytes, cv::Mat& out, std::string& error) {
+Decoded decodeStill(std::span<const std::byte> bytes, cv::Mat& out, std::string& error) {
   if (isJpeg(bytes)) return jpegDecode(bytes, out, error);
   if (isPng(bytes)) return pngDecode(bytes, out, error);
-  return StillDecode::Elsewhere;
+  return Decoded::Elsewhere;
 }
 
 bool encodeJpeg(const cv::Mat& in, int quality, std::string& out, std::string& error) {

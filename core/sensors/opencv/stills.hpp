@@ -8,13 +8,15 @@
 
 #include <opencv2/core.hpp>
 
+#include "core/sensors/detail/opencv_module.hpp"
+
 namespace bagscope::sensors::detail {
 
-enum class StillDecode { Done, Failed, Elsewhere };
+using Decoded = OpenCvModule::Decoded;
 /// JPEG (grey or colour) and PNG (grey, RGB or RGBA; 8 or 16 bits) into 8-bit BGR(A) or
 /// grey, 16-bit kept. Elsewhere for any other format or kind (CMYK JPEG, palette PNG, …),
 /// which imgcodecs decodes; Failed with `error` for damaged data.
-StillDecode decodeStill(std::span<const std::byte> bytes, cv::Mat& out, std::string& error);
+Decoded decodeStill(std::span<const std::byte> bytes, cv::Mat& out, std::string& error);
 
 /// 8-bit grey or BGR (BGRA: alpha dropped) to baseline JPEG.
 bool encodeJpeg(const cv::Mat& in, int quality, std::string& out, std::string& error);
