@@ -30,7 +30,6 @@
 #include <cstdio>
 
 #include <QJsonArray>
-#include <QSurfaceFormat>
 
 #include <qcustomplot.h>
 
@@ -102,7 +101,8 @@ std::vector<double> stepFrames(Document& d, PanelT& panel, QWidget* view, const 
     t.start();
     d.setPlayhead(index[static_cast<std::size_t>(i)].logTimeNs);
     waitFor(&panel, SIGNAL(frameShown()), 10000);
-    view->repaint();  // painted, not just scheduled
+    if (auto* scene = qobject_cast<VtkView*>(view)) scene->frame();  // drawn on its thread
+    view->repaint();                                                 // painted, not just scheduled
     QApplication::processEvents();
     out.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
   }
@@ -310,7 +310,6 @@ int main(int argc, char** argv) {
   QTemporaryDir settings;
   qputenv("XDG_CONFIG_HOME", QFile::encodeName(settings.filePath(QStringLiteral("config"))));
   qputenv("XDG_DATA_HOME", QFile::encodeName(settings.filePath(QStringLiteral("data"))));
-  QSurfaceFormat::setDefaultFormat(VtkView::defaultFormat());  // the 3D view's OpenGL
   QApplication app(argc, argv);
   if (argc == 4 && QString::fromLocal8Bit(argv[1]) == QLatin1String("video"))
     return videoBench(QString::fromLocal8Bit(argv[2]), QString::fromLocal8Bit(argv[3]));
@@ -388,8 +387,8 @@ int main(int argc, char** argv) {
       qint64 due = s->index(followed)[*at].logTimeNs;
       if (const auto* m = window.inspector()->model()->message(); m && m->row <= *at)
         lagMs->push_back(static_cast<double>(due - s->index(followed)[m->row].logTimeNs) / 10 / 1e6);
-      if (cloud && !cloud->frames().empty())
-        cloudLagMs->push_back(std::max(0.0, static_cast<double>(due - cloud->frames().back().logTimeNs) / 10 / 1e6));
+      if (cloud && cloud->sceneLogTimeNs() > 0)  // the cloud in the 3D view's scene
+        cloudLagMs->push_back(std::max(0.0, static_cast<double>(due - cloud->sceneLogTimeNs()) / 10 / 1e6));
     });
     window.playback()->setSpeed(10);
     phase.restart();

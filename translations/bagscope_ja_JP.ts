@@ -2797,6 +2797,13 @@ t = 時刻（秒）
     </message>
 </context>
 <context>
+    <name>bagscope::widgets::VtkView</name>
+    <message>
+        <source>The 3D view needs OpenGL 3.2, which this system lacks.</source>
+        <translation>3D ビューには OpenGL 3.2 が必要ですが、このシステムにはありません。</translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
         <source>Opens ROS recordings without ROS.</source>

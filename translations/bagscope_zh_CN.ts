@@ -2797,6 +2797,13 @@ t = 时间（秒）
     </message>
 </context>
 <context>
+    <name>bagscope::widgets::VtkView</name>
+    <message>
+        <source>The 3D view needs OpenGL 3.2, which this system lacks.</source>
+        <translation>3D 视图需要 OpenGL 3.2，而此系统没有。</translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
         <source>Opens ROS recordings without ROS.</source>

@@ -8,7 +8,6 @@
 #include <QIcon>
 #include <QLibraryInfo>
 #include <QLocale>
-#include <QSurfaceFormat>
 #include <QTranslator>
 
 #include <algorithm>
@@ -17,7 +16,6 @@
 
 #include "bagscope/build_info.hpp"
 #include "widgets/async/unexpected_error.hpp"
-#include "widgets/panels/scene3d/vtk_view.hpp"
 #include "widgets/shell/layout_render.hpp"
 #include "widgets/shell/main_window.hpp"
 #include "widgets/shell/settings.hpp"
@@ -98,8 +96,6 @@ int main(int argc, char** argv) {
   // Rendering needs no screen: Qt's offscreen platform unless the caller chose one.
   const bool rendering = std::any_of(argv, argv + argc, [](const char* a) { return std::strcmp(a, "--render") == 0; });
   if (rendering && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-  // The 3D view's OpenGL context (VTK needs 3.2 core) is chosen before the application.
-  QSurfaceFormat::setDefaultFormat(bagscope::widgets::VtkView::defaultFormat());
   bagscope::widgets::Application app(argc, argv);  // reports exceptions that escape a slot
   QApplication::setApplicationName(QStringLiteral("Bagscope"));
   QApplication::setOrganizationName(QStringLiteral("Bagscope"));

@@ -21,7 +21,6 @@
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QMenu>
-#include <QSurfaceFormat>
 #include <QTcpServer>
 #include <QTcpSocket>
 
@@ -115,12 +114,3 @@ inline void setUpPanelTest(const QString& settingsDir) {
 
 using bagscope::test::compareImages;
 using bagscope::test::compareToBaseline;
-
-/// main() of a panel test: the 3D view's OpenGL format is set before the application.
-#define BAGSCOPE_PANEL_TEST_MAIN(TestClass)                                        \
-  int main(int argc, char** argv) {                                                \
-    QSurfaceFormat::setDefaultFormat(bagscope::widgets::VtkView::defaultFormat()); \
-    QApplication app(argc, argv);                                                  \
-    TestClass test;                                                                \
-    return QTest::qExec(&test, argc, argv);                                        \
-  }

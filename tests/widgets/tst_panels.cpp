@@ -528,5 +528,5 @@ private slots:
   }
 };
 
-BAGSCOPE_PANEL_TEST_MAIN(TestPanels)
+QTEST_MAIN(TestPanels)
 #include "tst_panels.moc"

@@ -1098,5 +1098,5 @@ private slots:
   }
 };
 
-BAGSCOPE_PANEL_TEST_MAIN(TestPlotPanel)
+QTEST_MAIN(TestPlotPanel)
 #include "tst_plot_panel.moc"

@@ -24,6 +24,7 @@
 #include "widgets/panels/image_panel.hpp"
 #include "widgets/panels/plot/plot_panel.hpp"
 #include "widgets/panels/scene3d/cloud_panel.hpp"
+#include "widgets/panels/scene3d/vtk_view.hpp"
 #include "widgets/qt_text.hpp"
 #include "widgets/shell/document.hpp"
 #include "widgets/shell/layouts.hpp"
@@ -187,7 +188,8 @@ int renderLayout(const RenderRequest& r) {
           worse(3);
           continue;
         }
-        QCoreApplication::processEvents();  // drawn before it is grabbed
+        QCoreApplication::processEvents();                                         // drawn before it is grabbed
+        if (auto* c = qobject_cast<CloudPanel*>(panel.get())) c->view()->frame();  // drawn on its thread
         QSaveFile out(file);
         if (!out.open(QIODevice::WriteOnly) || !panel->grab().toImage().save(&out, "PNG") || !out.commit()) {
           say(QStringLiteral("render: %1: %2").arg(file, out.errorString()));

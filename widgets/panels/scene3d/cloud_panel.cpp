@@ -32,6 +32,7 @@
 
 #include <cmath>
 #include <numeric>
+#include <utility>
 
 #include "core/base/text.hpp"
 #include "core/sensors/sensors.hpp"
@@ -262,6 +263,12 @@ CloudPanel::CloudPanel(Document* document, QWidget* parent)
   layOutControls();
   setUpScene();
   connectControls();
+  connect(view_, &VtkView::rendered, this, [this] {
+    const int change = std::exchange(putOff_, 0);
+    if (change & kRebuild) rebuild();  // with the layers
+    else if (change & kLayers) rebuildLayers();
+    if (change & kFollow) followFrame();
+  });
   sessionChanged();
 }
 
@@ -344,6 +351,7 @@ void CloudPanel::layOutControls() {
 
 // The grid, axes and cloud actors on a dark background.
 void CloudPanel::setUpScene() {
+  auto scene = view_->lockScene();
   vtkRenderer* renderer = view_->renderer();
   renderer->SetBackground(0.12, 0.12, 0.14);
   renderer->AddActor(scene_->grid.actor);
@@ -382,10 +390,12 @@ void CloudPanel::connectControls() {
   });
   connect(range_, &ColourRange::changed, this, &CloudPanel::rebuild);
   connect(pointSize_, &QSpinBox::valueChanged, this, [this](int size) {
+    auto scene = view_->lockScene();
     scene_->cloud.actor->GetProperty()->SetPointSize(static_cast<float>(size));
     view_->render();
   });
   connect(grid_, &QCheckBox::toggled, this, [this](bool on) {
+    auto scene = view_->lockScene();
     scene_->grid.actor->SetVisibility(on);
     view_->render();
   });
@@ -410,7 +420,11 @@ void CloudPanel::connectControls() {
   });
 }
 
-CloudPanel::~CloudPanel() { mailbox_->close(); }
+CloudPanel::~CloudPanel() {
+  mailbox_->close();
+  auto scene = view_->lockScene();  // after the frame being drawn
+  scene_.reset();
+}
 
 void CloudPanel::sessionChanged() {
   // PointCloud2 before LaserScan by default.
@@ -484,6 +498,7 @@ std::size_t CloudPanel::pointsDrawn() const {
 }
 
 std::size_t CloudPanel::pointsOnScreen() const {
+  auto scene = view_->lockScene();
   return static_cast<std::size_t>(scene_->cloud.data->GetNumberOfPoints());
 }
 
@@ -616,6 +631,8 @@ void CloudPanel::showStatus() {
 }
 
 void CloudPanel::rebuild() {
+  auto scene = lockScene(kRebuild);
+  if (!scene.owns_lock()) return;
   // Colour range over what is shown, unless the user fixed it.
   double low = range_->low(), high = range_->high();
   if (range_->autoRange()) {
@@ -662,6 +679,7 @@ void CloudPanel::rebuild() {
     rgb.resize(3 * kept);
   }
   fill(scene_->cloud.data, xyz, rgb, false);
+  sceneLogTimeNs_ = frames_.empty() ? 0 : frames_.back().logTimeNs;
   // Axes of the fixed frame (1 m) and a triad for every TF frame at the playhead.
   Lines axes;
   axes.add({0, 0, 0}, {1, 0, 0}, Qt::red);
@@ -679,6 +697,7 @@ void CloudPanel::rebuild() {
     }
   }
   fill(scene_->axes.data, axes.xyz, axes.rgb, true);
+  view_->render();  // the layers below may be unchanged, and render nothing themselves
   rebuildLayers();
 }
 
@@ -687,6 +706,8 @@ void CloudPanel::rebuildLayers() {
   // Drawn once per playhead and settings: the cloud's arrival after a step asks again.
   auto key = std::tuple{document_->playheadNs(), fixed, layersVersion_, tf_.get()};
   if (key == layersBuilt_) return;
+  auto scene = lockScene(kLayers);
+  if (!scene.owns_lock()) return;
   layersBuilt_ = key;
   layerNotes_.clear();
   auto parts = layers_->geometryAt(document_->playheadNs(), tf_.get(), fixed.toStdString(), layerNotes_);
@@ -734,6 +755,14 @@ void CloudPanel::rebuildLayers() {
   layerStatus_->setText(layerNotes_.join(QLatin1Char('\n')));
   layerStatus_->setVisible(!layerNotes_.isEmpty());
   view_->render();
+}
+
+// The scene's lock (vtk_view.hpp). While playing, none if a frame is being drawn: `change`
+// is then made once it is shown, and the GUI thread never waits for the render thread.
+std::unique_lock<std::recursive_mutex> CloudPanel::lockScene(int change) {
+  auto lock = document_->isPlaying() ? view_->tryLockScene() : view_->lockScene();
+  if (!lock.owns_lock()) putOff_ |= change;
+  return lock;
 }
 
 QMenu* CloudPanel::layersMenu() {
@@ -813,6 +842,7 @@ QDialog* CloudPanel::showLayerSettings() {
 }
 
 QString CloudPanel::colourBarText() const {
+  auto scene = view_->lockScene();
   if (!scene_->colourBar->GetVisibility()) return {};
   const double* r = scene_->colourTable->GetRange();
   return QStringLiteral("%1 %2 – %3").arg(QString::fromUtf8(scene_->colourBar->GetTitle())).arg(r[0]).arg(r[1]);
@@ -843,6 +873,8 @@ void CloudPanel::followFrame() {
   auto t = tf_->lookup(fixed.toStdString(), frame.toStdString(), document_->playheadNs());
   if (!t) return followed_.reset();
   const auto origin = t->apply({0, 0, 0});
+  auto scene = lockScene(kFollow);
+  if (!scene.owns_lock()) return;
   vtkCamera* c = view_->renderer()->GetActiveCamera();
   double focal[3], position[3];
   c->GetFocalPoint(focal);
@@ -863,6 +895,7 @@ void CloudPanel::topView() { lookFrom({0, 0, 30}, {0, 1, 0}); }
 void CloudPanel::sideView() { lookFrom({0, -30, 0}, {0, 0, 1}); }
 
 void CloudPanel::lookFrom(std::array<double, 3> position, std::array<double, 3> up) {
+  auto scene = view_->lockScene();
   vtkRenderer* r = view_->renderer();
   vtkCamera* c = r->GetActiveCamera();
   c->SetFocalPoint(0, 0, 0);

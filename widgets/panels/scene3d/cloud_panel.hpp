@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <tuple>
@@ -91,8 +92,11 @@ public:
 
   void setTopic(const QString& name) override;
   QString topic() const;
-  /// The frames drawn now (newest last).
+  /// The frames read for the playhead (newest last); while playing, those that came while the
+  /// view was drawing reach the scene when that frame is shown.
   const std::deque<CloudFrame>& frames() const { return frames_; }
+  /// The log time of the newest cloud in the scene: drawn in the frame being drawn or the next.
+  qint64 sceneLogTimeNs() const { return sceneLogTimeNs_; }
   std::size_t pointsDrawn() const;
   /// While playing, a cloud the view cannot draw within a frame budget (a software renderer
   /// takes 30-50 ms for 100,000 points) is drawn thinned, every drawEvery()-th point, and
@@ -149,6 +153,9 @@ private:
   /// How thin to draw the next frame: from whether it is playing and the last drawing's time.
   void paceDrawing();
   void rebuildLayers();  // the layers at the playhead
+  /// Scene changes put off while a frame is drawn, made when it is shown.
+  enum PutOff : int { kRebuild = 1, kLayers = 2, kFollow = 4 };
+  std::unique_lock<std::recursive_mutex> lockScene(int change);
   QMenu* layersMenu();
   void loadTf();
 
@@ -180,6 +187,8 @@ private:
   bool cameraSet_ = false;
   int version_ = 0;
   int drawEvery_ = 1;
+  int putOff_ = 0;
+  qint64 sceneLogTimeNs_ = 0;  // scene changes to make when the frame being drawn is shown
   int frameBudgetMs_ = 25;
 
   QString pendingField_, pendingFrame_, pendingFollow_;

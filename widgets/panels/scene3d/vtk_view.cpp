@@ -2,11 +2,17 @@
 
 #include <QElapsedTimer>
 #include <QMouseEvent>
+#include <QOffscreenSurface>
 #include <QOpenGLContext>
 #include <QOpenGLExtraFunctions>
+#include <QPainter>
+#include <QThread>
 #include <QWheelEvent>
 
+#include <atomic>
 #include <cmath>
+#include <condition_variable>
+#include <optional>
 
 #include <vtkCallbackCommand.h>
 #include <vtkCamera.h>
@@ -18,7 +24,6 @@
 #include <vtkOpenGLFramebufferObject.h>
 #include <vtkOpenGLState.h>
 #include <vtkRenderer.h>
-#include <vtkSmartPointer.h>
 
 namespace bagscope::widgets {
 namespace {
@@ -33,51 +38,12 @@ unsigned long buttonEvent(Qt::MouseButton button, bool press) {
   }
 }
 
-}  // namespace
-
-struct VtkView::Impl {
-  VtkView* widget = nullptr;
-  vtkNew<vtkGenericOpenGLRenderWindow> window;
-  vtkNew<vtkRenderer> renderer;
-  vtkNew<vtkGenericRenderWindowInteractor> interactor;
-  vtkNew<vtkInteractorStyleTrackballCamera> style;
-  vtkNew<vtkCallbackCommand> observer;
-  bool ready = false;
-  qint64 lastRenderMs = 0;
-
-  // VTK asks about and for the widget's context, and says when a frame is done.
-  static void onEvent(vtkObject*, unsigned long event, void* self, void* callData) {
-    auto* impl = static_cast<Impl*>(self);
-    QOpenGLContext* context = impl->widget->context();
-    switch (event) {
-      case vtkCommand::WindowMakeCurrentEvent:
-        // The context alone: QOpenGLWidget::makeCurrent() would also bind the widget's
-        // framebuffer behind VTK's back while VTK is filling its own.
-        if (context && QOpenGLContext::currentContext() != context) context->makeCurrent(context->surface());
-        break;
-      case vtkCommand::WindowIsCurrentEvent:
-        *static_cast<bool*>(callData) = context && QOpenGLContext::currentContext() == context;
-        break;
-      case vtkCommand::RenderEvent:  // the interactor wants a new frame (camera moved)
-        impl->widget->update();
-        break;
-      default: break;
-    }
-  }
-
-  double dpr() const { return widget->devicePixelRatioF(); }
-  void setEventPosition(const QPointF& p, Qt::KeyboardModifiers m) {
-    interactor->SetEventInformationFlipY(static_cast<int>(p.x() * dpr()), static_cast<int>(p.y() * dpr()),
-                                         (m & Qt::ControlModifier) ? 1 : 0, (m & Qt::ShiftModifier) ? 1 : 0);
-  }
-};
-
-QSurfaceFormat VtkView::defaultFormat() {
+// OpenGL 3.2 core, what VTK needs; no multisampling (Mesa's software renderer has none).
+QSurfaceFormat vtkFormat() {
   QSurfaceFormat f;
   f.setRenderableType(QSurfaceFormat::OpenGL);
   f.setVersion(3, 2);
   f.setProfile(QSurfaceFormat::CoreProfile);
-  f.setSwapBehavior(QSurfaceFormat::DoubleBuffer);
   f.setRedBufferSize(8);
   f.setGreenBufferSize(8);
   f.setBlueBufferSize(8);
@@ -88,110 +54,265 @@ QSurfaceFormat VtkView::defaultFormat() {
   return f;
 }
 
-VtkView::VtkView(QWidget* parent) : QOpenGLWidget(parent), impl_(std::make_unique<Impl>()) {
+}  // namespace
+
+struct VtkView::Impl {
+  VtkView* widget = nullptr;
+  // Declared before VTK's objects, which are released in the context before it goes.
+  QOffscreenSurface surface;                // made on the GUI thread, drawn on on the render thread
+  QThread thread;                           // the render thread
+  std::unique_ptr<QOpenGLContext> context;  // lives on `thread` once made
+  mutable std::recursive_mutex scene;       // see lockScene()
+  vtkNew<vtkGenericOpenGLRenderWindow> window;
+  vtkNew<vtkRenderer> renderer;
+  vtkNew<vtkGenericRenderWindowInteractor> interactor;
+  vtkNew<vtkInteractorStyleTrackballCamera> style;
+  vtkNew<vtkCallbackCommand> observer;
+
+  // The GUI thread's.
+  bool noGl = false;     // no OpenGL 3.2 context could be made
+  bool wanted = true;    // the scene changed since the frame being drawn or shown was asked for
+  bool drawing = false;  // a frame is being drawn
+  QImage frame;          // the frame shown
+  // Handed from the render thread to the GUI thread: the frame drawn (null: it could not be).
+  std::mutex doneMutex;
+  std::condition_variable doneChanged;
+  std::optional<QImage> done;
+  std::atomic<qint64> lastRenderMs{0};
+  bool ready = false;  // the render thread's: VTK set up in the context
+
+  // VTK asks about and for the context (on the render thread), and the interactor for a new
+  // frame (on the GUI thread).
+  static void onEvent(vtkObject*, unsigned long event, void* self, void* callData) {
+    auto* impl = static_cast<Impl*>(self);
+    QOpenGLContext* context = impl->context.get();
+    switch (event) {
+      case vtkCommand::WindowMakeCurrentEvent:
+        if (context && QOpenGLContext::currentContext() != context) context->makeCurrent(&impl->surface);
+        break;
+      case vtkCommand::WindowIsCurrentEvent:
+        *static_cast<bool*>(callData) = context && QOpenGLContext::currentContext() == context;
+        break;
+      case vtkCommand::RenderEvent: impl->widget->render(); break;
+      default: break;
+    }
+  }
+
+  double dpr() const { return widget->devicePixelRatioF(); }
+  QSize devicePixels() const {
+    return {static_cast<int>(widget->width() * dpr()), static_cast<int>(widget->height() * dpr())};
+  }
+  void setEventPosition(const QPointF& p, Qt::KeyboardModifiers m) {
+    interactor->SetEventInformationFlipY(static_cast<int>(p.x() * dpr()), static_cast<int>(p.y() * dpr()),
+                                         (m & Qt::ControlModifier) ? 1 : 0, (m & Qt::ShiftModifier) ? 1 : 0);
+  }
+
+  // GUI thread: draws the scene as it is now on the render thread, unless a frame is being
+  // drawn (then wanted stays set, and take() asks again).
+  void start() {
+    if (drawing || noGl) return;
+    if (!context) {  // the first frame: the context, moved to a thread of its own
+      surface.setFormat(vtkFormat());
+      surface.create();
+      context = std::make_unique<QOpenGLContext>();
+      context->setFormat(vtkFormat());
+      if (!surface.isValid() || !context->create()) {
+        context.reset();
+        noGl = true;
+        widget->update();
+        return;
+      }
+      thread.setObjectName(QStringLiteral("3D view"));
+      thread.start();
+      context->moveToThread(&thread);
+    }
+    drawing = true;
+    wanted = false;
+    const QSize size = devicePixels();
+    const double ratio = dpr();
+    QMetaObject::invokeMethod(
+        context.get(), [this, size, ratio] { draw(size, ratio); }, Qt::QueuedConnection);
+  }
+
+  // Render thread: renders the scene at `size` and reads the frame back for take().
+  void draw(QSize size, double ratio) {
+    QImage image;
+    {
+      VtkView::SceneLock lock(scene);
+      if (!size.isEmpty() && context->makeCurrent(&surface)) image = renderAndRead(size, ratio);
+    }
+    {
+      std::lock_guard<std::mutex> lock(doneMutex);
+      done = std::move(image);
+    }
+    doneChanged.notify_all();
+    QMetaObject::invokeMethod(
+        widget, [this] { take(true); }, Qt::QueuedConnection);
+  }
+
+  QImage renderAndRead(QSize size, double ratio) {
+    if (!ready) {
+      window->SetOwnContext(false);
+      window->SetForceMaximumHardwareLineWidth(1);
+      window->SetReadyForRendering(true);
+      window->OpenGLInitContext();
+      if (!interactor->GetInitialized()) interactor->Initialize();
+      ready = true;
+    }
+    interactor->UpdateSize(size.width(), size.height());
+    window->SetSize(size.width(), size.height());
+    // VTK re-reads the GL state it caches (ours since it last drew), and puts it back after.
+    window->GetState()->Reset();
+    window->GetState()->Push();
+    QElapsedTimer timer;
+    timer.start();
+    window->Render();
+    lastRenderMs = timer.elapsed();
+    window->GetState()->Pop();
+    context->makeCurrent(&surface);  // rendering may have switched contexts
+    // The frame is in VTK's display framebuffer. VTK leaves alpha as it rendered it (0 for
+    // the background): make it opaque, then read the rows (bottom up) into the image.
+    auto* f = context->extraFunctions();
+    vtkOpenGLFramebufferObject* drawn = window->GetDisplayFramebuffer();
+    const int w = std::min(drawn->GetLastSize()[0], size.width()), h = std::min(drawn->GetLastSize()[1], size.height());
+    f->glBindFramebuffer(GL_FRAMEBUFFER, drawn->GetFBOIndex());
+    f->glDisable(GL_SCISSOR_TEST);
+    const GLenum buffers[1] = {GL_COLOR_ATTACHMENT0};
+    f->glDrawBuffers(1, buffers);
+    f->glReadBuffer(GL_COLOR_ATTACHMENT0);
+    f->glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_TRUE);
+    f->glClearColor(0, 0, 0, 1);
+    f->glViewport(0, 0, w, h);
+    f->glClear(GL_COLOR_BUFFER_BIT);
+    f->glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    QImage read(w, h, QImage::Format_RGBA8888);
+    f->glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    f->glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, read.bits());
+    f->glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    QImage image = read.mirrored();
+    image.setDevicePixelRatio(ratio);
+    return image;
+  }
+
+  // GUI thread: shows the frame drawn, if there is one; then, if `next` and the scene changed
+  // meanwhile, draws again. False: none was there.
+  bool take(bool next) {
+    std::optional<QImage> image;
+    {
+      std::lock_guard<std::mutex> lock(doneMutex);
+      image.swap(done);
+    }
+    if (!image) return false;
+    drawing = false;
+    if (image->isNull()) noGl = true;  // the context could not be used: say so
+    else frame = std::move(*image);
+    widget->update();
+    emit widget->rendered();
+    if (next && wanted && widget->isVisible()) start();
+    return true;
+  }
+
+  // GUI thread: waits for the frame being drawn and shows it.
+  void finishDrawing() {
+    std::unique_lock<std::mutex> lock(doneMutex);
+    doneChanged.wait(lock, [this] { return done.has_value(); });
+    lock.unlock();
+    take(false);
+  }
+};
+
+VtkView::VtkView(QWidget* parent) : QWidget(parent), impl_(std::make_unique<Impl>()) {
   impl_->widget = this;
   setMinimumSize(200, 150);
   setFocusPolicy(Qt::StrongFocus);
+  setAttribute(Qt::WA_OpaquePaintEvent);  // paintEvent covers the widget
   impl_->window->AddRenderer(impl_->renderer);
   impl_->observer->SetClientData(impl_.get());
   impl_->observer->SetCallback(&Impl::onEvent);
   for (auto event : {vtkCommand::WindowMakeCurrentEvent, vtkCommand::WindowIsCurrentEvent})
     impl_->window->AddObserver(event, impl_->observer);
-  // The interactor does not render by itself: it asks (RenderEvent) and paintGL renders.
+  // The interactor does not render by itself: it asks (RenderEvent), and render() draws.
   impl_->interactor->SetRenderWindow(impl_->window);
   impl_->interactor->SetInteractorStyle(impl_->style);
   impl_->interactor->EnableRenderOff();
   impl_->interactor->AddObserver(vtkCommand::RenderEvent, impl_->observer);
   impl_->window->SetReadyForRendering(false);
-  // The frame stays in VTK's framebuffer; paintGL copies it into the widget's.
+  // The frame stays in VTK's framebuffer, from where it is read.
   impl_->window->SetFrameBlitModeToNoBlit();
-  impl_->window->SetMultiSamples(0);  // Mesa's software renderer has no multisampled FBOs
+  impl_->window->SetMultiSamples(0);
 }
 
 VtkView::~VtkView() {
-  if (context()) disconnect(context(), nullptr, this, nullptr);  // it dies after us: no release then
-  makeCurrent();                                                 // VTK releases its GL resources in our context
-  impl_->window->Finalize();
-  doneCurrent();
+  if (!impl_->context) return;
+  // After the frame being drawn: VTK releases its GL resources in the context, which goes
+  // back to this thread to be deleted with the view.
+  Impl* impl = impl_.get();
+  QThread* here = QThread::currentThread();
+  QMetaObject::invokeMethod(
+      impl->context.get(),
+      [impl, here] {
+        SceneLock lock(impl->scene);
+        if (impl->ready && impl->context->makeCurrent(&impl->surface)) impl->window->Finalize();
+        impl->context->doneCurrent();
+        impl->context->moveToThread(here);
+      },
+      Qt::BlockingQueuedConnection);
+  impl->thread.quit();
+  impl->thread.wait();
 }
+
+VtkView::SceneLock VtkView::lockScene() const { return SceneLock(impl_->scene); }
+VtkView::SceneLock VtkView::tryLockScene() const { return SceneLock(impl_->scene, std::try_to_lock); }
 
 vtkRenderer* VtkView::renderer() const { return impl_->renderer; }
 
 qint64 VtkView::lastRenderMs() const { return impl_->lastRenderMs; }
 
-void VtkView::initializeGL() {
-  auto& w = *impl_->window;
-  // Floating or docking the panel moves the widget to another window: Qt destroys this
-  // context and makes a new one (initializeGL again). VTK's buffers, shaders and textures
-  // belong to the old one: release them there, and VTK makes them anew in the new one.
-  connect(
-      context(), &QOpenGLContext::aboutToBeDestroyed, this,
-      [this] {
-        makeCurrent();
-        impl_->window->ReleaseGraphicsResources(impl_->window);
-        impl_->ready = false;
-        doneCurrent();
-      },
-      Qt::DirectConnection);
-  w.SetOwnContext(false);
-  w.SetForceMaximumHardwareLineWidth(1);
-  w.SetReadyForRendering(true);
-  w.OpenGLInitContext();
-  if (!impl_->interactor->GetInitialized()) impl_->interactor->Initialize();
-  impl_->ready = true;
-  resizeGL(width(), height());
+void VtkView::render() {
+  impl_->wanted = true;
+  if (isVisible()) impl_->start();
 }
 
-void VtkView::resizeGL(int w, int h) {
-  auto dpr = devicePixelRatioF();
-  int dw = static_cast<int>(w * dpr), dh = static_cast<int>(h * dpr);
-  impl_->interactor->UpdateSize(dw, dh);
-  impl_->window->SetSize(dw, dh);
+QImage VtkView::frame() {
+  for (;;) {
+    if (impl_->drawing) impl_->finishDrawing();
+    else if (impl_->noGl || (!impl_->wanted && impl_->frame.size() == impl_->devicePixels())) return impl_->frame;
+    else impl_->start();
+  }
 }
 
-void VtkView::paintGL() {
-  if (!impl_->ready) return;
-  // Qt bound its own framebuffer since VTK last looked: VTK re-reads the GL state it
-  // caches, and puts it back afterwards.
-  impl_->window->GetState()->Reset();
-  impl_->window->GetState()->Push();
-  QElapsedTimer drawing;
-  drawing.start();
-  impl_->window->Render();
-  impl_->lastRenderMs = drawing.elapsed();
-  impl_->window->GetState()->Pop();
-  makeCurrent();  // rendering may have switched contexts
-  // VTK drew into its own framebuffer: copy it into the widget's.
-  auto* f = context()->extraFunctions();
-  f->glBindFramebuffer(GL_DRAW_FRAMEBUFFER, defaultFramebufferObject());
-  const GLenum buffers[1] = {GL_COLOR_ATTACHMENT0};
-  f->glDrawBuffers(1, buffers);
-  f->glDisable(GL_SCISSOR_TEST);
-  int* size = impl_->window->GetRenderFramebuffer()->GetLastSize();
-  int dw = static_cast<int>(width() * devicePixelRatioF()), dh = static_cast<int>(height() * devicePixelRatioF());
-  impl_->window->BlitDisplayFramebuffer(0, 0, 0, size[0], size[1], 0, 0, dw, dh, GL_COLOR_BUFFER_BIT, GL_LINEAR);
-  // VTK leaves alpha as it rendered it (0 for the background); Qt composes the widget with
-  // its alpha, so make it opaque or the view shows through as black (Mesa).
-  GLboolean mask[4];
-  f->glGetBooleanv(GL_COLOR_WRITEMASK, mask);
-  f->glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_TRUE);
-  f->glClearColor(0, 0, 0, 1);
-  f->glViewport(0, 0, dw, dh);
-  f->glClear(GL_COLOR_BUFFER_BIT);
-  f->glColorMask(mask[0], mask[1], mask[2], mask[3]);
+void VtkView::showEvent(QShowEvent*) {
+  if (impl_->wanted) impl_->start();
+}
+
+void VtkView::resizeEvent(QResizeEvent*) { render(); }
+
+void VtkView::paintEvent(QPaintEvent*) {
+  QPainter painter(this);
+  const QImage& shown = impl_->frame;
+  if (shown.isNull() || shown.deviceIndependentSize() != QSizeF(size())) painter.fillRect(rect(), QColor(31, 31, 36));
+  if (!shown.isNull()) painter.drawImage(QPointF(0, 0), shown);
+  else if (impl_->noGl) {
+    painter.setPen(Qt::white);
+    painter.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap,
+                     tr("The 3D view needs OpenGL 3.2, which this system lacks."));
+  }
 }
 
 void VtkView::mousePressEvent(QMouseEvent* e) {
+  auto scene = lockScene();
   impl_->setEventPosition(e->position(), e->modifiers());
   if (auto event = buttonEvent(e->button(), true)) impl_->interactor->InvokeEvent(event);
 }
 
 void VtkView::mouseMoveEvent(QMouseEvent* e) {
+  auto scene = lockScene();
   impl_->setEventPosition(e->position(), e->modifiers());
   impl_->interactor->InvokeEvent(vtkCommand::MouseMoveEvent);
 }
 
 void VtkView::mouseReleaseEvent(QMouseEvent* e) {
+  auto scene = lockScene();
   impl_->setEventPosition(e->position(), e->modifiers());
   if (auto event = buttonEvent(e->button(), false)) impl_->interactor->InvokeEvent(event);
 }
@@ -202,6 +323,7 @@ void VtkView::wheelEvent(QWheelEvent* e) {
 }
 
 QPointF VtkView::toWidget(const std::array<double, 3>& p) const {
+  auto scene = lockScene();
   vtkRenderer* r = impl_->renderer;
   r->SetWorldPoint(p[0], p[1], p[2], 1.0);
   r->WorldToDisplay();
@@ -211,6 +333,7 @@ QPointF VtkView::toWidget(const std::array<double, 3>& p) const {
 }
 
 std::array<double, 3> VtkView::underPointer(QPointF at) const {
+  auto scene = lockScene();
   vtkRenderer* r = impl_->renderer;
   const auto focal = focalPoint();
   r->SetWorldPoint(focal[0], focal[1], focal[2], 1.0);
@@ -225,12 +348,14 @@ std::array<double, 3> VtkView::underPointer(QPointF at) const {
 }
 
 std::array<double, 3> VtkView::focalPoint() const {
+  auto scene = lockScene();
   std::array<double, 3> p{};
   impl_->renderer->GetActiveCamera()->GetFocalPoint(p.data());
   return p;
 }
 
 std::array<double, 3> VtkView::cameraPosition() const {
+  auto scene = lockScene();
   std::array<double, 3> p{};
   impl_->renderer->GetActiveCamera()->GetPosition(p.data());
   return p;
@@ -238,6 +363,7 @@ std::array<double, 3> VtkView::cameraPosition() const {
 
 void VtkView::zoomAt(QPointF at, double factor) {
   if (factor <= 0 || width() <= 0 || height() <= 0) return;
+  auto scene = lockScene();
   vtkRenderer* r = impl_->renderer;
   vtkCamera* camera = r->GetActiveCamera();
   // Moving focal point and eye toward the point under the pointer by 1 - 1/factor of the
