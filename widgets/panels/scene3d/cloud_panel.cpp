@@ -902,12 +902,16 @@ void CloudPanel::lookFrom(std::array<double, 3> position, std::array<double, 3> 
   c->SetPosition(position.data());
   c->SetViewUp(up.data());
   // Framed on what is drawn — the clouds, the layers, the frames — not on the grid, unless
-  // nothing else is there.
+  // nothing else is there, nor on the labels: a billboard's bounds are its last drawing's
+  // pixels seen from the last camera (none before it is drawn), not a place in the scene.
   const bool grid = scene_->grid.actor->GetVisibility();
   scene_->grid.actor->SetVisibility(false);
+  std::vector<vtkTypeBool> labelled;
+  for (auto& label : scene_->labels) labelled.push_back(label->GetVisibility()), label->SetVisibility(false);
   double bounds[6];
   r->ComputeVisiblePropBounds(bounds);
   scene_->grid.actor->SetVisibility(grid);
+  for (std::size_t i = 0; i < labelled.size(); ++i) scene_->labels[i]->SetVisibility(labelled[i]);
   if (bounds[0] > bounds[1]) scene_->grid.data->GetBounds(bounds);
   r->ResetCamera(bounds);
   followed_.reset();

@@ -14,6 +14,11 @@
 #include <condition_variable>
 #include <optional>
 
+#ifdef __linux__
+#include <sys/resource.h>
+#include <unistd.h>
+#endif
+
 #include <vtkCallbackCommand.h>
 #include <vtkCamera.h>
 #include <vtkCommand.h>
@@ -74,12 +79,19 @@ struct VtkView::Impl {
   bool wanted = true;    // the scene changed since the frame being drawn or shown was asked for
   bool drawing = false;  // a frame is being drawn
   QImage frame;          // the frame shown
-  // Handed from the render thread to the GUI thread: the frame drawn (null: it could not be).
+  // Handed from the render thread to the GUI thread: the frame drawn.
+  struct Drawn {
+    QImage image;         // null for an empty widget
+    bool failed = false;  // no OpenGL 3.2 context
+  };
   std::mutex doneMutex;
   std::condition_variable doneChanged;
-  std::optional<QImage> done;
+  std::optional<Drawn> done;
   std::atomic<qint64> lastRenderMs{0};
-  bool ready = false;  // the render thread's: VTK set up in the context
+  // The render thread's.
+  bool made = false;    // the context was made (or could not be)
+  bool usable = false;  // and can be used
+  bool ready = false;   // VTK set up in it
 
   // VTK asks about and for the context (on the render thread), and the interactor for a new
   // frame (on the GUI thread).
@@ -111,20 +123,19 @@ struct VtkView::Impl {
   // drawn (then wanted stays set, and take() asks again).
   void start() {
     if (drawing || noGl) return;
-    if (!context) {  // the first frame: the context, moved to a thread of its own
+    if (!context) {  // the first frame: the surface, and the context on a thread of its own
       surface.setFormat(vtkFormat());
       surface.create();
-      context = std::make_unique<QOpenGLContext>();
-      context->setFormat(vtkFormat());
-      if (!surface.isValid() || !context->create()) {
-        context.reset();
+      if (!surface.isValid()) {
         noGl = true;
         widget->update();
         return;
       }
-      thread.setObjectName(QStringLiteral("3D view"));
-      thread.start();
+      context = std::make_unique<QOpenGLContext>();
+      context->setFormat(vtkFormat());
       context->moveToThread(&thread);
+      thread.setObjectName(QStringLiteral("3D view"));
+      thread.start(QThread::LowPriority);
     }
     drawing = true;
     wanted = false;
@@ -136,14 +147,25 @@ struct VtkView::Impl {
 
   // Render thread: renders the scene at `size` and reads the frame back for take().
   void draw(QSize size, double ratio) {
-    QImage image;
+    Drawn drawn;
     {
       VtkView::SceneLock lock(scene);
-      if (!size.isEmpty() && context->makeCurrent(&surface)) image = renderAndRead(size, ratio);
+      if (!made) {
+        made = true;
+        // Below the GUI thread, which must win a core when both want one; a software
+        // renderer's threads, made with the context, inherit it. (QThread's priorities do
+        // this elsewhere; on Linux they leave the nice value as it is.)
+#ifdef __linux__
+        setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 5);
+#endif
+        usable = context->create();
+      }
+      drawn.failed = !usable || !context->makeCurrent(&surface);
+      if (!drawn.failed && !size.isEmpty()) drawn.image = renderAndRead(size, ratio);
     }
     {
       std::lock_guard<std::mutex> lock(doneMutex);
-      done = std::move(image);
+      done = std::move(drawn);
     }
     doneChanged.notify_all();
     QMetaObject::invokeMethod(
@@ -197,15 +219,15 @@ struct VtkView::Impl {
   // GUI thread: shows the frame drawn, if there is one; then, if `next` and the scene changed
   // meanwhile, draws again. False: none was there.
   bool take(bool next) {
-    std::optional<QImage> image;
+    std::optional<Drawn> drawn;
     {
       std::lock_guard<std::mutex> lock(doneMutex);
-      image.swap(done);
+      drawn.swap(done);
     }
-    if (!image) return false;
+    if (!drawn) return false;
     drawing = false;
-    if (image->isNull()) noGl = true;  // the context could not be used: say so
-    else frame = std::move(*image);
+    noGl = drawn->failed;  // no OpenGL 3.2 context: said in the widget
+    frame = std::move(drawn->image);
     widget->update();
     emit widget->rendered();
     if (next && wanted && widget->isVisible()) start();
