@@ -389,6 +389,29 @@ private slots:
     QVERIFY(panel.view()->frame() != before);
   }
 
+  // Each view draws on its own thread; two views step together and both show every step
+  // (their renders take turns: VTK's text caches are process-wide).
+  void twoThreeDViewsDrawSideBySide() {
+    Document d;
+    QVERIFY(openAndWait(d, {dataPath("ros1/robot_state.bag")}));
+    CloudPanel a(&d), b(&d);
+    for (CloudPanel* p : {&a, &b}) {
+      p->resize(500, 400);
+      p->show();
+      QVERIFY(QTest::qWaitForWindowExposed(p));
+      p->restoreSettings({{"fixedFrame", "map"}, {"layers", QJsonArray{"/markers", "/plan", "/goal"}}});
+    }
+    d.setPlaying(true);
+    for (qint64 ms : {1000, 1100, 1200, 1300, 1400}) {
+      d.setPlayhead(1'700'000'000'000'000'000 + ms * 1'000'000);
+      QTest::qWait(30);
+    }
+    d.setPlaying(false);
+    QTRY_VERIFY(a.layerItemsDrawn() > 0 && a.layerItemsDrawn() == b.layerItemsDrawn());
+    const QImage one = a.view()->frame(), two = b.view()->frame();
+    QVERIFY(!one.isNull() && one == two);  // the same scene, drawn the same
+  }
+
   void cloudViewKeepsDrawingWhenFloatedAndDockedAgain() {
     QTemporaryDir layouts;
     MainWindow w(nullptr, layouts.path());

@@ -59,6 +59,13 @@ QSurfaceFormat vtkFormat() {
   return f;
 }
 
+// One view renders at a time: VTK's text rendering keeps process-wide caches (FreeType's
+// faces, the text renderer), which two views' threads must not use at once.
+std::mutex& renderingMutex() {
+  static std::mutex m;
+  return m;
+}
+
 }  // namespace
 
 struct VtkView::Impl {
@@ -150,6 +157,7 @@ struct VtkView::Impl {
     Drawn drawn;
     {
       VtkView::SceneLock lock(scene);
+      std::lock_guard<std::mutex> alone(renderingMutex());
       if (!made) {
         made = true;
         // Below the GUI thread, which must win a core when both want one; a software
@@ -274,6 +282,7 @@ VtkView::~VtkView() {
       impl->context.get(),
       [impl, here] {
         SceneLock lock(impl->scene);
+        std::lock_guard<std::mutex> alone(renderingMutex());
         if (impl->ready && impl->context->makeCurrent(&impl->surface)) impl->window->Finalize();
         impl->context->doneCurrent();
         impl->context->moveToThread(here);
