@@ -20,8 +20,8 @@ packages=(
   # the plot's custom expressions (muparser); exact floating-point parsing everywhere (fast_float,
   # header-only: libc++ before 20 has no floating-point std::from_chars)
   libmuparser-dev libfast-float-dev
-  # app and tests: Qt 6 (Widgets, OpenGLWidgets, Svg, Test, LinguistTools), QCustomPlot built
-  # for Qt 6, VTK 9 (drawn through our own QOpenGLWidget adapter, not VTK's Qt 5 module)
+  # app and tests: Qt 6 (Widgets, Svg, Test, LinguistTools), QCustomPlot built
+  # for Qt 6, VTK 9 (drawn offscreen on a thread by our own adapter, not VTK's Qt 5 module)
   qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libqt6opengl6-dev
   qt6-svg-dev libqcustomplot-dev libqcustomplot2.1-qt6 libvtk9-dev
   libgl-dev libglx-dev
