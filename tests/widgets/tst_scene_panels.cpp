@@ -14,6 +14,20 @@
 #include "widgets/shell/playback.hpp"
 #include "widgets/shell/timeline.hpp"
 
+namespace {
+
+// `panel` (600 x 400, on screen) on demo_lz4.bag's /points, its first cloud drawn.
+void showPoints(CloudPanel& panel, QSignalSpy& shown) {
+  panel.resize(600, 400);
+  panel.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&panel));
+  panel.setTopic("/points");
+  QVERIFY(shown.count() || shown.wait(10000));
+  QTRY_COMPARE(panel.pointsOnScreen(), std::size_t{2000});
+}
+
+}  // namespace
+
 class TestScenePanels : public QObject {
   Q_OBJECT
 
@@ -285,13 +299,9 @@ private slots:
     Document d;
     QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
     CloudPanel panel(&d);
-    panel.resize(600, 400);
-    panel.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&panel));
     QSignalSpy shown(&panel, &CloudPanel::frameShown);
-    panel.setTopic("/points");
-    QVERIFY(shown.count() || shown.wait(10000));
-    QTRY_COMPARE(panel.pointsOnScreen(), std::size_t{2000});
+    showPoints(panel, shown);
+    if (QTest::currentTestFailed()) return;
     auto topic = d.session()->findTopic("/points");
     QVERIFY(topic);
     auto index = d.session()->index(*topic);
@@ -340,13 +350,9 @@ private slots:
     Document d;
     QVERIFY(openAndWait(d, {dataPath("ros1/demo_lz4.bag")}));
     CloudPanel panel(&d);
-    panel.resize(600, 400);
-    panel.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&panel));
     QSignalSpy shown(&panel, &CloudPanel::frameShown);
-    panel.setTopic("/points");
-    QVERIFY(shown.count() || shown.wait(10000));
-    QTRY_COMPARE(panel.pointsOnScreen(), std::size_t{2000});
+    showPoints(panel, shown);
+    if (QTest::currentTestFailed()) return;
     panel.setFrameBudget(1'000'000);  // not thinned
     shown.clear();
     panel.restoreSettings({{"topic", "/points"}, {"accumulate", 3}});
