@@ -71,7 +71,7 @@ std::mutex& renderingMutex() {
 struct VtkView::Impl {
   VtkView* widget = nullptr;
   // Declared before VTK's objects, which are released in the context before it goes.
-  QOffscreenSurface surface;                // made on the GUI thread, drawn on on the render thread
+  QOffscreenSurface surface;                // made on the GUI thread, drawn to by the render thread
   QThread thread;                           // the render thread
   std::unique_ptr<QOpenGLContext> context;  // lives on `thread` once made
   mutable std::recursive_mutex scene;       // see lockScene()
