@@ -187,8 +187,8 @@ private:
   bool cameraSet_ = false;
   int version_ = 0;
   int drawEvery_ = 1;
-  int putOff_ = 0;
-  qint64 sceneLogTimeNs_ = 0;  // scene changes to make when the frame being drawn is shown
+  int putOff_ = 0;  // scene changes to make when the frame being drawn is shown (PutOff)
+  qint64 sceneLogTimeNs_ = 0;
   int frameBudgetMs_ = 25;
 
   QString pendingField_, pendingFrame_, pendingFollow_;

@@ -85,6 +85,7 @@ struct VtkView::Impl {
   bool noGl = false;     // no OpenGL 3.2 context could be made
   bool wanted = true;    // the scene changed since the frame being drawn or shown was asked for
   bool drawing = false;  // a frame is being drawn
+  QSize drawnAt;         // the device pixels the last frame asked for was drawn at
   QImage frame;          // the frame shown
   // Handed from the render thread to the GUI thread: the frame drawn.
   struct Drawn {
@@ -146,7 +147,7 @@ struct VtkView::Impl {
     }
     drawing = true;
     wanted = false;
-    const QSize size = devicePixels();
+    const QSize size = drawnAt = devicePixels();
     const double ratio = dpr();
     QMetaObject::invokeMethod(
         context.get(), [this, size, ratio] { draw(size, ratio); }, Qt::QueuedConnection);
@@ -307,7 +308,7 @@ void VtkView::render() {
 QImage VtkView::frame() {
   for (;;) {
     if (impl_->drawing) impl_->finishDrawing();
-    else if (impl_->noGl || (!impl_->wanted && impl_->frame.size() == impl_->devicePixels())) return impl_->frame;
+    else if (impl_->noGl || (!impl_->wanted && impl_->drawnAt == impl_->devicePixels())) return impl_->frame;
     else impl_->start();
   }
 }
