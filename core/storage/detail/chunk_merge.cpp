@@ -46,7 +46,7 @@ public:
     auto chunk = std::move(slot.chunk);  // before unlocking: a worker may refill this slot next
     taken_ = i + 1;
     lock.unlock();
-    wake_.notify_all();
+    wake_.notify_one();  // room for one more load: waking every worker would send all but one back to sleep
     return chunk;
   }
   void recycle(std::shared_ptr<LoadedChunk> chunk) {
@@ -90,13 +90,15 @@ private:
       lock.unlock();
       Result<void> status = load_(order_[i], *chunk, ctx);
       lock.lock();
+      const bool wider = !decompressed_;
       decompressed_ = chunk->view.empty() && chunk->data.size() > 0 && chunk->data.size() <= kLargeChunk;
+      if (decompressed_ && wider) wake_.notify_all();  // more may be loaded ahead now
       Slot& slot = slots_[i % slots_.size()];
       slot.chunk = std::move(chunk);
       slot.status = std::move(status);
       slot.position = i;
       slot.ready = true;
-      done_.notify_all();
+      if (i == taken_) done_.notify_one();  // the consumer waits for the next chunk in order, only
     }
   }
 
@@ -157,9 +159,9 @@ Result<MessageView> ChunkReadCache::read(const IndexEntry& entry, std::span<cons
 
 namespace {
 // The consumer reads a message's fields at offsets that depend on what it read before (a
-// string's length), so its cache misses come one after another; asking for the lines of a
-// message two ahead overlaps them with the work on this one (perf: the stall on an Imu's first
-// number went from 62 % of the field reader's time to 33 %). Only the first 512 bytes: larger
+// string's length), so its cache misses come one after another; asking for the lines of the
+// second wanted message ahead overlaps them with the work on this one (perf: the stall on an
+// Imu's first number went from 62 % of the field reader's time to 33 %). Only the first 512 bytes: larger
 // messages are read in order, which the hardware prefetches itself.
 constexpr std::size_t kPrefetchAhead = 2;
 inline void prefetchMessage(std::span<const std::byte> chunk, const ChunkMessage& m) {
@@ -253,8 +255,15 @@ Result<void> mergeInOrder(const std::vector<const ChunkSpan*>& chunks, std::span
     view.logTimeNs = m.logTimeNs;
     view.bytes = o.chunk->bytes().subspan(m.offset, m.size);
     if (filter.pin) view.pin = o.chunk;
-    if (o.next + kPrefetchAhead < o.chunk->messages.size())
-      prefetchMessage(o.chunk->bytes(), o.chunk->messages[o.next + kPrefetchAhead]);
+    {  // a filtered read skips the others: prefetching them would be wasted
+      const auto& msgs = o.chunk->messages;
+      std::size_t left = kPrefetchAhead;
+      for (std::size_t j = o.next + 1; j < msgs.size() && j <= o.next + 4 * kPrefetchAhead; ++j)
+        if (wanted[msgs[j].connIndex] && --left == 0) {
+          prefetchMessage(o.chunk->bytes(), msgs[j]);
+          break;
+        }
+    }
     if (!onMessage(view)) return {};
     ++o.next;
     if (skipUnwanted(o)) {
