@@ -436,7 +436,7 @@ Result<void> readExactly(const ByteSource& source, std::uint64_t offset, std::ui
 }
 
 Result<std::span<const std::byte>> bytesAt(const ByteSource& source, const MappedBytes& mapped, std::uint64_t offset,
-                                           std::uint64_t n, ByteBuffer& buffer) {
+                                           std::uint64_t n, ByteBuffer& buffer, bool whole) {
   if (mapped.bytes.empty()) {
     BAGSCOPE_TRY(readExactly(source, offset, n, buffer));
     return std::span<const std::byte>(buffer.span());
@@ -444,7 +444,7 @@ Result<std::span<const std::byte>> bytesAt(const ByteSource& source, const Mappe
   if (offset > mapped.bytes.size() || n > mapped.bytes.size() - offset)
     return rangeError(source.name(), offset, n, mapped.bytes.size());
   auto in = mapped.bytes.subspan(static_cast<std::size_t>(offset), static_cast<std::size_t>(n));
-  source.prefault(in);
+  if (whole) source.prefault(in);
   return in;
 }
 

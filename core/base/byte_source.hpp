@@ -53,9 +53,12 @@ public:
 Result<void> readExactly(const ByteSource& source, std::uint64_t offset, std::uint64_t n, ByteBuffer& out);
 
 /// `n` bytes of `source` from `offset`: in place when `mapped` (its mapped()) holds the file,
-/// their pages populated at once; else read into `buffer`. Errors as readExactly's.
+/// else read into `buffer`. `whole`: the caller reads every byte (a decompressor, a checksum),
+/// so the pages are populated at once; else they fault in as they are touched (listing an
+/// uncompressed chunk's records touches one page of each large message, and populating all
+/// of the 1.2 GB sensor bag's made its scan 5x slower). Errors as readExactly's.
 Result<std::span<const std::byte>> bytesAt(const ByteSource& source, const MappedBytes& mapped, std::uint64_t offset,
-                                           std::uint64_t n, ByteBuffer& buffer);
+                                           std::uint64_t n, ByteBuffer& buffer, bool whole);
 /// Whether `bytes`, taken by bytesAt() from `mapped` at `offset`, may hold zeros: the file was
 /// cut since, before their end (read last: a cut shows there). False for bytes that were read.
 bool cutSince(const ByteSource& source, const MappedBytes& mapped, std::span<const std::byte> bytes,

@@ -817,7 +817,8 @@ Result<void> McapSource::loadChunkRecord(std::uint32_t index, LoadedChunk& out, 
   // there); else an uncompressed chunk is read where its messages will be (parseChunk uses
   // them in place).
   const MappedBytes mapped = bytes_->mapped();
-  auto read = bytesAt(*bytes_, mapped, c.recordPos, length, c.compression.empty() ? out.data : ctx.scratch);
+  // Whole: a compressed chunk is decompressed, an uncompressed one's CRC reads every byte.
+  auto read = bytesAt(*bytes_, mapped, c.recordPos, length, c.compression.empty() ? out.data : ctx.scratch, true);
   BAGSCOPE_TRY(read);
   const auto bytes = *read;
   if (!mapped.bytes.empty() && c.compression.empty()) out.view = bytes, out.viewOwner = mapped.owner;

@@ -125,6 +125,8 @@ std::size_t forEachRecord(std::span<const std::byte> bytes, std::string& why, Fn
   [[maybe_unused]] std::size_t fetched = 0;
   while (!c.atEnd()) {
 #if defined(__GNUC__) || defined(__clang__)
+    // Not the data a large record's header skips: only what lies within kAhead of a header.
+    fetched = std::max(fetched, c.pos() & ~(kLine - 1));
     for (const std::size_t until = std::min(c.pos() + kAhead, bytes.size()); fetched < until; fetched += kLine)
       __builtin_prefetch(bytes.data() + fetched);
 #endif
@@ -666,9 +668,10 @@ Result<void> Ros1Source::loadChunk(const Chunk& chunk, LoadedChunk& out, LoadCon
   // In the mapped file the chunk is read where it is: uncompressed, its messages are there;
   // compressed, it is decompressed from there.
   const MappedBytes mapped = bytes_->mapped();
-  auto stored = bytesAt(*bytes_, mapped, c.dataPos, c.storedSize, c.codec == Codec::None ? out.data : scratch);
+  const bool inPlace = c.codec == Codec::None;
+  auto stored = bytesAt(*bytes_, mapped, c.dataPos, c.storedSize, inPlace ? out.data : scratch, !inPlace);
   BAGSCOPE_TRY(stored);
-  if (c.codec == Codec::None) {
+  if (inPlace) {
     if (!mapped.bytes.empty()) out.view = *stored, out.viewOwner = mapped.owner;
   } else if (c.cut) {
     ctx.decompressor.decompressPrefix(c.codec, *stored, c.uncompressedSize, out.data);
