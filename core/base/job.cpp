@@ -3,11 +3,35 @@
 #include "job.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
 
+#if defined(__linux__)
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#elif defined(_WIN32)
+#include <windows.h>
+#endif
+
 namespace bagscope {
+
+void lowerThreadPriority() {
+  thread_local bool lowered = false;  // once: a pool's thread would sink with every task
+  if (lowered) return;
+  lowered = true;
+#if defined(__linux__)
+  // Linux gives each thread a nice value of its own (POSIX would have the process's).
+  const auto self = static_cast<id_t>(::syscall(SYS_gettid));
+  errno = 0;
+  const int now = ::getpriority(PRIO_PROCESS, self);
+  if (errno == 0) (void)::setpriority(PRIO_PROCESS, self, std::min(now + 4, 19));
+#elif defined(_WIN32)
+  ::SetThreadPriority(::GetCurrentThread(), THREAD_PRIORITY_BELOW_NORMAL);
+#endif
+}
 
 ProgressFn throttled(ProgressFn progress) {
   if (!progress) return {};
@@ -56,6 +80,7 @@ std::shared_ptr<Job> startJob(std::function<Result<void>(StopToken, const Progre
   std::shared_ptr<Job> job(new Job());
   job->thread_ = JoiningThread([control = job->control_, work = std::move(work),
                                 progress = throttled(std::move(progress)), done = std::move(done)](StopToken stop) {
+    lowerThreadPriority();  // below the GUI thread that started it
     Result<void> r = runCatching([&] { return work(stop, progress); });
     if (done) done(std::move(r));
     std::lock_guard lock(control->mutex);

@@ -18,6 +18,12 @@ using ProgressFn = std::function<void(double)>;
 /// one thread at a time.
 ProgressFn throttled(ProgressFn progress);
 
+/// Puts the calling thread a little below the process's others (Linux: its nice value 4 up;
+/// Windows: below normal; elsewhere as it was). For workers: when they and the thread they
+/// work for (the GUI's, a consumer's) want the same core, that thread gets it; on a core of
+/// their own they run as fast. Once per thread: later calls do nothing.
+void lowerThreadPriority();
+
 /// The handle of a job started by startJob. Destroying it cancels the job and waits for it
 /// (unless it is dropped by the job's own `done`, on the job's thread).
 class Job {

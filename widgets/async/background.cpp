@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <thread>
 
+#include "core/base/job.hpp"
 #include "widgets/async/unexpected_error.hpp"
 
 namespace bagscope::widgets {
@@ -20,6 +21,7 @@ QThreadPool& backgroundPool() {
 
 void startInPool(std::function<void()> task) {
   backgroundPool().start([task = std::move(task)] {
+    lowerThreadPriority();  // a preview's reading leaves the GUI thread its core
     try {
       task();
     } catch (...) {

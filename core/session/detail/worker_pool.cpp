@@ -6,6 +6,8 @@
 #include <memory>
 #include <utility>
 
+#include "core/base/job.hpp"
+
 namespace bagscope::session::detail {
 
 WorkerPool::WorkerPool(unsigned threads) {
@@ -34,6 +36,7 @@ void WorkerPool::submit(std::function<void()> task) {
 }
 
 void WorkerPool::work() {
+  lowerThreadPriority();
   for (;;) {
     std::function<void()> task;
     {

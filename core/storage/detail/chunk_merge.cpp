@@ -7,6 +7,8 @@
 #include <mutex>
 #include <thread>
 
+#include "core/base/job.hpp"
+
 namespace bagscope::storage::detail {
 namespace {
 
@@ -78,6 +80,7 @@ private:
   }
 
   void work() {
+    lowerThreadPriority();  // the consumer, when it is the one that is behind, keeps its core
     LoadContext ctx;
     std::unique_lock lock(mutex_);
     while (true) {
