@@ -93,9 +93,9 @@ private:
       lock.unlock();
       Result<void> status = load_(order_[i], *chunk, ctx);
       lock.lock();
-      const bool wider = !decompressed_;
+      const bool wasDecompressed = decompressed_;
       decompressed_ = chunk->view.empty() && chunk->data.size() > 0 && chunk->data.size() <= kLargeChunk;
-      if (decompressed_ && wider) wake_.notify_all();  // more may be loaded ahead now
+      if (decompressed_ && !wasDecompressed) wake_.notify_all();  // more may be loaded ahead now
       Slot& slot = slots_[i % slots_.size()];
       slot.chunk = std::move(chunk);
       slot.status = std::move(status);
@@ -168,16 +168,7 @@ namespace {
 // messages are read in order, which the hardware prefetches itself.
 constexpr std::size_t kPrefetchAhead = 2;
 inline void prefetchMessage(std::span<const std::byte> chunk, const ChunkMessage& m) {
-#if defined(__GNUC__) || defined(__clang__)
-  if (m.size == 0) return;
-  const std::byte* p = chunk.data() + m.offset;
-  std::size_t n = std::min<std::size_t>(m.size, 512);
-  for (std::size_t i = 0; i < n; i += 64) __builtin_prefetch(p + i);
-  __builtin_prefetch(p + n - 1);
-#else
-  (void)chunk;
-  (void)m;
-#endif
+  prefetchLines(chunk.subspan(m.offset, std::min<std::size_t>(m.size, 512)));
 }
 
 Result<void> mergeInOrder(const std::vector<const ChunkSpan*>& chunks, std::span<const Connection> connections,
@@ -208,11 +199,12 @@ Result<void> mergeInOrder(const std::vector<const ChunkSpan*>& chunks, std::span
     if (ma.logTimeNs != mb.logTimeNs) return ma.logTimeNs > mb.logTimeNs;
     return open[a].rank > open[b].rank;
   };
+  auto isWanted = [&](const ChunkMessage& m) {
+    return wanted[m.connIndex] && m.logTimeNs >= filter.startNs && m.logTimeNs <= filter.endNs;
+  };
   auto skipUnwanted = [&](Open& o) {
     const auto& msgs = o.chunk->messages;
-    while (o.next < msgs.size() && (!wanted[msgs[o.next].connIndex] || msgs[o.next].logTimeNs < filter.startNs ||
-                                    msgs[o.next].logTimeNs > filter.endNs))
-      ++o.next;
+    while (o.next < msgs.size() && !isWanted(msgs[o.next])) ++o.next;
     return o.next < msgs.size();
   };
   auto pendingTime = [&] { return open[heap.front()].chunk->messages[open[heap.front()].next].logTimeNs; };
@@ -262,7 +254,7 @@ Result<void> mergeInOrder(const std::vector<const ChunkSpan*>& chunks, std::span
       const auto& msgs = o.chunk->messages;
       std::size_t left = kPrefetchAhead;
       for (std::size_t j = o.next + 1; j < msgs.size() && j <= o.next + 4 * kPrefetchAhead; ++j)
-        if (wanted[msgs[j].connIndex] && --left == 0) {
+        if (isWanted(msgs[j]) && --left == 0) {
           prefetchMessage(o.chunk->bytes(), msgs[j]);
           break;
         }

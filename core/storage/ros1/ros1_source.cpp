@@ -121,15 +121,15 @@ std::size_t forEachRecord(std::span<const std::byte> bytes, std::string& why, Fn
   // Each record's length says where the next one starts, so walking them is one wait on
   // memory after another; the lines a few kilobytes ahead are asked for early instead (the
   // signals bag's Imu columns: 13 % less time, paired runs).
-  [[maybe_unused]] constexpr std::size_t kAhead = 4096, kLine = 64;
-  [[maybe_unused]] std::size_t fetched = 0;
+  constexpr std::size_t kAhead = 4096;
+  std::size_t fetched = 0;
   while (!c.atEnd()) {
-#if defined(__GNUC__) || defined(__clang__)
     // Not the data a large record's header skips: only what lies within kAhead of a header.
-    fetched = std::max(fetched, c.pos() & ~(kLine - 1));
-    for (const std::size_t until = std::min(c.pos() + kAhead, bytes.size()); fetched < until; fetched += kLine)
-      __builtin_prefetch(bytes.data() + fetched);
-#endif
+    fetched = std::max(fetched, c.pos());
+    if (const std::size_t until = std::min(c.pos() + kAhead, bytes.size()); fetched < until) {
+      detail::prefetchLines(bytes.subspan(fetched, until - fetched));
+      fetched = until;
+    }
     Record r;
     r.offset = c.pos();
     std::uint32_t headerLen = 0, dataLen = 0;
