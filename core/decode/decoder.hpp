@@ -4,8 +4,10 @@
 // built from it pulls chosen numeric fields out without building a tree. Every read is
 // bounds-checked; an error names the field and the byte offset.
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -193,6 +195,84 @@ private:
 /// fixed arrays their length, bounded arrays and strings their bound — and an error
 /// (InvalidArgument) names the field. `out` is replaced.
 Result<void> encode(const Decoder& decoder, const Value& message, std::vector<std::byte>& out);
+
+/// A number as the encoder takes it, from a Value or from a foreign object (a Python int).
+struct Number {
+  enum class Kind : std::uint8_t { Bool, Int, UInt, Float };
+  Kind kind = Kind::Int;
+  union {
+    bool b;
+    std::int64_t i = 0;
+    std::uint64_t u;
+    double f;
+  };
+};
+
+/// Writes one message's wire bytes — ROS 1, or CDR little-endian with its header and zeroed
+/// padding — a field at a time in definition order, each value checked against its field as
+/// encode() says. encode() walks a Value with it; the Python module walks dicts with it, so
+/// that neither builds what the other reads. After a call returns false, error() says why
+/// and the bytes are unusable.
+class FieldEncoder {
+public:
+  /// The message is appended to `out`. `format`: Ros1 or Cdr.
+  FieldEncoder(std::vector<std::byte>& out, WireFormat format);
+  /// One element of a bool, integer or floating-point field.
+  bool number(const schema::Field& field, Number n) {
+    if (n.kind == Number::Kind::Float && field.type == schema::Primitive::Float64) {
+      put(n.f);  // the common case, inline
+      return true;
+    }
+    return anyNumber(field, n);
+  }
+  /// One element of a string field.
+  bool text(const schema::Field& field, std::string_view text);
+  /// One element of a ROS 1 time or duration field.
+  bool time(const schema::Field& field, std::int64_t sec, std::int64_t nsec);
+  /// An array field's length, before its elements: checked against a fixed length or a
+  /// bound, written unless fixed.
+  bool length(const schema::Field& field, std::size_t n);
+  /// A uint8[] field's elements at once, after length().
+  void bytes(std::span<const std::byte> bytes);
+  /// The message's bytes, `out` cut to their end. Call once, when every field is written.
+  std::span<const std::byte> finish();
+  const std::string& error() const { return error_; }
+
+private:
+  bool fail(std::string what);
+  bool anyNumber(const schema::Field& field, Number n);
+  template <typename T>
+  bool integer(const schema::Field& field, Number n);
+  void grow(std::size_t size);
+
+  // `size` bytes at the next multiple of `align` (1, 2, 4 or 8; CDR only) from the payload's
+  // start, after the 4-byte header, as the decoder reads it.
+  std::byte* room(std::size_t align, std::size_t size) {
+    std::size_t at = size_;
+    if (cdr_) at += (origin_ + 4 - at) & (align - 1);
+    if (at + size > out_.size()) grow(at + size);
+    size_ = at + size;
+    return out_.data() + at;
+  }
+  template <typename T>
+  void put(T x) {
+    std::byte* at = room(sizeof(T), sizeof(T));
+    if constexpr (std::endian::native == std::endian::little) {
+      std::memcpy(at, &x, sizeof(T));
+    } else {
+      const auto* p = reinterpret_cast<const std::byte*>(&x);
+      for (std::size_t k = 0; k < sizeof(T); ++k) at[k] = p[sizeof(T) - 1 - k];
+    }
+  }
+
+  // `out_` grows ahead of what is written, zero-filled, so that padding is zero; the message
+  // is [origin_, size_).
+  std::vector<std::byte>& out_;
+  std::size_t origin_;
+  std::size_t size_;
+  bool cdr_;
+  std::string error_;
+};
 
 /// A message of `type` with every number zero, every string and dynamic array empty and fixed
 /// arrays at their length: what encode() takes for fields nobody set.

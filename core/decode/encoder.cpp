@@ -2,6 +2,7 @@
 // so that bytes decoded and encoded again come back identical. CDR is written little-endian
 // with zeroed padding, aligned from the payload start as the decoder reads it.
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -21,17 +22,26 @@ using schema::Primitive;
 
 namespace {
 
+std::string describe(Number n) {
+  using K = Number::Kind;
+  switch (n.kind) {
+    case K::Bool: return n.b ? "true" : "false";
+    case K::Int: return std::to_string(n.i);
+    case K::UInt: return std::to_string(n.u);
+    case K::Float: break;
+  }
+  std::string text;
+  appendJsonDouble(n.f, text);
+  return text;
+}
+
 std::string describe(const Value& v) {
   using K = Value::Kind;
   switch (v.kind) {
     case K::Bool: return v.b ? "true" : "false";
     case K::Int: return std::to_string(v.i);
     case K::UInt: return std::to_string(v.u);
-    case K::Float: {
-      std::string text;
-      appendJsonDouble(v.f, text);
-      return text;
-    }
+    case K::Float: return describe(Number{Number::Kind::Float, {.f = v.f}});
     case K::String: return "a string";
     case K::Time:
     case K::Duration: return "a time";
@@ -42,9 +52,11 @@ std::string describe(const Value& v) {
   return "a value";
 }
 
+// A Value walked in its program's order into a FieldEncoder; the error's field path is built
+// on the way out.
 class ValueEncoder {
 public:
-  ValueEncoder(std::vector<std::byte>& out, bool cdr) : out_(out), cdr_(cdr), origin_(out.size()) {}
+  explicit ValueEncoder(FieldEncoder& wire) : wire_(wire) {}
 
   bool message(const Program& p, const Value& v, int depth) {
     if (v.kind != Value::Kind::Struct) return fail("expects a message, not " + describe(v));
@@ -60,7 +72,7 @@ public:
     return true;
   }
 
-  std::string error_;
+  std::string error() const { return error_.empty() ? wire_.error() : error_; }
   std::string path_;
 
 private:
@@ -69,43 +81,15 @@ private:
     return false;
   }
 
-  void align(std::size_t size) {  // size: 1, 2, 4 or 8
-    if (!cdr_ || size <= 1) return;
-    if (std::size_t pad = (origin_ - out_.size()) & (size - 1)) out_.resize(out_.size() + pad);
-  }
-  template <typename T>
-  void put(T x) {
-    align(sizeof(T));
-    if constexpr (std::endian::native == std::endian::little) {
-      const std::size_t at = out_.size();
-      out_.resize(at + sizeof(T));
-      std::memcpy(out_.data() + at, &x, sizeof(T));
-    } else {
-      const auto* p = reinterpret_cast<const std::byte*>(&x);
-      for (std::size_t k = sizeof(T); k-- > 0;) out_.push_back(p[k]);
-    }
-  }
-
-  bool length(const Op& op, std::size_t n) {
-    const schema::Field& f = *op.field;
-    if (f.array == ArrayKind::Fixed && n != f.arrayLength)
-      return fail("takes exactly " + std::to_string(f.arrayLength) + " elements, not " + std::to_string(n));
-    if (f.array == ArrayKind::Bounded && n > f.arrayLength)
-      return fail("takes at most " + std::to_string(f.arrayLength) + " elements, not " + std::to_string(n));
-    if (n > std::numeric_limits<std::uint32_t>::max()) return fail("has more than 2^32 - 1 elements");
-    if (f.array != ArrayKind::Fixed) put(static_cast<std::uint32_t>(n));
-    return true;
-  }
-
   bool field(const Op& op, const Value& v, int depth) {
     if (op.array == ArrayKind::None) return element(op, v, depth);
     if (op.field->isByteArray() && v.kind == Value::Kind::Bytes) {
-      if (!length(op, v.bytes.size())) return false;
-      out_.insert(out_.end(), v.bytes.begin(), v.bytes.end());
+      if (!wire_.length(*op.field, v.bytes.size())) return false;
+      wire_.bytes(v.bytes);
       return true;
     }
     if (v.kind != Value::Kind::Array) return fail("expects an array, not " + describe(v));
-    if (!length(op, v.items.size())) return false;
+    if (!wire_.length(*op.field, v.items.size())) return false;
     for (std::size_t i = 0; i < v.items.size(); ++i) {
       if (!element(op, v.items[i], depth)) {
         path_ = "[" + std::to_string(i) + "]" + (path_.empty() || path_.front() == '[' ? "" : ".") + path_;
@@ -115,122 +99,153 @@ private:
     return true;
   }
 
-  // A number of any kind into an integer field of range [lo, hi]: whole and in range.
-  template <typename T>
-  bool integer(const Op& op, const Value& v) {
-    using K = Value::Kind;
-    constexpr auto lo = std::numeric_limits<T>::min();
-    constexpr auto hi = std::numeric_limits<T>::max();
-    bool fits = false;
-    T x = 0;
-    if (v.kind == K::Bool) {
-      fits = true;
-      x = static_cast<T>(v.b);
-    } else if (v.kind == K::Int) {
-      fits = std::is_signed_v<T> ? v.i >= static_cast<std::int64_t>(lo) && v.i <= static_cast<std::int64_t>(hi)
-                                 : v.i >= 0 && static_cast<std::uint64_t>(v.i) <= static_cast<std::uint64_t>(hi);
-      x = static_cast<T>(v.i);
-    } else if (v.kind == K::UInt) {
-      fits = v.u <= static_cast<std::uint64_t>(hi);
-      x = static_cast<T>(v.u);
-    } else if (v.kind == K::Float) {
-      // 2^63 and 2^64 are exact doubles: the bounds are compared there, not at hi.
-      const double top = std::ldexp(1.0, std::numeric_limits<T>::digits);
-      fits = std::trunc(v.f) == v.f && v.f >= static_cast<double>(lo) && v.f < top;
-      if (fits) x = static_cast<T>(v.f);
-    } else {
-      return fail("expects a number (" + std::string(schema::primitiveName(op.type)) + "), not " + describe(v));
-    }
-    if (!fits)
-      return fail(describe(v) + " is not a whole number that fits " + std::string(schema::primitiveName(op.type)));
-    put(x);
-    return true;
-  }
-
-  bool real(const Value& v, double& x) {
-    using K = Value::Kind;
-    switch (v.kind) {
-      case K::Bool: x = v.b; return true;
-      case K::Int: x = static_cast<double>(v.i); return true;
-      case K::UInt: x = static_cast<double>(v.u); return true;
-      case K::Float: x = v.f; return true;
-      default: return fail("expects a number, not " + describe(v));
-    }
-  }
-
   bool element(const Op& op, const Value& v, int depth) {
+    using K = Value::Kind;
     switch (op.type) {
-      case Primitive::Bool: {
-        double x;
-        if (!real(v, x)) return false;
-        if (x != 0 && x != 1) return fail(describe(v) + " is not a bool (true, false, 0 or 1)");
-        put(static_cast<std::uint8_t>(x));
-        return true;
-      }
-      case Primitive::Int8: return integer<std::int8_t>(op, v);
-      case Primitive::UInt8: return integer<std::uint8_t>(op, v);
-      case Primitive::Int16: return integer<std::int16_t>(op, v);
-      case Primitive::UInt16: return integer<std::uint16_t>(op, v);
-      case Primitive::Int32: return integer<std::int32_t>(op, v);
-      case Primitive::UInt32: return integer<std::uint32_t>(op, v);
-      case Primitive::Int64: return integer<std::int64_t>(op, v);
-      case Primitive::UInt64: return integer<std::uint64_t>(op, v);
-      case Primitive::Float32: {
-        double x;
-        if (!real(v, x)) return false;
-        put(static_cast<float>(x));
-        return true;
-      }
-      case Primitive::Float64: {
-        double x;
-        if (!real(v, x)) return false;
-        put(x);
-        return true;
-      }
       case Primitive::Time:
-      case Primitive::Duration: {
-        if (v.kind != Value::Kind::Time && v.kind != Value::Kind::Duration)
-          return fail("expects a time {sec, nsec}, not " + describe(v));
-        const bool time = op.type == Primitive::Time;
-        const std::int64_t lo = time ? 0 : INT32_MIN, hi = time ? UINT32_MAX : INT32_MAX;
-        if (v.t.sec < lo || v.t.sec > hi || v.t.nsec < lo || v.t.nsec > hi)
-          return fail("sec " + std::to_string(v.t.sec) + ", nsec " + std::to_string(v.t.nsec) + " do not fit a ROS 1 " +
-                      std::string(schema::primitiveName(op.type)));
-        if (time) {
-          put(static_cast<std::uint32_t>(v.t.sec));
-          put(static_cast<std::uint32_t>(v.t.nsec));
-        } else {
-          put(static_cast<std::int32_t>(v.t.sec));
-          put(static_cast<std::int32_t>(v.t.nsec));
-        }
-        return true;
-      }
-      case Primitive::String: {
-        if (v.kind != Value::Kind::String) return fail("expects a string, not " + describe(v));
-        const std::uint32_t bound = op.field->stringBound;
-        if (bound != 0 && v.text.size() > bound)
-          return fail("takes at most " + std::to_string(bound) + " bytes of text, not " +
-                      std::to_string(v.text.size()));
-        if (v.text.size() >= std::numeric_limits<std::uint32_t>::max()) return fail("is longer than 4 GiB");
-        put(static_cast<std::uint32_t>(v.text.size() + (cdr_ ? 1 : 0)));  // CDR counts the closing NUL
-        const auto* p = reinterpret_cast<const std::byte*>(v.text.data());
-        out_.insert(out_.end(), p, p + v.text.size());
-        if (cdr_) out_.push_back(std::byte{0});
-        return true;
-      }
+      case Primitive::Duration:
+        if (v.kind != K::Time && v.kind != K::Duration) return fail("expects a time {sec, nsec}, not " + describe(v));
+        return wire_.time(*op.field, v.t.sec, v.t.nsec);
+      case Primitive::String:
+        if (v.kind != K::String) return fail("expects a string, not " + describe(v));
+        return wire_.text(*op.field, v.text);
       case Primitive::Message:
         if (depth >= detail::kMaxDepth) return fail("nesting deeper than " + std::to_string(detail::kMaxDepth));
         return message(*op.nested, v, depth + 1);
+      default: break;
     }
-    return fail("unknown field type");
+    Number n;
+    switch (v.kind) {
+      case K::Bool: n = {Number::Kind::Bool, {.b = v.b}}; break;
+      case K::Int: n = {Number::Kind::Int, {.i = v.i}}; break;
+      case K::UInt: n = {Number::Kind::UInt, {.u = v.u}}; break;
+      case K::Float: n = {Number::Kind::Float, {.f = v.f}}; break;
+      default:
+        return fail("expects a number (" + std::string(schema::primitiveName(op.type)) + "), not " + describe(v));
+    }
+    return wire_.number(*op.field, n);
   }
 
-  std::vector<std::byte>& out_;
-  bool cdr_;
-  std::size_t origin_;
+  FieldEncoder& wire_;
+  std::string error_;
 };
 
 }  // namespace
+
+FieldEncoder::FieldEncoder(std::vector<std::byte>& out, WireFormat format)
+    : out_(out), origin_(out.size()), size_(out.size()), cdr_(format == WireFormat::Cdr) {
+  if (cdr_) std::memcpy(room(1, 4), "\0\1\0\0", 4);  // little-endian CDR
+}
+
+std::span<const std::byte> FieldEncoder::finish() {
+  out_.resize(size_);
+  return std::span<const std::byte>(out_).subspan(origin_);
+}
+
+bool FieldEncoder::fail(std::string what) {
+  error_ = std::move(what);
+  return false;
+}
+
+// Ahead by as much as the message holds, at least 256 bytes: few resizes for a large message,
+// little zero-filling for a small one.
+void FieldEncoder::grow(std::size_t size) { out_.resize(std::max(size, 2 * out_.size() - origin_) + 256); }
+
+void FieldEncoder::bytes(std::span<const std::byte> bytes) {
+  if (!bytes.empty()) std::memcpy(room(1, bytes.size()), bytes.data(), bytes.size());
+}
+
+bool FieldEncoder::length(const schema::Field& f, std::size_t n) {
+  if (f.array == ArrayKind::Fixed && n != f.arrayLength)
+    return fail("takes exactly " + std::to_string(f.arrayLength) + " elements, not " + std::to_string(n));
+  if (f.array == ArrayKind::Bounded && n > f.arrayLength)
+    return fail("takes at most " + std::to_string(f.arrayLength) + " elements, not " + std::to_string(n));
+  if (n > std::numeric_limits<std::uint32_t>::max()) return fail("has more than 2^32 - 1 elements");
+  if (f.array != ArrayKind::Fixed) put(static_cast<std::uint32_t>(n));
+  return true;
+}
+
+// A number of any kind into an integer field of range [lo, hi]: whole and in range.
+template <typename T>
+bool FieldEncoder::integer(const schema::Field& f, Number n) {
+  using K = Number::Kind;
+  constexpr auto lo = std::numeric_limits<T>::min();
+  constexpr auto hi = std::numeric_limits<T>::max();
+  bool fits = false;
+  T x = 0;
+  if (n.kind == K::Bool) {
+    fits = true;
+    x = static_cast<T>(n.b);
+  } else if (n.kind == K::Int) {
+    fits = std::is_signed_v<T> ? n.i >= static_cast<std::int64_t>(lo) && n.i <= static_cast<std::int64_t>(hi)
+                               : n.i >= 0 && static_cast<std::uint64_t>(n.i) <= static_cast<std::uint64_t>(hi);
+    x = static_cast<T>(n.i);
+  } else if (n.kind == K::UInt) {
+    fits = n.u <= static_cast<std::uint64_t>(hi);
+    x = static_cast<T>(n.u);
+  } else {
+    // 2^63 and 2^64 are exact doubles: the bounds are compared there, not at hi.
+    const double top = std::ldexp(1.0, std::numeric_limits<T>::digits);
+    fits = std::trunc(n.f) == n.f && n.f >= static_cast<double>(lo) && n.f < top;
+    if (fits) x = static_cast<T>(n.f);
+  }
+  if (!fits)
+    return fail(describe(n) + " is not a whole number that fits " + std::string(schema::primitiveName(f.type)));
+  put(x);
+  return true;
+}
+
+bool FieldEncoder::anyNumber(const schema::Field& f, Number n) {
+  using K = Number::Kind;
+  const double real = n.kind == K::Bool   ? n.b
+                      : n.kind == K::Int  ? static_cast<double>(n.i)
+                      : n.kind == K::UInt ? static_cast<double>(n.u)
+                                          : n.f;
+  switch (f.type) {
+    case Primitive::Bool:
+      if (real != 0 && real != 1) return fail(describe(n) + " is not a bool (true, false, 0 or 1)");
+      put(static_cast<std::uint8_t>(real));
+      return true;
+    case Primitive::Int8: return integer<std::int8_t>(f, n);
+    case Primitive::UInt8: return integer<std::uint8_t>(f, n);
+    case Primitive::Int16: return integer<std::int16_t>(f, n);
+    case Primitive::UInt16: return integer<std::uint16_t>(f, n);
+    case Primitive::Int32: return integer<std::int32_t>(f, n);
+    case Primitive::UInt32: return integer<std::uint32_t>(f, n);
+    case Primitive::Int64: return integer<std::int64_t>(f, n);
+    case Primitive::UInt64: return integer<std::uint64_t>(f, n);
+    case Primitive::Float32: put(static_cast<float>(real)); return true;
+    case Primitive::Float64: put(real); return true;
+    default: return fail("expects " + std::string(schema::primitiveName(f.type)) + ", not a number");
+  }
+}
+
+bool FieldEncoder::text(const schema::Field& f, std::string_view text) {
+  const std::uint32_t bound = f.stringBound;
+  if (bound != 0 && text.size() > bound)
+    return fail("takes at most " + std::to_string(bound) + " bytes of text, not " + std::to_string(text.size()));
+  if (text.size() >= std::numeric_limits<std::uint32_t>::max()) return fail("is longer than 4 GiB");
+  put(static_cast<std::uint32_t>(text.size() + (cdr_ ? 1 : 0)));  // CDR counts the closing NUL
+  std::byte* at = room(1, text.size() + (cdr_ ? 1 : 0));          // the NUL: zero already
+  if (!text.empty()) std::memcpy(at, text.data(), text.size());
+  return true;
+}
+
+bool FieldEncoder::time(const schema::Field& f, std::int64_t sec, std::int64_t nsec) {
+  const bool isTime = f.type == Primitive::Time;
+  const std::int64_t lo = isTime ? 0 : INT32_MIN, hi = isTime ? UINT32_MAX : INT32_MAX;
+  if (sec < lo || sec > hi || nsec < lo || nsec > hi)
+    return fail("sec " + std::to_string(sec) + ", nsec " + std::to_string(nsec) + " do not fit a ROS 1 " +
+                std::string(schema::primitiveName(f.type)));
+  if (isTime) {
+    put(static_cast<std::uint32_t>(sec));
+    put(static_cast<std::uint32_t>(nsec));
+  } else {
+    put(static_cast<std::int32_t>(sec));
+    put(static_cast<std::int32_t>(nsec));
+  }
+  return true;
+}
 
 bool isTimeField(const schema::Field& f) {
   if (f.type == Primitive::Time || f.type == Primitive::Duration) return true;
@@ -309,13 +324,13 @@ Result<void> encode(const Decoder& decoder, const Value& message, std::vector<st
   if (decoder.isForeign() || (decoder.format() != WireFormat::Ros1 && decoder.format() != WireFormat::Cdr))
     return makeError(ErrorCode::Unsupported, "messages are encoded as ROS 1 or CDR only");
   out.clear();
-  const bool cdr = decoder.format() == WireFormat::Cdr;
-  if (cdr) out.insert(out.end(), {std::byte{0}, std::byte{1}, std::byte{0}, std::byte{0}});  // little-endian CDR
-  ValueEncoder encoder(out, cdr);
+  FieldEncoder wire(out, decoder.format());
+  ValueEncoder encoder(wire);
   if (!encoder.message(decoder.rootProgram(), message, 0))
     return makeError(ErrorCode::InvalidArgument,
                      decoder.schema().root->name + (encoder.path_.empty() ? ": " : " field '" + encoder.path_ + "': ") +
-                         encoder.error_);
+                         encoder.error());
+  wire.finish();
   return {};
 }
 

@@ -10,8 +10,10 @@ namespace bagscope::write::detail {
 
 template <typename T>
 void put(std::string& out, T value) {
+  char bytes[sizeof(T)];
   for (std::size_t i = 0; i < sizeof(T); ++i)
-    out += static_cast<char>((static_cast<std::uint64_t>(value) >> (8 * i)) & 0xFF);
+    bytes[i] = static_cast<char>((static_cast<std::uint64_t>(value) >> (8 * i)) & 0xFF);
+  out.append(bytes, sizeof(T));
 }
 inline void putBytes(std::string& out, std::span<const std::byte> bytes) {
   out.append(reinterpret_cast<const char*>(bytes.data()), bytes.size());
