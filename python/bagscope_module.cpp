@@ -694,105 +694,156 @@ private:
 
 // ---- Writing ------------------------------------------------------------------------------
 
-// A Python value as a decoded Value of `field`'s type: the encoder's input. Dicts name fields
-// (a field not given is zero, a key that is no field an error), sequences and numpy arrays fill
-// arrays, bytes-like objects fill uint8[]. Byte views point into `keep`'s buffers.
-class ValueBuilder {
+// A dict written as a message's wire bytes through a FieldEncoder, field by field in
+// definition order, without building a Value: dicts name fields (a field not given is zero, a
+// key that is no field an error), sequences and numpy arrays fill arrays, bytes-like objects
+// fill uint8[], integers fill times as nanoseconds.
+class DictEncoder {
 public:
-  // What a message type is built from, made once per type: its zero value (fields not given)
-  // and its field names as interned strings (dict keys written in code are the same objects).
-  struct TypeCache {
-    decode::Value zero;
-    std::vector<py::object> names;
+  // What a message type is written with, made once per type: its field names as interned
+  // strings (dict keys written in code are the same objects, found without comparing text)
+  // and its nested types' plans.
+  struct TypePlan {
+    const schema::MessageType* type = nullptr;
+    std::vector<py::object> names;        // null for a hidden field: no key names it
+    std::vector<const TypePlan*> nested;  // per field: its message type's plan, or null
   };
-  using TypeCaches = std::unordered_map<const schema::MessageType*, TypeCache>;
-
-  ValueBuilder(std::vector<py::buffer_info>& keep, TypeCaches& types) : keep_(keep), types_(types) {}
-
-  // `out` may hold the last message's value, so that its buffers are reused: the fields given
-  // are set, the others set to zero.
-  void message(py::handle obj, const schema::MessageType& type, decode::Value& out) {
-    if (!py::isinstance<py::dict>(obj)) fail("expects a dict of " + type.name + "'s fields, not " + typeName(obj));
-    const TypeCache& cache = typeCache(type);
-    const std::size_t n = type.fields.size();
-    if (out.kind != decode::Value::Kind::Struct || out.type != &type || n > 64) out = cache.zero;
-    std::uint64_t given = 0;
-    for (auto [key, value] : py::reinterpret_borrow<py::dict>(obj)) {
-      std::size_t i = 0;
-      while (i < n && key.ptr() != cache.names[i].ptr()) ++i;
-      if (i == n) i = fieldNamed(key, type);
-      given |= std::uint64_t{1} << (i & 63);
-      try {
-        field(value, type.fields[i], out.items[i]);
-      } catch (Failure& f) {
-        f.path = type.fields[i].name + (f.path.empty() || f.path.front() == '[' ? "" : ".") + f.path;
-        throw;
-      }
-    }
-    if (n <= 64)
-      for (std::size_t i = 0; i < n; ++i)
-        if (!(given >> i & 1)) out.items[i] = cache.zero.items[i];
-  }
+  using TypePlans = std::unordered_map<const schema::MessageType*, TypePlan>;  // nodes stay put
 
   struct Failure {
     std::string what;
     std::string path;
   };
 
+  explicit DictEncoder(decode::FieldEncoder& wire) : wire_(wire) {}
+
+  static const TypePlan& plan(TypePlans& plans, const schema::MessageType& type) {
+    auto [it, added] = plans.try_emplace(&type);
+    TypePlan& p = it->second;
+    if (added) {
+      p.type = &type;
+      for (const auto& f : type.fields) {
+        p.names.push_back(f.hidden ? py::object()
+                                   : py::reinterpret_steal<py::object>(PyUnicode_InternFromString(f.name.c_str())));
+        p.nested.push_back(f.type == schema::Primitive::Message ? &plan(plans, *f.message) : nullptr);
+      }
+    }
+    return p;
+  }
+
+  // `obj` null: the message not given, written as zero.
+  void message(PyObject* obj, const TypePlan& plan) {
+    const schema::MessageType& type = *plan.type;
+    if (obj && !PyDict_Check(obj)) fail("expects a dict of " + type.name + "'s fields, not " + typeName(obj));
+    const std::size_t n = type.fields.size();
+    PyObject* onStack[16];
+    std::vector<PyObject*> onHeap(n > 16 ? n : 0);
+    PyObject** values = n > 16 ? onHeap.data() : onStack;
+    std::fill_n(values, n, nullptr);
+    if (obj && !inOrder(obj, plan, values)) byName(obj, plan, values);
+    for (std::size_t i = 0; i < n; ++i) {
+      const schema::Field& f = type.fields[i];
+      try {
+        if (values[i] && PyFloat_CheckExact(values[i]) && f.array == schema::ArrayKind::None)
+          check(wire_.number(f, {decode::Number::Kind::Float, {.f = PyFloat_AS_DOUBLE(values[i])}}));  // most fields
+        else field(values[i], f, plan.nested[i]);
+      } catch (Failure& e) {
+        e.path = f.name + (e.path.empty() || e.path.front() == '[' ? "" : ".") + e.path;
+        throw;
+      }
+    }
+  }
+
 private:
   [[noreturn]] static void fail(std::string what, std::string path = {}) {
     throw Failure{std::move(what), std::move(path)};
   }
-  static std::string typeName(py::handle obj) { return py::str(py::type::of(obj).attr("__name__")); }
+  void check(bool written) {
+    if (!written) fail(wire_.error());
+  }
+  static std::string typeName(PyObject* obj) { return py::str(py::type::of(obj).attr("__name__")); }
+  static bool isInteger(PyObject* obj) { return !PyBool_Check(obj) && PyIndex_Check(obj); }
 
-  const TypeCache& typeCache(const schema::MessageType& type) {
-    auto [it, added] = types_.try_emplace(&type);
-    if (added) {
-      it->second.zero = decode::zeroValue(type);
-      for (const auto& f : type.fields)  // a hidden field is named by no key: a null object
-        it->second.names.push_back(
-            f.hidden ? py::object() : py::reinterpret_steal<py::object>(PyUnicode_InternFromString(f.name.c_str())));
+  // The values of `obj`'s keys when they are the field names' own objects in definition order
+  // (fields left out are zero): a dict written in code. False for anything else.
+  static bool inOrder(PyObject* obj, const TypePlan& plan, PyObject** values) {
+    PyObject *key = nullptr, *value = nullptr;
+    std::size_t i = 0;
+    for (Py_ssize_t at = 0; PyDict_Next(obj, &at, &key, &value); ++i) {
+      while (i < plan.names.size() && plan.names[i].ptr() != key) ++i;
+      if (i == plan.names.size()) return false;
+      values[i] = value;
     }
-    return it->second;
+    return true;
   }
 
-  // The field a key that is not one of the interned names names, by its text.
-  static std::size_t fieldNamed(py::handle key, const schema::MessageType& type) {
-    Py_ssize_t size = 0;
-    const char* text = PyUnicode_Check(key.ptr()) ? PyUnicode_AsUTF8AndSize(key.ptr(), &size) : nullptr;
-    if (!text) {
-      PyErr_Clear();
-      fail("a field name is a str, not " + typeName(key));
+  // The values of `obj`'s keys looked up by name; a key that names no field is an error.
+  static void byName(PyObject* obj, const TypePlan& plan, PyObject** values) {
+    std::fill_n(values, plan.names.size(), nullptr);
+    Py_ssize_t given = 0;
+    for (std::size_t i = 0; i < plan.names.size(); ++i) {
+      if (!plan.names[i]) continue;
+      values[i] = PyDict_GetItemWithError(obj, plan.names[i].ptr());
+      if (!values[i] && PyErr_Occurred()) throw py::error_already_set();
+      given += values[i] != nullptr;
     }
-    const std::string_view name(text, static_cast<std::size_t>(size));
-    auto it = std::find_if(type.fields.begin(), type.fields.end(), [&](const auto& f) { return f.name == name; });
-    if (it == type.fields.end() || it->hidden)
-      fail(type.name + " has no field '" + std::string(name) + "'", std::string(name));
-    return static_cast<std::size_t>(it - type.fields.begin());
+    if (given != PyDict_GET_SIZE(obj)) strayKey(obj, *plan.type);
   }
 
-  void field(py::handle obj, const schema::Field& f, decode::Value& out) {
-    if (f.array == schema::ArrayKind::None) return element(obj, f, out);
-    if (f.isByteArray() && PyObject_CheckBuffer(obj.ptr()) && !py::isinstance<py::str>(obj)) {
-      py::buffer_info info = py::reinterpret_borrow<py::buffer>(obj).request();
-      if (info.itemsize == 1 && info.ndim <= 1 && (info.ndim == 0 || info.strides[0] == 1)) {
-        out.kind = decode::Value::Kind::Bytes;
-        out.bytes = {static_cast<const std::byte*>(info.ptr), static_cast<std::size_t>(info.size)};
-        keep_.push_back(std::move(info));
-        return;
+  // The key of `obj` that names no field of `type`, as the error.
+  [[noreturn]] static void strayKey(PyObject* obj, const schema::MessageType& type) {
+    PyObject *key = nullptr, *value = nullptr;
+    for (Py_ssize_t at = 0; PyDict_Next(obj, &at, &key, &value);) {
+      Py_ssize_t size = 0;
+      const char* text = PyUnicode_Check(key) ? PyUnicode_AsUTF8AndSize(key, &size) : nullptr;
+      if (!text) {
+        PyErr_Clear();
+        fail("a field name is a str, not " + typeName(key));
       }
+      const std::string_view name(text, static_cast<std::size_t>(size));
+      auto f = std::find_if(type.fields.begin(), type.fields.end(), [&](const auto& f) { return f.name == name; });
+      if (f == type.fields.end() || f->hidden)
+        fail(type.name + " has no field '" + std::string(name) + "'", std::string(name));
     }
-    if (py::isinstance<py::str>(obj) || py::isinstance<py::dict>(obj) || !py::isinstance<py::sequence>(obj)) {
-      if (!py::isinstance<py::array>(obj)) fail("expects a sequence (" + f.typeText + "), not " + typeName(obj));
+    fail("a key names no field of " + type.name);  // not reached: the dict holds one
+  }
+
+  void field(PyObject* obj, const schema::Field& f, const TypePlan* nested) {
+    if (f.array == schema::ArrayKind::None) return element(obj, f, nested);
+    if (!obj) {  // not given: empty, or a fixed array of zeros
+      const std::size_t n = f.array == schema::ArrayKind::Fixed ? f.arrayLength : 0;
+      check(wire_.length(f, n));
+      for (std::size_t i = 0; i < n; ++i) element(nullptr, f, nested);
+      return;
     }
-    py::sequence items = py::isinstance<py::array>(obj)
-                             ? py::sequence(py::reinterpret_borrow<py::array>(obj).attr("tolist")())
-                             : py::reinterpret_borrow<py::sequence>(obj);
-    out.kind = decode::Value::Kind::Array;
-    out.items.resize(items.size());
-    for (std::size_t i = 0; i < out.items.size(); ++i) {
+    if (f.isByteArray() && PyObject_CheckBuffer(obj) && !PyUnicode_Check(obj)) {
+      Py_buffer view;
+      if (PyObject_GetBuffer(obj, &view, PyBUF_RECORDS_RO) != 0) throw py::error_already_set();
+      const bool plain = view.itemsize == 1 && view.ndim <= 1 && (view.ndim == 0 || view.strides[0] == 1);
+      if (plain) {
+        const bool fits = wire_.length(f, static_cast<std::size_t>(view.len));
+        if (fits) wire_.bytes({static_cast<const std::byte*>(view.buf), static_cast<std::size_t>(view.len)});
+        PyBuffer_Release(&view);
+        return check(fits);
+      }
+      PyBuffer_Release(&view);
+    }
+    const bool isArray = !PyList_CheckExact(obj) && !PyTuple_CheckExact(obj) && py::isinstance<py::array>(obj);
+    if (!isArray && (PyUnicode_Check(obj) || PyDict_Check(obj) || !PySequence_Check(obj)))
+      fail("expects a sequence (" + f.typeText + "), not " + typeName(obj));
+    // Lists and tuples are read in place; a numpy array's elements as Python numbers.
+    auto items = py::reinterpret_steal<py::object>(isArray ? PyObject_CallMethod(obj, "tolist", nullptr)
+                                                           : PySequence_Fast(obj, "expects a sequence"));
+    if (!items) throw py::error_already_set();
+    if (isArray && !PyList_Check(items.ptr())) fail("expects a sequence (" + f.typeText + "), not a 0-d array");
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(items.ptr());
+    check(wire_.length(f, static_cast<std::size_t>(n)));
+    PyObject** item = PySequence_Fast_ITEMS(items.ptr());
+    for (Py_ssize_t i = 0; i < n; ++i) {
       try {
-        element(items[i], f, out.items[i]);
+        if (PyFloat_CheckExact(item[i]))  // most arrays: float64[9] covariances and the like
+          check(wire_.number(f, {decode::Number::Kind::Float, {.f = PyFloat_AS_DOUBLE(item[i])}}));
+        else element(item[i], f, nested);
       } catch (Failure& e) {
         e.path = "[" + std::to_string(i) + "]" + (e.path.empty() || e.path.front() == '[' ? "" : ".") + e.path;
         throw;
@@ -800,79 +851,167 @@ private:
     }
   }
 
-  void element(py::handle obj, const schema::Field& f, decode::Value& out) {
-    using K = decode::Value::Kind;
+  // Nanoseconds as whole seconds rounded down and the nanoseconds in [0, 1e9), as decode()
+  // gives a time.
+  static std::pair<std::int64_t, std::int64_t> splitTime(PyObject* obj) {
+    const std::int64_t ns = py::reinterpret_borrow<py::object>(obj).cast<std::int64_t>();
+    const std::int64_t sec = ns >= 0 ? ns / 1'000'000'000 : -((-ns + 999'999'999) / 1'000'000'000);
+    return {sec, ns - sec * 1'000'000'000};
+  }
+
+  void element(PyObject* obj, const schema::Field& f, const TypePlan* nested) {
     using P = schema::Primitive;
     switch (f.type) {
-      case P::Message: {
+      case P::Message:
         // A time given as integer nanoseconds, for builtin_interfaces' Time and Duration.
-        if (isInteger(obj) && decode::isTimeField(f)) {
-          out = decode::timeValue(f, obj.cast<std::int64_t>());
+        if (obj && !PyDict_Check(obj) && isInteger(obj) && decode::isTimeField(f)) {
+          auto [sec, nsec] = splitTime(obj);
+          check(wire_.number(f.message->fields[0], {decode::Number::Kind::Int, {.i = sec}}));
+          check(wire_.number(f.message->fields[1], {decode::Number::Kind::Int, {.i = nsec}}));
           return;
         }
-        return message(obj, *f.message, out);
-      }
-      case P::String:
-        if (!py::isinstance<py::str>(obj)) fail("expects a str, not " + typeName(obj));
-        out.kind = K::String;
-        out.text = obj.cast<std::string>();
-        return;
-      case P::Time:
-      case P::Duration:
-        out.kind = f.type == P::Time ? K::Time : K::Duration;
-        if (isInteger(obj)) {
-          out = decode::timeValue(f, obj.cast<std::int64_t>());
-        } else if (py::isinstance<py::dict>(obj)) {
-          auto d = py::reinterpret_borrow<py::dict>(obj);
-          if (!d.contains("sec") || !d.contains("nsec")) fail("expects {'sec', 'nsec'} or nanoseconds");
-          out.t.sec = d["sec"].cast<std::int64_t>();
-          out.t.nsec = d["nsec"].cast<std::int64_t>();
-        } else {
-          fail("expects {'sec', 'nsec'} or integer nanoseconds, not " + typeName(obj));
-        }
-        return;
-      default: number(obj, out);
-    }
-  }
-
-  static bool isInteger(py::handle obj) { return !PyBool_Check(obj.ptr()) && PyIndex_Check(obj.ptr()); }
-
-  // Whatever Python number: the encoder checks that it fits the field.
-  static void number(py::handle obj, decode::Value& out) {
-    using K = decode::Value::Kind;
-    if (PyBool_Check(obj.ptr()) || py::isinstance<py::bool_>(obj)) {
-      out.kind = K::Bool;
-      out.b = obj.ptr() == Py_True;
-    } else if (PyFloat_Check(obj.ptr())) {
-      out.kind = K::Float;
-      out.f = PyFloat_AS_DOUBLE(obj.ptr());
-    } else if (PyIndex_Check(obj.ptr())) {
-      py::int_ i = py::reinterpret_steal<py::int_>(PyNumber_Index(obj.ptr()));
-      int overflow = 0;
-      long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
-      if (overflow > 0) {
-        out.kind = K::UInt;
-        out.u = PyLong_AsUnsignedLongLong(i.ptr());
-        if (PyErr_Occurred()) {
+        return message(obj, *nested);
+      case P::String: {
+        if (!obj) return check(wire_.text(f, {}));
+        Py_ssize_t size = 0;
+        const char* text = PyUnicode_Check(obj) ? PyUnicode_AsUTF8AndSize(obj, &size) : nullptr;
+        if (!text) {
           PyErr_Clear();
-          fail(std::string(py::str(obj)) + " is too large for any integer field");
+          fail("expects a str, not " + typeName(obj));
         }
-      } else if (overflow < 0) {
-        fail(std::string(py::str(obj)) + " is too small for any integer field");
-      } else {
-        out.kind = K::Int;
-        out.i = v;
+        return check(wire_.text(f, {text, static_cast<std::size_t>(size)}));
       }
-    } else if (PyNumber_Check(obj.ptr()) && !py::isinstance<py::str>(obj)) {
-      out.kind = K::Float;
-      out.f = obj.cast<double>();  // numpy floating scalars
-    } else {
-      fail("expects a number, not " + typeName(obj));
+      case P::Time:
+      case P::Duration: {
+        if (!obj) return check(wire_.time(f, 0, 0));
+        if (isInteger(obj)) {
+          auto [sec, nsec] = splitTime(obj);
+          return check(wire_.time(f, sec, nsec));
+        }
+        if (!PyDict_Check(obj)) fail("expects {'sec', 'nsec'} or integer nanoseconds, not " + typeName(obj));
+        auto d = py::reinterpret_borrow<py::dict>(obj);
+        if (!d.contains("sec") || !d.contains("nsec")) fail("expects {'sec', 'nsec'} or nanoseconds");
+        return check(wire_.time(f, d["sec"].cast<std::int64_t>(), d["nsec"].cast<std::int64_t>()));
+      }
+      default: check(wire_.number(f, obj ? number(obj) : decode::Number{}));
     }
   }
 
-  std::vector<py::buffer_info>& keep_;
-  TypeCaches& types_;
+  // Whatever Python number: the field encoder checks that it fits the field.
+  static decode::Number number(PyObject* obj) {
+    using K = decode::Number::Kind;
+    if (PyLong_CheckExact(obj)) {  // the common cases first: an exact type is one comparison
+      int overflow = 0;
+      const long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+      if (overflow == 0) return {K::Int, {.i = v}};
+    }
+    if (PyFloat_Check(obj)) return {K::Float, {.f = PyFloat_AS_DOUBLE(obj)}};  // numpy's float64 too
+    if (PyBool_Check(obj)) return {K::Bool, {.b = obj == Py_True}};
+    if (PyLong_CheckExact(obj) || PyIndex_Check(obj)) {
+      py::object owned;  // what a numpy integer is as a Python int
+      PyObject* i = obj;
+      if (!PyLong_CheckExact(obj)) {
+        owned = py::reinterpret_steal<py::object>(PyNumber_Index(obj));
+        if (!owned) throw py::error_already_set();
+        i = owned.ptr();
+      }
+      int overflow = 0;
+      const long long v = PyLong_AsLongLongAndOverflow(i, &overflow);
+      if (overflow == 0) return {K::Int, {.i = v}};
+      if (overflow < 0) fail(std::string(py::str(obj)) + " is too small for any integer field");
+      const unsigned long long u = PyLong_AsUnsignedLongLong(i);
+      if (PyErr_Occurred()) {
+        PyErr_Clear();
+        fail(std::string(py::str(obj)) + " is too large for any integer field");
+      }
+      return {K::UInt, {.u = u}};
+    }
+    if (PyNumber_Check(obj) && !PyUnicode_Check(obj)) {  // numpy's other scalars
+      const double x = PyFloat_AsDouble(obj);
+      if (x == -1.0 && PyErr_Occurred()) throw py::error_already_set();
+      return {K::Float, {.f = x}};
+    }
+    fail("expects a number, not " + typeName(obj));
+  }
+
+  decode::FieldEncoder& wire_;
+};
+
+// Messages encoded on the Python thread, written to a RecordingWriter on a thread of its own a
+// batch at a time, one batch while the next is gathered: writing (copying into chunks, handing
+// them to the compressing workers, the file) runs beside the encoding and without the GIL.
+class BatchWrites {
+public:
+  struct Message {
+    write::ChannelId channel;
+    std::int64_t logTimeNs;
+    std::size_t at, size;  // in Batch::bytes
+  };
+  struct Batch {
+    std::vector<Message> messages;
+    std::vector<std::byte> bytes;
+  };
+
+  explicit BatchWrites(std::shared_ptr<write::RecordingWriter> writer)
+      : writer_(std::move(writer)), thread_([this] { run(); }) {}
+  ~BatchWrites() {
+    {
+      std::lock_guard lock(mutex_);
+      quit_ = true;
+    }
+    changed_.notify_all();
+  }
+
+  // Gives `batch` to the thread once the last one is written, and takes back an empty one.
+  // Call without the GIL: it may wait. The first failure of any batch so far is returned, and
+  // what comes after it is not written.
+  Result<void> hand(Batch& batch) {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return !busy_; });
+    if (failed_) return failed_->error();
+    std::swap(batch, inFlight_);
+    batch.messages.clear();
+    batch.bytes.clear();
+    busy_ = true;
+    changed_.notify_all();
+    return {};
+  }
+  // Waits until every batch given is written: the writer is the caller's again until the next
+  // hand(). Call without the GIL.
+  Result<void> drain() {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return !busy_; });
+    if (failed_) return failed_->error();
+    return {};
+  }
+
+private:
+  void run() {
+    lowerThreadPriority();
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      changed_.wait(lock, [&] { return busy_ || quit_; });
+      if (!busy_) return;
+      lock.unlock();
+      Result<void> written;
+      for (const Message& m : inFlight_.messages) {
+        written = writer_->write(m.channel, m.logTimeNs, std::span(inFlight_.bytes).subspan(m.at, m.size));
+        if (!written) break;
+      }
+      lock.lock();
+      if (!written && !failed_) failed_ = std::move(written);
+      busy_ = false;
+      changed_.notify_all();
+    }
+  }
+
+  std::shared_ptr<write::RecordingWriter> writer_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  Batch inFlight_;  // the thread's while busy_
+  bool busy_ = false, quit_ = false;
+  std::optional<Result<void>> failed_;
+  JoiningThread thread_;  // last: joined before the rest goes
 };
 
 // A recording written from Python: topics added with their type (the definition given, or
@@ -894,6 +1033,7 @@ public:
     const auto& info = write::containerInfo(options_.container);
     options_.mcapProfile = info.encoding == "ros1" ? "ros1" : "ros2";
     writer_ = valueOr(write::openWriter(path_, options_));
+    writes_ = std::make_unique<BatchWrites>(writer_);
   }
 
   void addTopic(const std::string& topic, const std::string& type, std::optional<std::string> definition,
@@ -906,52 +1046,50 @@ public:
     auto c = valueOr(std::move(made));
     c.connection.id = static_cast<std::uint32_t>(topics_.size());
     if (qos) c.connection.offeredQos = *qos;
-    Topic t{valueOr(writer_->addConnection(c.connection)), std::move(c.codec)};
+    drain();  // the writer is this thread's while nothing is in flight
+    const auto& plan = DictEncoder::plan(plans_, *c.codec->schema().root);
+    Topic t{topic, valueOr(writer_->addConnection(c.connection)), std::move(c.codec), &plan};
     topics_.emplace(topic, std::move(t));
   }
 
-  void write(const std::string& topic, std::int64_t logTimeNs, py::handle msg) {
+  void write(py::handle topic, std::int64_t logTimeNs, py::handle msg) {
     if (!writer_) throw std::runtime_error("the writer is closed");
-    auto it = topics_.find(topic);
-    if (it == topics_.end()) throw py::key_error("topic '" + topic + "' is not added (add_topic first)");
-    const Topic& t = it->second;
-    std::span<const std::byte> bytes;
-    std::vector<py::buffer_info> keep;
-    decode::Value& value = value_;
-    const bool given = PyBytes_Check(msg.ptr()) || PyByteArray_Check(msg.ptr()) || PyMemoryView_Check(msg.ptr());
-    if (given) {
-      keep.push_back(py::reinterpret_borrow<py::buffer>(msg).request());
-      bytes = {static_cast<const std::byte*>(keep.back().ptr), static_cast<std::size_t>(keep.back().size)};
-    } else {
-      try {
-        ValueBuilder(keep, types_).message(msg, *t.decoder->schema().root, value);
-      } catch (ValueBuilder::Failure& f) {
-        throw py::value_error(topic + ": " + t.decoder->schema().root->name +
-                              (f.path.empty() ? ": " : " field '" + f.path + "': ") + f.what);
+    const Topic& t = topicOf(topic);
+    // Messages are gathered and written a batch at a time (BatchWrites). A message that fails
+    // leaves nothing.
+    auto& bytes = batch_.bytes;
+    const std::size_t at = bytes.size();
+    try {
+      if (PyBytes_Check(msg.ptr()) || PyByteArray_Check(msg.ptr()) || PyMemoryView_Check(msg.ptr())) {
+        Py_buffer given;
+        if (PyObject_GetBuffer(msg.ptr(), &given, PyBUF_SIMPLE) != 0) throw py::error_already_set();
+        const auto* p = static_cast<const std::byte*>(given.buf);
+        bytes.insert(bytes.end(), p, p + given.len);
+        PyBuffer_Release(&given);
+      } else {
+        decode::FieldEncoder wire(bytes, t.decoder->format());
+        DictEncoder(wire).message(msg.ptr(), *t.plan);
+        wire.finish();
       }
+    } catch (DictEncoder::Failure& f) {
+      bytes.resize(at);
+      throw py::value_error(t.name + ": " + t.decoder->schema().root->name +
+                            (f.path.empty() ? ": " : " field '" + f.path + "': ") + f.what);
+    } catch (...) {
+      bytes.resize(at);
+      throw;
     }
-    // Encoding and writing in one release of the GIL.
-    Result<void> encoded, written;
-    {
-      py::gil_scoped_release free;
-      if (!given) {
-        encoded = decode::encode(*t.decoder, value, scratch_);
-        bytes = scratch_;
-      }
-      if (encoded) written = writer_->write(t.channel, logTimeNs, bytes);
-    }
-    if (!encoded) {
-      Error e = encoded.error();
-      e.message = topic + ": " + e.message;
-      raise(e);
-    }
-    if (!written) raise(written.error());
+    batch_.messages.push_back({t.channel, logTimeNs, at, bytes.size() - at});
+    if (bytes.size() >= kBatchBytes) handBatch();
     disordered_ = disordered_ || logTimeNs < lastNs_;
     lastNs_ = std::max(lastNs_, logTimeNs);
   }
 
   void close() {
     if (!writer_) return;
+    handBatch();
+    drain();
+    writes_.reset();
     auto writer = std::move(writer_);
     Result<void> done;
     {
@@ -962,13 +1100,50 @@ public:
     if (!done) raise(done.error());
   }
   // Leaving a `with` block by an exception leaves nothing: the unfinished output is removed.
-  void abandon() { writer_.reset(); }
+  void abandon() {
+    writes_.reset();
+    writer_.reset();
+  }
 
 private:
   struct Topic {
+    std::string name;
     write::ChannelId channel;
     std::shared_ptr<const decode::Decoder> decoder;
+    const DictEncoder::TypePlan* plan;  // in plans_
   };
+  static constexpr std::size_t kBatchBytes = 256 << 10;
+
+  // The batch gathered to the writing thread, and waiting until it has written everything:
+  // without the GIL, raising the writing's first failure.
+  void handBatch() {
+    raiseIfFailed([&] { return writes_->hand(batch_); });
+  }
+  void drain() {
+    raiseIfFailed([&] { return writes_->drain(); });
+  }
+  template <typename F>
+  static void raiseIfFailed(F&& waited) {
+    Result<void> r;
+    {
+      py::gil_scoped_release free;
+      r = waited();
+    }
+    if (!r) raise(r.error());
+  }
+
+  // The topic a write names, remembered by the str object most writes pass again.
+  const Topic& topicOf(py::handle topic) {
+    if (topic.ptr() == lastTopicKey_.ptr()) return *lastTopic_;
+    if (!PyUnicode_Check(topic.ptr()))
+      throw py::type_error("a topic is a str, not " + std::string(py::str(py::type::of(topic).attr("__name__"))));
+    const auto name = topic.cast<std::string>();
+    auto it = topics_.find(name);
+    if (it == topics_.end()) throw py::key_error("topic '" + name + "' is not added (add_topic first)");
+    lastTopicKey_ = py::reinterpret_borrow<py::object>(topic);
+    lastTopic_ = &it->second;
+    return it->second;
+  }
 
   // Messages that came out of order: the finished output is read (its reader sorts by time)
   // and copied in order to its own name.
@@ -1001,16 +1176,43 @@ private:
   std::filesystem::path path_;
   std::vector<std::filesystem::path> msgPaths_;
   write::WriterOptions options_;
-  std::unique_ptr<write::RecordingWriter> writer_;
+  std::shared_ptr<write::RecordingWriter> writer_;
+  std::unique_ptr<BatchWrites> writes_;  // writes to writer_
   std::map<std::string, Topic> topics_;
-  std::vector<std::byte> scratch_;
-  decode::Value value_;  // the message being encoded, its buffers kept from the last
-  ValueBuilder::TypeCaches types_;
+  py::object lastTopicKey_;
+  const Topic* lastTopic_ = nullptr;
+  DictEncoder::TypePlans plans_;
+  BatchWrites::Batch batch_;  // written, not yet handed to writes_
   std::int64_t lastNs_ = std::numeric_limits<std::int64_t>::min();
   bool disordered_ = false;
 };
 
 // ---- filter, convert, export: the CLI's commands over a session -----------------------------
+
+// Writer.write as CPython calls a C method (METH_FASTCALL), for a message is written in less
+// time than pybind11 takes to dispatch a call. Keywords, other argument counts and other types
+// go to the pybind11 binding (`_write`), which checks them and words what is wrong.
+PyObject* fastWrite(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  auto* inst = reinterpret_cast<py::detail::instance*>(self);  // a Writer: the descriptor checks
+  if (nargs == 3 && !kwnames && inst->simple_layout && inst->simple_holder_constructed && PyLong_CheckExact(args[1])) {
+    int overflow = 0;
+    const long long ns = PyLong_AsLongLongAndOverflow(args[1], &overflow);
+    if (overflow == 0 && !(ns == -1 && PyErr_Occurred())) {
+      try {
+        static_cast<Writer*>(inst->simple_value_holder[0])->write(args[0], ns, args[2]);
+        Py_RETURN_NONE;
+      } catch (...) {
+        if (!py::detail::apply_exception_translators(
+                py::detail::get_local_internals().registered_exception_translators))
+          py::detail::apply_exception_translators(py::detail::get_internals().registered_exception_translators);
+        return nullptr;
+      }
+    }
+    PyErr_Clear();
+  }
+  py::object checked = py::reinterpret_borrow<py::object>(self).attr("_write");
+  return PyObject_Vectorcall(checked.ptr(), args, static_cast<std::size_t>(nargs), kwnames);
+}
 
 std::vector<std::filesystem::path> pathList(const py::object& paths) {
   if (py::isinstance<py::str>(paths) || py::hasattr(paths, "__fspath__")) return {paths.cast<std::filesystem::path>()};
@@ -1180,7 +1382,8 @@ PYBIND11_MODULE(bagscope, m) {
       .def("__enter__", [](Recording& r) -> Recording& { return r; })
       .def("__exit__", [](Recording& r, py::args) { r.close(); });
 
-  py::class_<Writer>(m, "Writer")
+  py::class_<Writer> writer(m, "Writer");
+  writer
       .def(py::init<const std::filesystem::path&, const std::string&, std::optional<std::string>,
                     const std::vector<std::filesystem::path>&, bool>(),
            py::arg("path"), py::arg("format") = "mcap", py::arg("compression") = py::none(),
@@ -1189,14 +1392,20 @@ PYBIND11_MODULE(bagscope, m) {
       .def("add_topic", &Writer::addTopic, py::arg("topic"), py::arg("type"), py::arg("definition") = py::none(),
            py::arg("qos") = py::none(),
            "A topic of `type`; its definition from the argument, msg_path or the standard ROS 2 interfaces.")
-      .def("write", &Writer::write, py::arg("topic"), py::arg("log_time_ns"), py::arg("message"),
-           "A message as a dict of its fields (encoded by its definition) or as its serialized bytes.")
+      .def("_write", &Writer::write, py::arg("topic"), py::arg("log_time_ns"), py::arg("message"))
       .def("close", &Writer::close, "Completes the recording under its name.")
       .def("__enter__", [](Writer& w) -> Writer& { return w; })
       .def("__exit__", [](Writer& w, py::object type, py::object, py::object) {
         if (type.is_none()) w.close();
         else w.abandon();
       });
+  static PyMethodDef writeMethod{
+      "write", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fastWrite)), METH_FASTCALL | METH_KEYWORDS,
+      "write(topic, log_time_ns, message)\n\nA message as a dict of its fields (encoded by its definition) or as its "
+      "serialized bytes. Messages are written to the file in batches on a thread of their own: a failure to write "
+      "it is raised by a later write() or by close()."};
+  writer.attr("write") =
+      py::reinterpret_steal<py::object>(PyDescr_NewMethod(reinterpret_cast<PyTypeObject*>(writer.ptr()), &writeMethod));
 
   using bagscope::sensors::TfBuffer;
   py::class_<TfBuffer, std::shared_ptr<TfBuffer>>(m, "Transforms")
