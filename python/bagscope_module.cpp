@@ -937,83 +937,6 @@ private:
   decode::FieldEncoder& wire_;
 };
 
-// Messages encoded on the Python thread, written to a RecordingWriter on a thread of its own a
-// batch at a time, one batch while the next is gathered: writing (copying into chunks, handing
-// them to the compressing workers, the file) runs beside the encoding and without the GIL.
-class BatchWrites {
-public:
-  struct Message {
-    write::ChannelId channel;
-    std::int64_t logTimeNs;
-    std::size_t at, size;  // in Batch::bytes
-  };
-  struct Batch {
-    std::vector<Message> messages;
-    std::vector<std::byte> bytes;
-  };
-
-  explicit BatchWrites(std::shared_ptr<write::RecordingWriter> writer)
-      : writer_(std::move(writer)), thread_([this] { run(); }) {}
-  ~BatchWrites() {
-    {
-      std::lock_guard lock(mutex_);
-      quit_ = true;
-    }
-    changed_.notify_all();
-  }
-
-  // Gives `batch` to the thread once the last one is written, and takes back an empty one.
-  // Call without the GIL: it may wait. The first failure of any batch so far is returned, and
-  // what comes after it is not written.
-  Result<void> hand(Batch& batch) {
-    std::unique_lock lock(mutex_);
-    changed_.wait(lock, [&] { return !busy_; });
-    if (failed_) return failed_->error();
-    std::swap(batch, inFlight_);
-    batch.messages.clear();
-    batch.bytes.clear();
-    busy_ = true;
-    changed_.notify_all();
-    return {};
-  }
-  // Waits until every batch given is written: the writer is the caller's again until the next
-  // hand(). Call without the GIL.
-  Result<void> drain() {
-    std::unique_lock lock(mutex_);
-    changed_.wait(lock, [&] { return !busy_; });
-    if (failed_) return failed_->error();
-    return {};
-  }
-
-private:
-  void run() {
-    lowerThreadPriority();
-    std::unique_lock lock(mutex_);
-    for (;;) {
-      changed_.wait(lock, [&] { return busy_ || quit_; });
-      if (!busy_) return;
-      lock.unlock();
-      Result<void> written;
-      for (const Message& m : inFlight_.messages) {
-        written = writer_->write(m.channel, m.logTimeNs, std::span(inFlight_.bytes).subspan(m.at, m.size));
-        if (!written) break;
-      }
-      lock.lock();
-      if (!written && !failed_) failed_ = std::move(written);
-      busy_ = false;
-      changed_.notify_all();
-    }
-  }
-
-  std::shared_ptr<write::RecordingWriter> writer_;
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  Batch inFlight_;  // the thread's while busy_
-  bool busy_ = false, quit_ = false;
-  std::optional<Result<void>> failed_;
-  JoiningThread thread_;  // last: joined before the rest goes
-};
-
 // A recording written from Python: topics added with their type (the definition given, or
 // found in msg_path and the standard interfaces), messages as dicts (encoded) or bytes. Messages
 // may come in any time order: what comes out of order is put in order when the writer closes.
@@ -1033,7 +956,6 @@ public:
     const auto& info = write::containerInfo(options_.container);
     options_.mcapProfile = info.encoding == "ros1" ? "ros1" : "ros2";
     writer_ = valueOr(write::openWriter(path_, options_));
-    writes_ = std::make_unique<BatchWrites>(writer_);
   }
 
   void addTopic(const std::string& topic, const std::string& type, std::optional<std::string> definition,
@@ -1046,7 +968,6 @@ public:
     auto c = valueOr(std::move(made));
     c.connection.id = static_cast<std::uint32_t>(topics_.size());
     if (qos) c.connection.offeredQos = *qos;
-    drain();  // the writer is this thread's while nothing is in flight
     const auto& plan = DictEncoder::plan(plans_, *c.codec->schema().root);
     Topic t{topic, valueOr(writer_->addConnection(c.connection)), std::move(c.codec), &plan};
     topics_.emplace(topic, std::move(t));
@@ -1055,8 +976,8 @@ public:
   void write(py::handle topic, std::int64_t logTimeNs, py::handle msg) {
     if (!writer_) throw std::runtime_error("the writer is closed");
     const Topic& t = topicOf(topic);
-    // Messages are gathered and written a batch at a time (BatchWrites). A message that fails
-    // leaves nothing.
+    // Messages are gathered and written a batch at a time without the GIL: letting it go for
+    // each message would cost more than writing it. A message that fails leaves nothing.
     auto& bytes = batch_.bytes;
     const std::size_t at = bytes.size();
     try {
@@ -1080,16 +1001,14 @@ public:
       throw;
     }
     batch_.messages.push_back({t.channel, logTimeNs, at, bytes.size() - at});
-    if (bytes.size() >= kBatchBytes) handBatch();
+    if (bytes.size() >= kBatchBytes) writeBatch();
     disordered_ = disordered_ || logTimeNs < lastNs_;
     lastNs_ = std::max(lastNs_, logTimeNs);
   }
 
   void close() {
     if (!writer_) return;
-    handBatch();
-    drain();
-    writes_.reset();
+    writeBatch();
     auto writer = std::move(writer_);
     Result<void> done;
     {
@@ -1101,7 +1020,7 @@ public:
   }
   // Leaving a `with` block by an exception leaves nothing: the unfinished output is removed.
   void abandon() {
-    writes_.reset();
+    batch_ = {};
     writer_.reset();
   }
 
@@ -1112,24 +1031,30 @@ private:
     std::shared_ptr<const decode::Decoder> decoder;
     const DictEncoder::TypePlan* plan;  // in plans_
   };
+  // Messages gathered before they are written, without the GIL.
   static constexpr std::size_t kBatchBytes = 256 << 10;
+  struct Batched {
+    write::ChannelId channel;
+    std::int64_t logTimeNs;
+    std::size_t at, size;  // in bytes
+  };
+  struct Batch {
+    std::vector<Batched> messages;
+    std::vector<std::byte> bytes;
+  };
 
-  // The batch gathered to the writing thread, and waiting until it has written everything:
-  // without the GIL, raising the writing's first failure.
-  void handBatch() {
-    raiseIfFailed([&] { return writes_->hand(batch_); });
-  }
-  void drain() {
-    raiseIfFailed([&] { return writes_->drain(); });
-  }
-  template <typename F>
-  static void raiseIfFailed(F&& waited) {
-    Result<void> r;
+  void writeBatch() {
+    Result<void> written;
     {
       py::gil_scoped_release free;
-      r = waited();
+      for (const Batched& m : batch_.messages) {
+        written = writer_->write(m.channel, m.logTimeNs, std::span(batch_.bytes).subspan(m.at, m.size));
+        if (!written) break;
+      }
     }
-    if (!r) raise(r.error());
+    batch_.messages.clear();
+    batch_.bytes.clear();
+    if (!written) raise(written.error());
   }
 
   // The topic a write names, remembered by the str object most writes pass again.
@@ -1176,13 +1101,12 @@ private:
   std::filesystem::path path_;
   std::vector<std::filesystem::path> msgPaths_;
   write::WriterOptions options_;
-  std::shared_ptr<write::RecordingWriter> writer_;
-  std::unique_ptr<BatchWrites> writes_;  // writes to writer_
+  std::unique_ptr<write::RecordingWriter> writer_;
   std::map<std::string, Topic> topics_;
   py::object lastTopicKey_;
   const Topic* lastTopic_ = nullptr;
   DictEncoder::TypePlans plans_;
-  BatchWrites::Batch batch_;  // written, not yet handed to writes_
+  Batch batch_;  // written, not yet given to writer_
   std::int64_t lastNs_ = std::numeric_limits<std::int64_t>::min();
   bool disordered_ = false;
 };
@@ -1402,8 +1326,8 @@ PYBIND11_MODULE(bagscope, m) {
   static PyMethodDef writeMethod{
       "write", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fastWrite)), METH_FASTCALL | METH_KEYWORDS,
       "write(topic, log_time_ns, message)\n\nA message as a dict of its fields (encoded by its definition) or as its "
-      "serialized bytes. Messages are written to the file in batches on a thread of their own: a failure to write "
-      "it is raised by a later write() or by close()."};
+      "serialized bytes. Messages are written to the file in batches: a failure to write it is raised by a later "
+      "write() or by close()."};
   writer.attr("write") =
       py::reinterpret_steal<py::object>(PyDescr_NewMethod(reinterpret_cast<PyTypeObject*>(writer.ptr()), &writeMethod));
 

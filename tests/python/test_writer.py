@@ -245,10 +245,10 @@ def test_a_field_given_before_and_left_out_after_is_zero(tmp_path):
 
 
 def test_messages_in_many_batches_and_topics_added_between_are_all_written(tmp_path):
-    # Writes are gathered in batches of 256 KB and written on a thread of their own: 4,000 Imu
-    # messages (1.3 MB) fill several; a topic added after writes began waits for what is in
-    # flight; keyword and bytes-like calls take the checked way in. Nothing lost, nothing
-    # reordered, every value as given.
+    # Writes are gathered in batches of 256 KB and written without the GIL: 4,000 Imu
+    # messages (1.3 MB) fill several; a topic is added while messages wait in a batch; keyword
+    # and bytes-like calls take the checked way in. Nothing lost, nothing reordered, every
+    # value as given.
     from rosbags.highlevel import AnyReader
     out = tmp_path / 'out'
     with bagscope.Writer(out, format='rosbag2') as w:
