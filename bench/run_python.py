@@ -2,7 +2,8 @@
 """Times `import bagscope` (issue #36) against the rosbags library (pure Python, from
 ../shared/peers) in the same run on the same files: every message decoded and ten Imu
 columns from the signals bag, every cloud of the sensor bag as numpy structured arrays, and
-writing 360,000 Imu messages from dicts (bench/py_workloads.py).
+writing 360,000 Imu messages from dicts, timed in the writer: the dicts are made between the
+timed writes, ten at a time (bench/py_workloads.py).
 
     /usr/bin/python3 bench/run_python.py [--runs 5] [--work /tmp/bagscope-bench]
 
