@@ -8,6 +8,7 @@
 #include <future>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "core/base/byte_buffer.hpp"
 #include "core/base/digest.hpp"
@@ -42,8 +43,8 @@ public:
 
   /// Queues a chunk; writes the oldest ones out while more than a core's worth are in flight.
   Result<void> push(Meta meta, std::string raw) {
-    auto work = [codec = codec_, crc = withCrc_](Meta m, std::string r) {
-      Chunk c{std::move(m), std::move(r), {}, 0, 0, {}};
+    auto work = [codec = codec_, crc = withCrc_](Meta m, std::string r, ByteBuffer packed) {
+      Chunk c{std::move(m), std::move(r), std::move(packed), 0, 0, {}};
       if (crc) c.crc = c.packedCrc = crc32(bytesOf(c.raw));
       if (codec != compress::Codec::None) {
         c.status = compress::compress(codec, bytesOf(c.raw), c.packed);
@@ -51,11 +52,13 @@ public:
       }
       return c;
     };
+    ByteBuffer packed = takeSpare(sparePacked_);
+    packed.clear();
     if (codec_ == compress::Codec::None && !withCrc_) {  // nothing worth a thread
-      auto c = work(std::move(meta), std::move(raw));
-      return sink_(c);
+      auto c = work(std::move(meta), std::move(raw), std::move(packed));
+      return written(c);
     }
-    pending_.push_back(std::async(std::launch::async, work, std::move(meta), std::move(raw)));
+    pending_.push_back(std::async(std::launch::async, work, std::move(meta), std::move(raw), std::move(packed)));
     while (pending_.size() > depth_)
       if (auto r = popOne(); !r) return r;
     return {};
@@ -66,6 +69,8 @@ public:
     if (raw.empty()) return {};
     std::string taken;
     taken.swap(raw);
+    raw = takeSpare(spareRaw_);
+    raw.clear();
     Meta m = std::move(meta);
     meta = {};
     return push(std::move(m), std::move(taken));
@@ -82,13 +87,31 @@ private:
     Chunk c = pending_.front().get();
     pending_.pop_front();
     if (!c.status) return c.status;
-    return sink_(c);
+    return written(c);
   }
+  // A written chunk's buffers are kept for the next ones: memory new to the process costs a
+  // page fault (and the kernel's zeroing) for every 4 KB, more than filling it.
+  Result<void> written(Chunk& c) {
+    auto r = sink_(c);
+    if (spareRaw_.size() <= depth_) spareRaw_.push_back(std::move(c.raw));
+    if (sparePacked_.size() <= depth_) sparePacked_.push_back(std::move(c.packed));
+    return r;
+  }
+  template <typename Buffer>
+  static Buffer takeSpare(std::vector<Buffer>& spares) {
+    if (spares.empty()) return {};
+    Buffer b = std::move(spares.back());
+    spares.pop_back();
+    return b;
+  }
+
   compress::Codec codec_;
   bool withCrc_;
   std::function<Result<void>(Chunk&)> sink_;
   std::size_t depth_;
   std::deque<std::future<Chunk>> pending_;
+  std::vector<std::string> spareRaw_;
+  std::vector<ByteBuffer> sparePacked_;
 };
 
 }  // namespace bagscope::write::detail
