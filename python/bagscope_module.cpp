@@ -744,9 +744,7 @@ public:
     for (std::size_t i = 0; i < n; ++i) {
       const schema::Field& f = type.fields[i];
       try {
-        if (values[i] && PyFloat_CheckExact(values[i]) && f.array == schema::ArrayKind::None)
-          check(wire_.number(f, {decode::Number::Kind::Float, {.f = PyFloat_AS_DOUBLE(values[i])}}));  // most fields
-        else field(values[i], f, plan.nested[i]);
+        field(values[i], f, plan.nested[i]);
       } catch (Failure& e) {
         e.path = f.name + (e.path.empty() || e.path.front() == '[' ? "" : ".") + e.path;
         throw;
@@ -841,9 +839,7 @@ private:
     PyObject** item = PySequence_Fast_ITEMS(items.ptr());
     for (Py_ssize_t i = 0; i < n; ++i) {
       try {
-        if (PyFloat_CheckExact(item[i]))  // most arrays: float64[9] covariances and the like
-          check(wire_.number(f, {decode::Number::Kind::Float, {.f = PyFloat_AS_DOUBLE(item[i])}}));
-        else element(item[i], f, nested);
+        element(item[i], f, nested);
       } catch (Failure& e) {
         e.path = "[" + std::to_string(i) + "]" + (e.path.empty() || e.path.front() == '[' ? "" : ".") + e.path;
         throw;
@@ -900,12 +896,12 @@ private:
   // Whatever Python number: the field encoder checks that it fits the field.
   static decode::Number number(PyObject* obj) {
     using K = decode::Number::Kind;
-    if (PyLong_CheckExact(obj)) {  // the common cases first: an exact type is one comparison
+    if (PyFloat_Check(obj)) return {K::Float, {.f = PyFloat_AS_DOUBLE(obj)}};  // numpy's float64 too
+    if (PyLong_CheckExact(obj)) {  // an int that fits, without converting it first
       int overflow = 0;
       const long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
       if (overflow == 0) return {K::Int, {.i = v}};
     }
-    if (PyFloat_Check(obj)) return {K::Float, {.f = PyFloat_AS_DOUBLE(obj)}};  // numpy's float64 too
     if (PyBool_Check(obj)) return {K::Bool, {.b = obj == Py_True}};
     if (PyLong_CheckExact(obj) || PyIndex_Check(obj)) {
       py::object owned;  // what a numpy integer is as a Python int

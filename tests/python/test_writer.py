@@ -171,6 +171,11 @@ def test_what_does_not_fit_is_an_error_naming_the_field(tmp_path):
             w.write('/imu', 1, {'linear_acceleration': {'q': 1.0}})
         with pytest.raises(ValueError, match="field 'header.frame_id': expects a str, not int"):
             w.write('/imu', 1, {'header': {'frame_id': 3}})
+        # A float where no number goes: worded as for any other Python value there.
+        with pytest.raises(ValueError, match="field 'header.frame_id': expects a str, not float"):
+            w.write('/imu', 1, {'header': {'frame_id': 1.5}})
+        with pytest.raises(ValueError, match="field 'header': expects a dict of std_msgs/.*Header's fields, not float"):
+            w.write('/imu', 1, {'header': 2.5})
         with pytest.raises(ValueError, match="field 'orientation_covariance': takes exactly 9 elements, not 2"):
             w.write('/imu', 1, {'orientation_covariance': [1.0, 2.0]})
         with pytest.raises(ValueError, match="field 'data\\[1\\]': 256 is not a whole number that fits uint8"):
@@ -179,6 +184,10 @@ def test_what_does_not_fit_is_an_error_naming_the_field(tmp_path):
             w.write('/imu', 1, {'header': {1: 2}})
         with pytest.raises(KeyError, match='/nope'):
             w.write('/nope', 1, {})
+        w.add_topic('/tf', 'tf2_msgs/msg/TFMessage')
+        with pytest.raises(ValueError, match="field 'transforms\\[0\\]': expects a dict of .*TransformStamped's fields, "
+                                             "not float"):
+            w.write('/tf', 1, {'transforms': [1.5]})
         w.add_topic('/empty', 'std_msgs/msg/Empty')  # rosidl's placeholder member is no field to give
         with pytest.raises(ValueError, match="has no field 'structure_needs_at_least_one_member'"):
             w.write('/empty', 1, {'structure_needs_at_least_one_member': 0})
